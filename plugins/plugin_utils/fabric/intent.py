@@ -1,0 +1,390 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Load a fabric intent: apply schema defaults, validate types and ranges, then cross-field rules.
+
+Checks that need the generated topology (pool sizes, oversubscription, buffer budget) run in design.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import ipaddress
+import itertools
+import os
+import string
+
+import yaml
+
+from .errors import IssueCollector, format_path
+from .platforms import PLATFORMS
+
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
+SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
+VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
+NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
+NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
+                     'NCCL_IB_QPS_PER_CONNECTION'}
+
+
+@functools.lru_cache(maxsize=1)
+def load_schema() -> dict:
+    with open(SCHEMA_PATH, encoding='utf-8') as handle:
+        return yaml.safe_load(handle)
+
+
+@functools.lru_cache(maxsize=1)
+def _validator():
+    try:
+        import jsonschema
+    except ImportError as exc:  # pragma: no cover - exercised only without the dependency
+        raise RuntimeError('The Python package "jsonschema" is required on the controller: '
+                           'pip install -r requirements.txt') from exc
+    checker = jsonschema.FormatChecker(formats=())
+
+    @checker.checks('ipv4', raises=ValueError)
+    def _is_ipv4(value):
+        return not isinstance(value, str) or bool(ipaddress.IPv4Address(value))
+
+    @checker.checks('ipv4_network', raises=ValueError)
+    def _is_ipv4_network(value):
+        return not isinstance(value, str) or bool(ipaddress.IPv4Network(value, strict=True))
+
+    cls = jsonschema.validators.validator_for(load_schema())
+    return cls(load_schema(), format_checker=checker)
+
+
+def apply_defaults(instance, schema):
+    """Fill `default` values from the schema into a copy-on-write instance, recursively."""
+    if isinstance(instance, dict) and schema.get('type') == 'object':
+        for key, sub in schema.get('properties', {}).items():
+            if key not in instance and 'default' in sub:
+                instance[key] = copy.deepcopy(sub['default'])
+            if key in instance:
+                apply_defaults(instance[key], sub)
+        extra = schema.get('additionalProperties')
+        if isinstance(extra, dict):
+            for key, value in instance.items():
+                if key not in schema.get('properties', {}):
+                    apply_defaults(value, extra)
+    elif isinstance(instance, list) and isinstance(schema.get('items'), dict):
+        for item in instance:
+            apply_defaults(item, schema['items'])
+    return instance
+
+
+def _describe_type(types) -> str:
+    names = {'integer': 'an integer', 'number': 'a number', 'string': 'a string', 'boolean': 'true or false',
+             'object': 'a mapping', 'array': 'a list', 'null': 'null'}
+    if isinstance(types, str):
+        types = [types]
+    return ' or '.join(names.get(name, name) for name in types)
+
+
+def _schema_issues(error, issues):
+    """Translate one jsonschema error into Issues that say what is allowed."""
+    path = list(error.absolute_path)
+    schema = error.schema
+    kind = error.validator
+    value = error.instance
+    if kind == 'required':
+        missing = [key for key in error.validator_value if key not in (value or {})]
+        for key in missing:
+            issues.add(path + [key], None, 'is required')
+        return
+    if kind == 'additionalProperties':
+        allowed = sorted(schema.get('properties', {}))
+        for key in sorted(set(value) - set(allowed)):
+            issues.add(path + [key], value[key],
+                       'unknown key (allowed: %s)' % ', '.join(allowed) if allowed else 'unknown key')
+        return
+    if kind == 'enum':
+        message = 'must be one of: %s' % ', '.join('null' if item is None else str(item) for item in error.validator_value)
+    elif kind == 'type':
+        message = 'must be %s' % _describe_type(error.validator_value)
+    elif kind in ('minimum', 'maximum'):
+        low, high = schema.get('minimum'), schema.get('maximum')
+        if low is not None and high is not None:
+            message = 'must be between %s and %s' % (low, high)
+        elif low is not None:
+            message = 'must be at least %s' % low
+        else:
+            message = 'must be at most %s' % high
+    elif kind == 'pattern':
+        message = 'must be %s' % schema.get('x-allowed', 'text matching %s' % error.validator_value)
+    elif kind == 'format':
+        message = {'ipv4': 'must be an IPv4 address such as 10.0.0.1',
+                   'ipv4_network': 'must be an IPv4 network such as 10.0.0.0/16 (no host bits set)'}.get(
+            error.validator_value, 'must be a valid %s' % error.validator_value)
+    elif kind == 'minItems':
+        message = 'must list at least %d item%s' % (error.validator_value, '' if error.validator_value == 1 else 's')
+    elif kind == 'maxItems':
+        message = 'must list at most %d items' % error.validator_value
+    elif kind == 'uniqueItems':
+        message = 'must not repeat items'
+    else:
+        message = error.message
+    issues.add(path, value, message)
+
+
+def load_intent_file(path: str) -> dict:
+    """Read an intent YAML file and return the validated intent with defaults applied."""
+    issues = IssueCollector()
+    try:
+        with open(path, encoding='utf-8') as handle:
+            data = yaml.safe_load(handle)
+    except OSError as exc:
+        issues.add('(file)', path, 'cannot be read: %s' % exc.strerror)
+        issues.raise_if_any()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, 'problem_mark', None)
+        where = ' at line %d column %d' % (mark.line + 1, mark.column + 1) if mark else ''
+        issues.add('(file)', path, 'is not valid YAML%s: %s' % (where, getattr(exc, 'problem', exc)))
+        issues.raise_if_any()
+    return load_intent(data)
+
+
+def load_intent(data) -> dict:
+    """Validate an intent mapping; return a new mapping with every default filled in."""
+    issues = IssueCollector()
+    if not isinstance(data, dict):
+        issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
+        issues.raise_if_any()
+    intent = apply_defaults(copy.deepcopy(data), load_schema())
+    for error in _validator().iter_errors(intent):
+        _schema_issues(error, issues)
+    issues.raise_if_any()
+    _check_cross_fields(intent, issues)
+    issues.raise_if_any()
+    return intent
+
+
+def platforms_in_use(intent: dict) -> dict:
+    """Map platform name -> the intent path that selects it."""
+    used = {}
+    for role in SWITCH_ROLES:
+        used.setdefault(intent['topology']['platform'][role], 'topology.platform.%s' % role)
+    for name, override in intent['topology']['devices'].items():
+        if 'platform' in override:
+            used.setdefault(override['platform'], 'topology.devices.%s.platform' % name)
+    return used
+
+
+def _check_cross_fields(intent, issues):
+    topology = intent['topology']
+    if ('rail_optimized' in topology) == ('explicit' in topology):
+        issues.add('topology', sorted(key for key in ('rail_optimized', 'explicit') if key in topology),
+                   'set exactly one of rail_optimized or explicit')
+    _check_naming(topology['naming'], issues)
+    _check_lossless(intent, issues)
+    _check_pools(intent, issues)
+    _check_overlay(intent, issues)
+    _check_underlay(intent, issues)
+    _check_hosts(intent, issues)
+
+
+def _check_naming(naming, issues):
+    for role, template in naming.items():
+        try:
+            fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+            unknown = fields - NAMING_FIELDS
+            template.format(n=1, pod=1, rail=0, group=1, plane=1)
+        except (ValueError, IndexError, KeyError) as exc:
+            issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
+            continue
+        if unknown:
+            issues.add(['topology', 'naming', role], template,
+                       'uses unknown fields %s (allowed: %s)' % (', '.join(sorted(unknown)), ', '.join(sorted(NAMING_FIELDS))))
+        elif 'n' not in fields:
+            issues.add(['topology', 'naming', role], template, 'must contain {n} so that names are unique')
+
+
+def _check_lossless(intent, issues):
+    lossless = intent['lossless']
+    priorities = lossless['pfc']['priorities']
+    if lossless['roce_dscp'] == lossless['cnp_dscp']:
+        issues.add('lossless.cnp_dscp', lossless['cnp_dscp'], 'must differ from lossless.roce_dscp (CNPs need their own class)')
+    if lossless['cnp_priority'] in priorities:
+        issues.add('lossless.cnp_priority', lossless['cnp_priority'],
+                   'must not be a lossless priority (lossless.pfc.priorities = %s): CNPs must not queue behind RoCE data' % priorities)
+    if lossless['default_traffic_class'] in priorities or lossless['default_traffic_class'] == lossless['cnp_priority']:
+        issues.add('lossless.default_traffic_class', lossless['default_traffic_class'],
+                   'must differ from the lossless priorities %s and the CNP priority %d' % (priorities, lossless['cnp_priority']))
+    ecn = lossless['ecn']
+    if ecn['min_threshold_bytes'] >= ecn['max_threshold_bytes']:
+        issues.add('lossless.ecn.min_threshold_bytes', ecn['min_threshold_bytes'],
+                   'must be below lossless.ecn.max_threshold_bytes (%d)' % ecn['max_threshold_bytes'])
+    scheduler = lossless['scheduler']
+    total = scheduler['lossless_weight_percent'] + scheduler['lossy_weight_percent']
+    if total != 100:
+        issues.add('lossless.scheduler', scheduler, 'lossless_weight_percent + lossy_weight_percent must be 100 (got %d)' % total)
+    mtu = lossless['mtu']
+    overhead = VXLAN_OVERHEAD if intent['hosts']['attachment'] == 'evpn' else 0
+    if mtu['host'] + overhead > mtu['switch']:
+        issues.add('lossless.mtu.host', mtu['host'],
+                   'plus %d bytes of %s overhead must fit the switch MTU %d (largest host MTU: %d)'
+                   % (overhead, 'VXLAN' if overhead else 'no', mtu['switch'], mtu['switch'] - overhead))
+    if lossless['buffer']['lossless_mtu'] > mtu['switch']:
+        issues.add('lossless.buffer.lossless_mtu', lossless['buffer']['lossless_mtu'],
+                   'must not exceed the switch MTU %d' % mtu['switch'])
+    watchdog = lossless['pfc']['watchdog']
+    for platform_name, selected_at in platforms_in_use(intent).items():
+        platform = PLATFORMS[platform_name]
+        if mtu['switch'] > platform.mtu_max:
+            issues.add('lossless.mtu.switch', mtu['switch'],
+                       'exceeds the %s maximum of %d (selected by %s)' % (platform.title, platform.mtu_max, selected_at))
+        if not platform.lossless_dataplane:
+            continue
+        if len(priorities) > platform.max_lossless_priorities:
+            issues.add(['lossless', 'pfc', 'priorities', platform.max_lossless_priorities], priorities,
+                       '%s allows at most %d lossless priorities (selected by %s)'
+                       % (platform.title, platform.max_lossless_priorities, selected_at))
+        if watchdog['enabled']:
+            _check_watchdog(platform, watchdog, selected_at, issues)
+
+
+def _check_watchdog(platform, watchdog, selected_at, issues):
+    rules = platform.watchdog
+    base = 'lossless.pfc.watchdog.'
+    suffix = ' on %s (selected by %s)' % (platform.title, selected_at)
+    if watchdog['action'] not in rules.actions:
+        issues.add(base + 'action', watchdog['action'], 'must be one of: %s%s' % (', '.join(rules.actions), suffix))
+    for key, rule in (('detection_ms', rules.detection), ('restoration_ms', rules.restoration),
+                      ('poll_interval_ms', rules.poll_interval)):
+        problem = rule.problem(watchdog[key]) if rule else None
+        if problem:
+            unit_note = ' (EOS takes seconds: %s s)' % _seconds(watchdog[key]) if rules.unit == 's' else ''
+            issues.add(base + key, watchdog[key], problem + unit_note + suffix)
+    if rules.robustness_max:
+        poll = watchdog['poll_interval_ms']
+        robustness, remainder = divmod(watchdog['detection_ms'], poll)
+        if remainder or not 1 <= robustness <= rules.robustness_max:
+            issues.add(base + 'detection_ms', watchdog['detection_ms'],
+                       'must be poll_interval_ms x robustness with robustness 1..%d (poll %d ms)%s'
+                       % (rules.robustness_max, poll, suffix))
+    for key in ('detection_ms', 'restoration_ms'):
+        if rules.detection and watchdog[key] < watchdog['poll_interval_ms']:
+            issues.add(base + key, watchdog[key], 'must be at least poll_interval_ms (%d)%s' % (watchdog['poll_interval_ms'], suffix))
+
+
+def _seconds(value_ms: int) -> str:
+    return ('%.3f' % (value_ms / 1000)).rstrip('0').rstrip('.')
+
+
+def named_pools(intent) -> list:
+    """(path, network) of every address pool in the intent, for overlap checks and docs."""
+    pools = []
+    underlay = intent['underlay']['pools']
+    for key in ('loopback', 'vtep'):
+        pools.append(('underlay.pools.%s' % key, underlay[key]))
+    if intent['underlay']['routing'] == 'ebgp_numbered':
+        pools.append(('underlay.pools.p2p', underlay['p2p']))
+    if intent['hosts']['attachment'] == 'routed':
+        pools.append(('underlay.pools.host_p2p', underlay['host_p2p']))
+    for index, network in enumerate(intent['overlay']['networks']):
+        pools.append(('overlay.networks[%d].subnet' % index, network['subnet']))
+    if intent['management']['pool']:
+        pools.append(('management.pool', intent['management']['pool']))
+    return [(path, ipaddress.IPv4Network(value)) for path, value in pools]
+
+
+def _check_pools(intent, issues):
+    pools = named_pools(intent)
+    for (path_a, net_a), (path_b, net_b) in itertools.combinations(pools, 2):
+        if net_a.overlaps(net_b):
+            issues.add(path_b, str(net_b), 'overlaps %s (%s); every pool must be disjoint' % (path_a, net_a))
+
+
+def _check_duplicates(items, key, base, issues, describe=None):
+    seen = {}
+    for index, item in enumerate(items):
+        value = item.get(key)
+        if value is None:
+            continue
+        if value in seen:
+            issues.add('%s[%d].%s' % (base, index, key), value,
+                       'duplicates %s[%d].%s%s' % (base, seen[value], key, describe or ''))
+        else:
+            seen[value] = index
+
+
+def network_vni(intent, network) -> int:
+    return network['vni'] if network['vni'] is not None else intent['overlay']['l2vni_base'] + network['vlan']
+
+
+def _check_overlay(intent, issues):
+    overlay = intent['overlay']
+    vrfs, networks = overlay['vrfs'], overlay['networks']
+    _check_duplicates(vrfs, 'name', 'overlay.vrfs', issues)
+    _check_duplicates(vrfs, 'vlan', 'overlay.vrfs', issues)
+    _check_duplicates(networks, 'name', 'overlay.networks', issues)
+    _check_duplicates(networks, 'vlan', 'overlay.networks', issues)
+    vni_owner = {}
+    for index, vrf in enumerate(vrfs):
+        vni_owner.setdefault(vrf['l3vni'], []).append(('overlay.vrfs[%d].l3vni' % index, vrf['l3vni']))
+    for index, network in enumerate(networks):
+        vni = network_vni(intent, network)
+        vni_owner.setdefault(vni, []).append(('overlay.networks[%d].vni' % index, vni))
+    for owners in vni_owner.values():
+        for path, value in owners[1:]:
+            issues.add(path, value, 'duplicates the VNI of %s; every VNI must be unique' % owners[0][0])
+    vrf_vlans = {vrf['vlan'] for vrf in vrfs if vrf['vlan'] is not None}
+    vrf_names = {vrf['name'] for vrf in vrfs}
+    for index, network in enumerate(networks):
+        base = 'overlay.networks[%d]' % index
+        if network['vlan'] in vrf_vlans:
+            issues.add(base + '.vlan', network['vlan'], 'is already the L3VNI VLAN of a VRF')
+        if network['vrf'] is not None and network['vrf'] not in vrf_names:
+            issues.add(base + '.vrf', network['vrf'],
+                       'is not a defined VRF (defined: %s)' % (', '.join(sorted(vrf_names)) or 'none'))
+        if network['gateway'] is not None:
+            if network['vrf'] is None:
+                issues.add(base + '.gateway', network['gateway'], 'needs a vrf: only routed networks have a gateway')
+            elif ipaddress.IPv4Address(network['gateway']) not in ipaddress.IPv4Network(network['subnet']):
+                issues.add(base + '.gateway', network['gateway'], 'must lie inside the subnet %s' % network['subnet'])
+        if len(set(network['rails'])) != len(network['rails']):
+            issues.add(base + '.rails', network['rails'], 'must not repeat a rail')
+    rail_owner = {}
+    for index, network in enumerate(networks):
+        for position, rail in enumerate(network['rails']):
+            if rail in rail_owner and rail_owner[rail] != index:
+                issues.add('overlay.networks[%d].rails[%d]' % (index, position), rail,
+                           'is already attached to overlay.networks[%d]; a rail belongs to one network' % rail_owner[rail])
+            rail_owner.setdefault(rail, index)
+
+
+def _check_underlay(intent, issues):
+    asn = intent['underlay']['asn']
+    if asn['leaf_first'] > asn['leaf_last']:
+        issues.add('underlay.asn.leaf_last', asn['leaf_last'], 'must be at least underlay.asn.leaf_first (%d)' % asn['leaf_first'])
+    for role in ('spine', 'super_spine'):
+        if asn['leaf_first'] <= asn[role] <= asn['leaf_last']:
+            issues.add('underlay.asn.%s' % role, asn[role],
+                       'lies inside the leaf ASN range %d-%d' % (asn['leaf_first'], asn['leaf_last']))
+    if asn['spine'] == asn['super_spine']:
+        issues.add('underlay.asn.super_spine', asn['super_spine'], 'must differ from underlay.asn.spine')
+
+
+def _check_hosts(intent, issues):
+    hosts = intent['hosts']
+    for key in ('rail_interfaces', 'rdma_devices'):
+        seen = set()
+        for index, name in enumerate(hosts[key]):
+            if name in seen:
+                issues.add(['hosts', key, index], name, 'is listed twice')
+            seen.add(name)
+    if hosts['bootstrap_interface'] in hosts['rail_interfaces']:
+        issues.add('hosts.bootstrap_interface', hosts['bootstrap_interface'], 'must not be a rail interface')
+    for key in hosts['nccl']['extra']:
+        if not key.startswith('NCCL_'):
+            issues.add(['hosts', 'nccl', 'extra', key], hosts['nccl']['extra'][key], 'is not an NCCL_ setting')
+        elif key in NCCL_MANAGED_KEYS:
+            issues.add(['hosts', 'nccl', 'extra', key], hosts['nccl']['extra'][key],
+                       'is derived from the intent; set it through hosts.nccl or the lossless profile instead')
+    if hosts['attachment'] == 'evpn' and not intent['overlay']['networks']:
+        issues.add('overlay.networks', [], 'must define a network per rail when hosts.attachment is evpn')
+
+
+__all__ = ['load_intent', 'load_intent_file', 'load_schema', 'apply_defaults', 'platforms_in_use',
+           'named_pools', 'network_vni', 'format_path', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

@@ -1,0 +1,91 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Switch platforms as data: port names, limits and watchdog rules. Renderers live in sibling modules.
+
+Sources (see docs/platforms.md): SONiC YANG sonic-pfcwd.yang / sonic-port.yang; AVD eos_cli_config_gen
+schema (EOS watchdog timers in seconds, 2 decimals, polling 3 decimals); Cumulus Linux 5.x NVUE command
+reference (pfc-watchdog polling-interval 100-5000 ms, robustness 1-1000, link mtu 552-9216).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class TimerRule:
+    """Allowed values of one watchdog timer, in milliseconds."""
+
+    minimum: int
+    maximum: int
+    step: int = 1
+
+    def problem(self, value_ms: int):
+        if not self.minimum <= value_ms <= self.maximum:
+            return 'must be between %d and %d ms' % (self.minimum, self.maximum)
+        if value_ms % self.step:
+            return 'must be a multiple of %d ms' % self.step
+        return None
+
+
+@dataclass(frozen=True)
+class WatchdogRules:
+    detection: TimerRule | None
+    restoration: TimerRule | None
+    poll_interval: TimerRule | None
+    actions: tuple
+    robustness_max: int | None = None  # NVUE: detection = poll_interval x robustness
+    unit: str = 'ms'
+
+
+@dataclass(frozen=True)
+class Platform:
+    name: str
+    title: str
+    port_prefix: str
+    lossless_dataplane: bool
+    max_lossless_priorities: int
+    mtu_max: int
+    watchdog: WatchdogRules | None
+    config_files: tuple = field(default_factory=tuple)
+
+    def port_name(self, index: int, lane_step: int = 1) -> str:
+        """Name of front-panel port `index` (1-based)."""
+        if self.name == 'sonic':
+            return 'Ethernet%d' % ((index - 1) * lane_step)
+        if self.name == 'eos':
+            return 'Ethernet%d/1' % index
+        return '%s%d' % (self.port_prefix, index)
+
+
+PLATFORMS = {
+    'sonic': Platform(
+        'sonic', 'SONiC (CONFIG_DB + FRR)', 'Ethernet', True,
+        # Community qos_config.j2 and the Dell module both cap lossless priorities at 2.
+        max_lossless_priorities=2, mtu_max=9216,
+        watchdog=WatchdogRules(TimerRule(100, 5000), TimerRule(100, 60000), TimerRule(100, 1000),
+                               actions=('drop', 'forward', 'alert')),
+        config_files=('config_db.json', 'frr.conf')),
+    'eos': Platform(
+        'eos', 'Arista EOS (CLI)', 'Ethernet', True,
+        max_lossless_priorities=2, mtu_max=9214,
+        # EOS takes seconds: timeout/recovery with 2 decimals (10 ms steps), polling with 3 decimals.
+        watchdog=WatchdogRules(TimerRule(10, 60000, 10), TimerRule(10, 60000, 10), TimerRule(5, 60000, 1),
+                               actions=('drop', 'alert'), unit='s'),
+        config_files=('startup-config.cfg',)),
+    'nvue': Platform(
+        'nvue', 'NVIDIA Cumulus Linux (NVUE)', 'swp', True,
+        max_lossless_priorities=2, mtu_max=9216,
+        # NVUE sets only polling-interval and robustness; detection = poll x robustness, action drop.
+        watchdog=WatchdogRules(None, None, TimerRule(100, 5000), actions=('drop',), robustness_max=1000),
+        config_files=('startup.yaml',)),
+    'frr': Platform(
+        'frr', 'FRR on Linux (lab switch, no lossless data plane)', 'eth', False,
+        max_lossless_priorities=8, mtu_max=9500, watchdog=None,
+        config_files=('frr.conf', 'interfaces.json')),
+}
+
+
+def get_platform(name: str) -> Platform:
+    return PLATFORMS[name]

@@ -1,0 +1,289 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Nodes and links of the fabric: generated rail-optimized Clos or an explicit list.
+
+Rail-optimized: servers are cut into groups of `leaf downlinks` servers; group g has one leaf per rail and
+rail r of every server in the group plugs into that leaf. Leaves reach all spines of their pod; in three
+tiers, spine i of every pod joins super-spine plane i.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+ROLE_TIER = {'host': 0, 'leaf': 1, 'spine': 2, 'super_spine': 3}
+LINK_ROLE = {('host', 'leaf'): 'host_leaf', ('leaf', 'spine'): 'leaf_spine', ('spine', 'super_spine'): 'spine_super_spine'}
+
+
+@dataclass(eq=False)
+class Node:
+    name: str
+    role: str
+    index: int  # 1-based within its role
+    pod: int = 1
+    rail: int | None = None  # leaves: the rail they serve
+    group: int | None = None  # leaves and hosts: server group
+    plane: int | None = None  # spines: spine index in pod; super-spines: plane
+    platform: str | None = None
+    asic: str | None = None
+    links: list = field(default_factory=list)  # Link objects touching this node, in port order
+
+
+@dataclass(eq=False)
+class Link:
+    index: int  # 0-based, fabric-wide
+    role: str  # host_leaf | leaf_spine | spine_super_spine
+    lower: Node
+    lower_port: int
+    upper: Node
+    upper_port: int
+    speed_gbps: int
+    cable_length_m: int
+    rail: int | None = None  # host links: the server NIC rail
+
+    def end(self, node: Node):
+        """(local port, peer node, peer port) seen from `node`."""
+        if node is self.lower:
+            return self.lower_port, self.upper, self.upper_port
+        return self.upper_port, self.lower, self.lower_port
+
+
+@dataclass
+class Topology:
+    nodes: dict  # name -> Node, in generation order
+    links: list
+    tiers: int
+    rails: int
+    gpus_per_server: int
+    leaf_downlinks: int = 0
+    leaf_uplinks: int = 0
+    oversubscription: float = 1.0
+    pods: int = 1
+
+    def by_role(self, role):
+        return [node for node in self.nodes.values() if node.role == role]
+
+
+def build_topology(intent, issues) -> Topology | None:
+    spec = intent['topology']
+    if 'rail_optimized' in spec:
+        return _rail_optimized(intent, spec['rail_optimized'], issues)
+    return _explicit(intent, spec['explicit'], issues)
+
+
+def _settle(node, spec, intent):
+    role_platform = intent['topology']['platform']
+    role_asic = intent['topology']['asic']
+    override = intent['topology']['devices'].get(node.name, {})
+    if node.role != 'host':
+        node.platform = override.get('platform', role_platform[node.role])
+        node.asic = override.get('asic', role_asic[node.role])
+    return node
+
+
+def _connect(links, role, lower, lower_port, upper, upper_port, speed, cable, rail=None):
+    link = Link(len(links), role, lower, lower_port, upper, upper_port, speed, cable, rail)
+    links.append(link)
+    lower.links.append(link)
+    upper.links.append(link)
+    return link
+
+
+def _rail_optimized(intent, spec, issues):
+    base = 'topology.rail_optimized.'
+    naming = intent['topology']['naming']
+    cable = intent['lossless']['cable_length_m']
+    servers, rails, radix = spec['servers'], spec['rails'], spec['leaf_radix']
+    nic_speed = spec['nic_speed_gbps']
+    up_speed = spec['uplink_speed_gbps'] or nic_speed
+    target = spec['oversubscription']
+
+    if spec['leaf_uplinks'] is not None:
+        uplinks = spec['leaf_uplinks']
+        if uplinks >= radix:
+            issues.add(base + 'leaf_uplinks', uplinks, 'must leave downlinks free on a %d-port leaf (at most %d)' % (radix, radix - 1))
+            return None
+        downlinks = radix - uplinks
+    else:
+        share = target * up_speed / nic_speed
+        downlinks = max(1, int(math.floor(radix * share / (1 + share) + 1e-9)))
+        uplinks = radix - downlinks
+    if uplinks < 1:
+        issues.add(base + 'leaf_radix', radix, 'leaves no uplink port at this oversubscription')
+        return None
+    downlinks = min(downlinks, servers)
+    ratio = downlinks * nic_speed / (uplinks * up_speed)
+    if ratio > target + 1e-9:
+        issues.add(base + 'oversubscription', target,
+                   'is exceeded: %d x %dG down over %d x %dG up gives %.2f:1'
+                   % (downlinks, nic_speed, uplinks, up_speed, ratio))
+        return None
+
+    spines_per_pod = spec['spines'] or uplinks
+    if uplinks % spines_per_pod:
+        issues.add(base + 'spines', spines_per_pod, 'must divide the %d uplinks of each leaf' % uplinks)
+        return None
+    per_spine = uplinks // spines_per_pod
+    groups = math.ceil(servers / downlinks)
+    leaves_total = groups * rails
+    spine_radix = spec['spine_radix'] or radix
+    super_radix = spec['super_spine_radix'] or spine_radix
+    two_tier_fits = leaves_total * per_spine <= spine_radix
+    tiers = spec['tiers'] if spec['tiers'] != 'auto' else (2 if two_tier_fits else 3)
+    if tiers == 2 and not two_tier_fits:
+        issues.add(base + 'tiers', 2, 'cannot hold %d leaves x %d links on %d-port spines; use 3 tiers or bigger spines'
+                   % (leaves_total, per_spine, spine_radix))
+        return None
+
+    if tiers == 2:
+        groups_per_pod = groups
+    else:
+        groups_per_pod = (spine_radix // 2) // (rails * per_spine)
+        if groups_per_pod < 1:
+            issues.add(base + 'spine_radix', spine_radix,
+                       'is too small for one server group (%d rail leaves x %d links) in a pod' % (rails, per_spine))
+            return None
+    pods = math.ceil(groups / groups_per_pod)
+    spine_down = groups_per_pod * rails * per_spine
+
+    nodes, links = {}, []
+
+    def add(node):
+        if node.name in nodes:
+            issues.add('topology.naming.%s' % node.role, intent['topology']['naming'][node.role],
+                       'produces the name %s twice; include {n}' % node.name)
+        nodes[node.name] = _settle(node, spec, intent)
+        return node
+
+    hosts = []
+    for number in range(1, servers + 1):
+        group = (number - 1) // downlinks + 1
+        name = naming['host'].format(n=number, pod=(group - 1) // groups_per_pod + 1, rail=0, group=group, plane=1)
+        hosts.append(add(Node(name, 'host', number, pod=(group - 1) // groups_per_pod + 1, group=group)))
+    leaves = {}
+    number = 0
+    for group in range(1, groups + 1):
+        pod = (group - 1) // groups_per_pod + 1
+        for rail in range(rails):
+            number += 1
+            name = naming['leaf'].format(n=number, pod=pod, rail=rail, group=group, plane=1)
+            leaves[group, rail] = add(Node(name, 'leaf', number, pod=pod, rail=rail, group=group))
+    spines = {}
+    number = 0
+    for pod in range(1, pods + 1):
+        for plane in range(1, spines_per_pod + 1):
+            number += 1
+            name = naming['spine'].format(n=number, pod=pod, rail=0, group=0, plane=plane)
+            spines[pod, plane] = add(Node(name, 'spine', number, pod=pod, plane=plane))
+    issues.raise_if_any()
+
+    for host in hosts:
+        position = (host.index - 1) % downlinks + 1
+        for rail in range(rails):
+            leaf = leaves[host.group, rail]
+            _connect(links, 'host_leaf', host, rail + 1, leaf, position, nic_speed, cable['host_leaf'], rail)
+    for (group, rail), leaf in leaves.items():
+        slot = ((group - 1) % groups_per_pod) * rails + rail  # leaf position inside its pod
+        for uplink in range(uplinks):
+            plane, copy = divmod(uplink, per_spine)
+            spine = spines[leaf.pod, plane + 1]
+            _connect(links, 'leaf_spine', leaf, downlinks + uplink + 1, spine, slot * per_spine + copy + 1,
+                     up_speed, cable['leaf_spine'])
+
+    if tiers == 3:
+        spine_up = spine_down
+        per_plane = math.ceil(pods * spine_up / super_radix)
+        while spine_up % per_plane:
+            per_plane += 1
+        per_super = spine_up // per_plane
+        if pods * per_super > super_radix:
+            issues.add(base + 'super_spine_radix', super_radix, 'is too small for %d pods' % pods)
+            return None
+        supers = {}
+        number = 0
+        for plane in range(1, spines_per_pod + 1):
+            for position in range(1, per_plane + 1):
+                number += 1
+                name = naming['super_spine'].format(n=number, pod=0, rail=0, group=0, plane=plane)
+                supers[plane, position] = add(Node(name, 'super_spine', number, pod=0, plane=plane))
+        issues.raise_if_any()
+        for (pod, plane), spine in spines.items():
+            for uplink in range(spine_up):
+                position, copy = divmod(uplink, per_super)
+                super_spine = supers[plane, position + 1]
+                _connect(links, 'spine_super_spine', spine, spine_down + uplink + 1, super_spine,
+                         (pod - 1) * per_super + copy + 1, up_speed, cable['spine_super_spine'])
+
+    gpus = spec['gpus_per_server'] or rails
+    return Topology(nodes, links, tiers, rails, gpus, downlinks, uplinks, ratio, pods)
+
+
+def _explicit(intent, spec, issues):
+    base = 'topology.explicit.'
+    cable = intent['lossless']['cable_length_m']
+    nodes = {}
+    role_count = {}
+    for index, item in enumerate(spec['nodes']):
+        if item['name'] in nodes:
+            issues.add('%snodes[%d].name' % (base, index), item['name'], 'duplicates another node name')
+            continue
+        role_count[item['role']] = role_count.get(item['role'], 0) + 1
+        nodes[item['name']] = _settle(Node(item['name'], item['role'], role_count[item['role']], pod=item['pod']),
+                                      spec, intent)
+    used_ports = {}
+    next_port = {name: 1 for name in nodes}
+    next_rail = {name: 0 for name in nodes}
+    links = []
+    for index, item in enumerate(spec['links']):
+        where = '%slinks[%d]' % (base, index)
+        missing = [key for key in ('a', 'b') if item[key] not in nodes]
+        for key in missing:
+            issues.add('%s.%s' % (where, key), item[key], 'is not a node of topology.explicit.nodes')
+        if missing:
+            continue
+        a, b = nodes[item['a']], nodes[item['b']]
+        a_port, b_port = item['a_port'], item['b_port']
+        if ROLE_TIER[a.role] > ROLE_TIER[b.role]:
+            a, b, a_port, b_port = b, a, b_port, a_port
+        role = LINK_ROLE.get((a.role, b.role))
+        if role is None:
+            issues.add(where, '%s(%s) - %s(%s)' % (a.name, a.role, b.name, b.role),
+                       'connects roles that cannot be linked (allowed: host-leaf, leaf-spine, spine-super_spine)')
+            continue
+        ports = []
+        for node, port, key in ((a, a_port, 'a_port' if a.name == item['a'] else 'b_port'),
+                                (b, b_port, 'b_port' if b.name == item['b'] else 'a_port')):
+            if port is None:
+                while (node.name, next_port[node.name]) in used_ports:
+                    next_port[node.name] += 1
+                port = next_port[node.name]
+            if (node.name, port) in used_ports:
+                issues.add('%s.%s' % (where, key), port, 'port %d of %s is already used by links[%d]'
+                           % (port, node.name, used_ports[node.name, port]))
+            used_ports[node.name, port] = index
+            ports.append(port)
+        rail = None
+        if role == 'host_leaf':
+            rail = item['rail'] if item['rail'] is not None else next_rail[a.name]
+            taken = {link.rail for link in a.links}
+            if rail in taken:
+                issues.add('%s.rail' % where, rail, 'host %s already has a link on rail %d' % (a.name, rail))
+            next_rail[a.name] = max(next_rail[a.name], rail + 1)
+        length = item['cable_length_m'] if item['cable_length_m'] is not None else cable[role]
+        _connect(links, role, a, ports[0], b, ports[1], item['speed_gbps'], length, rail)
+    issues.raise_if_any()
+    for node in nodes.values():
+        node.links.sort(key=lambda link: link.end(node)[0])
+        if node.role == 'leaf':
+            rails = {link.rail for link in node.links if link.role == 'host_leaf'}
+            node.rail = rails.pop() if len(rails) == 1 else None
+        if node.role == 'spine':
+            node.plane = sum(1 for other in nodes.values() if other.role == 'spine' and other.pod == node.pod
+                             and other.index <= node.index)
+    hosts = [node for node in nodes.values() if node.role == 'host']
+    rails = max((len(host.links) for host in hosts), default=0)
+    tiers = 3 if role_count.get('super_spine') else 2
+    pods = max((node.pod for node in nodes.values()), default=1)
+    return Topology(nodes, links, tiers, rails, rails, pods=pods)
