@@ -1,0 +1,39 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Compute the fabric design once per controller process and share it with every task.
+
+The inventory plugin loads the design in ansible-playbook's main process; task workers are forked from
+it and inherit the cache, so a whole-fabric run computes the design once, not once per host.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ansible.errors import AnsibleError
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent_file
+
+_CACHE = {}
+
+
+def get_design(intent_path: str) -> FabricDesign:
+    """The design of the intent file at `intent_path`; bad intent becomes an AnsibleError listing every problem."""
+    path = os.path.realpath(intent_path)
+    try:
+        stat = os.stat(path)
+    except OSError as exc:
+        raise AnsibleError('aifabric intent file %s cannot be read: %s' % (intent_path, exc.strerror)) from None
+    key = (path, stat.st_mtime_ns, stat.st_size)
+    design = _CACHE.get(key)
+    if design is None:
+        try:
+            design = FabricDesign(load_intent_file(path))
+        except IntentError as exc:
+            raise AnsibleError('%s\n(intent file: %s)' % (exc.report(), path)) from None
+        _CACHE.clear()
+        _CACHE[key] = design
+    return design
