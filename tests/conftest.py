@@ -20,3 +20,6 @@ def _ensure_collection_link():
 
 
 sys.path.insert(0, _ensure_collection_link())
+# Shared test helpers import as `tests.unit.utils.<name>`.
+if ROOT not in sys.path:
+    sys.path.insert(1, ROOT)

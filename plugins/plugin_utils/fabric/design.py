@@ -21,6 +21,13 @@ from .topology import build_topology
 
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 ROLE_LABEL = {'host': 'GPU server', 'leaf': 'leaf', 'spine': 'spine', 'super_spine': 'super-spine'}
+# Anycast gateway MAC shared by every leaf's SVI of a routed network: without one MAC per gateway IP, hosts
+# learn a different router MAC per leaf. Locally administered (0x02 bit), so no vendor or VRRP MAC clashes.
+ANYCAST_GATEWAY_MAC = '02:00:00:00:01:01'
+# Dynamic-threshold exponents (alpha = 2**n, SAI/SONiC dynamic_th -8..7) of the buffer profiles around the
+# lossless PGs; the values of SONiC's Mellanox and Broadcom SKU defaults (sonic-buildimage buffers_defaults_*,
+# Configuration.md): lossless PG 0, lossy PG 3, lossless queue 7 (no egress drop), lossy queue 3.
+BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 7, 'lossy_queue': 3}
 
 
 def traffic_class_byte(dscp: int) -> int:
@@ -60,10 +67,20 @@ def build_lossless_profile(intent) -> dict:
         'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
+        'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler']),
         'watchdog': watchdog,
         'mtu': dict(spec['mtu']),
         'buffer': dict(spec['buffer']),
     }
+
+
+def _tc_bandwidth_percent(priorities, default_tc, scheduler) -> dict:
+    """DWRR/ETS percent per traffic class: the lossless share split over the lossless TCs (remainder to the
+    first), the lossy share to the default TC. ETS percentages must not sum above 100 (NVUE, EOS)."""
+    share, remainder = divmod(scheduler['lossless_weight_percent'], len(priorities))
+    weights = {tc: share + (1 if index < remainder else 0) for index, tc in enumerate(priorities)}
+    weights[default_tc] = scheduler['lossy_weight_percent']
+    return weights
 
 
 class _Pool:
@@ -297,6 +314,16 @@ class FabricDesign:
     def device_names(self, role=None):
         return [name for name, node in self.nodes.items() if role is None or node.role == role]
 
+    def interface_name(self, node, link) -> str:
+        """Name of `link`'s end on `node`, as the device models name it (hosts: the rail netdev). For docs."""
+        if node.role == 'host':
+            return self._host_interface(link.rail)
+        steps = self.__dict__.setdefault('_lane_steps', {})
+        step = steps.get(node.name)
+        if step is None:
+            step = steps[node.name] = get_asic(node.asic).lanes(max(item.speed_gbps for item in node.links))
+        return get_platform(node.platform).port_name(link.end(node)[0], step)
+
     def device(self, name: str) -> dict:
         node = self.nodes[name]
         if node.role == 'host':
@@ -367,19 +394,21 @@ class FabricDesign:
             'description': '%s:%s' % (item['peer'], item['peer_interface']),
         } for item in fabric_interfaces]
         is_leaf = node.role == 'leaf'
+        evpn_enabled = bool(self.networks or self.vrfs)
         advertise = ['%s/32' % self.router_id[node.name]]
         if is_leaf:
-            advertise.append('%s/32' % self.vtep[node.name])
+            if evpn_enabled:
+                advertise.append('%s/32' % self.vtep[node.name])
             if self.intent['hosts']['attachment'] == 'routed':
                 advertise.extend(str(ipaddress.IPv4Interface(item['ipv4']).network)
                                  for item in interfaces if item['link_role'] == 'host_leaf')
-        evpn_enabled = bool(self.networks or self.vrfs)
         model = {
             'name': node.name,
             'fabric': self.name,
             'role': node.role,
             'platform': node.platform,
             'asic': node.asic,
+            'asic_vendor': asic.vendor,
             'pod': node.pod,
             'rail': node.rail,
             'management_ip': self.management_ip.get(node.name),
@@ -418,7 +447,8 @@ class FabricDesign:
                               rd='%s:%d' % (self.router_id[node.name], network['vlan'])))
         vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['vlan']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
-        return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs}
+        return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
+                'gateway_mac': ANYCAST_GATEWAY_MAC}
 
     def _buffer_model(self, node, interfaces):
         budget = self.buffer_budget.get(node.name)
@@ -430,7 +460,12 @@ class FabricDesign:
             name = 'pg_lossless_%d_%dm_profile' % (item['speed_gbps'] * 1000, item['cable_length_m'])
             item['buffer_profile'] = name
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
-        return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']))
+        asic_bytes = get_asic(node.asic).buffer_bytes
+        # Egress: lossless queues may use the whole buffer; lossy queues share what the ingress lossless pool leaves.
+        return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
+                    asic_buffer_bytes=asic_bytes, egress_lossless_pool_bytes=asic_bytes,
+                    egress_lossy_pool_bytes=max(asic_bytes - budget['pool_bytes'], 0),
+                    dynamic_thresholds=dict(BUFFER_DYNAMIC_THRESHOLDS))
 
     def _host_model(self, node):
         lossless = self.lossless
@@ -507,7 +542,33 @@ class FabricDesign:
             },
             'nccl': nccl,
             'sysctl': sysctl,
+            'kubernetes': self._kubernetes(rails),
         }
+
+    def _kubernetes(self, rails):
+        """Multus secondary networks per rail: pods take the upper half of the rail subnet (after the hosts)."""
+        spec = self.intent['hosts']['kubernetes']
+        if self.intent['hosts']['attachment'] != 'evpn':
+            return {'enabled': False, 'reason': 'routed /31 rail attachment leaves no rail addresses for pods '
+                                                '(Kubernetes secondary networks need attachment: evpn)'}
+        first_free = self.intent['hosts']['address_offset'] + len(self.hosts())
+        networks = []
+        for entry in rails:
+            subnet = ipaddress.IPv4Network(entry['subnet'])
+            start = subnet.network_address + max(subnet.num_addresses // 2, first_free)
+            end = subnet.broadcast_address - 1
+            if start > end:
+                return {'enabled': False, 'reason': 'rail subnet %s has no room for pod addresses after the %d hosts'
+                                                    % (subnet, len(self.hosts()))}
+            gateway = entry['gateway']
+            exclude = ['%s/32' % gateway] if gateway and start <= ipaddress.IPv4Address(gateway) <= end else []
+            networks.append({'rail': entry['rail'], 'name': '%s-rail%d' % (self.name, entry['rail']),
+                             'interface': entry['interface'], 'rdma_device': entry['rdma_device'],
+                             'resource_name': 'rail%d' % entry['rail'], 'subnet': str(subnet),
+                             'range_start': str(start), 'range_end': str(end), 'exclude': exclude,
+                             'gateway': gateway, 'routes': [dict(route) for route in entry['routes']],
+                             'mtu': self.lossless['mtu']['host']})
+        return dict(spec, enabled=True, networks=networks)
 
     def _nccl(self, rails):
         spec = self.intent['hosts']['nccl']

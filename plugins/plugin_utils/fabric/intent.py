@@ -12,6 +12,7 @@ import copy
 import functools
 import ipaddress
 import itertools
+import math
 import os
 import string
 
@@ -152,12 +153,26 @@ def load_intent(data) -> dict:
         issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
         issues.raise_if_any()
     intent = apply_defaults(copy.deepcopy(data), load_schema())
+    for path, value in _not_a_number(intent):
+        issues.add(path, value, 'must be a number (NaN is not allowed)')
     for error in _validator().iter_errors(intent):
         _schema_issues(error, issues)
     issues.raise_if_any()
     _check_cross_fields(intent, issues)
     issues.raise_if_any()
     return intent
+
+
+def _not_a_number(node, path=()):
+    """Paths of NaN floats, which JSON Schema range checks silently accept."""
+    if isinstance(node, float) and math.isnan(node):
+        yield list(path), node
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            yield from _not_a_number(value, path + (key,))
+    elif isinstance(node, list):
+        for index, value in enumerate(node):
+            yield from _not_a_number(value, path + (index,))
 
 
 def platforms_in_use(intent: dict) -> dict:
@@ -188,15 +203,20 @@ def _check_naming(naming, issues):
     for role, template in naming.items():
         try:
             fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-            unknown = fields - NAMING_FIELDS
-            template.format(n=1, pod=1, rail=0, group=1, plane=1)
-        except (ValueError, IndexError, KeyError) as exc:
+        except ValueError as exc:
             issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
             continue
+        unknown = fields - NAMING_FIELDS
         if unknown:
             issues.add(['topology', 'naming', role], template,
                        'uses unknown fields %s (allowed: %s)' % (', '.join(sorted(unknown)), ', '.join(sorted(NAMING_FIELDS))))
-        elif 'n' not in fields:
+            continue
+        try:
+            template.format(n=1, pod=1, rail=0, group=1, plane=1)
+        except (ValueError, IndexError) as exc:
+            issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
+            continue
+        if 'n' not in fields:
             issues.add(['topology', 'naming', role], template, 'must contain {n} so that names are unique')
 
 
@@ -219,6 +239,9 @@ def _check_lossless(intent, issues):
     total = scheduler['lossless_weight_percent'] + scheduler['lossy_weight_percent']
     if total != 100:
         issues.add('lossless.scheduler', scheduler, 'lossless_weight_percent + lossy_weight_percent must be 100 (got %d)' % total)
+    if scheduler['lossless_weight_percent'] < len(priorities):
+        issues.add('lossless.scheduler.lossless_weight_percent', scheduler['lossless_weight_percent'],
+                   'must give each of the %d lossless priorities at least 1 %%' % len(priorities))
     mtu = lossless['mtu']
     overhead = VXLAN_OVERHEAD if intent['hosts']['attachment'] == 'evpn' else 0
     if mtu['host'] + overhead > mtu['switch']:

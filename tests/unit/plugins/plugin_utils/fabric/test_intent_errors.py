@@ -1,0 +1,265 @@
+"""Every bad intent stops before any device is touched, with an error naming the field, value and what is allowed."""
+
+import copy
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign, design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent
+
+BASE = {
+    'name': 'unit',
+    'topology': {
+        'rail_optimized': {'servers': 4, 'rails': 2, 'nic_speed_gbps': 100, 'leaf_radix': 4},
+        'platform': {'leaf': 'sonic', 'spine': 'sonic', 'super_spine': 'sonic'},
+    },
+    'overlay': {'networks': [
+        {'name': 'rail0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]},
+        {'name': 'rail1', 'vlan': 101, 'subnet': '10.101.0.0/24', 'rails': [1]},
+    ]},
+}
+
+
+def _set(path, value):
+    def mutate(intent):
+        node = intent
+        for key in path[:-1]:
+            node = node.setdefault(key, {}) if isinstance(key, str) else node[key]
+        node[path[-1]] = value
+    return mutate
+
+
+def _platforms(name):
+    return _set(['topology', 'platform'], {'leaf': name, 'spine': name, 'super_spine': name})
+
+
+def _both(*mutations):
+    def mutate(intent):
+        for mutation in mutations:
+            mutation(intent)
+    return mutate
+
+
+def _delete(path):
+    def mutate(intent):
+        node = intent
+        for key in path[:-1]:
+            node = node[key]
+        del node[path[-1]]
+    return mutate
+
+
+EXPLICIT = {
+    'nodes': [{'name': 'spine1', 'role': 'spine'}, {'name': 'leaf1', 'role': 'leaf'}, {'name': 'leaf2', 'role': 'leaf'},
+              {'name': 'gpu1', 'role': 'host'}],
+    'links': [{'a': 'gpu1', 'b': 'leaf1'}, {'a': 'leaf1', 'b': 'spine1'}, {'a': 'leaf2', 'b': 'spine1'}],
+}
+
+
+def _explicit(**changes):
+    def mutate(intent):
+        spec = copy.deepcopy(EXPLICIT)
+        for key, value in changes.items():
+            spec[key] = value(spec[key])
+        intent['topology'].pop('rail_optimized')
+        intent['topology']['explicit'] = spec
+        intent['overlay']['networks'] = [{'name': 'rail0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]
+    return mutate
+
+
+CASES = [
+    # (id, mutation, expected path, expected words in the message)
+    ('name-pattern', _set(['name'], 'Lab-1'), 'name', 'lowercase letters/digits'),
+    ('unknown-root-key', _set(['colour'], 'blue'), 'colour', 'unknown key (allowed:'),
+    ('typo-nested-key', _set(['lossless', 'rocedscp'], 26), 'lossless.rocedscp', 'unknown key'),
+    ('servers-type', _set(['topology', 'rail_optimized', 'servers'], 'four'), 'topology.rail_optimized.servers',
+     'must be an integer'),
+    ('not-a-number', _set(['topology', 'rail_optimized', 'oversubscription'], float('nan')),
+     'topology.rail_optimized.oversubscription', 'NaN is not allowed'),
+    ('servers-missing', _delete(['topology', 'rail_optimized', 'servers']), 'topology.rail_optimized.servers',
+     'is required'),
+    ('rails-range', _set(['topology', 'rail_optimized', 'rails'], 0), 'topology.rail_optimized.rails',
+     'between 1 and 16'),
+    ('nic-speed-enum', _set(['topology', 'rail_optimized', 'nic_speed_gbps'], 300),
+     'topology.rail_optimized.nic_speed_gbps', 'must be one of: 10, 25, 40, 50, 100, 200, 400, 800'),
+    ('platform-enum', _set(['topology', 'platform', 'leaf'], 'junos'), 'topology.platform.leaf',
+     'must be one of: sonic, eos, nvue, frr'),
+    ('no-topology', _set(['topology'], {}), 'topology', 'exactly one of rail_optimized or explicit'),
+    ('both-topologies', _set(['topology', 'explicit'], EXPLICIT), 'topology', 'exactly one'),
+    ('roce-dscp-range', _set(['lossless', 'roce_dscp'], 64), 'lossless.roce_dscp', 'between 0 and 63'),
+    ('cnp-dscp-equals-roce', _set(['lossless', 'cnp_dscp'], 26), 'lossless.cnp_dscp', 'must differ from lossless.roce_dscp'),
+    ('cnp-priority-lossless', _set(['lossless', 'cnp_priority'], 3), 'lossless.cnp_priority', 'must not be a lossless priority'),
+    ('pfc-priority-range', _set(['lossless', 'pfc', 'priorities'], [3, 9]), 'lossless.pfc.priorities[1]',
+     'between 0 and 7'),
+    ('pfc-priority-repeat', _set(['lossless', 'pfc', 'priorities'], [3, 3]), 'lossless.pfc.priorities',
+     'must not repeat'),
+    ('pfc-too-many-for-sonic', _set(['lossless', 'pfc', 'priorities'], [2, 3, 4]), 'lossless.pfc.priorities[2]',
+     'at most 2 lossless priorities'),
+    ('default-tc-lossless', _set(['lossless', 'default_traffic_class'], 3), 'lossless.default_traffic_class',
+     'must differ'),
+    ('ecn-min-ge-max', _set(['lossless', 'ecn'], {'min_threshold_bytes': 2000000, 'max_threshold_bytes': 1500000}),
+     'lossless.ecn.min_threshold_bytes', 'must be below'),
+    ('scheduler-sum', _set(['lossless', 'scheduler'], {'lossless_weight_percent': 60, 'lossy_weight_percent': 50}),
+     'lossless.scheduler', 'must be 100'),
+    ('lossless-weight-per-priority', _both(_set(['lossless', 'pfc', 'priorities'], [3, 4]),
+                                           _set(['lossless', 'scheduler'], {'lossless_weight_percent': 1,
+                                                                            'lossy_weight_percent': 99})),
+     'lossless.scheduler.lossless_weight_percent', 'each of the 2 lossless priorities at least 1 %'),
+    ('host-mtu-vxlan-overhead', _set(['lossless', 'mtu'], {'switch': 9100, 'host': 9100}), 'lossless.mtu.host',
+     '50 bytes of VXLAN overhead'),
+    ('switch-mtu-eos-max', _both(_platforms('eos'), _set(['lossless', 'mtu'], {'switch': 9216, 'host': 9000})),
+     'lossless.mtu.switch', 'exceeds the Arista EOS (CLI) maximum of 9214'),
+    ('watchdog-sonic-range', _set(['lossless', 'pfc', 'watchdog'], {'detection_ms': 50, 'poll_interval_ms': 100}),
+     'lossless.pfc.watchdog.detection_ms', 'between 100 and 5000 ms'),
+    ('watchdog-sonic-restore-below-poll', _set(['lossless', 'pfc', 'watchdog'],
+                                               {'restoration_ms': 150, 'poll_interval_ms': 200}),
+     'lossless.pfc.watchdog.restoration_ms', 'at least poll_interval_ms'),
+    ('watchdog-eos-action', _both(_platforms('eos'), _set(['lossless', 'pfc', 'watchdog'], {'action': 'forward'})),
+     'lossless.pfc.watchdog.action', 'must be one of: drop, alert'),
+    ('watchdog-eos-seconds', _both(_platforms('eos'), _set(['lossless', 'pfc', 'watchdog'], {'detection_ms': 205})),
+     'lossless.pfc.watchdog.detection_ms', 'EOS takes seconds: 0.205 s'),
+    ('watchdog-nvue-robustness', _both(_platforms('nvue'), _set(['lossless', 'pfc', 'watchdog'],
+                                                                 {'detection_ms': 250, 'poll_interval_ms': 100})),
+     'lossless.pfc.watchdog.detection_ms', 'poll_interval_ms x robustness'),
+    ('pool-overlap', _set(['underlay', 'pools'], {'loopback': '10.254.0.0/20', 'vtep': '10.254.8.0/24'}),
+     'underlay.pools.vtep', 'overlaps underlay.pools.loopback'),
+    ('pool-host-bits', _set(['underlay', 'pools'], {'loopback': '10.254.0.1/20'}), 'underlay.pools.loopback',
+     'no host bits set'),
+    ('p2p-pool-too-small', _set(['underlay', 'pools'], {'p2p': '10.0.0.0/29'}), 'underlay.pools.p2p',
+     'is too small: 8 fabric /31 links need 16 addresses'),
+    ('loopback-pool-too-small', _set(['underlay', 'pools'], {'loopback': '10.254.0.0/30'}), 'underlay.pools.loopback',
+     'is too small'),
+    ('leaf-asn-range-too-small', _set(['underlay', 'asn'], {'leaf_first': 65001, 'leaf_last': 65002}),
+     'underlay.asn.leaf_last', 'gives 2 leaf ASNs but the fabric has 4 leaves'),
+    ('spine-asn-in-leaf-range', _set(['underlay', 'asn'], {'spine': 4200000005}), 'underlay.asn.spine',
+     'inside the leaf ASN range'),
+    ('duplicate-vlan', _set(['overlay', 'networks', 1, 'vlan'], 100), 'overlay.networks[1].vlan',
+     'duplicates overlay.networks[0].vlan'),
+    ('duplicate-vni', _both(_set(['overlay', 'vrfs'], [{'name': 'T1', 'l3vni': 10100}])), 'overlay.networks[0].vni',
+     'duplicates the VNI of overlay.vrfs[0].l3vni'),
+    ('unknown-vrf', _set(['overlay', 'networks', 0, 'vrf'], 'NOPE'), 'overlay.networks[0].vrf',
+     'is not a defined VRF'),
+    ('gateway-outside-subnet', _both(_set(['overlay', 'vrfs'], [{'name': 'T1', 'l3vni': 50001}]),
+                                     _set(['overlay', 'networks', 0, 'vrf'], 'T1'),
+                                     _set(['overlay', 'networks', 0, 'gateway'], '10.200.0.1')),
+     'overlay.networks[0].gateway', 'must lie inside the subnet 10.100.0.0/24'),
+    ('gateway-collides-with-hosts', _both(_set(['overlay', 'vrfs'], [{'name': 'T1', 'l3vni': 50001}]),
+                                          _set(['overlay', 'networks', 0, 'vrf'], 'T1'),
+                                          _set(['overlay', 'networks', 0, 'gateway'], '10.100.0.11')),
+     'overlay.networks[0].gateway', 'collides with host addresses'),
+    ('subnet-too-small', _set(['overlay', 'networks', 0, 'subnet'], '10.100.0.0/29'), 'overlay.networks[0].subnet',
+     'is too small: 4 hosts from offset 10'),
+    ('rail-without-network', _set(['overlay', 'networks', 1, 'rails'], []), 'overlay.networks', 'rails [1] attach to no network'),
+    ('rail-out-of-range', _set(['overlay', 'networks', 0, 'rails'], [0, 5]), 'overlay.networks[0].rails[1]',
+     'is not a rail of this fabric'),
+    ('rail-in-two-networks', _set(['overlay', 'networks', 1, 'rails'], [1, 0]), 'overlay.networks[1].rails[1]',
+     'is already attached'),
+    ('evpn-without-networks', _set(['overlay', 'networks'], []), 'overlay.networks', 'must define a network per rail'),
+    ('oversubscription', _set(['topology', 'rail_optimized', 'leaf_uplinks'], 1), 'topology.rail_optimized.oversubscription',
+     'is exceeded: 3 x 100G down over 1 x 100G up gives 3.00:1'),
+    ('spines-do-not-divide', _set(['topology', 'rail_optimized', 'spines'], 3), 'topology.rail_optimized.spines',
+     'must divide the 2 uplinks'),
+    ('two-tiers-do-not-fit', _both(_set(['topology', 'rail_optimized', 'servers'], 64),
+                                   _set(['topology', 'rail_optimized', 'tiers'], 2),
+                                   _set(['overlay', 'networks', 0, 'subnet'], '10.100.0.0/23'),
+                                   _set(['overlay', 'networks', 1, 'subnet'], '10.102.0.0/23')),
+     'topology.rail_optimized.tiers', 'cannot hold 64 leaves'),
+    ('explicit-unknown-node', _explicit(links=lambda links: links + [{'a': 'leaf1', 'b': 'spine9'}]),
+     'topology.explicit.links[3].b', 'is not a node'),
+    ('explicit-duplicate-name', _explicit(nodes=lambda nodes: nodes + [{'name': 'leaf1', 'role': 'leaf'}]),
+     'topology.explicit.nodes[4].name', 'duplicates another node name'),
+    ('explicit-leaf-to-leaf', _explicit(links=lambda links: links + [{'a': 'leaf1', 'b': 'leaf2'}]),
+     'topology.explicit.links[3]', 'cannot be linked'),
+    ('explicit-port-reused', _explicit(links=lambda links: [dict(links[0], b_port=1), dict(links[1], a_port=1)] + links[2:]),
+     'topology.explicit.links[1].a_port', 'port 1 of leaf1 is already used by links[0]'),
+    ('explicit-rail-twice', _explicit(links=lambda links: links + [{'a': 'gpu1', 'b': 'leaf2', 'rail': 0}]),
+     'topology.explicit.links[3].rail', 'already has a link on rail 0'),
+    ('device-override-unknown', _set(['topology', 'devices'], {'leaf999': {'platform': 'eos'}}),
+     'topology.devices.leaf999', 'is not a device of this fabric'),
+    ('naming-without-n', _set(['topology', 'naming'], {'leaf': 'leaf-r{rail}'}), 'topology.naming.leaf',
+     'must contain {n}'),
+    ('naming-unknown-field', _set(['topology', 'naming'], {'host': 'gpu{n}{rack}'}), 'topology.naming.host',
+     'unknown fields rack'),
+    ('rail-interfaces-count', _set(['hosts', 'rail_interfaces'], ['eth1']), 'hosts.rail_interfaces',
+     'one entry per rail (2 rails)'),
+    ('rail-interface-repeat', _set(['hosts', 'rail_interfaces'], ['eth1', 'eth1']), 'hosts.rail_interfaces[1]',
+     'is listed twice'),
+    ('bootstrap-is-rail', _both(_set(['hosts', 'rail_interfaces'], ['eth1', 'eth2']),
+                                _set(['hosts', 'bootstrap_interface'], 'eth2')), 'hosts.bootstrap_interface',
+     'must not be a rail interface'),
+    ('nccl-extra-not-nccl', _set(['hosts', 'nccl'], {'extra': {'OMP_NUM_THREADS': 4}}), 'hosts.nccl.extra.OMP_NUM_THREADS',
+     'is not an NCCL_ setting'),
+    ('nccl-extra-managed', _set(['hosts', 'nccl'], {'extra': {'NCCL_IB_TC': 104}}), 'hosts.nccl.extra.NCCL_IB_TC',
+     'is derived from the intent'),
+    ('management-pool-too-small', _set(['management'], {'pool': '192.168.0.0/29'}), 'management.pool', 'is too small'),
+    ('management-duplicate', _set(['topology', 'devices'], {'leaf001': {'management_ip': '192.0.2.1'},
+                                                           'leaf002': {'management_ip': '192.0.2.1'}}),
+     'topology.devices.leaf002.management_ip', 'is already the management address of leaf001'),
+    ('buffer-pool-too-small', _set(['lossless', 'buffer'], {'pool_bytes': 100000}), 'lossless.buffer',
+     'need more lossless headroom than the ingress pool holds'),
+    ('asic-without-headroom-data', _set(['topology', 'asic'], {'leaf': 'tomahawk5'}), 'topology.asic.leaf',
+     'tomahawk5 has no published headroom for 100G ports'),
+    ('host-override-platform', _set(['topology', 'devices'], {'gpu0001': {'platform': 'eos'}}), 'topology.devices.gpu0001',
+     'apply to switches only'),
+]
+
+
+def _design(mutation):
+    intent = copy.deepcopy(BASE)
+    mutation(intent)
+    return FabricDesign(load_intent(intent))
+
+
+def test_base_intent_is_valid():
+    design = _design(lambda intent: None)
+    assert design.summary()['leaves'] == 4
+
+
+@pytest.mark.parametrize('mutation,path,words', [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_invalid_intent_names_the_field(mutation, path, words):
+    with pytest.raises(IntentError) as caught:
+        _design(mutation)
+    matching = [issue for issue in caught.value.issues if issue.path == path]
+    assert matching, 'no issue at %s; got:\n%s' % (path, caught.value.report())
+    assert any(words in issue.message for issue in matching), caught.value.report()
+    assert path in caught.value.report()
+
+
+def test_at_least_thirty_distinct_invalid_intents():
+    assert len({case[0] for case in CASES}) >= 30
+    assert len({case[2] for case in CASES}) >= 30
+
+
+def test_all_problems_are_reported_at_once():
+    intent = copy.deepcopy(BASE)
+    intent['lossless'] = {'roce_dscp': 70, 'cnp_priority': 9, 'ecn': {'mark_probability_percent': 0}}
+    intent['name'] = 'BAD NAME'
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    paths = {issue.path for issue in caught.value.issues}
+    assert {'name', 'lossless.roce_dscp', 'lossless.cnp_priority', 'lossless.ecn.mark_probability_percent'} <= paths
+    assert caught.value.report().startswith('Fabric intent has 4 problems:')
+
+
+def test_report_shows_the_bad_value():
+    with pytest.raises(IntentError) as caught:
+        _design(_set(['lossless', 'roce_dscp'], 99))
+    assert 'lossless.roce_dscp: must be between 0 and 63 (got 99)' in caught.value.report()
+
+
+def test_non_mapping_intent():
+    with pytest.raises(IntentError) as caught:
+        load_intent(['not', 'a', 'mapping'])
+    assert caught.value.issues[0].path == '(root)'
+
+
+def test_unreadable_and_malformed_files(tmp_path):
+    with pytest.raises(IntentError) as caught:
+        design_from_file(str(tmp_path / 'missing.yml'))
+    assert 'cannot be read' in caught.value.report()
+    broken = tmp_path / 'broken.yml'
+    broken.write_text('name: lab\ntopology: [unclosed\n')
+    with pytest.raises(IntentError) as caught:
+        design_from_file(str(broken))
+    assert 'is not valid YAML at line' in caught.value.report()
