@@ -1,0 +1,345 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Community SONiC: `config_db.json` (CONFIG_DB tables merged onto a running switch) and `frr.conf`.
+
+config_db.json is built as plain dicts straight from the device model and serialised exactly like
+json.dumps(tables, sort_keys=True, indent=2) (by a formatter specialised to CONFIG_DB's three levels,
+table -> key -> field: string, because the generic encoder is the slowest step of a 64-port switch).
+frr.conf is the single FRR file of the bgp container in docker_routing_config_mode split-unified,
+rendered by templates/sonic/frr.conf.j2.
+
+Only SONiC names and representations are decided here (table keys, `Vrf<name>`, `Vlan<id>`, object
+names, string values); every number comes from the device model. Schema facts are cited from
+shared reference switch-lossless-qos-vendors.md (section numbers below) and docs/platform-sonic.md.
+"""
+
+from __future__ import annotations
+
+from json.encoder import encode_basestring_ascii as _quote
+
+# DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
+DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
+# Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
+# scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (§1.2, C25).
+QOS_MAP = 'AIFABRIC'
+WRED_LOSSLESS = 'AIFABRIC_LOSSLESS'
+SCHEDULER_TC = 'AIFABRIC_TC%d'    # DWRR share of one traffic class (model qos.tc_bandwidth_percent)
+SCHEDULER_LOSSY = 'AIFABRIC_LOSSY'  # queues of lossy classes without a share of their own
+SCHEDULER_CNP = 'AIFABRIC_CNP'      # strict priority (C10)
+# CABLE_LENGTH is keyed by a free name; buffermgrd and the templates use AZURE (§1.2, §1.4).
+CABLE_LENGTH_KEY = 'AZURE'
+VXLAN_TUNNEL = 'vtep'
+EVPN_NVO = 'nvo'
+# VTEP on its own loopback: bgpcfgd's zebra set-src manager uses the first IPv4 of Loopback0 only.
+LOOPBACK_ROUTER_ID = 'Loopback0'
+LOOPBACK_VTEP = 'Loopback1'
+# SONiC emits PFC_PRIORITY_TO_PRIORITY_GROUP_MAP / pfc_to_pg_map only for asic_type mellanox (and barefoot),
+# i.e. NVIDIA Spectrum (§1.2, §1.3).
+PFC_TO_PG_VENDORS = frozenset(['nvidia'])
+PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
+INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
+EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
+EGRESS_LOSSY_POOL = 'egress_lossy_pool'
+
+
+def vrf_name(name: str) -> str:
+    """SONiC VRF key: YANG pattern `Vrf[a-zA-Z0-9_-]+` (§1.10); intent names are <= 12 chars -> <= 15 (IFNAMSIZ)."""
+    return 'Vrf' + name
+
+
+def vlan_name(vlan: int) -> str:
+    return 'Vlan%d' % vlan
+
+
+def id_ranges(ids) -> list:
+    """Contiguous runs as SONiC range keys: [0, 1, 2, 4, 5] -> ['0-2', '4-5'] (BUFFER_PG/BUFFER_QUEUE, §1.2)."""
+    runs = []
+    for value in sorted(set(ids)):
+        if runs and value == runs[-1][1] + 1:
+            runs[-1][1] = value
+        else:
+            runs.append([value, value])
+    return ['%d' % low if low == high else '%d-%d' % (low, high) for low, high in runs]
+
+
+def _int_map(mapping) -> dict:
+    """Model maps have int keys in Python and str keys after a JSON round trip; accept both."""
+    return {int(key): int(value) for key, value in mapping.items()}
+
+
+def _str_map(mapping) -> dict:
+    return {str(key): str(value) for key, value in sorted(mapping.items())}
+
+
+# ----------------------------------------------------------------------------------------------- CONFIG_DB
+def config_db(model: dict) -> dict:
+    """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
+    interfaces = model['interfaces']
+    tables = {
+        'DEVICE_METADATA': {'localhost': {
+            'hostname': model['name'],
+            'bgp_asn': str(model['bgp']['asn']),
+            'type': DEVICE_TYPE[model['role']],
+            # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
+            'buffer_model': 'traditional',
+            # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
+            'docker_routing_config_mode': 'split-unified',
+            # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
+            # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
+            'default_pfcwd_status': 'disable',
+        }},
+    }
+    tables['PORT'] = {item['name']: {
+        'admin_status': 'up',
+        'description': item['description'],
+        'mtu': str(item['mtu']),
+        'speed': str(item['speed_gbps'] * 1000),  # Mb/s (§1.2)
+    } for item in interfaces}
+    tables['DEVICE_NEIGHBOR'] = {item['name']: {'name': item['peer'], 'port': item['peer_interface']}
+                                 for item in interfaces}
+    _add_interfaces(tables, model)
+    if model['qos'] is not None:
+        _add_qos(tables, model)
+    if model['buffer'] is not None and model['qos'] is not None:
+        _add_buffers(tables, model)
+    if model['evpn'] is not None:
+        _add_evpn(tables, model)
+    return {name: table for name, table in tables.items() if table}
+
+
+def _add_interfaces(tables, model):
+    routed = {}
+    for item in model['interfaces']:
+        if item['mode'] == 'routed':
+            routed[item['name']] = {}
+            routed['%s|%s' % (item['name'], item['ipv4'])] = {}
+        elif item['mode'] == 'unnumbered':
+            # BGP unnumbered runs on the IPv6 link-local address only (sonic-interface.yang).
+            routed[item['name']] = {'ipv6_use_link_local_only': 'enable'}
+    tables['INTERFACE'] = routed
+    loopbacks = {LOOPBACK_ROUTER_ID: {}, '%s|%s/32' % (LOOPBACK_ROUTER_ID, model['router_id']): {}}
+    if model['evpn'] is not None:
+        loopbacks[LOOPBACK_VTEP] = {}
+        loopbacks['%s|%s/32' % (LOOPBACK_VTEP, model['evpn']['vtep_ip'])] = {}
+    tables['LOOPBACK_INTERFACE'] = loopbacks
+
+
+def _queues(qos):
+    """(lossless queues, CNP queue, all queues) from the model's maps."""
+    tc_to_queue = _int_map(qos['tc_to_queue'])
+    lossless = sorted({tc_to_queue[priority] for priority in qos['lossless_priorities']})
+    return lossless, tc_to_queue[qos['cnp_priority']], sorted(set(tc_to_queue.values()))
+
+
+def _add_qos(tables, model):
+    qos = model['qos']
+    names = [item['name'] for item in model['interfaces']]
+    with_pfc_to_pg = model.get('asic_vendor') in PFC_TO_PG_VENDORS
+    tables['DSCP_TO_TC_MAP'] = {QOS_MAP: _str_map(_int_map(qos['dscp_to_tc']))}
+    tables['TC_TO_PRIORITY_GROUP_MAP'] = {QOS_MAP: _str_map(_int_map(qos['tc_to_pg']))}
+    tables['TC_TO_QUEUE_MAP'] = {QOS_MAP: _str_map(_int_map(qos['tc_to_queue']))}
+    tables['MAP_PFC_PRIORITY_TO_QUEUE'] = {QOS_MAP: _str_map(_int_map(qos['pfc_to_queue']))}
+    if with_pfc_to_pg:
+        tables['PFC_PRIORITY_TO_PRIORITY_GROUP_MAP'] = {QOS_MAP: _str_map(_int_map(qos['pfc_to_pg']))}
+
+    # pfc_enable / pfcwd_sw_enable: comma list, pattern ([0-7](,[0-7])*)? (§1.2, C25); the watchdog
+    # protects the TCs of pfcwd_sw_enable, so it equals pfc_enable (C12).
+    pfc_enable = ','.join('%d' % priority for priority in sorted(qos['lossless_priorities']))
+    port_qos = {'dscp_to_tc_map': QOS_MAP, 'tc_to_pg_map': QOS_MAP, 'tc_to_queue_map': QOS_MAP,
+                'pfc_to_queue_map': QOS_MAP, 'pfc_enable': pfc_enable, 'pfcwd_sw_enable': pfc_enable}
+    if with_pfc_to_pg:
+        port_qos['pfc_to_pg_map'] = QOS_MAP
+    port_qos_map = {'global': {'dscp_to_tc_map': QOS_MAP}}
+    for name in names:
+        port_qos_map[name] = dict(port_qos)
+    tables['PORT_QOS_MAP'] = port_qos_map
+
+    # DWRR weights 1..100 (§1.2): one scheduler per traffic class with a share, CNP strict, the rest lossy.
+    shares = _int_map(qos['tc_bandwidth_percent'])
+    schedulers = {SCHEDULER_TC % tc: {'type': 'DWRR', 'weight': str(weight)} for tc, weight in shares.items()}
+    schedulers[SCHEDULER_CNP] = {'type': 'STRICT'}
+    ecn = qos['ecn']
+    wred = {'ecn': 'ecn_all'}
+    for colour in ('green', 'yellow', 'red'):
+        wred['wred_%s_enable' % colour] = 'true'
+        wred['%s_min_threshold' % colour] = str(ecn['min_threshold_bytes'])  # bytes (§1.2)
+        wred['%s_max_threshold' % colour] = str(ecn['max_threshold_bytes'])
+        wred['%s_drop_probability' % colour] = str(ecn['mark_probability_percent'])
+    tables['WRED_PROFILE'] = {WRED_LOSSLESS: wred}
+
+    lossless_queues, cnp_queue, all_queues = _queues(qos)
+    tc_to_queue = _int_map(qos['tc_to_queue'])
+    queue_tc = {}
+    for tc in sorted(tc_to_queue):
+        queue_tc.setdefault(tc_to_queue[tc], tc)
+    per_queue = []
+    for queue in all_queues:
+        tc = queue_tc[queue]
+        if queue == cnp_queue:
+            fields = {'scheduler': SCHEDULER_CNP}
+        elif tc in shares:
+            fields = {'scheduler': SCHEDULER_TC % tc}
+        else:
+            fields = {'scheduler': SCHEDULER_LOSSY}
+            schedulers[SCHEDULER_LOSSY] = {'type': 'DWRR', 'weight': str(qos['scheduler']['lossy_weight_percent'])}
+        if queue in lossless_queues:
+            fields['wred_profile'] = WRED_LOSSLESS  # ECN marking for DCQCN (C08)
+        per_queue.append(('|%d' % queue, fields))
+    tables['SCHEDULER'] = schedulers
+    queue_table = {}
+    for name in names:
+        for suffix, fields in per_queue:
+            queue_table[name + suffix] = dict(fields)
+    tables['QUEUE'] = queue_table
+
+    watchdog = qos['watchdog']
+    if watchdog['enabled']:
+        row = {'action': watchdog['action'], 'detection_time': str(watchdog['detection_ms']),
+               'restoration_time': str(watchdog['restoration_ms'])}  # ms (§1.2, §1.7)
+        pfc_wd = {name: dict(row) for name in names}
+        pfc_wd['GLOBAL'] = {'POLL_INTERVAL': str(watchdog['poll_interval_ms'])}
+        tables['PFC_WD'] = pfc_wd
+
+
+def _add_buffers(tables, model):
+    qos, buffer = model['qos'], model['buffer']
+    thresholds = buffer['dynamic_thresholds']
+    ingress_pool = {'type': 'ingress', 'mode': 'dynamic', 'size': str(buffer['pool_bytes'])}
+    if buffer['shared_headroom']:
+        # Shared headroom pool: profile xoff only triggers PAUSE, the pool's xoff holds the headroom (§1.4).
+        ingress_pool['xoff'] = str(buffer['headroom_bytes'])
+    tables['BUFFER_POOL'] = {
+        INGRESS_LOSSLESS_POOL: ingress_pool,
+        EGRESS_LOSSLESS_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossless_pool_bytes'])},
+        EGRESS_LOSSY_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossy_pool_bytes'])},
+    }
+    profiles = {}
+    for profile in buffer['profiles']:
+        # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (§1.4).
+        profiles[profile['name']] = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']),
+                                     'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
+                                     'dynamic_th': str(thresholds['lossless_pg'])}
+    profiles['ingress_lossy_profile'] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
+                                         'dynamic_th': str(thresholds['lossy_pg'])}
+    profiles['egress_lossless_profile'] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
+                                           'dynamic_th': str(thresholds['lossless_queue'])}
+    profiles['egress_lossy_profile'] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
+                                        'dynamic_th': str(thresholds['lossy_queue'])}
+    tables['BUFFER_PROFILE'] = profiles
+
+    tc_to_pg = _int_map(qos['tc_to_pg'])
+    lossless_pgs = {tc_to_pg[priority] for priority in qos['lossless_priorities']}
+    # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (§1.4).
+    lossless_pg_keys = ['|' + key for key in id_ranges(lossless_pgs)]
+    lossy_pg_keys = ['|' + key for key in id_ranges(set(tc_to_pg.values()) - lossless_pgs)]
+    lossless_queues, _, all_queues = _queues(qos)
+    lossless_queue_keys = ['|' + key for key in id_ranges(lossless_queues)]
+    lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
+    buffer_pg, buffer_queue, cable = {}, {}, {}
+    for item in model['interfaces']:
+        name = item['name']
+        for key in lossless_pg_keys:
+            buffer_pg[name + key] = {'profile': item['buffer_profile']}
+        for key in lossy_pg_keys:
+            buffer_pg[name + key] = {'profile': 'ingress_lossy_profile'}
+        for key in lossless_queue_keys:
+            buffer_queue[name + key] = {'profile': 'egress_lossless_profile'}
+        for key in lossy_queue_keys:
+            buffer_queue[name + key] = {'profile': 'egress_lossy_profile'}
+        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (§1.2, C25)
+    tables['BUFFER_PG'] = buffer_pg
+    tables['BUFFER_QUEUE'] = buffer_queue
+    tables['CABLE_LENGTH'] = {CABLE_LENGTH_KEY: cable}
+
+
+def _add_evpn(tables, model):
+    evpn = model['evpn']
+    vlan_table, members, vlan_interfaces, tunnel_map, vrfs = {}, {}, {}, {}, {}
+    mtu = str(model['mtu'])
+
+    def add_vlan(vlan, vni):
+        name = vlan_name(vlan)
+        vlan_table[name] = {'vlanid': str(vlan), 'mtu': mtu, 'admin_status': 'up'}
+        # VXLAN_TUNNEL_MAP.vlan is "Vlan<id>" (YANG pattern, §1.10); map name as `config vxlan map add` makes it.
+        tunnel_map['%s|map_%d_%s' % (VXLAN_TUNNEL, vni, name)] = {'vlan': name, 'vni': str(vni)}
+        return name
+
+    for vrf in evpn['vrfs']:
+        name = add_vlan(vrf['vlan'], vrf['l3vni'])
+        vrfs[vrf_name(vrf['name'])] = {'vni': str(vrf['l3vni'])}
+        vlan_interfaces[name] = {'vrf_name': vrf_name(vrf['name'])}
+    for vlan in evpn['vlans']:
+        name = add_vlan(vlan['vlan'], vlan['vni'])
+        for port in vlan['ports']:
+            members['%s|%s' % (name, port)] = {'tagging_mode': 'untagged'}
+        if vlan['vrf'] is not None:
+            # Anycast gateway: same IP and MAC on every leaf (sonic-vlan.yang VLAN_INTERFACE mac_addr).
+            vlan_interfaces[name] = {'vrf_name': vrf_name(vlan['vrf']), 'mac_addr': evpn['gateway_mac']}
+            if vlan['gateway'] is not None:
+                vlan_interfaces['%s|%s/%d' % (name, vlan['gateway'], vlan['prefixlen'])] = {}
+    tables['VLAN'] = vlan_table
+    tables['VLAN_MEMBER'] = members
+    tables['VLAN_INTERFACE'] = vlan_interfaces
+    tables['VRF'] = vrfs
+    tables['VXLAN_TUNNEL'] = {VXLAN_TUNNEL: {'src_ip': evpn['vtep_ip']}}
+    tables['VXLAN_TUNNEL_MAP'] = tunnel_map
+    tables['VXLAN_EVPN_NVO'] = {EVPN_NVO: {'source_vtep': VXLAN_TUNNEL}}
+
+
+def dump_config_db(tables: dict) -> str:
+    """Exactly json.dumps(tables, sort_keys=True, indent=2) + newline, for {table: {key: {field: str}}}.
+
+    Field blocks repeat across ports (QUEUE, BUFFER_PG, PFC_WD ...), so each distinct one is formatted once.
+    """
+    out = []
+    formatted = {}
+    for table_name in sorted(tables):
+        table = tables[table_name]
+        if not table:
+            out.append('  %s: {}' % _quote(table_name))
+            continue
+        rows = []
+        for key in sorted(table):
+            fields = table[key]
+            signature = tuple(fields.items())
+            text = formatted.get(signature)
+            if text is None:
+                if fields:
+                    text = '{\n%s\n    }' % ',\n'.join(
+                        ['      %s: %s' % (_quote(field), _quote(fields[field])) for field in sorted(fields)])
+                else:
+                    text = '{}'
+                formatted[signature] = text
+            rows.append('    %s: %s' % (_quote(key), text))
+        out.append('  %s: {\n%s\n  }' % (_quote(table_name), ',\n'.join(rows)))
+    if not out:
+        return '{}\n'
+    return '{\n%s\n}\n' % ',\n'.join(out)
+
+
+# ----------------------------------------------------------------------------------------------- FRR
+def frr_context(model: dict) -> dict:
+    bgp = model['bgp']
+    neighbors = []
+    for neighbor in bgp['neighbors']:
+        neighbors.append(dict(neighbor, peer_group=PEER_GROUP[neighbor['direction']],
+                              address=neighbor['ip'] if bgp['numbered'] else neighbor['interface']))
+    used = {neighbor['peer_group'] for neighbor in neighbors}
+    evpn = model['evpn']
+    vrfs = [dict(vrf, sonic_name=vrf_name(vrf['name'])) for vrf in evpn['vrfs']] if evpn else []
+    return {
+        'name': model['name'],
+        'bgp': bgp,
+        'neighbors': neighbors,
+        'peer_groups': [group for group in ('UPLINK', 'DOWNLINK') if group in used],
+        'evpn': evpn,
+        'vrfs': vrfs,
+    }
+
+
+def render(model: dict, env) -> dict:
+    return {
+        'config_db.json': dump_config_db(config_db(model)),
+        'frr.conf': env.get_template('sonic/frr.conf.j2').render(frr_context(model)),
+    }
