@@ -1,0 +1,95 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Arista EOS: one complete `startup-config.cfg` per switch, in EOS running-config section order.
+
+Line shapes follow shared/reference/switch-lossless-qos-vendors.md section 2 (AVD eos_cli_config_gen line
+shapes, written here from scratch): DSCP -> traffic-class maps (2.1), a `qos profile` bound with
+`service-profile` that carries trust, tx-queue scheduling, ECN (2.4), PFC no-drop (2.2) and the PFC
+watchdog in seconds (2.3), the VXLAN QoS propagation knobs (2.6, consistency rule C21) and eBGP/EVPN (2.7).
+
+EVPN rides on the underlay eBGP sessions (one session per fabric link, like the FRR and NVUE renderers),
+so a mixed-vendor fabric peers cleanly. Everything here is formatting: seconds from milliseconds, speed
+keywords from speed and lane count, DSCP map lines grouped from the model's dscp_to_tc.
+"""
+
+from __future__ import annotations
+
+PROFILE = 'AIFABRIC-LOSSLESS'
+PEER_GROUP = 'FABRIC'
+# Intent action -> EOS port action (reference 2.3: `port action drop|notify-only`). `forward` is rejected
+# by intent validation for EOS (platforms.PLATFORMS['eos'].watchdog.actions).
+WATCHDOG_ACTION = {'drop': 'drop', 'alert': 'notify-only'}
+# EOS `speed` keywords name the lane count for multi-lane PAM4/NRZ modes (e.g. 400g-8 vs 400g-4); single-lane
+# and legacy 4x10G rates take the bare rate.
+BARE_SPEEDS = (10, 25, 40)
+DSCP_PER_LINE = 8  # one line per DSCP/8 block keeps the map readable and within CLI token limits
+
+
+def seconds(value_ms: int, places: int) -> str:
+    """EOS watchdog timers are seconds (reference 2.3): 200 ms -> '0.2', 5 ms -> '0.005', 1000 ms -> '1'."""
+    text = '%.*f' % (places, value_ms / 1000.0)
+    return text.rstrip('0').rstrip('.') if '.' in text else text
+
+
+def speed_keyword(speed_gbps: int, lanes: int) -> str:
+    if speed_gbps in BARE_SPEEDS or lanes <= 1:
+        return '%dg' % speed_gbps
+    return '%dg-%d' % (speed_gbps, lanes)
+
+
+def dscp_map_lines(dscp_to_tc: dict) -> list:
+    """`<dscp list> to traffic-class <tc>` bodies: every DSCP is mapped explicitly (reference 2.1: the EOS
+    default map puts CS3 = 24..31 in TC3 and 48..55 in TC6, which would make non-RoCE traffic lossless or
+    strict), grouped per traffic class and DSCP/8 block, ordered by traffic class then DSCP."""
+    groups = {}
+    for dscp in sorted(int(key) for key in dscp_to_tc):
+        tc = dscp_to_tc[dscp] if dscp in dscp_to_tc else dscp_to_tc[str(dscp)]
+        groups.setdefault((tc, dscp // DSCP_PER_LINE), []).append(str(dscp))
+    return ['%s to traffic-class %d' % (' '.join(values), tc) for (tc, _), values in sorted(groups.items())]
+
+
+def tx_queues(qos: dict) -> list:
+    """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08)."""
+    weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
+    queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    ecn = qos['ecn']
+    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None}]
+    for tc in qos['lossless_priorities']:
+        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc],
+                       'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
+    default = qos['default_traffic_class']
+    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None})
+    return sorted(queues, key=lambda queue: queue['id'])
+
+
+def watchdog_view(watchdog: dict):
+    if not watchdog['enabled']:
+        return None
+    # Reference 2.3: timeout and recovery-time take 2 decimals, polling-interval 3.
+    return {
+        'action': WATCHDOG_ACTION[watchdog['action']],
+        'timeout': seconds(watchdog['detection_ms'], 2),
+        'recovery': seconds(watchdog['restoration_ms'], 2),
+        'polling': seconds(watchdog['poll_interval_ms'], 3),
+    }
+
+
+def render(model: dict, env) -> dict:
+    qos = model['qos']
+    evpn = model['evpn']
+    context = {
+        'm': model,
+        'bgp': model['bgp'],
+        'evpn': evpn,
+        'interfaces': model['interfaces'],
+        'profile': PROFILE if qos else None,
+        'peer_group': PEER_GROUP,
+        'speeds': {item['speed_gbps']: speed_keyword(item['speed_gbps'], item['lanes']) for item in model['interfaces']},
+        'dscp_map': dscp_map_lines(qos['dscp_to_tc']) if qos else [],
+        'queues': tx_queues(qos) if qos else [],
+        'watchdog': watchdog_view(qos['watchdog']) if qos else None,
+        'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
+        'transit': model['role'] != 'leaf',
+    }
+    return {'startup-config.cfg': env.get_template('eos/startup-config.cfg.j2').render(context)}

@@ -1,0 +1,98 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVIDIA Cumulus Linux (NVUE): one `startup.yaml` per switch in the `nv config` YAML shape.
+
+Shape (shared/reference/switch-lossless-qos-vendors.md 3.3): a list with one `- set:` document; every CLI
+token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys
+and values follow the CL 5.14 NVUE reference (`enable: on`; 5.15 renamed several of them to
+`state: enabled`), see docs/platform-nvue.md.
+
+QoS is written out explicitly instead of `nv set qos roce`, so every intent value appears in the file:
+trust l3 + DSCP -> switch-priority for all 64 code points (3.1/3.2), SP -> egress queue, PFC on the lossless
+switch priorities with the longest cable of the switch (C16: configured >= real), ECN on the lossless
+queues only (C08), CNP queue strict + DWRR shares (C10, C20), and the PFC watchdog as polling-interval x
+robustness = detection (3.2) enabled on every swp (C12). The only derivations here are formatting:
+robustness = detection / polling (validation guarantees an integer), the longest cable, the lossless
+traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML quoting.
+"""
+
+from __future__ import annotations
+
+DOMAIN = 'br_default'
+PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
+
+
+def quote(text) -> str:
+    """YAML single-quoted scalar (a quote inside is doubled)."""
+    return "'%s'" % str(text).replace("'", "''")
+
+
+def lossless_pool_percent(qos: dict, buffer: dict) -> int:
+    """Share of the switch buffer for the default-lossless traffic pool: the intent percent, or the intent
+    pool size as a percent of the ASIC buffer (rounded up, kept within 1..99)."""
+    spec = qos['buffer']
+    if spec['pool_bytes'] is None or not buffer:
+        return spec['lossless_pool_percent']
+    return min(99, max(1, -(-spec['pool_bytes'] * 100 // buffer['asic_buffer_bytes'])))
+
+
+def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
+    queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
+    lossless = set(qos['lossless_priorities'])
+    cnp = qos['cnp_priority']
+    dscp_to_tc = {int(dscp): tc for dscp, tc in qos['dscp_to_tc'].items()}
+    scheduler, congestion = [], []
+    for tc in range(8):
+        queue = queue_of[tc]
+        if tc in weights:
+            scheduler.append({'queue': queue, 'mode': 'dwrr', 'bw': weights[tc]})
+        else:
+            # CNP strict (C10). Classes no DSCP maps to carry no traffic; strict keeps the DWRR shares at 100 %
+            # (NVUE rejects a bw-percent total above 100 and the default-global profile gives each TC 12-13 %).
+            scheduler.append({'queue': queue, 'mode': 'strict', 'bw': None})
+        if tc in lossless:
+            congestion.append({'queue': queue, 'ecn': 'enable'})
+        elif tc == qos['default_traffic_class']:
+            # default-global marks ECN on queue 0 out of the box (CL QoS docs); the intent marks lossless only.
+            congestion.append({'queue': queue, 'ecn': 'disable'})
+    watchdog = qos['watchdog']
+    return {
+        'dscp': sorted(dscp_to_tc.items()),
+        'sp_to_queue': sorted(queue_of.items()),
+        'scheduler': sorted(scheduler, key=lambda entry: entry['queue']),
+        'congestion': sorted(congestion, key=lambda entry: entry['queue']),
+        'ecn': qos['ecn'],
+        'pfc_priorities': sorted(lossless),
+        'cnp_priority': cnp,
+        'cable_length_m': max((item['cable_length_m'] for item in interfaces), default=1),
+        # CL QoS docs: all buffer goes to default-lossy unless pools are set before PFC is configured.
+        'lossless_pool_percent': lossless_pool_percent(qos, buffer),
+        'watchdog': {
+            'polling_ms': watchdog['poll_interval_ms'],
+            'robustness': watchdog['detection_ms'] // watchdog['poll_interval_ms'],
+        } if watchdog['enabled'] else None,
+    }
+
+
+def render(model: dict, env) -> dict:
+    qos = model['qos']
+    evpn = model['evpn']
+    loopback = ['%s/32' % model['router_id']]
+    if evpn and evpn['vtep_ip'] != model['router_id']:
+        loopback.append('%s/32' % evpn['vtep_ip'])
+    context = {
+        'm': model,
+        'bgp': model['bgp'],
+        'evpn': evpn,
+        'interfaces': model['interfaces'],
+        'domain': DOMAIN,
+        'profile': PROFILE,
+        'loopback': loopback,
+        'q': quote,
+        'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
+        'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
+        'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],
+    }
+    return {'startup.yaml': env.get_template('nvue/startup.yaml.j2').render(context)}

@@ -1,0 +1,327 @@
+"""NVIDIA Cumulus NVUE renderer: golden files, the `nv config` YAML shape and lossless invariants."""
+
+import copy
+import json
+import os
+import re
+
+import pytest
+import yaml
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import nvue
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from tests.unit.utils.golden import assert_golden
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INTENTS = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..', 'fixtures', 'intents'))
+FIXTURES = ('nvue_small', 'nvue_unnumbered')
+ON = (True, 'on')  # PyYAML (YAML 1.1) reads NVUE's bare `on` as True
+
+
+def _design(name):
+    return design_from_file(os.path.join(INTENTS, name + '.yml'))
+
+
+DESIGNS = {name: _design(name) for name in FIXTURES}
+SWITCHES = [(name, device) for name in FIXTURES for device in DESIGNS[name].device_names()
+            if DESIGNS[name].nodes[device].role != 'host']
+
+
+def startup(model):
+    return render_model(model)['startup.yaml']
+
+
+def non_string_keys(node, path=()):
+    """Paths of mapping keys that YAML did not read as strings (an unquoted 101 becomes an int)."""
+    found = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if not isinstance(key, str):
+                found.append('.'.join(map(str, path + (key,))))
+            found.extend(non_string_keys(value, path + (str(key),)))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            found.extend(non_string_keys(item, path + (str(index),)))
+    return found
+
+
+def check_nvue(text, model):
+    """Problems of a rendered startup.yaml against its device model; an empty list means it is sound."""
+    try:
+        document = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        return ['not valid YAML: %s' % exc]
+    if not (isinstance(document, list) and len(document) == 1 and isinstance(document[0], dict)
+            and list(document[0]) == ['set']):
+        return ['not a one-document `- set:` list']
+    problems = ['numeric key not quoted: %s' % path for path in non_string_keys(document)]
+    config = document[0]['set']
+    qos = model['qos']
+    if config.get('system', {}).get('hostname') != model['name']:
+        problems.append('system.hostname is not %s' % model['name'])
+    nv_qos = config.get('qos', {})
+    # C01/C02: trust l3, every DSCP mapped, RoCE and CNP to their switch priorities.
+    mapping = nv_qos.get('mapping', {}).get('default-global', {})
+    if mapping.get('trust') != 'l3':
+        problems.append('qos mapping trust is %r, expected l3' % mapping.get('trust'))
+    dscp = {int(key): value.get('switch-priority') for key, value in mapping.get('dscp', {}).items()}
+    if sorted(dscp) != list(range(64)):
+        problems.append('DSCP map does not cover 0..63')
+    if dscp.get(qos['roce_dscp']) != qos['roce_priority']:
+        problems.append('RoCE DSCP %d not on switch-priority %d' % (qos['roce_dscp'], qos['roce_priority']))
+    if dscp.get(qos['cnp_dscp']) != qos['cnp_priority']:
+        problems.append('CNP DSCP %d not on switch-priority %d' % (qos['cnp_dscp'], qos['cnp_priority']))
+    # C03/C16: PFC on exactly the lossless priorities, cable length >= every real cable.
+    pfc = nv_qos.get('pfc', {}).get('default-global', {})
+    priorities = sorted(int(key) for key in pfc.get('switch-priority', {}))
+    if priorities != sorted(qos['lossless_priorities']):
+        problems.append('PFC switch priorities %s != lossless priorities %s' % (priorities, qos['lossless_priorities']))
+    longest = max(item['cable_length_m'] for item in model['interfaces'])
+    if not isinstance(pfc.get('cable-length'), int) or pfc['cable-length'] < longest:
+        problems.append('PFC cable-length %r is shorter than the longest cable %d m' % (pfc.get('cable-length'), longest))
+    # C08: ECN on the lossless queues only, with the intent thresholds.
+    queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
+    ecn = qos['ecn']
+    expected = {'ecn': 'enable', 'min-threshold': ecn['min_threshold_bytes'],
+                'max-threshold': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
+    classes = nv_qos.get('congestion-control', {}).get('default-global', {}).get('traffic-class', {})
+    marking = {int(key) for key, value in classes.items() if value.get('ecn') == 'enable'}
+    if marking != lossless_queues:
+        problems.append('ECN marks queues %s, expected the lossless queues %s' % (sorted(marking), sorted(lossless_queues)))
+    for queue in lossless_queues:
+        if classes.get(str(queue)) != expected:
+            problems.append('ECN profile of queue %d is %s, expected %s' % (queue, classes.get(str(queue)), expected))
+    # C17: lossless pool share as the intent says (CL puts 100 % in default-lossy otherwise), total <= 100 %.
+    pools = nv_qos.get('traffic-pool', {})
+    lossless_percent = pools.get('default-lossless', {}).get('memory-percent')
+    if lossless_percent != nvue.lossless_pool_percent(qos, model['buffer']):
+        problems.append('default-lossless pool is %r %%, intent says %d %%'
+                        % (lossless_percent, nvue.lossless_pool_percent(qos, model['buffer'])))
+    if sum(pool.get('memory-percent', 0) for pool in pools.values()) > 100:
+        problems.append('traffic pools exceed 100 %')
+    # C10/C20: CNP strict, lossless DWRR, bandwidth <= 100 %.
+    scheduler = nv_qos.get('egress-scheduler', {}).get('default-global', {}).get('traffic-class', {})
+    if scheduler.get(str(queue_of[qos['cnp_priority']]), {}).get('mode') != 'strict':
+        problems.append('CNP queue %d is not strict' % queue_of[qos['cnp_priority']])
+    for queue in lossless_queues:
+        entry = scheduler.get(str(queue), {})
+        if entry.get('mode') != 'dwrr' or not entry.get('bw-percent'):
+            problems.append('lossless queue %d is not DWRR with a bandwidth share' % queue)
+    total = sum(entry.get('bw-percent', 0) for entry in scheduler.values())
+    if total > 100:
+        problems.append('egress-scheduler bw-percent sums to %d > 100' % total)
+    # C12/C13: watchdog detection = polling-interval x robustness, enabled on every swp.
+    watchdog = qos['watchdog']
+    global_wd = nv_qos.get('pfc-watchdog')
+    interfaces = config.get('interface', {})
+    if watchdog['enabled']:
+        if not global_wd or global_wd.get('polling-interval', 0) * global_wd.get('robustness', 0) != watchdog['detection_ms']:
+            problems.append('pfc-watchdog %s does not give detection %d ms' % (global_wd, watchdog['detection_ms']))
+        elif global_wd['polling-interval'] != watchdog['poll_interval_ms']:
+            problems.append('pfc-watchdog polling-interval %s != %d' % (global_wd['polling-interval'], watchdog['poll_interval_ms']))
+        for item in model['interfaces']:
+            state = interfaces.get(item['name'], {}).get('qos', {}).get('pfc-watchdog', {}).get('state')
+            if state != 'enable':
+                problems.append('%s has no PFC watchdog' % item['name'])
+    elif global_wd:
+        problems.append('pfc-watchdog present although disabled')
+    # Interfaces: every model port is a swp with the model MTU; addresses and access VLANs as modelled.
+    for item in model['interfaces']:
+        port = interfaces.get(item['name'])
+        if port is None:
+            problems.append('%s missing' % item['name'])
+            continue
+        if port.get('type') != 'swp' or port.get('link', {}).get('mtu') != item['mtu']:
+            problems.append('%s is not a swp with MTU %d' % (item['name'], item['mtu']))
+        if item['ipv4'] and item['ipv4'] not in port.get('ip', {}).get('address', {}):
+            problems.append('%s lacks address %s' % (item['name'], item['ipv4']))
+        access = port.get('bridge', {}).get('domain', {}).get(nvue.DOMAIN, {}).get('access')
+        if access != item['access_vlan']:
+            problems.append('%s access VLAN %r != %r' % (item['name'], access, item['access_vlan']))
+    # BGP: one neighbor per model neighbor, keyed by IP (numbered) or swp (unnumbered).
+    bgp = config.get('vrf', {}).get('default', {}).get('router', {}).get('bgp', {})
+    neighbors = bgp.get('neighbor', {})
+    keys = [peer['ip'] if model['bgp']['numbered'] else peer['interface'] for peer in model['bgp']['neighbors']]
+    if sorted(neighbors) != sorted(keys):
+        problems.append('BGP neighbors %s != model %s' % (sorted(neighbors), sorted(keys)))
+    for peer in model['bgp']['neighbors']:
+        entry = neighbors.get(peer['ip'] if model['bgp']['numbered'] else peer['interface'], {})
+        wanted = (peer['remote_asn'], 'numbered') if model['bgp']['numbered'] else ('external', 'unnumbered')
+        if (entry.get('remote-as'), entry.get('type')) != wanted:
+            problems.append('neighbor %s is %s, expected %s' % (peer, entry, wanted))
+    router = config.get('router', {}).get('bgp', {})
+    if router.get('autonomous-system') != model['bgp']['asn'] or router.get('router-id') != model['bgp']['router_id']:
+        problems.append('router bgp ASN/router-id differ from the model')
+    if model['evpn']:
+        if config.get('nve', {}).get('vxlan', {}).get('source', {}).get('address') != model['evpn']['vtep_ip']:
+            problems.append('nve vxlan source address is not the VTEP')
+        vlans = config.get('bridge', {}).get('domain', {}).get(nvue.DOMAIN, {}).get('vlan', {})
+        for vlan in model['evpn']['vlans']:
+            if str(vlan['vni']) not in vlans.get(str(vlan['vlan']), {}).get('vni', {}):
+                problems.append('VLAN %d is not mapped to VNI %d' % (vlan['vlan'], vlan['vni']))
+        if config.get('evpn', {}).get('enable') not in ON:
+            problems.append('evpn is not enabled')
+    return problems
+
+
+# ----------------------------------------------------------------------------------------------- golden files
+@pytest.mark.parametrize('fixture,device', SWITCHES)
+def test_golden(fixture, device):
+    assert_golden('nvue/%s/%s.yaml' % (fixture, device), startup(DESIGNS[fixture].device(device)))
+
+
+@pytest.mark.parametrize('fixture,device', SWITCHES)
+def test_rendered_files_pass_the_checker(fixture, device):
+    model = DESIGNS[fixture].device(device)
+    assert check_nvue(startup(model), model) == []
+
+
+def test_documented_shape():
+    """Reference 3.3/3.4: nested CLI tokens, list members as quoted keys, leaf-less members {}."""
+    config = yaml.safe_load(startup(DESIGNS['nvue_small'].device('leaf001')))[0]['set']
+    assert config['bridge']['domain']['br_default']['vlan']['101']['vni'] == {'10101': {}}
+    assert config['interface']['lo'] == {'ip': {'address': {'10.254.0.1/32': {}, '10.254.16.1/32': {}}},
+                                         'type': 'loopback'}
+    assert config['interface']['swp1']['bridge']['domain']['br_default']['access'] == 101
+    assert config['interface']['swp3']['ip']['address'] == {'10.0.0.1/31': {}}
+    assert config['router']['bgp']['enable'] in ON
+    default = config['vrf']['default']['router']['bgp']
+    assert default['neighbor']['10.0.0.0'] == {'address-family': {'l2vpn-evpn': {'enable': True}},
+                                               'description': 'spine001:swp1', 'remote-as': 65100, 'type': 'numbered'}
+    assert default['address-family']['ipv4-unicast']['network'] == {'10.254.0.1/32': {}, '10.254.16.1/32': {}}
+    assert default['address-family']['l2vpn-evpn']['enable'] in ON
+    assert config['evpn']['vni']['10101'] == {'rd': '10.254.0.1:101', 'route-target': {'both': {'65000:10101': {}}}}
+    assert config['nve']['vxlan']['source']['address'] == '10.254.16.1'
+    tenant = config['vrf']['TENANT']
+    assert tenant['evpn']['vni'] == {'50001': {}}
+    assert tenant['router']['bgp']['route-import']['from-evpn']['route-target'] == {'65000:50001': {}}
+    assert config['interface']['vlan101']['ip'] == {'address': {'10.101.0.1/24': {}}, 'vrf': 'TENANT'}
+    assert config['qos']['pfc-watchdog'] == {'polling-interval': 100, 'robustness': 3}
+    assert config['qos']['pfc']['default-global']['switch-priority'] == {'3': {}}
+    assert config['qos']['pfc']['default-global']['cable-length'] == 40
+
+
+def test_numeric_keys_are_quoted_in_the_text():
+    text = startup(DESIGNS['nvue_small'].device('leaf001'))
+    assert not re.findall(r'^\s+\d+:', text, re.M)
+    assert "            '26':\n              switch-priority: 3\n" in text
+
+
+def test_unnumbered_neighbors_use_swp_names():
+    config = yaml.safe_load(startup(DESIGNS['nvue_unnumbered'].device('leaf001')))[0]['set']
+    neighbors = config['vrf']['default']['router']['bgp']['neighbor']
+    assert sorted(neighbors) == ['swp3', 'swp4']
+    assert neighbors['swp3']['remote-as'] == 'external' and neighbors['swp3']['type'] == 'unnumbered'
+    assert neighbors['swp3']['bfd'] == {'enable': True}
+    assert 'ip' not in config['interface']['swp3']
+    assert config['qos']['pfc-watchdog'] == {'polling-interval': 250, 'robustness': 2}
+
+
+def test_spine_carries_evpn_but_no_vtep():
+    config = yaml.safe_load(startup(DESIGNS['nvue_small'].device('spine001')))[0]['set']
+    assert 'nve' not in config and 'bridge' not in config and 'evpn' not in config
+    assert config['vrf']['default']['router']['bgp']['address-family']['l2vpn-evpn']['enable'] in ON
+    assert list(config['vrf']) == ['default']
+
+
+# ----------------------------------------------------------------------------------------------- the checker bites
+@pytest.fixture(scope='module')
+def leaf():
+    model = DESIGNS['nvue_small'].device('leaf001')
+    return model, startup(model)
+
+
+@pytest.mark.parametrize('old,new,problem', [
+    ('        robustness: 3\n', '        robustness: 2\n', 'does not give detection 300 ms'),
+    ('        polling-interval: 100\n        robustness: 3\n', '        polling-interval: 300\n        robustness: 1\n',
+     'polling-interval 300 != 100'),
+    ("            '101':\n              vni:", "            101:\n              vni:", 'numeric key not quoted'),
+    ("              switch-priority: 3\n", "              switch-priority: 0\n", 'RoCE DSCP 26 not on switch-priority 3'),
+    ("            '3': {}\n", "            '4': {}\n", 'PFC switch priorities [4] != lossless priorities [3]'),
+    ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than the longest cable 40 m'),
+    ("            '0':\n              ecn: disable\n", "            '0':\n              ecn: enable\n",
+     'ECN marks queues [0, 3]'),
+    ('              max-threshold: 1500000\n', '              max-threshold: 15000\n', 'ECN profile of queue 3'),
+    ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
+     'CNP queue 6 is not strict'),
+    ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),
+    ("        qos:\n          pfc-watchdog:\n            state: enable\n        type: swp\n      swp2:",
+     "        type: swp\n      swp2:", 'swp1 has no PFC watchdog'),
+    ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1 is not a swp with MTU 9100'),
+    ("              access: 101\n", "              access: 102\n", 'swp1 access VLAN 102 != 101'),
+    ('                remote-as: 65100\n', '                remote-as: external\n', "expected (65100, 'numbered')"),
+    ("      hostname: 'leaf001'\n", "      hostname: 'leaf009'\n", 'system.hostname is not leaf001'),
+    ('          memory-percent: 50\n', '          memory-percent: 60\n', 'default-lossless pool is 60 %'),
+    ('- set:\n', '- unset:\n', 'not a one-document `- set:` list'),
+    ('    interface:\n', '  interface:\n', 'not valid YAML'),
+])
+def test_checker_catches_a_wrong_file(leaf, old, new, problem):
+    model, text = leaf
+    assert old in text, 'the mutation must apply to the rendered text'
+    problems = check_nvue(text.replace(old, new, 1), model)
+    assert any(problem in item for item in problems), problems
+
+
+def test_checker_catches_a_missing_neighbor(leaf):
+    model, text = leaf
+    document = yaml.safe_load(text)
+    del document[0]['set']['vrf']['default']['router']['bgp']['neighbor']['10.0.0.2']
+    problems = check_nvue(yaml.safe_dump(document), model)
+    assert any('BGP neighbors' in item for item in problems), problems
+
+
+# ----------------------------------------------------------------------------------------------- variants
+def _intent(**lossless):
+    roles = {'leaf': 'nvue', 'spine': 'nvue', 'super_spine': 'nvue'}
+    return {
+        'name': 'nvuevar',
+        'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'nic_speed_gbps': 400, 'leaf_radix': 4},
+                     'platform': roles},
+        'overlay': {'networks': [{'name': 'rail%d' % rail, 'vlan': 101 + rail, 'subnet': '10.10%d.0.0/24' % rail,
+                                  'rails': [rail]} for rail in range(2)]},
+        'lossless': lossless,
+    }
+
+
+def test_two_lossless_priorities():
+    model = design_from_intent(_intent(pfc={'priorities': [3, 4]})).device('leaf001')
+    text = startup(model)
+    assert check_nvue(text, model) == []
+    qos = yaml.safe_load(text)[0]['set']['qos']
+    assert qos['pfc']['default-global']['switch-priority'] == {'3': {}, '4': {}}
+    scheduler = qos['egress-scheduler']['default-global']['traffic-class']
+    assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 50)
+
+
+def test_disabled_watchdog():
+    model = design_from_intent(_intent(pfc={'watchdog': {'enabled': False}})).device('leaf001')
+    text = startup(model)
+    assert 'pfc-watchdog' not in text
+    assert check_nvue(text, model) == []
+
+
+def test_lossless_pool_from_pool_bytes():
+    model = design_from_intent(_intent(buffer={'pool_bytes': 40 * 1024 * 1024})).device('leaf001')
+    config = yaml.safe_load(startup(model))[0]['set']
+    # Spectrum-4: 160 MiB buffer, so 40 MiB is 25 %.
+    assert config['qos']['traffic-pool'] == {'default-lossless': {'memory-percent': 25},
+                                             'default-lossy': {'memory-percent': 75}}
+
+
+def test_descriptions_with_quotes_stay_valid_yaml():
+    assert nvue.quote("it's") == "'it''s'"
+    assert yaml.safe_load('key: %s' % nvue.quote("a: 'b' #c")) == {'key': "a: 'b' #c"}
+
+
+def test_model_after_json_round_trip_renders_identically():
+    model = DESIGNS['nvue_small'].device('leaf001')
+    assert startup(json.loads(json.dumps(model))) == startup(model)
+
+
+def test_renderer_does_not_modify_the_model():
+    model = DESIGNS['nvue_small'].device('leaf001')
+    before = copy.deepcopy(model)
+    startup(model)
+    assert model == before
