@@ -1,23 +1,36 @@
-# Two entry points for people: `make demo` (set up + run the lab fabric end to end) and `make test`.
+# Two entry points for people (README): `make demo` and `make test`. Both install what they need.
 SHELL := /bin/bash
+.DEFAULT_GOAL := help
 VENV ?= .venv
 BIN := $(CURDIR)/$(VENV)/bin
 export PATH := $(BIN):$(PATH)
 export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export PY_COLORS := 0
+export ANSIBLE_NOCOLOR := 1
 COLLECTION_LINK := .ansible/collections/ansible_collections/aifabric/fabric
+# ansible-test wants the collection at .../ansible_collections/aifabric/fabric, outside this git tree.
+TEST_ROOT ?= /tmp/aifabric-ansible-test
+COLLECTION_COPY := $(TEST_ROOT)/ansible_collections/aifabric/fabric
+ANSIBLE_TEST := cd $(COLLECTION_COPY) && ansible-test
+PYTHON_VERSION := 3.11
+SCENARIOS ?= render clab_fabric clab_faults hosts_lab
 
-.PHONY: setup setup-host setup-python demo render test unit
+.PHONY: help setup setup-host setup-python demo render lab-up lab-down test unit role-tests lint sanity units \
+        build molecule collection-copy clean
 
-setup: setup-host setup-python  ## install everything (system packages, Docker engine, containerlab, Python tools)
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
+
+setup: setup-host setup-python  ## install everything: apt packages, Docker engine, containerlab, Python tools
 
 setup-host:
 	scripts/setup-host.sh
 
-setup-python: $(VENV)/.installed $(COLLECTION_LINK)
+setup-python: $(VENV)/.installed $(COLLECTION_LINK) $(HOME)/.ansible/test/cache/get_pip_24_2.py
 
 $(VENV)/.installed: constraints.txt requirements.txt test-requirements.txt
 	python3 -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -r test-requirements.txt
 	touch $@
 
@@ -25,10 +38,58 @@ $(COLLECTION_LINK):
 	mkdir -p $(dir $@)
 	ln -sfn $(CURDIR) $@
 
+# ansible-test bootstraps pip in its virtual environments with a script it downloads from a host these
+# machines cannot reach; it uses a cached copy first (see scripts/ansible-test-pip-bootstrap.py).
+$(HOME)/.ansible/test/cache/get_pip_24_2.py: scripts/ansible-test-pip-bootstrap.py
+	mkdir -p $(dir $@)
+	cp $< $@
+
+demo: setup  ## build the lab fabric from inventories/lab, configure it, prove it, print where the report is
+	ansible-playbook playbooks/render.yml
+	ansible-playbook playbooks/lab_up.yml
+	ansible-playbook playbooks/site.yml
+	ansible-playbook playbooks/validate.yml
+
 render: setup-python  ## render every configuration and the fabric docs of the lab intent into out/lab
 	ansible-playbook playbooks/render.yml
 
-unit: setup-python
-	pytest -q tests/unit
+lab-up: setup  ## start the containerlab lab of inventories/lab
+	ansible-playbook playbooks/lab_up.yml
 
-test: setup unit  ## every test: unit, golden files, sanity, lint, molecule scenarios
+lab-down: setup-python  ## remove the lab
+	ansible-playbook playbooks/lab_down.yml
+
+test: setup unit role-tests lint sanity units build molecule  ## every test: the full CI run
+
+unit: setup-python  ## fast unit tests with plain pytest (ansible-test units runs the same files in CI)
+	pytest -q -p no:cacheprovider tests/unit
+
+role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools
+	pytest -q -p no:cacheprovider tests/roles
+
+lint: setup-python  ## ansible-lint, production profile
+	ansible-lint
+
+collection-copy:
+	mkdir -p $(COLLECTION_COPY)
+	rsync -a --delete --exclude .git --exclude .venv --exclude .ansible --exclude out --exclude tests/output \
+	  --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis --exclude benchmarks/results \
+	  ./ $(COLLECTION_COPY)/
+
+sanity: setup-python collection-copy  ## ansible-test sanity
+	$(ANSIBLE_TEST) sanity --venv --python $(PYTHON_VERSION)
+
+units: setup-python collection-copy  ## ansible-test units
+	$(ANSIBLE_TEST) units --venv --python $(PYTHON_VERSION) --requirements
+
+build: setup-python  ## build the collection tarball, install it elsewhere, render every plugin's docs
+	rm -rf build && mkdir -p build/collections
+	ansible-galaxy collection build --force --output-path build .
+	ansible-galaxy collection install --force -p build/collections build/aifabric-fabric-*.tar.gz
+	scripts/check-plugin-docs.sh build/collections
+
+molecule: setup  ## molecule scenarios: render-only, containerlab fabric, fault injection, GPU hosts
+	for scenario in $(SCENARIOS); do molecule test -s $$scenario || exit 1; done
+
+clean:  ## remove generated files (not the lab: see lab-down)
+	rm -rf out build $(TEST_ROOT) tests/output

@@ -1,4 +1,4 @@
-"""Make this checkout importable as ansible_collections.aifabric.fabric for plain pytest runs."""
+"""Import this checkout as the aifabric.fabric collection, through Ansible's collection loader (as ansible-test does)."""
 
 import os
 import sys
@@ -8,8 +8,8 @@ COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
 LINK = os.path.join(COLLECTIONS, 'ansible_collections', 'aifabric', 'fabric')
 
 
-def _ensure_collection_link():
-    """Inside an ansible_collections tree (ansible-test) nothing is needed; otherwise link the checkout."""
+def _collections_path():
+    """Inside an ansible_collections tree (ansible-test) use that tree; otherwise link the checkout."""
     parts = ROOT.split(os.sep)
     if parts[-3:-2] == ['ansible_collections']:
         return os.sep.join(parts[:-3])
@@ -19,7 +19,15 @@ def _ensure_collection_link():
     return COLLECTIONS
 
 
-sys.path.insert(0, _ensure_collection_link())
+def _install_collection_loader(path):
+    if 'ANSIBLE_TEST_CONTENT_ROOT' in os.environ or any(type(finder).__name__ == '_AnsibleCollectionFinder'
+                                                          for finder in sys.meta_path):
+        return  # ansible-test units installs its own
+    from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
+    _AnsibleCollectionFinder(paths=[path])._install()  # pylint: disable=protected-access
+
+
+_install_collection_loader(_collections_path())
 # Shared test helpers import as `tests.unit.utils.<name>`.
 if ROOT not in sys.path:
-    sys.path.insert(1, ROOT)
+    sys.path.insert(0, ROOT)
