@@ -1,0 +1,176 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: render
+short_description: Render every configuration file and the fabric documentation of a fabric intent
+version_added: 1.0.0
+description:
+  - Designs the fabric once on the controller and writes the configuration files of every switch and GPU server
+    (or only of O(devices)) to C(<dest>/configs/<device>/<file>), one device after the other.
+  - Also writes people-facing documentation to C(<dest>/docs/) unless O(docs=false). C(index.md) is the fabric README
+    with the summary, the lossless profile and links to the other documents. C(cabling.md) and C(cabling.csv) hold
+    every link with both ends, ports, speed, cable length, link role and rail. C(addressing.md) holds the pools,
+    loopbacks, VTEPs, point-to-point /31s and server rail addresses. C(asn.md) holds the ASN scheme and every
+    switch's ASN. C(devices.md) has one row per device and C(devices/<device>.md) one page per rendered device.
+    C(overlay.md) lists the VRFs and networks with VLAN, VNI and route targets. C(topology.svg) is a picture of
+    the tiers with rails colour-coded.
+  - A file is written only when its content differs from what O(dest) holds; the task reports C(changed) only then.
+  - Runs on the controller only; nothing is sent to any device. Run it once per play (C(run_once), or a play on
+    C(localhost)), not once per device.
+author:
+  - aifabric contributors
+options:
+  intent:
+    description:
+      - Path of the fabric intent YAML file.
+      - Defaults to the C(aifabric_intent) variable that the P(aifabric.fabric.fabric#inventory) inventory plugin sets.
+    type: path
+  dest:
+    description:
+      - Output directory. Configuration files go to C(<dest>/configs/), documentation to C(<dest>/docs/).
+      - A relative path is relative to the current directory of C(ansible-playbook).
+    type: path
+    required: true
+  devices:
+    description:
+      - Render only these devices (names as in the inventory). Default is every device of the fabric.
+      - The fabric-wide documents are always about the whole fabric; device pages are written for the rendered devices.
+    type: list
+    elements: str
+  docs:
+    description:
+      - Also write the fabric documentation to C(<dest>/docs/).
+    type: bool
+    default: true
+  prune:
+    description:
+      - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that the intent no longer produces (devices that left
+        the fabric, renamed files). Only when every device is rendered (no O(devices)) and rendering succeeded.
+      - Nothing outside those two directories is ever removed.
+    type: bool
+    default: true
+  diff_max_files:
+    description:
+      - With C(--diff), show the diffs of at most this many changed files; the rest are counted.
+    type: int
+    default: 10
+  diff_max_bytes:
+    description:
+      - With C(--diff), files larger than this many bytes (before or after) are reported by size, not diffed.
+    type: int
+    default: 131072
+  max_nodes_per_tier:
+    description:
+      - The topology picture draws at most this many devices per tier (the first and the last ones around a
+        C(+N more) box) and only the links between drawn devices, so big fabrics stay readable and small.
+    type: int
+    default: 16
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details: Renders and compares everything, reports what would be written or removed, writes nothing.
+  diff_mode:
+    support: full
+    details: Shows the diffs of changed files, bounded by O(diff_max_files) and O(diff_max_bytes).
+  platform:
+    platforms: all
+notes:
+  - The intent is validated before anything is written; every problem is reported at once with its path.
+  - A device whose platform has no renderer, or whose rendering fails, fails the task after every other device has
+    been written; nothing is pruned then.
+  - The design computed by the P(aifabric.fabric.fabric#inventory) inventory plugin is reused (same controller process),
+    so the fabric is designed once per run.
+seealso:
+  - plugin: aifabric.fabric.fabric
+    plugin_type: inventory
+  - module: aifabric.fabric.device_info
+"""
+
+EXAMPLES = r"""
+- name: Render the whole fabric and its documentation
+  aifabric.fabric.render:
+    dest: "{{ playbook_dir }}/out/lab"
+  run_once: true
+  delegate_to: localhost
+
+- name: Render two devices of a given intent, configurations only
+  aifabric.fabric.render:
+    intent: inventories/pod1k/intent.yml
+    dest: out/pod1k
+    devices: [leaf001, spine001]
+    docs: false
+"""
+
+RETURN = r"""
+dest:
+  description: Absolute output directory.
+  returned: always
+  type: str
+  sample: /work/out/lab
+fabric:
+  description: Fabric name.
+  returned: always
+  type: str
+  sample: lab
+devices:
+  description: Number of devices rendered.
+  returned: always
+  type: int
+  sample: 10
+files:
+  description: Number of files the intent produces in this run (configurations and documents).
+  returned: always
+  type: int
+  sample: 38
+written:
+  description: Files written because their content changed or they were new (in check mode, that would be written).
+  returned: always
+  type: int
+  sample: 2
+unchanged:
+  description: Files whose content was already up to date.
+  returned: always
+  type: int
+  sample: 36
+removed:
+  description: Stale files removed by O(prune) (in check mode, that would be removed).
+  returned: always
+  type: int
+  sample: 0
+changed_files:
+  description: Paths relative to O(dest) of the written files, at most the first 100.
+  returned: always
+  type: list
+  elements: str
+  sample: [configs/leaf001/frr.conf, docs/devices/leaf001.md]
+configs:
+  description: Directory holding C(<device>/<file>) configuration files.
+  returned: always
+  type: str
+index:
+  description: Path of the fabric README (C(docs/index.md)); null when O(docs=false).
+  returned: always
+  type: str
+summary:
+  description: Fabric summary (GPUs, hosts, leaves, spines, super-spines, tiers, pods, rails, links, oversubscription, platforms).
+  returned: always
+  type: dict
+timings:
+  description:
+    - Seconds spent getting the design (near 0 when the inventory plugin already designed this intent in the same run),
+      rendering and writing the devices (with their pages), writing the fabric documents, and in total.
+  returned: always
+  type: dict
+  sample: {design: 0.0, devices: 1.52, fabric_docs: 0.31, total: 1.83}
+render_errors:
+  description: Devices that could not be rendered, with the reason.
+  returned: when rendering failed
+  type: list
+  elements: str
+"""

@@ -1,0 +1,315 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The aifabric.fabric.render action: changed semantics, check mode, diff, prune and failures."""
+
+import importlib
+import json
+import shutil
+import os
+import subprocess
+import sys
+from unittest.mock import MagicMock
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
+LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
+LAB_DEVICES = ['gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'] + LAB_SWITCHES
+ACTION_MODULE = 'ansible_collections.aifabric.fabric.plugins.action.render'
+FABRIC_DOCS = ['index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
+               'topology.svg']
+
+
+def _init_collection_loader():
+    """Install Ansible's collection loader for this checkout.
+
+    Other tests import ansible_collections.aifabric.fabric as a plain package (tests/conftest.py puts the checkout on
+    sys.path); the collection loader cannot use modules imported that way (no collection metadata), so they are
+    dropped from sys.modules and imported again through the loader. Modules other tests already hold stay valid.
+    """
+    from ansible.plugins.loader import init_plugin_loader
+    from ansible.utils.collection_loader import AnsibleCollectionConfig
+    if AnsibleCollectionConfig.collection_finder is None:
+        for name in [name for name in sys.modules if name == 'ansible_collections' or name.startswith('ansible_collections.')]:
+            del sys.modules[name]
+        init_plugin_loader([COLLECTIONS])
+
+
+@pytest.fixture(scope='module')
+def action_loader():
+    from ansible.plugins.loader import action_loader as loader
+    _init_collection_loader()
+    return loader
+
+
+@pytest.fixture
+def run(action_loader):
+    from ansible.parsing.dataloader import DataLoader
+
+    def _run(check=False, diff=False, task_vars=None, **args):
+        task = MagicMock()
+        task.args = args
+        task.check_mode = check
+        task.diff = diff
+        task.async_val = 0
+        action = action_loader.get('aifabric.fabric.render', task=task, connection=MagicMock(), play_context=MagicMock(),
+                                   loader=DataLoader(), templar=None, shared_loader_obj=None)
+        return action.run(task_vars=task_vars or {})
+    return _run
+
+
+@pytest.fixture
+def fake_renderer(monkeypatch, action_loader):
+    """Every device renders to one small JSON file, so the tests do not depend on the platform renderers."""
+    module = importlib.import_module(ACTION_MODULE)
+
+    def render(model):
+        return {'model.json': json.dumps({'name': model['name'], 'role': model['role']}, sort_keys=True) + '\n'}
+    monkeypatch.setattr(module, 'render_model', render)
+    return render
+
+
+def _tree(root):
+    found = {}
+    for directory, _, files in os.walk(root):
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, encoding='utf-8') as handle:
+                found[os.path.relpath(path, root)] = handle.read()
+    return found
+
+
+def test_first_run_writes_everything_second_run_changes_nothing(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    first = run(intent=LAB_INTENT, dest=str(dest))
+    assert first['changed'] is True
+    assert first['devices'] == 10
+    expected = {'configs/%s/model.json' % name for name in LAB_DEVICES}
+    expected |= {'docs/devices/%s.md' % name for name in LAB_DEVICES}
+    expected |= {'docs/%s' % name for name in FABRIC_DOCS}
+    assert set(_tree(dest)) == expected
+    assert (first['files'], first['written'], first['unchanged'], first['removed']) == (len(expected), len(expected), 0, 0)
+    assert first['index'] == str(dest / 'docs' / 'index.md')
+    assert first['summary']['gpus'] == 8
+    before = {path: os.stat(dest / path).st_mtime_ns for path in expected}
+
+    second = run(intent=LAB_INTENT, dest=str(dest))
+    assert second['changed'] is False
+    assert (second['written'], second['unchanged'], second['changed_files']) == (0, len(expected), [])
+    assert {path: os.stat(dest / path).st_mtime_ns for path in expected} == before  # nothing rewritten
+
+
+def test_only_the_changed_file_is_written(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest))
+    target = dest / 'configs' / 'leaf002' / 'model.json'
+    target.write_text('edited by hand\n')
+    untouched = os.stat(dest / 'configs' / 'leaf001' / 'model.json').st_mtime_ns
+    result = run(intent=LAB_INTENT, dest=str(dest))
+    assert result['changed'] is True
+    assert result['written'] == 1
+    assert result['changed_files'] == ['configs/leaf002/model.json']
+    assert json.loads(target.read_text())['name'] == 'leaf002'
+    assert os.stat(dest / 'configs' / 'leaf001' / 'model.json').st_mtime_ns == untouched
+
+
+def test_check_mode_reports_but_writes_nothing(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    result = run(check=True, intent=LAB_INTENT, dest=str(dest))
+    assert result['changed'] is True
+    assert result['written'] == result['files'] == 10 * 2 + len(FABRIC_DOCS)
+    assert 'would write' in result['msg']
+    assert not dest.exists()
+
+    run(intent=LAB_INTENT, dest=str(dest))
+    (dest / 'configs' / 'spine001' / 'model.json').write_text('drift\n')
+    check = run(check=True, intent=LAB_INTENT, dest=str(dest))
+    assert (check['changed'], check['written'], check['changed_files']) == (True, 1, ['configs/spine001/model.json'])
+    assert (dest / 'configs' / 'spine001' / 'model.json').read_text() == 'drift\n'
+
+
+def test_diff_shows_changed_files(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest))
+    (dest / 'configs' / 'leaf003' / 'model.json').write_text('old\n')
+    result = run(check=True, diff=True, intent=LAB_INTENT, dest=str(dest))
+    assert result['diff'] == [{'before_header': 'configs/leaf003/model.json', 'after_header': 'configs/leaf003/model.json',
+                               'before': 'old\n', 'after': fake_renderer({'name': 'leaf003', 'role': 'leaf'})['model.json']}]
+    hidden = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'other'), devices=['leaf001'], docs=False,
+                 diff_max_files=0)
+    assert hidden['diff'] == [{'prepared': '... 1 more changed files not shown (diff_max_files=0)\n'}]
+
+
+def test_diff_is_bounded(run, fake_renderer, tmp_path):
+    result = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'out'), diff_max_files=3, diff_max_bytes=40)
+    diffs = result['diff']
+    assert len(diffs) == 4
+    assert [entry['before_header'] for entry in diffs[:3]] == ['configs/gpu0001/model.json (absent)',
+                                                               'docs/devices/gpu0001.md (absent)',
+                                                               'configs/gpu0002/model.json (absent)']
+    assert diffs[0]['before'] == '' and diffs[0]['after'].startswith('{"name": "gpu0001"')
+    assert 'larger than diff_max_bytes=40' in diffs[1]['prepared']
+    assert diffs[3]['prepared'] == '... %d more changed files not shown (diff_max_files=3)\n' % (result['written'] - 3)
+
+
+def test_no_diff_when_nothing_changed(run, fake_renderer, tmp_path):
+    run(intent=LAB_INTENT, dest=str(tmp_path / 'out'))
+    result = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'out'))
+    assert result['changed'] is False
+    assert 'diff' not in result
+
+
+def test_devices_subset(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    result = run(intent=LAB_INTENT, dest=str(dest), devices=['spine002', 'gpu0003'], docs=False)
+    assert result['devices'] == 2
+    assert set(_tree(dest)) == {'configs/spine002/model.json', 'configs/gpu0003/model.json'}
+    assert result['index'] is None
+
+
+def test_prune_removes_stale_files_only_inside_configs_and_docs(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest))
+    (dest / 'configs' / 'leaf999').mkdir()
+    (dest / 'configs' / 'leaf999' / 'model.json').write_text('gone\n')
+    (dest / 'docs' / 'old.md').write_text('old\n')
+    (dest / 'notes.txt').write_text('mine\n')
+
+    partial = run(intent=LAB_INTENT, dest=str(dest), devices=['leaf001'])
+    assert partial['removed'] == 0 and (dest / 'configs' / 'leaf999' / 'model.json').exists()
+
+    check = run(check=True, diff=True, intent=LAB_INTENT, dest=str(dest))
+    assert (check['changed'], check['removed']) == (True, 2)
+    assert (dest / 'docs' / 'old.md').exists()
+    assert {'prepared': 'configs/leaf999/model.json: removed (no longer produced by the intent)\n'} in check['diff']
+
+    result = run(intent=LAB_INTENT, dest=str(dest))
+    assert (result['changed'], result['removed'], result['written']) == (True, 2, 0)
+    assert not (dest / 'configs' / 'leaf999').exists()
+    assert not (dest / 'docs' / 'old.md').exists()
+    assert (dest / 'notes.txt').read_text() == 'mine\n'
+    assert run(intent=LAB_INTENT, dest=str(dest), prune=False)['changed'] is False
+
+
+def test_missing_renderer_fails_after_writing_the_others(run, action_loader, monkeypatch, tmp_path):
+    module = importlib.import_module(ACTION_MODULE)
+
+    def render(model):
+        if model['role'] == 'host':
+            raise ModuleNotFoundError("No module named 'x.hosts'", name='ansible_collections.x.fabric.hosts')
+        if model['name'] == 'leaf004':
+            raise ValueError('template exploded')
+        return {'model.json': model['name'] + '\n'}
+    monkeypatch.setattr(module, 'render_model', render)
+    dest = tmp_path / 'out'
+    (dest / 'configs' / 'old').mkdir(parents=True)
+    (dest / 'configs' / 'old' / 'keep.txt').write_text('x')
+    result = run(intent=LAB_INTENT, dest=str(dest))
+    assert result['failed'] is True
+    assert result['devices'] == 5
+    assert result['render_errors'] == [
+        'no renderer for GPU servers (hosts.py) yet: 4 device(s) not rendered (gpu0001, gpu0002, gpu0003, gpu0004)',
+        'leaf004: ValueError: template exploded']
+    assert 'Rendering failed' in result['msg']
+    assert (dest / 'configs' / 'leaf001' / 'model.json').read_text() == 'leaf001\n'
+    assert (dest / 'configs' / 'old' / 'keep.txt').exists()  # no prune after a failure
+
+
+def test_intent_from_inventory_variable(run, fake_renderer, tmp_path):
+    result = run(task_vars={'aifabric_intent': LAB_INTENT}, dest=str(tmp_path), devices=['leaf001'], docs=False)
+    assert (result['fabric'], result['devices']) == ('lab', 1)
+
+
+def test_argument_errors(run, fake_renderer, tmp_path):
+    from ansible.errors import AnsibleActionFail, AnsibleError
+    with pytest.raises(AnsibleActionFail, match='No intent'):
+        run(dest=str(tmp_path))
+    with pytest.raises(AnsibleActionFail, match='are not a device of fabric lab: leaf042, gpu9'):
+        run(intent=LAB_INTENT, dest=str(tmp_path), devices=['leaf001', 'leaf042', 'gpu9'])
+    (tmp_path / 'file').write_text('')
+    with pytest.raises(AnsibleActionFail, match='is not a directory'):
+        run(intent=LAB_INTENT, dest=str(tmp_path / 'file'))
+    bad = tmp_path / 'bad.yml'
+    bad.write_text('name: lab\ntopology: {rail_optimized: {servers: 4, rails: 2, leaf_radix: 1}}\nlossless: {roce_dscp: 99}\n')
+    with pytest.raises(AnsibleError) as caught:
+        run(intent=str(bad), dest=str(tmp_path / 'x'))
+    assert 'Fabric intent has 2 problems' in str(caught.value)
+    assert 'topology.rail_optimized.leaf_radix: must be between 2 and 512' in str(caught.value)
+    assert 'lossless.roce_dscp: must be between 0 and 63' in str(caught.value)
+
+
+def test_real_frr_renderer(run, tmp_path):
+    """The lab switches through the real FRR renderer: files per device as the platform declares them."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform
+    dest = tmp_path / 'out'
+    result = run(intent=LAB_INTENT, dest=str(dest), devices=LAB_SWITCHES)
+    assert result.get('failed') is not True, result.get('msg')
+    for name in LAB_SWITCHES:
+        assert sorted(os.listdir(dest / 'configs' / name)) == sorted(get_platform('frr').config_files)
+    assert 'router bgp 4200000000' in (dest / 'configs' / 'leaf001' / 'frr.conf').read_text()
+    assert run(intent=LAB_INTENT, dest=str(dest), devices=LAB_SWITCHES)['changed'] is False
+
+
+def _playbook(inventory, *args):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
+               ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', str(inventory),
+                           os.path.join(ROOT, 'playbooks', 'render.yml'), *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_render_playbook_changed_then_idempotent(tmp_path):
+    """playbooks/render.yml on an inventory made by the plugin: check mode, changed, then idempotent."""
+    inventory = tmp_path / 'inventory'
+    inventory.mkdir()
+    shutil.copy(LAB_INTENT, inventory / 'intent.yml')
+    shutil.copy(os.path.join(ROOT, 'inventories', 'lab', 'fabric.yml'), inventory / 'fabric.yml')
+    dest = tmp_path / 'lab'
+    extra = json.dumps({'aifabric_render_dest': str(dest), 'aifabric_render_devices': LAB_SWITCHES})
+    check = _playbook(inventory, '--check', '-e', extra)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert 'changed=1' in check.stdout and not dest.exists()
+    first = _playbook(inventory, '-e', extra)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert 'changed=1' in first.stdout
+    assert 'Fabric README:  %s' % (dest / 'docs' / 'index.md') in first.stdout
+    second = _playbook(inventory, '-e', extra)
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert 'changed=0' in second.stdout
+    assert (dest / 'configs' / 'leaf001' / 'frr.conf').exists()
+
+
+def test_render_playbook_default_dest_and_explicit_intent(tmp_path):
+    """Without an inventory fabric: aifabric_render_intent (relative to the current directory) names the intent."""
+    out = tmp_path / 'out'
+    extra = json.dumps({'aifabric_render_intent': 'inventories/lab/intent.yml', 'aifabric_render_out': str(out),
+                        'aifabric_render_devices': ['spine001'], 'aifabric_render_docs': False})
+    result = _playbook('localhost,', '-e', extra)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(os.listdir(out / 'lab' / 'configs')) == ['spine001']
+    assert '(documentation not rendered)' in result.stdout
+
+
+def test_render_playbook_without_fabric_fails_clearly(tmp_path):
+    result = _playbook('localhost,')
+    assert result.returncode != 0
+    assert 'No fabric to render' in result.stdout
+
+
+def test_render_playbook_refuses_one_dest_for_two_fabrics(tmp_path):
+    inventory = tmp_path / 'inventory'
+    inventory.mkdir()
+    shutil.copy(LAB_INTENT, inventory / 'intent.yml')
+    shutil.copy(os.path.join(ROOT, 'inventories', 'lab', 'fabric.yml'), inventory / 'fabric.yml')
+    (inventory / 'other.yml').write_text(
+        'name: other\ntopology: {rail_optimized: {servers: 2, rails: 1, leaf_radix: 4}, naming: {host: "o{n}", '
+        'leaf: "oleaf{n}", spine: "ospine{n}"}}\noverlay: {networks: [{name: r0, vlan: 100, subnet: 10.9.0.0/24, rails: [0]}]}\n')
+    (inventory / 'other.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: other.yml\n')
+    result = _playbook(inventory, '-e', 'aifabric_render_dest=%s' % (tmp_path / 'out'))
+    assert result.returncode != 0
+    assert 'aifabric_render_dest names one directory but the inventory has 2 fabrics (lab, other)' in result.stdout
+    assert not (tmp_path / 'out').exists()
