@@ -13,7 +13,7 @@ description:
     model of one switch or GPU server together with its rendered configuration files.
   - Runs on the controller only; nothing is sent to the device.
 author:
-  - aifabric contributors
+  - aifabric contributors (@aifabric)
 options:
   intent:
     description:
@@ -36,6 +36,8 @@ attributes:
     support: none
   platform:
     platforms: all
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
 notes:
   - The intent is validated before anything is returned; every problem is reported at once with its path.
 seealso:
