@@ -1,0 +1,104 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Controller side of aifabric.fabric.validate (documented in plugins/modules/validate.py)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import time
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import report
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
+                             'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines'))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        task_vars = task_vars or {}
+        args = self.validate_argument_spec(argument_spec={
+            'intent': {'type': 'path'},
+            'devices': {'type': 'list', 'elements': 'str'},
+            'gathered': {'type': 'bool', 'default': True},
+            'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
+            'output_dir': {'type': 'path'},
+            'fail': {'type': 'bool', 'default': True},
+            'checks': {'type': 'list', 'elements': 'str'},
+            'skip_checks': {'type': 'list', 'elements': 'str', 'default': []},
+            'ping_peers': {'type': 'int', 'default': 0},
+            'max_loss_percent': {'type': 'int', 'default': 34},
+            'failure_lines': {'type': 'int', 'default': 40},
+        })[1]
+        started = time.monotonic()
+        hostvars = task_vars.get('hostvars', {})
+        play_hosts = list(task_vars.get('ansible_play_hosts_all') or [])
+        intent = args['intent'] or self._intent_of(play_hosts, hostvars, task_vars)
+        design = get_design(intent)
+        devices = args['devices'] if args['devices'] is not None else [name for name in play_hosts if name in design.nodes]
+        unknown = [name for name in devices if name not in design.nodes]
+        if unknown:
+            raise AnsibleActionFail('Not devices of fabric %s: %s' % (design.name, ', '.join(unknown)))
+        known = set(checks.REGISTRY)
+        for name in (args['checks'] or []) + args['skip_checks']:
+            if name not in known:
+                raise AnsibleActionFail('Unknown check %s (checks: %s)' % (name, ', '.join(sorted(known))))
+        selected = [name for name in (args['checks'] or sorted(known)) if name not in args['skip_checks']]
+        states, phases = {}, ('design',)
+        if args['gathered']:
+            phases = ('design', 'deployed')
+            for name in devices:
+                gathered = hostvars[name].get(args['gathered_var']) if name in hostvars else None
+                states[name] = (gathered or {}).get('state') or {}
+        options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
+                   'lossless_phases': phases}
+        ctx = checks.Context(design, states, options)
+        categories = ('fabric', 'lossless') if args['gathered'] else ('lossless',)
+        results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
+        meta = {
+            'generated_at': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC'),
+            'intent': intent,
+            'mode': 'gathered state + design' if args['gathered'] else 'design only (pre-deploy, no device contacted)',
+            'devices_checked': len(devices),
+            'devices_without_state': ', '.join(sorted(name for name in devices if args['gathered'] and not states.get(name))),
+            'check_mode': bool(self._task.check_mode),
+            'seconds': round(time.monotonic() - started, 2),
+        }
+        built = report.build(design, results, meta)
+        result['changed'] = False
+        result['summary'] = built['summary']
+        if args['output_dir']:
+            result['report'] = report.write(design, built, args['output_dir'])
+        failures = report.failure_lines(results, limit=args['failure_lines'])
+        result['failures'] = failures
+        summary = built['summary']
+        where = ' (report: %s)' % result['report']['markdown'] if result.get('report') else ''
+        headline = ('fabric %s: %d checks run, %d passed, %d failed, %d errors, %d not applicable%s'
+                    % (design.name, summary['checks_run'], summary['passed'], summary['failed'], summary['errors'],
+                       summary['not_applicable'], where))
+        if not summary['ok'] and args['fail']:
+            result['failed'] = True
+            result['msg'] = 'Validation FAILED for %s\n%s' % (headline, '\n'.join(failures))
+        else:
+            result['msg'] = 'Validation %s for %s' % ('passed' if summary['ok'] else 'found problems', headline)
+        return result
+
+    @staticmethod
+    def _intent_of(play_hosts, hostvars, task_vars):
+        intents = sorted({hostvars[name].get('aifabric_intent') for name in play_hosts
+                          if name in hostvars and hostvars[name].get('aifabric_intent')})
+        if not intents and task_vars.get('aifabric_intent'):
+            intents = [task_vars['aifabric_intent']]
+        if len(intents) != 1:
+            raise AnsibleActionFail('Validation needs exactly one fabric intent; the play hosts give %s. Set the '
+                                    'intent option or limit the play to one fabric.' % (intents or 'none'))
+        return os.path.realpath(intents[0])

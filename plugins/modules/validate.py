@@ -1,0 +1,118 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: validate
+short_description: Check a fabric against its design and write the validation report
+version_added: 1.0.0
+description:
+  - Runs every check of the collection over the devices of the play, on the controller, once.
+  - Fabric checks read the state M(aifabric.fabric.validate_gather) registered on each device. BGP sessions
+    Established (counted from the design), EVPN L2VNIs and route-targets, the type-3 route of every remote VTEP
+    imported, LLDP neighbours against the cabling plan, interfaces up with the designed MTU and addresses, host
+    reachability on each rail and jumbo frames end to end.
+  - Lossless checks (rules C01-C25 of the lossless reference) compare switch and host on every host-leaf link
+    and every switch port. This covers DSCP to priority, PFC priorities, the CNP class, ECN, the PFC watchdog and
+    its timers, buffers and headroom, and the MTU ordering including the VXLAN overhead. They run twice. The
+    C(design) phase reads the rendered configuration and the host model. The C(deployed) phase reads the running
+    CONFIG_DB and the RDMA NIC facts. State a platform or the lab cannot have is reported as not applicable,
+    with the reason.
+  - Writes C(report.json), C(report.md) and C(report.html) (failures first, expected against seen) to O(output_dir),
+    then fails when a check failed or could not read its state, naming the device, the check and what was
+    expected against what was seen.
+  - Action plugin on the controller; no device is contacted.
+author:
+  - aifabric contributors (@aifabric)
+options:
+  intent:
+    description:
+      - Path of the fabric intent. Defaults to the C(aifabric_intent) of the play hosts (one fabric per run).
+    type: path
+  devices:
+    description: Devices to check. Defaults to the play hosts that belong to the fabric.
+    type: list
+    elements: str
+  gathered:
+    description:
+      - Whether device state was gathered. V(false) runs the design checks only (pre-deploy).
+    type: bool
+    default: true
+  gathered_var:
+    description: Name of the variable each device registered the result of M(aifabric.fabric.validate_gather) in.
+    type: str
+    default: validate_gathered
+  output_dir:
+    description: Directory for the reports. No report is written when omitted.
+    type: path
+  fail:
+    description: Fail the task when any check failed or errored.
+    type: bool
+    default: true
+  checks:
+    description: Only run these checks (ids as in the report). Default is every check.
+    type: list
+    elements: str
+  skip_checks:
+    description: Checks not to run.
+    type: list
+    elements: str
+    default: []
+  ping_peers:
+    description: Must equal the O(aifabric.fabric.validate_gather#module:ping_peers) used to gather.
+    type: int
+    default: 0
+  max_loss_percent:
+    description: Largest ping loss, in percent, that still counts as reachable.
+    type: int
+    default: 34
+  failure_lines:
+    description: How many failures the task message lists (all of them are in the report).
+    type: int
+    default: 40
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+    details: The report is written in check mode too; it describes the devices and changes none of them.
+  diff_mode:
+    support: none
+  platform:
+    platforms: all
+seealso:
+  - module: aifabric.fabric.validate_gather
+"""
+
+EXAMPLES = r"""
+- name: Check the fabric and write the report (run once, after validate_gather on every device)
+  aifabric.fabric.validate:
+    output_dir: "{{ playbook_dir }}/../out/lab/validation"
+  run_once: true
+
+- name: Pre-deploy consistency of the design alone (no device contacted)
+  aifabric.fabric.validate:
+    intent: inventories/pod1k/intent.yml
+    gathered: false
+    output_dir: out/pod1k/validation
+  run_once: true
+  delegate_to: localhost
+"""
+
+RETURN = r"""
+summary:
+  description: Counts - checks_run, passed, failed, errors, not_applicable, results, devices - and C(ok).
+  returned: always
+  type: dict
+failures:
+  description: "One line per failed or errored result: C(device check [subject]: expected ...; seen ...)."
+  returned: always
+  type: list
+  elements: str
+report:
+  description: Paths of the written reports (json, markdown, html).
+  returned: when output_dir is set
+  type: dict
+"""

@@ -1,0 +1,107 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: validate_gather
+short_description: Read the state of one fabric device for validation, waiting for it to settle if asked
+version_added: 1.0.0
+description:
+  - Builds the list of read-only commands the device's platform needs from the fabric design (FRR C(vtysh ...
+    json), C(ip -j -d addr show), C(lldpcli -f json show neighbors), SONiC C(sonic-cfggen -d --print-data)), plus
+    on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU allows) from each rail
+    NIC to every same-rail peer, and runs them with M(aifabric.fabric.validate_commands).
+  - On GPU servers it also runs M(aifabric.fabric.rnic_facts) for the lossless RDMA NIC state.
+  - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every
+    O(settle_interval) seconds until those checks pass or the time is up (a freshly deployed fabric needs a
+    few seconds for BGP, EVPN and LLDP); the final verdict is given by M(aifabric.fabric.validate).
+  - Action plugin; nothing on the device is changed, so it runs in check mode as well.
+author:
+  - aifabric contributors (@aifabric)
+options:
+  intent:
+    description:
+      - Path of the fabric intent. Defaults to the C(aifabric_intent) variable set by the
+        P(aifabric.fabric.fabric#inventory) inventory plugin.
+    type: path
+  device:
+    description: Device name in the design. Defaults to C(inventory_hostname).
+    type: str
+  settle_timeout:
+    description: Seconds to keep re-reading while this device's checks fail. C(0) reads once.
+    type: int
+    default: 0
+  settle_interval:
+    description: Seconds between two reads while settling.
+    type: int
+    default: 5
+  ping_peers:
+    description:
+      - Same-rail peers each GPU server pings per rail. C(0) pings every peer; a positive number picks that
+        many, spread deterministically over the rail (for large fabrics).
+    type: int
+    default: 0
+  rnic:
+    description: Also gather RDMA NIC facts on GPU servers (lossless host state).
+    type: bool
+    default: true
+  parallel:
+    description: Commands run at the same time on the device.
+    type: int
+    default: 8
+  max_loss_percent:
+    description: Largest ping loss, in percent, that still counts as reachable.
+    type: int
+    default: 34
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+attributes:
+  check_mode:
+    support: full
+  diff_mode:
+    support: none
+  platform:
+    platforms: posix
+seealso:
+  - module: aifabric.fabric.validate
+  - module: aifabric.fabric.validate_commands
+  - module: aifabric.fabric.rnic_facts
+"""
+
+EXAMPLES = r"""
+- name: Read this device's state, waiting up to two minutes for the fabric to converge
+  aifabric.fabric.validate_gather:
+    settle_timeout: 120
+  register: validate_gathered
+"""
+
+RETURN = r"""
+state:
+  description: Raw gathered state, source key to command result (C(rc), C(stdout), C(stderr)); C(rnic) holds the
+    RDMA NIC facts. Input of M(aifabric.fabric.validate).
+  returned: always
+  type: dict
+check_results:
+  description: This device's fabric check results (device, check, subject, status, expected, seen, message).
+  returned: always
+  type: list
+  elements: dict
+summary:
+  description: Number of results per status (pass, fail, error, not_applicable).
+  returned: always
+  type: dict
+attempts:
+  description: How many times the state was read.
+  returned: always
+  type: int
+settled:
+  description: Whether every fabric check of this device passed on the last read.
+  returned: always
+  type: bool
+seconds:
+  description: Time spent gathering, settling included.
+  returned: always
+  type: float
+"""

@@ -1,0 +1,173 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Checks: pure functions of the design (intent) and gathered state that return Results.
+
+A check is `func(ctx, model) -> list[Result]`, registered with `@check(...)`. `ctx` holds the design,
+the device models (computed once) and every device's gathered state (parsed lazily, once); `model` is
+the device being checked. Checks never talk to devices and never raise for bad state: unreadable state
+becomes an `error` Result, state a platform or the lab cannot have becomes `not_applicable` with the
+reason, so nothing passes silently. What each check expects comes from catalog.py, i.e. from the design.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..state import DaemonDown, StateError
+from ..state.sources import parser_for
+
+PASS = 'pass'
+FAIL = 'fail'
+ERROR = 'error'
+NOT_APPLICABLE = 'not_applicable'
+STATUSES = (FAIL, ERROR, NOT_APPLICABLE, PASS)  # report order: problems first
+
+
+@dataclass
+class Result:
+    """One checked fact about one device: what the design expects and what the device shows."""
+
+    device: str
+    check: str
+    subject: str
+    status: str
+    expected: str = ''
+    seen: str = ''
+    message: str = ''
+    rule: str | None = None
+    category: str = 'fabric'
+    source: str | None = None
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+    def line(self) -> str:
+        """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures."""
+        text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, self.subject, self.expected, self.seen)
+        if self.message:
+            text += ' (%s)' % self.message
+        return text
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    title: str
+    category: str  # fabric | lossless
+    roles: tuple  # device roles it applies to
+    sources: tuple  # state keys it reads (empty: design only)
+    rules: tuple = ()
+    description: str = ''
+    func: object = field(default=None, compare=False)
+
+
+REGISTRY = {}
+
+
+def check(check_id, title, category, roles, sources=(), rules=(), description=''):
+    """Register a check function under `check_id`."""
+
+    def decorate(func):
+        REGISTRY[check_id] = Check(check_id, title, category, tuple(roles), tuple(sources), tuple(rules),
+                                   description or (func.__doc__ or '').strip().split('\n')[0], func)
+        return func
+
+    return decorate
+
+
+class DeviceState:
+    """Raw gathered state of one device ({key: command result}), parsed on first use."""
+
+    def __init__(self, name, raw=None):
+        self.name = name
+        self.raw = dict(raw or {})
+        self._parsed = {}
+
+    def has(self, key) -> bool:
+        return key in self.raw
+
+    def get(self, key):
+        """Parsed state; raises StateError (or DaemonDown) when it is missing or unreadable."""
+        if key not in self._parsed:
+            try:
+                if key not in self.raw:
+                    raise StateError(key, 'not gathered')
+                parser = parser_for(key)
+                if parser is None:
+                    raise StateError(key, 'no parser for this state')
+                self._parsed[key] = (True, parser(self.raw[key]))
+            except StateError as exc:
+                self._parsed[key] = (False, exc)
+        ok, value = self._parsed[key]
+        if not ok:
+            raise value
+        return value
+
+
+class Context:
+    """The design, device models and states of one validation run."""
+
+    def __init__(self, design, states=None, options=None):
+        self.design = design
+        self.states = {name: (state if isinstance(state, DeviceState) else DeviceState(name, state))
+                       for name, state in (states or {}).items()}
+        self.options = dict(options or {})
+        self._models = {}
+        self.cache = {}  # catalog memo: fabric-wide maps computed once per run
+
+    def model(self, name) -> dict:
+        if name not in self._models:
+            self._models[name] = self.design.device(name)
+        return self._models[name]
+
+    def state(self, name) -> DeviceState:
+        if name not in self.states:
+            self.states[name] = DeviceState(name)
+        return self.states[name]
+
+    def gathered(self, name) -> bool:
+        return name in self.states and bool(self.states[name].raw)
+
+
+def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
+    """Result for state that could not be read. A daemon that is down is a failure, not an error."""
+    status = FAIL if isinstance(exc, DaemonDown) else ERROR
+    return Result(device, check_id, subject, status, expected, exc.message, 'state: %s' % exc.source,
+                  rule=rule, category=category, source=exc.source)
+
+
+def run(ctx, devices=None, check_ids=None, categories=None) -> list:
+    """Run every applicable check on `devices` (default: every device of the design)."""
+    names = devices if devices is not None else ctx.design.device_names()
+    selected = [item for item in REGISTRY.values()
+                if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)]
+    results = []
+    for name in names:
+        model = ctx.model(name)
+        for item in selected:
+            if model['role'] not in item.roles:
+                continue
+            results.extend(item.func(ctx, model))
+    return results
+
+
+def summary(results) -> dict:
+    counts = {status: 0 for status in STATUSES}
+    by_check = {}
+    for result in results:
+        counts[result.status] += 1
+        entry = by_check.setdefault(result.check, {status: 0 for status in STATUSES})
+        entry[result.status] += 1
+    return {'total': len(results), 'counts': counts, 'by_check': by_check,
+            'ok': counts[FAIL] == 0 and counts[ERROR] == 0}
+
+
+def _load_all():
+    from . import fabric, lossless  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
+
+
+_load_all()
+
+__all__ = ['Result', 'Check', 'REGISTRY', 'check', 'DeviceState', 'Context', 'run', 'summary', 'state_problem',
+           'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

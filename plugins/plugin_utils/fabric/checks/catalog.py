@@ -1,0 +1,135 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""What the design expects each device to show: sessions, VNIs and VTEPs, LLDP neighbours, interfaces,
+addresses and ping targets. Every count here comes from the design; nothing is hard-coded.
+"""
+
+from __future__ import annotations
+
+from ..state.sources import IPV4_ICMP_OVERHEAD
+
+AFI_IPV4 = 'ipv4Unicast'
+AFI_EVPN = 'l2VpnEvpn'
+
+
+def expected_sessions(model) -> list:
+    """One entry per designed BGP neighbour: key (FRR's peer key), peer, interface, ip, remote_asn, afis."""
+    bgp = model.get('bgp') or {}
+    afis = [AFI_IPV4] + ([AFI_EVPN] if bgp.get('evpn') else [])
+    sessions = []
+    for neighbor in bgp.get('neighbors', []):
+        key = neighbor['ip'] if bgp.get('numbered') and neighbor.get('ip') else neighbor['interface']
+        sessions.append({'key': key, 'peer': neighbor['peer'], 'interface': neighbor['interface'],
+                         'ip': neighbor.get('ip'), 'remote_asn': neighbor['remote_asn'], 'afis': afis})
+    return sessions
+
+
+def vni_vteps(ctx) -> dict:
+    """{vni: {vtep_ip: leaf}} over every leaf of the fabric (computed once per run)."""
+    if 'vni_vteps' not in ctx.cache:
+        table = {}
+        for name in ctx.design.device_names('leaf'):
+            evpn = ctx.model(name).get('evpn')
+            if not evpn:
+                continue
+            for vlan in evpn['vlans']:
+                table.setdefault(vlan['vni'], {})[evpn['vtep_ip']] = name
+        ctx.cache['vni_vteps'] = table
+    return ctx.cache['vni_vteps']
+
+
+def expected_vnis(ctx, model) -> list:
+    """L2VNIs of a leaf: vni, vlan, route_target, rd and the remote VTEPs {ip: leaf} that must be flooded to."""
+    evpn = model.get('evpn')
+    if not evpn:
+        return []
+    table = vni_vteps(ctx)
+    vnis = []
+    for vlan in evpn['vlans']:
+        remote = {ip: leaf for ip, leaf in table.get(vlan['vni'], {}).items() if ip != evpn['vtep_ip']}
+        vnis.append({'vni': vlan['vni'], 'vlan': vlan['vlan'], 'route_target': vlan['route_target'],
+                     'rd': vlan.get('rd'), 'remote_vteps': remote, 'vtep_ip': evpn['vtep_ip']})
+    return vnis
+
+
+def expected_neighbors(model) -> list:
+    """LLDP: one entry per cabled port: interface, peer, peer_interface."""
+    if model['role'] == 'host':
+        return [{'interface': rail['interface'], 'peer': rail['leaf'], 'peer_interface': rail['leaf_interface']}
+                for rail in model['rails']]
+    return [{'interface': item['name'], 'peer': item['peer'], 'peer_interface': item['peer_interface']}
+            for item in model['interfaces']]
+
+
+def expected_interfaces(model) -> list:
+    """Cabled ports with their designed MTU (and address for host rails and routed switch ports)."""
+    if model['role'] == 'host':
+        return [{'name': rail['interface'], 'mtu': model['mtu'], 'address': rail.get('address'),
+                 'peer': '%s %s' % (rail['leaf'], rail['leaf_interface'])} for rail in model['rails']]
+    return [{'name': item['name'], 'mtu': item['mtu'], 'address': item.get('ipv4'),
+             'peer': '%s %s' % (item['peer'], item['peer_interface'])} for item in model['interfaces']]
+
+
+def rail_members(ctx) -> dict:
+    """{network name: [(host, interface, ip)]} for every host rail (computed once per run)."""
+    if 'rail_members' not in ctx.cache:
+        table = {}
+        for name in ctx.design.device_names('host'):
+            for rail in ctx.model(name)['rails']:
+                key = rail.get('network') or 'rail%d' % rail['rail']
+                table.setdefault(key, []).append((name, rail['interface'], rail['ip']))
+        ctx.cache['rail_members'] = table
+    return ctx.cache['rail_members']
+
+
+def jumbo_payload(model) -> int:
+    """Largest ICMP payload a host rail MTU carries unfragmented (MTU - IPv4 20 - ICMP 8)."""
+    return model['mtu'] - IPV4_ICMP_OVERHEAD
+
+
+def ping_targets(ctx, model, max_peers=0) -> list:
+    """Same-rail peers a host pings: rail, interface, network, peer, peer_ip, jumbo_payload.
+
+    Routed attachment: the peer rails of the same rail index (reached through the leaf). `max_peers` > 0
+    keeps that many peers per rail, chosen as the next hosts after this one (deterministic, spreads load).
+    """
+    if model['role'] != 'host':
+        return []
+    targets = []
+    members = rail_members(ctx)
+    for rail in model['rails']:
+        key = rail.get('network') or 'rail%d' % rail['rail']
+        peers = [item for item in members.get(key, []) if item[0] != model['name']]
+        if max_peers and len(peers) > max_peers:
+            position = sorted([model['name']] + [item[0] for item in peers]).index(model['name'])
+            ordered = sorted(peers)
+            peers = (ordered[position:] + ordered[:position])[:max_peers]
+        for peer, _peer_if, peer_ip in peers:
+            targets.append({'rail': rail['rail'], 'interface': rail['interface'], 'network': key, 'peer': peer,
+                            'peer_ip': peer_ip, 'jumbo_payload': jumbo_payload(model)})
+    return targets
+
+
+def catalog(ctx, names=None) -> dict:
+    """Everything expected per device, for the report and for people (what will be checked)."""
+    result = {}
+    for name in names if names is not None else ctx.design.device_names():
+        model = ctx.model(name)
+        entry = {'role': model['role'], 'lldp_neighbors': len(expected_neighbors(model)),
+                 'interfaces': len(expected_interfaces(model))}
+        if model['role'] == 'host':
+            targets = ping_targets(ctx, model, ctx.options.get('ping_peers', 0))
+            entry['ping_targets'] = len(targets)
+        else:
+            entry['bgp_sessions'] = len(expected_sessions(model))
+            vnis = expected_vnis(ctx, model)
+            if vnis:
+                entry['l2vnis'] = len(vnis)
+                entry['remote_vteps'] = sum(len(item['remote_vteps']) for item in vnis)
+        result[name] = entry
+    return result
+
+
+__all__ = ['expected_sessions', 'expected_vnis', 'expected_neighbors', 'expected_interfaces', 'ping_targets',
+           'jumbo_payload', 'vni_vteps', 'rail_members', 'catalog', 'AFI_IPV4', 'AFI_EVPN']

@@ -1,0 +1,93 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Parsers of gathered device state: pure functions from tool output to plain Python data.
+
+One module per source (frr, lldp, iproute2, ping, sonic, rnic). Every parser takes the text (or the
+command result) a read-only command printed and returns plain data, or raises StateError with a sentence
+that names the source and what is wrong with the input: empty or malformed input is never a traceback.
+`sources.py` says which command gathers which source on which platform.
+"""
+
+from __future__ import annotations
+
+import json
+
+
+class StateError(ValueError):
+    """Gathered state could not be read: the command failed or printed something unparseable."""
+
+    def __init__(self, source: str, message: str):
+        self.source = source
+        self.message = message
+        super().__init__('%s: %s' % (source, message))
+
+
+class DaemonDown(StateError):
+    """The daemon that owns the state is not running (e.g. vtysh: 'bgpd is not running').
+
+    Not a gathering error: it is an observation about the device, and checks report it as a failure.
+    """
+
+
+def excerpt(text, limit=120) -> str:
+    """A short, single-line excerpt of `text` for error messages."""
+    text = ' '.join(str(text).split())
+    return text if len(text) <= limit else text[:limit - 3] + '...'
+
+
+def command_output(source: str, result) -> str:
+    """The stdout of a command result (dict with rc/stdout/stderr, as Ansible registers it) or plain text.
+
+    Raises StateError when the command failed or was skipped, quoting its error output.
+    """
+    if result is None:
+        raise StateError(source, 'not gathered')
+    if isinstance(result, str):
+        return result
+    if not isinstance(result, dict):
+        raise StateError(source, 'expected command output, got %s' % type(result).__name__)
+    if result.get('skipped'):
+        raise StateError(source, 'not gathered (task skipped: %s)' % result.get('skip_reason', 'no reason given'))
+    if result.get('unreachable'):
+        raise StateError(source, 'device unreachable: %s' % excerpt(result.get('msg', '')))
+    rc = result.get('rc')
+    stdout = result.get('stdout') or ''
+    stderr = result.get('stderr') or ''
+    if rc is None and 'stdout' not in result:
+        raise StateError(source, 'command did not run: %s' % excerpt(result.get('msg', 'no output')))
+    if rc not in (0, None):
+        raise StateError(source, 'command failed (rc %s): %s' % (rc, excerpt(stderr or stdout or result.get('msg', ''))))
+    return stdout
+
+
+def load_json(source: str, text, empty=None):
+    """Parse JSON text. Empty input returns `empty` when given, else raises StateError."""
+    if isinstance(text, (dict, list)):
+        return text
+    if text is None or not str(text).strip():
+        if empty is not None:
+            return empty
+        raise StateError(source, 'empty output (expected JSON)')
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise StateError(source, 'not valid JSON (%s) in %r' % (exc.args[0].split(':')[0], excerpt(text, 60))) from None
+
+
+def require_mapping(source: str, value, what='the top level'):
+    if not isinstance(value, dict):
+        raise StateError(source, '%s is %s, expected a JSON object' % (what, type(value).__name__))
+    return value
+
+
+def as_list(value) -> list:
+    """Tools print one item as an object and several as a list (lldpcli json); always return a list."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return value
+    return [value]
+
+
+__all__ = ['StateError', 'DaemonDown', 'command_output', 'load_json', 'require_mapping', 'as_list', 'excerpt']

@@ -1,0 +1,74 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""iproute2 JSON: `ip -j [-d] link show`, `ip -j [-d] addr show` and `ip -j route show`."""
+
+from __future__ import annotations
+
+from . import StateError, command_output, load_json
+
+
+def _list(source, result):
+    data = load_json(source, command_output(source, result))
+    if not isinstance(data, list):
+        raise StateError(source, 'top level is %s, expected a list of interfaces' % type(data).__name__)
+    return data
+
+
+def parse_ip_link(result) -> dict:
+    """Interfaces of `ip -j [-d] link|addr show`: {ifname: {...}}.
+
+    Each: ifname, mtu, operstate, admin_up, lower_up, master, kind (veth, bridge, vxlan ...), vxlan
+    ({id, local, port} for VXLAN devices with -d), addresses ([{family, address, prefixlen}] with `addr`).
+    """
+    source = 'ip -j link/addr show'
+    interfaces = {}
+    for item in _list(source, result):
+        if not isinstance(item, dict) or not isinstance(item.get('ifname'), str):
+            raise StateError(source, 'an entry has no ifname')
+        flags = item.get('flags') or []
+        info = item.get('linkinfo') or {}
+        data = info.get('info_data') or {}
+        vxlan = None
+        if info.get('info_kind') == 'vxlan':
+            vxlan = {'id': data.get('id'), 'local': data.get('local'), 'port': data.get('port')}
+        addresses = []
+        for addr in item.get('addr_info') or []:
+            if isinstance(addr, dict) and addr.get('local'):
+                addresses.append({'family': addr.get('family'), 'address': addr['local'],
+                                  'prefixlen': addr.get('prefixlen')})
+        interfaces[item['ifname']] = {
+            'ifname': item['ifname'],
+            'mtu': item.get('mtu'),
+            'operstate': item.get('operstate'),
+            'admin_up': 'UP' in flags,
+            'lower_up': 'LOWER_UP' in flags,
+            'master': item.get('master'),
+            'kind': info.get('info_kind'),
+            'vxlan': vxlan,
+            'addresses': addresses,
+        }
+    return interfaces
+
+
+def parse_ip_route(result) -> list:
+    """Routes of `ip -j route show`: [{dst, gateway, dev, protocol, nexthops}] (dst 'default' kept)."""
+    source = 'ip -j route show'
+    routes = []
+    for item in _list(source, result):
+        if not isinstance(item, dict) or 'dst' not in item:
+            raise StateError(source, 'a route has no dst')
+        hops = [{'gateway': hop.get('gateway'), 'dev': hop.get('dev')} for hop in item.get('nexthops') or []]
+        if not hops and (item.get('gateway') or item.get('dev')):
+            hops = [{'gateway': item.get('gateway'), 'dev': item.get('dev')}]
+        routes.append({'dst': item['dst'], 'protocol': item.get('protocol'), 'nexthops': hops})
+    return routes
+
+
+def is_up(interface) -> bool:
+    """Administratively up with carrier: what a working link looks like on Linux (veth, physical)."""
+    return bool(interface and interface['admin_up'] and interface['lower_up']
+                and interface['operstate'] in ('UP', 'UNKNOWN'))
+
+
+__all__ = ['parse_ip_link', 'parse_ip_route', 'is_up']

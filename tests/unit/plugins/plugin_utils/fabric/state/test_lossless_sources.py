@@ -1,0 +1,115 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""rnic_facts and SONiC CONFIG_DB parsers, and which read-only commands each platform gathers."""
+
+import copy
+import json
+import os
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sonic, sources
+
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read
+
+
+def facts(name):
+    return json.loads(read('rnic_facts', name + '.json'))
+
+
+def test_rnic_ofed_view_turns_string_keys_back_into_numbers():
+    view = rnic.parse_rnic_facts(facts('ofed_lossless'))['interfaces']['eth1']
+    assert view['trust'] == 'dscp' and view['pfc_priorities'] == [3] and view['qos_tool'] == 'mlnx_qos'
+    assert view['dscp_to_priority'][26] == 3 and view['dscp_to_priority'][48] == 6
+    assert view['ecn_rp_priorities'] == [3] == view['ecn_np_priorities']
+    assert (view['cnp_dscp'], view['cnp_priority'], view['cnp_source']) == (48, 6, 'sysfs ecn/roce_np')
+    assert view['mtu'] == 9000 and view['rdma_devices'] == ['mlx5_0'] and view['pause']['rx'] is False
+
+
+def test_rnic_inbox_view_reads_cnp_from_debugfs_and_has_no_ecn_switches():
+    view = rnic.parse_rnic_facts(facts('inbox_lossless'))['interfaces']['eth2']
+    assert view['qos_tool'] == 'dcb' and view['ecn_rp_priorities'] is None
+    assert (view['cnp_dscp'], view['cnp_priority'], view['cnp_source']) == (48, 6, 'debugfs mlx5 cc_params')
+
+
+def test_rnic_wrong_and_fresh_nics():
+    wrong = rnic.parse_rnic_facts(facts('ofed_pfc4_cnp_wrong'))['interfaces']['eth1']
+    assert wrong['pfc_priorities'] == [4] and wrong['cnp_dscp'] == 46 and wrong['mtu'] == 1500 and wrong['pause']['tx']
+    fresh = rnic.parse_rnic_facts(facts('ofed_fresh'))['interfaces']['eth1']
+    assert fresh['trust'] == 'pcp' and fresh['pfc_priorities'] == [] and fresh['ecn_rp_priorities'] == []
+
+
+def test_rnic_no_rdma_and_registered_result_shapes():
+    assert rnic.parse_rnic_facts(facts('no_rdma'))['not_applicable'].startswith('not applicable: no RDMA device')
+    registered = {'changed': False, 'ansible_facts': {'aifabric_rnic': facts('ofed_lossless')}}
+    assert rnic.parse_rnic_facts(registered)['interfaces']['eth2']['rdma_devices'] == ['mlx5_1']
+
+
+@pytest.mark.parametrize('value, fragment', [
+    (None, 'module not run'),
+    ({'failed': True, 'msg': 'mlnx_qos crashed'}, 'mlnx_qos crashed'),
+    ({'skipped': True}, 'task skipped'),
+    ({'devices': {}}, 'neither interfaces nor not_applicable'),
+    ({'interfaces': {'eth1': {'qos': {'dscp2prio': {'x': 3}}}}}, 'non-numeric'),
+    ({'interfaces': ['eth1']}, 'expected a JSON object'),
+])
+def test_rnic_malformed(value, fragment):
+    with pytest.raises(StateError) as caught:
+        rnic.parse_rnic_facts(value)
+    assert fragment in str(caught.value)
+
+
+def test_config_db_community_defaults():
+    parsed = sonic.parse_config_db({'rc': 0, 'stdout': read('sonic', 'leaf001_community_defaults.json'), 'stderr': ''})
+    port = parsed['ports']['Ethernet0']
+    assert port['dscp_to_tc'][26] == 1 and port['dscp_to_tc'][48] == 6 and port['pfc_enable'] == [3, 4]
+    assert port['watchdog'] is None and parsed['watchdog_poll_ms'] is None
+    assert port['buffer_pgs'][3]['xoff'] == 231424 and port['buffer_pgs'][4]['name'] == 'pg_lossless_400000_5m_profile'
+    assert port['queues'][3]['wred']['min_bytes'] == 1048576 and port['queues'][6]['scheduler']['type'] == 'DWRR'
+    assert port['cable_length_m'] == 5 and parsed['lossless_traffic_pattern'] == {'mtu': 1024, 'small_packet_percentage': 100}
+    assert parsed['issues'] == [] and parsed['device_neighbors'] == ['Ethernet0', 'Ethernet12', 'Ethernet4', 'Ethernet8']
+
+
+def test_config_db_watchdog_restoration_defaults_to_twice_detection():
+    data = json.loads(read('sonic', 'leaf001_community_defaults.json'))
+    data['PFC_WD'] = {'Ethernet0': {'action': 'alert', 'detection_time': '400'}, 'GLOBAL': {'POLL_INTERVAL': '200'}}
+    parsed = sonic.parse_config_db(data)
+    assert parsed['ports']['Ethernet0']['watchdog'] == {'action': 'alert', 'detection_ms': 400, 'restoration_ms': 800}
+    assert parsed['watchdog_poll_ms'] == 200
+
+
+def test_config_db_reference_problems_are_issues_not_crashes():
+    data = json.loads(read('sonic', 'leaf001_community_defaults.json'))
+    broken = copy.deepcopy(data)
+    broken['PORT_QOS_MAP']['Ethernet0']['dscp_to_tc_map'] = 'MISSING'
+    broken['PORT_QOS_MAP']['Ethernet99'] = {'pfc_enable': '3'}
+    broken['BUFFER_PG']['Ethernet0|3-4'] = {'profile': 'nope'}
+    broken['WRED_PROFILE']['a name with spaces'] = {'ecn': 'ecn_all'}
+    broken['VXLAN_TUNNEL_MAP'] = {'vtep|map_100': {'vlan': '100', 'vni': '10100'}}
+    issues = sonic.parse_config_db(broken)['issues']
+    for fragment in ('DSCP_TO_TC_MAP MISSING is referenced but not defined', 'PORT_QOS_MAP names Ethernet99',
+                     'uses profile nope, which is not in BUFFER_PROFILE', "WRED_PROFILE name 'a name with spaces'",
+                     "vlan '100' must be Vlan<id>"):
+        assert any(fragment in issue for issue in issues), (fragment, issues)
+
+
+def test_platform_commands_only_read():
+    design = design_from_file(os.path.join(FIXTURES, 'intents', 'sonic_lossless.yml'))
+    leaf = sources.commands_for(design.device('leaf001'))
+    spine = sources.commands_for(design.device('spine001'))
+    assert [item['key'] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
+                                              'lldp', 'config_db']
+    assert [item['key'] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'config_db']
+    every = [item['argv'] for item in leaf + spine]
+    assert all(argv[0] in ('vtysh', 'ip', 'lldpcli', 'sonic-cfggen') for argv in every)
+    assert all(argv[-1].startswith('show ') for argv in every if argv[0] == 'vtysh')
+    assert ['sonic-cfggen', '-d', '--print-data'] in every
+    host = design_from_file(INTENT).device('gpu0001')
+    assert [item['key'] for item in sources.commands_for(host)] == ['interfaces', 'lldp']
+
+
+def test_unknown_source_key_has_no_parser():
+    assert sources.parser_for('jumbo:eth1:10.0.0.1') is sources.PING_PARSER
+    assert sources.parser_for('nonsense') is None
