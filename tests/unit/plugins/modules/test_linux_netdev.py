@@ -1,0 +1,262 @@
+"""linux_netdev logic (validate, parse `ip -j`, plan, boot script) on real `ip -j` output captured from the lab.
+
+fixtures/linux_netdev/fresh/<node>: a node right after `containerlab deploy` (before any configuration);
+fixtures/linux_netdev/configured/<node>: the same node after playbooks/site.yml.
+"""
+
+import copy
+import ipaddress
+import json
+import os
+
+import jinja2
+import pytest
+import yaml
+
+from ansible_collections.aifabric.fabric.plugins.module_utils import linux_netdev as netdev
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+FIXTURES = os.path.join(HERE, 'fixtures', 'linux_netdev')
+ROOT = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..'))
+DESIGN = design_from_file(os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'))
+
+
+def captured(kind, node):
+    def load(name):
+        with open(os.path.join(FIXTURES, kind, node, name + '.json'), encoding='utf-8') as handle:
+            return json.load(handle)
+    return netdev.parse_state(load('addr'), load('route4') + load('route6'), load('rule4') + load('rule6'))
+
+
+def switch_state(node):
+    state = json.loads(render_model(DESIGN.device(node))['interfaces.json'])
+    state.pop('sysctl')
+    return netdev.validate(state)
+
+
+def host_state(node, policy_routing=True):
+    """The state the host_network role builds: its template rendered with the host model."""
+    path = os.path.join(ROOT, 'roles', 'host_network', 'templates')
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(path), trim_blocks=True, lstrip_blocks=True)
+    template = env.get_template('rails.yml.j2')
+    text = template.render(host_network_model=DESIGN.device(node), host_network_policy_routing=policy_routing)
+    return netdev.validate(yaml.safe_load(text))
+
+
+# ------------------------------------------------------------------------------------------------ idempotence
+@pytest.mark.parametrize('node', ['leaf001', 'spine001'])
+def test_configured_switch_needs_no_command(node):
+    assert netdev.plan(switch_state(node), captured('configured', node)) == []
+
+
+def test_configured_host_needs_no_command():
+    assert netdev.plan(host_state('gpu0001'), captured('configured', 'gpu0001')) == []
+
+
+def test_summary_equals_desired_view_when_nothing_differs():
+    desired = switch_state('leaf001')
+    assert netdev.summarize(desired, captured('configured', 'leaf001')) == netdev.desired_view(desired)
+    desired = host_state('gpu0001')
+    assert netdev.summarize(desired, captured('configured', 'gpu0001')) == netdev.desired_view(desired)
+
+
+# ------------------------------------------------------------------------------------------------ fresh nodes
+def test_fresh_leaf_plan():
+    commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), captured('fresh', 'leaf001'))]
+    assert commands == [
+        'link add br100 type bridge stp_state 0',
+        'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning',
+        'address add 10.254.0.1/32 dev lo',
+        'address add 10.254.16.1/32 dev lo',
+        'link set dev br100 mtu 9050',
+        'link set dev br100 up',
+        'link set dev vxlan10100 mtu 9050',
+        'link set dev vxlan10100 master br100',
+        'link set dev vxlan10100 type bridge_slave learning off',
+        'link set dev vxlan10100 up',
+        'link set dev eth1 master br100',
+        'link set dev eth2 master br100',
+        'address add 10.0.0.1/31 dev eth3',
+        'address add 10.0.0.3/31 dev eth4',
+    ]
+
+
+def test_fresh_host_plan():
+    commands = [' '.join(command) for command in netdev.plan(host_state('gpu0001'), captured('fresh', 'gpu0001'))]
+    assert commands == [
+        'link set dev eth1 mtu 9000',
+        'address add 10.100.0.10/24 dev eth1',
+        'link set dev eth2 mtu 9000',
+        'address add 10.101.0.10/24 dev eth2',
+        'route replace 10.100.0.0/24 dev eth1 src 10.100.0.10 scope link table 100',
+        'route replace 10.101.0.0/24 dev eth2 src 10.101.0.10 scope link table 101',
+        'rule add from 10.100.0.10/32 table 100 priority 1000',
+        'rule add from 10.101.0.10/32 table 101 priority 1001',
+    ]
+
+
+def test_fresh_nodes_parse_as_containerlab_made_them():
+    leaf = captured('fresh', 'leaf001')['links']
+    # containerlab creates the veths with the topology's link MTU; eth0 is the management interface.
+    assert {name: link['mtu'] for name, link in leaf.items()} == {
+        'lo': 65536, 'eth0': 1500, 'eth1': 9100, 'eth2': 9100, 'eth3': 9100, 'eth4': 9100}
+    assert leaf['eth0']['addresses'] == ['172.31.100.10/24']
+    assert leaf['lo']['addresses'] == []  # 127.0.0.1 is host scope: never managed
+
+
+# ------------------------------------------------------------------------------------------------ drift
+def test_drift_is_corrected_with_the_smallest_commands():
+    current = copy.deepcopy(captured('configured', 'leaf001'))
+    links = current['links']
+    links['br100']['mtu'] = 1500
+    links['eth4']['addresses'] = []
+    links['eth3']['addresses'].append('192.0.2.1/24')
+    links['vxlan10100']['bridge_slave']['learning'] = True
+    links['eth2']['master'] = None
+    links['lo']['addresses'].remove('10.254.16.1/32')
+    commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), current)]
+    assert commands == [
+        'address add 10.254.16.1/32 dev lo',
+        'link set dev br100 mtu 9050',
+        'link set dev vxlan10100 type bridge_slave learning off',
+        'link set dev eth2 master br100',
+        'address del 192.0.2.1/24 dev eth3',
+        'address add 10.0.0.3/31 dev eth4',
+    ]
+
+
+def test_changed_vxlan_parameters_recreate_the_device():
+    current = copy.deepcopy(captured('configured', 'leaf001'))
+    current['links']['vxlan10100']['vxlan']['local'] = '10.254.16.99'
+    commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), current)]
+    assert commands[:2] == ['link del vxlan10100',
+                            'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning']
+    assert 'link set dev vxlan10100 master br100' in commands and 'link set dev vxlan10100 up' in commands
+
+
+def test_purge_removes_unlisted_overlay_devices_only():
+    current = copy.deepcopy(captured('configured', 'leaf001'))
+    current['links']['br999'] = dict(current['links']['br100'], name='br999')
+    current['links']['vxlan10999'] = dict(current['links']['vxlan10100'], name='vxlan10999', master='br999')
+    desired = switch_state('leaf001')
+    assert netdev.plan(desired, current) == []
+    assert [' '.join(command) for command in netdev.plan(desired, current, purge=True)] == [
+        'link del br999', 'link del vxlan10999']
+
+
+def test_owned_routing_tables_and_rules_are_exclusive():
+    current = copy.deepcopy(captured('configured', 'gpu0001'))
+    current['routes'].append({'to': '10.200.0.0/16', 'via': '10.100.0.1', 'dev': 'eth1', 'table': 100})
+    current['routes'].append({'to': '10.201.0.0/16', 'via': '172.31.100.1', 'dev': 'eth0', 'table': 254})
+    current['rules'].append({'priority': 1005, 'from': '10.100.0.99/32', 'table': 100})
+    current['rules'].append({'priority': 2000, 'from': '10.9.9.9/32', 'table': 300})
+    commands = [' '.join(command) for command in netdev.plan(host_state('gpu0001'), current)]
+    # Tables 100/101 belong to the rails; main and table 300 are left alone.
+    assert commands == ['route del 10.200.0.0/16 via 10.100.0.1 dev eth1 table 100',
+                        'rule del from 10.100.0.99/32 table 100 priority 1005']
+
+
+def test_without_policy_routing_the_rail_tables_are_not_touched():
+    desired = host_state('gpu0001', policy_routing=False)
+    assert desired['routes'] == [] and desired['rules'] == []
+    assert netdev.plan(desired, captured('configured', 'gpu0001')) == []
+
+
+def test_missing_physical_device_fails_before_any_command():
+    desired = netdev.validate({'links': [{'name': 'eth9', 'mtu': 9000}, {'name': 'br1', 'kind': 'bridge'}]})
+    with pytest.raises(netdev.StateError) as error:
+        netdev.plan(desired, captured('fresh', 'gpu0001'))
+    assert error.value.problems == ['links (eth9): the device does not exist (only bridge, vxlan and vrf links are created)']
+
+
+def test_mac_address_is_managed_when_given():
+    current = captured('configured', 'leaf001')
+    state = json.loads(render_model(DESIGN.device('leaf001'))['interfaces.json'])
+    state.pop('sysctl')
+    state['links'][1]['mac'] = '02:00:00:00:01:01'
+    commands = [' '.join(command) for command in netdev.plan(netdev.validate(state), current)]
+    assert commands == ['link set dev br100 address 02:00:00:00:01:01']
+
+
+# ------------------------------------------------------------------------------------------------ validate
+def test_every_problem_is_reported_at_once():
+    with pytest.raises(netdev.StateError) as error:
+        netdev.validate({
+            'links': [
+                {'name': 'eth1', 'mtu': 20, 'addresses': ['10.0.0.1'], 'colour': 'red'},
+                {'name': 'vx1', 'kind': 'vxlan', 'master': 'br9'},
+                {'name': 'br1', 'kind': 'switch'},
+                {'name': 'eth1'},
+                {'name': 'averyveryverylongname'},
+                {'name': 'eth2', 'master': 'eth1', 'mac': 'zz'},
+            ],
+            'routes': [{'to': 'nowhere', 'dev': 'eth1'}, {'to': '10.0.0.0/8'}],
+            'rules': [{'from': '10.0.0.1', 'table': 100}],
+            'extra': 1,
+        })
+    problems = error.value.problems
+    expected = [
+        'extra: unknown key',
+        'links[0] (eth1): unknown key colour',
+        'links[0] (eth1).mtu: 20 must be between 68 and 65535',
+        "links[0] (eth1).addresses[0]: '10.0.0.1' needs a prefix length",
+        'links[1] (vx1).vxlan: a vxlan link needs vxlan.id and vxlan.local',
+        'links[2] (br1): kind must be one of vrf, bridge, vxlan',
+        'links[3] (eth1): listed twice',
+        'links[4] (averyveryverylongname): name must be 1-15 characters',
+        "links[5] (eth2).mac: 'zz' is not a MAC address",
+        'links (vx1).master: br9 is not a listed link',
+        'links (eth2).master: eth1 must be a bridge or vrf link',
+        "routes[0].to: 'nowhere' is not a network",
+        'routes[1]: needs via or dev',
+        'rules[0].priority: is required',
+    ]
+    for text in expected:
+        assert any(problem.startswith(text) for problem in problems), (text, problems)
+    assert len(problems) == len(expected)
+
+
+def test_validate_normalizes_addresses_and_tables():
+    desired = netdev.validate({
+        'links': [{'name': 'eth1', 'addresses': ['10.0.0.3/31', '10.0.0.3/31', '2001:DB8::1/64']}],
+        'routes': [{'to': '10.0.0.3/31', 'dev': 'eth1', 'table': 'main'}],
+        'rules': [{'from': '10.0.0.3', 'table': '100', 'priority': 10}],
+    })
+    assert desired['links'][0]['addresses'] == ['10.0.0.3/31', '2001:db8::1/64']
+    assert desired['routes'] == [{'to': '10.0.0.2/31', 'dev': 'eth1', 'table': 254}]
+    assert desired['rules'] == [{'from': '10.0.0.3/32', 'table': 100, 'priority': 10}]
+
+
+# ------------------------------------------------------------------------------------------------ boot file
+def test_boot_script_rebuilds_the_leaf_from_scratch():
+    lines = netdev.boot_script(switch_state('leaf001'))
+    assert lines[:2] == ['link add br100 type bridge stp_state 0',
+                         'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning']
+    assert 'address replace 10.254.16.1/32 dev lo' in lines
+    assert 'link set dev eth3 mtu 9100' in lines and 'link set dev eth3 up' in lines
+    assert not [line for line in lines if line.startswith('address add')]
+
+
+def test_boot_script_of_a_host_has_its_policy_routing():
+    lines = netdev.boot_script(host_state('gpu0001'))
+    assert 'rule add from 10.100.0.10/32 table 100 priority 1000' in lines
+    assert 'route replace 10.101.0.0/24 dev eth2 src 10.101.0.10 scope link table 101' in lines
+
+
+def test_routed_host_rails_route_via_their_leaf():
+    """hosts.attachment routed: a /31 per rail; the rail table holds the /31 and the fabric's host pool via the leaf."""
+    design = design_from_file(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', 'frr_routed.yml'))
+    model = design.device('gpu0001')
+    path = os.path.join(ROOT, 'roles', 'host_network', 'templates')
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(path), trim_blocks=True, lstrip_blocks=True)
+    text = env.get_template('rails.yml.j2').render(host_network_model=model, host_network_policy_routing=True)
+    desired = netdev.validate(yaml.safe_load(text))
+    rail = model['rails'][0]
+    assert desired['links'][0] == {'name': 'eth1', 'kind': None, 'master': None, 'mtu': 9000, 'state': 'up',
+                                   'addresses': [rail['address']]}
+    assert {'to': str(ipaddress.ip_interface(rail['address']).network), 'dev': 'eth1', 'src': rail['ip'],
+            'table': rail['table'], 'scope': 'link'} in desired['routes']
+    assert {'to': '10.128.0.0/13', 'via': rail['gateway'], 'dev': 'eth1', 'src': rail['ip'],
+            'table': rail['table']} in desired['routes']
