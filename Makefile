@@ -83,13 +83,13 @@ units: setup-python collection-copy  ## ansible-test units
 	$(ANSIBLE_TEST) units --venv --python $(PYTHON_VERSION) --requirements
 
 build: setup-python  ## build the collection tarball, install it elsewhere, render every plugin's docs
-	rm -rf build && mkdir -p build/collections
-	ansible-galaxy collection build --force --output-path build .
-	ansible-galaxy collection install --force -p build/collections build/aifabric-fabric-*.tar.gz
+	rm -rf build/dist build/collections && mkdir -p build/dist build/collections
+	ansible-galaxy collection build --force --output-path build/dist .
+	ansible-galaxy collection install --force -p build/collections build/dist/aifabric-fabric-*.tar.gz
 	scripts/check-plugin-docs.sh build/collections
 
 molecule: setup  ## molecule scenarios: render-only, containerlab fabric, fault injection, GPU hosts
 	for scenario in $(SCENARIOS); do molecule test -s $$scenario || exit 1; done
 
-clean:  ## remove generated files (not the lab: see lab-down)
-	rm -rf out build $(TEST_ROOT) tests/output
+clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)
+	rm -rf out build/dist build/collections $(TEST_ROOT) tests/output

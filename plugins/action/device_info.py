@@ -20,7 +20,7 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        _, args = self.validate_argument_spec(argument_spec={
+        _unused, args = self.validate_argument_spec(argument_spec={
             'intent': {'type': 'path'},
             'device': {'type': 'str'},
             'render': {'type': 'bool', 'default': True},

@@ -31,7 +31,8 @@ ARGUMENT_SPEC = {
     'diff_max_bytes': {'type': 'int', 'default': 131072},
     'max_nodes_per_tier': {'type': 'int', 'default': docs.MAX_NODES_PER_TIER},
 }
-CONFIGS, DOCS = 'configs', 'docs'
+CONFIGS = 'configs'
+DOCS = 'docs'
 CHANGED_FILES_LISTED = 100
 FILE_MODE = 0o644
 ERRORS_LISTED = 10
@@ -147,7 +148,7 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        _, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        _unused, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
         intent = args['intent'] or task_vars.get('aifabric_intent')
         if not intent:
             raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
@@ -237,4 +238,3 @@ class ActionModule(ActionBase):
             result.update(failed=True, render_errors=problems,
                           msg=result['msg'] + '. Rendering failed:\n  - ' + '\n  - '.join(problems))
         return result
-

@@ -34,7 +34,7 @@ description:
     Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
     is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
 author:
-  - aifabric contributors
+  - aifabric contributors (@aifabric)
 extends_documentation_fragment:
   - ansible.builtin.constructed
 options:

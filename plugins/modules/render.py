@@ -22,7 +22,7 @@ description:
   - Runs on the controller only; nothing is sent to any device. Run it once per play (C(run_once), or a play on
     C(localhost)), not once per device.
 author:
-  - aifabric contributors
+  - aifabric contributors (@aifabric)
 options:
   intent:
     description:

@@ -51,7 +51,7 @@ def run_playbook(inventory, *extra):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_NOCOLOR='1', ANSIBLE_SHOW_CUSTOM_STATS='1',
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
-    proc = subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', inventory,
+    proc = subprocess.run(check=False, args=[os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', inventory,
                            PLAYBOOK] + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     recap = {match.group(1): {'ok': int(match.group(2)), 'changed': int(match.group(3)),
                               'unreachable': int(match.group(4)), 'failed': int(match.group(5))}
@@ -272,7 +272,7 @@ def _reboot(root):
 def _run_script(root):
     env = {'AIFABRIC_SYSFS': os.path.join(root, 'sys'), 'AIFABRIC_WAIT_SECONDS': '1',
            'AIFABRIC_PATH': os.path.join(root, 'fakebin') + ':/usr/bin:/bin', 'PATH': '/usr/bin:/bin'}
-    return subprocess.run(['/bin/bash', os.path.join(root, 'usr/local/sbin/aifabric-rnic-qos')], env=env,
+    return subprocess.run(check=False, args=['/bin/bash', os.path.join(root, 'usr/local/sbin/aifabric-rnic-qos')], env=env,
                           capture_output=True, text=True, timeout=120)
 
 

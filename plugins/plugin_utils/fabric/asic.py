@@ -50,7 +50,7 @@ class Asic:
 
     def supports_speed(self, speed_gbps: int) -> bool:
         if self.lookup:
-            return any(speed == speed_gbps for speed, _ in self.lookup)
+            return any(speed == speed_gbps for speed, _unused in self.lookup)
         return speed_gbps in PAUSE_QUANTA
 
     def headroom(self, speed_gbps: int, cable_m: int, port_mtu: int,

@@ -131,7 +131,7 @@ def cabling_md(design) -> str:
     ordered = [(LINK_LABEL[role], sections[role]) for role in ('host_leaf', 'leaf_spine', 'spine_super_spine')
                if role in sections]
     return _render('cabling.md.j2', name=design.name, links=_n(len(design.links)), bill=bill,
-                                             sections=ordered)
+                   sections=ordered)
 
 
 def _role_order(role):
@@ -224,14 +224,14 @@ def asn_md(design) -> str:
     scheme.append(('leaves', '%d-%d (one per leaf; range %d-%d)' % (
         design.asn[leaves[0].name], design.asn[leaves[-1].name], spec['leaf_first'], spec['leaf_last'])))
     return _render('asn.md.j2', name=design.name, scheme=scheme, rows=rows,
-                                         numbered=design.intent['underlay']['routing'] == 'ebgp_numbered')
+                   numbered=design.intent['underlay']['routing'] == 'ebgp_numbered')
 
 
 # ----------------------------------------------------------------------------------------- devices
 def _ports(node) -> str:
     counts = Counter(('up' if link.lower is node else 'down', link.speed_gbps) for link in node.links)
     if node.role == 'host':
-        return ', '.join('%dx%dG rails' % (count, speed) for (_, speed), count in sorted(counts.items()))
+        return ', '.join('%dx%dG rails' % (count, speed) for (_unused, speed), count in sorted(counts.items()))
     parts = []
     for direction in ('down', 'up'):
         parts.extend('%dx%dG %s' % (count, speed, direction) for (where, speed), count in sorted(counts.items())
@@ -333,8 +333,8 @@ def overlay_md(design) -> str:
     networks = [(net['name'], str(net['vlan']), str(net['vni']), net['subnet'], _cell(net['vrf']), _cell(net['gateway']),
                  ', '.join(str(rail) for rail in net['rails']) or '-', net['route_target']) for net in design.networks]
     return _render('overlay.md.j2', name=design.name, vrfs=vrfs, networks=networks,
-                                             rt_asn=overlay['route_target_asn'], l2vni_base=overlay['l2vni_base'],
-                                             attachment=design.intent['hosts']['attachment'])
+                   rt_asn=overlay['route_target_asn'], l2vni_base=overlay['l2vni_base'],
+                   attachment=design.intent['hosts']['attachment'])
 
 
 # ----------------------------------------------------------------------------------------- index
@@ -374,13 +374,13 @@ def index_md(design, device_pages=True) -> str:
         ('CNP', 'DSCP %d -> TC %d (strict priority)' % (profile['cnp_dscp'], profile['cnp_priority'])),
         ('PFC priorities', ', '.join(str(priority) for priority in profile['lossless_priorities'])),
         ('ECN', '%s - %s bytes, %d%% marking' % (_n(profile['ecn']['min_threshold_bytes']),
-                                                _n(profile['ecn']['max_threshold_bytes']),
-                                                profile['ecn']['mark_probability_percent'])),
+                                                 _n(profile['ecn']['max_threshold_bytes']),
+                                                 profile['ecn']['mark_probability_percent'])),
         ('PFC watchdog', ('%s after %d ms, restore %d ms, poll %d ms' % (
             profile['watchdog']['action'], profile['watchdog']['detection_ms'], profile['watchdog']['restoration_ms'],
             profile['watchdog']['poll_interval_ms'])) if profile['watchdog']['enabled'] else 'disabled'),
         ('Scheduler', 'lossless %d%%, lossy %d%% (DWRR)' % (profile['scheduler']['lossless_weight_percent'],
-                                                          profile['scheduler']['lossy_weight_percent'])),
+                                                            profile['scheduler']['lossy_weight_percent'])),
         ('MTU', 'switch %d, server %d' % (profile['mtu']['switch'], profile['mtu']['host'])),
     ]
     worst = {}
@@ -392,8 +392,8 @@ def index_md(design, device_pages=True) -> str:
     buffers = [(ROLE_LABEL[role], worst[role][1], _budget_text(worst[role][2]))
                for role in ('leaf', 'spine', 'super_spine') if role in worst]
     return _render('index.md.j2', name=design.name, description=design.intent.get('description') or '',
-                                           facts=facts, lossless=lossless, buffers=buffers,
-                                           device_pages=device_pages)
+                   facts=facts, lossless=lossless, buffers=buffers,
+                   device_pages=device_pages)
 
 
 # ----------------------------------------------------------------------------------------- topology picture

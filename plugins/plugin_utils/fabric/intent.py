@@ -202,7 +202,7 @@ def _check_cross_fields(intent, issues):
 def _check_naming(naming, issues):
     for role, template in naming.items():
         try:
-            fields = {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+            fields = {field for _literal, field, _spec, _conversion in string.Formatter().parse(template) if field is not None}
         except ValueError as exc:
             issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
             continue

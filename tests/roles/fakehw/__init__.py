@@ -201,7 +201,7 @@ def read(root, path):
 def snapshot(root):
     """Every file under root (except the stub bookkeeping) -> content, to prove check mode writes nothing."""
     result = {}
-    for directory, _, files in os.walk(root):
+    for directory, _unused, files in os.walk(root):
         if os.path.relpath(directory, root).split(os.sep)[0] in ('fakehw', 'fakebin'):
             continue
         for name in files:

@@ -46,7 +46,7 @@ def dscp_map_lines(dscp_to_tc: dict) -> list:
     for dscp in sorted(int(key) for key in dscp_to_tc):
         tc = dscp_to_tc[dscp] if dscp in dscp_to_tc else dscp_to_tc[str(dscp)]
         groups.setdefault((tc, dscp // DSCP_PER_LINE), []).append(str(dscp))
-    return ['%s to traffic-class %d' % (' '.join(values), tc) for (tc, _), values in sorted(groups.items())]
+    return ['%s to traffic-class %d' % (' '.join(values), tc) for (tc, _unused), values in sorted(groups.items())]
 
 
 def tx_queues(qos: dict) -> list:

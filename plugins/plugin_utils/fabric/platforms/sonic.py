@@ -233,7 +233,7 @@ def _add_buffers(tables, model):
     # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (§1.4).
     lossless_pg_keys = ['|' + key for key in id_ranges(lossless_pgs)]
     lossy_pg_keys = ['|' + key for key in id_ranges(set(tc_to_pg.values()) - lossless_pgs)]
-    lossless_queues, _, all_queues = _queues(qos)
+    lossless_queues, _unused, all_queues = _queues(qos)
     lossless_queue_keys = ['|' + key for key in id_ranges(lossless_queues)]
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}

@@ -74,7 +74,7 @@ def fake_renderer(monkeypatch, action_loader):
 
 def _tree(root):
     found = {}
-    for directory, _, files in os.walk(root):
+    for directory, _unused, files in os.walk(root):
         for name in files:
             path = os.path.join(directory, name)
             with open(path, encoding='utf-8') as handle:

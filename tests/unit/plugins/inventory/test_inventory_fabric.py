@@ -140,9 +140,9 @@ def test_connection_vars_on_platform_groups(multi):
     assert multi.groups['platform_frr'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
     assert multi.groups['gpu_servers'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
     assert multi.groups['platform_eos'].get_vars() == {'ansible_connection': 'ansible.netcommon.httpapi',
-                                                      'ansible_network_os': 'arista.eos.eos'}
+                                                       'ansible_network_os': 'arista.eos.eos'}
     assert multi.groups['platform_nvue'].get_vars() == {'ansible_connection': 'ansible.netcommon.httpapi',
-                                                       'ansible_network_os': 'nvidia.nvue.httpapi'}
+                                                        'ansible_network_os': 'nvidia.nvue.httpapi'}
 
 
 def test_unused_platform_groups_are_not_created(loader):

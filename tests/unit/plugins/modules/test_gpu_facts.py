@@ -38,7 +38,7 @@ def test_h100_host(tmp_path):
 def test_affinity_against_two_rails_lists_problems(tmp_path):
     root = str(tmp_path / 'h')
     bindir = fakehw.build_host(root, RAILS, nic='ofed', gpu={'topo': 'nvidia_smi/topo_l40s_pcie.txt'})
-    _, data = facts(root, bindir, rdma_devices=['mlx5_0', 'mlx5_1'], check_p2p=False)
+    _unused, data = facts(root, bindir, rdma_devices=['mlx5_0', 'mlx5_1'], check_p2p=False)
     assert len(data['affinity_problems']) == 2 and data['p2p'] is None
     assert data['gpudirect']['peermem']['peermem_loaded'] is False and data['gpudirect']['checks'] == []
 
@@ -46,7 +46,7 @@ def test_affinity_against_two_rails_lists_problems(tmp_path):
 def test_no_driver_is_not_applicable(tmp_path):
     root = str(tmp_path / 'h')
     bindir = fakehw.build_host(root, RAILS, nic='none')
-    _, data = facts(root, bindir)
+    _unused, data = facts(root, bindir)
     assert data['not_applicable'] == ('not applicable: no NVIDIA GPU driver on this host (/sys/module/nvidia is '
                                       'absent, nvidia-smi is not installed)')
     assert data['gpudirect'] is None and data['errors'] == []

@@ -49,7 +49,7 @@ def test_ofed_host_facts(tmp_path):
 def test_inbox_host_facts_use_dcb_and_debugfs(tmp_path):
     root = str(tmp_path / 'h')
     bindir = fakehw.build_host(root, RAILS, nic='inbox')
-    _, data = facts(root, bindir, interfaces=['ens2f0np0'])
+    _unused, data = facts(root, bindir, interfaces=['ens2f0np0'])
     nic = data['interfaces']['ens2f0np0']
     assert list(data['interfaces']) == ['ens2f0np0']
     assert nic['qos'] == {'tool': 'dcb', 'trust': 'pcp', 'pfc': '00000000', 'pfc_priorities': [], 'dscp2prio': {},
@@ -61,10 +61,10 @@ def test_inbox_host_facts_use_dcb_and_debugfs(tmp_path):
 def test_host_without_rdma_is_not_applicable(tmp_path):
     root = str(tmp_path / 'h')
     bindir = fakehw.build_host(root, RAILS, nic='none')
-    _, data = facts(root, bindir)
+    _unused, data = facts(root, bindir)
     assert data['not_applicable'].startswith('not applicable: no RDMA device on this host')
     assert data['devices'] == {} and data['interfaces'] == {}
-    _, data = facts(root, bindir, interfaces=['ens1f0np0'])
+    _unused, data = facts(root, bindir, interfaces=['ens1f0np0'])
     assert data['interfaces']['ens1f0np0']['rdma_devices'] == [] and data['interfaces']['ens1f0np0']['qos'] is None
 
 

@@ -58,7 +58,7 @@ def test_lab_device_pages_match_golden_files(lab):
 
 
 def test_fabric_docs_yields_every_document_once(lab):
-    assert [name for name, _ in docs.fabric_docs(lab)] == list(docs.FABRIC_DOCS)
+    assert [name for name, _unused in docs.fabric_docs(lab)] == list(docs.FABRIC_DOCS)
 
 
 def _csv_rows(design):
@@ -150,14 +150,14 @@ def test_pod1k_index_summary(pod1k):
 
 
 def test_device_pages_of_a_lossless_switch_and_a_host(pod1k):
-    _, leaf = docs.device_page(pod1k, pod1k.device('leaf001'), ['config_db.json', 'frr.conf'])
+    _unused, leaf = docs.device_page(pod1k, pod1k.device('leaf001'), ['config_db.json', 'frr.conf'])
     assert '| Platform | SONiC (CONFIG_DB + FRR) |' in leaf
     assert '| Lossless profile | PFC 3, ECN, CNP strict TC6, watchdog drop |' in leaf
     assert '[config_db.json](../../configs/leaf001/config_db.json)' in leaf
     assert '| Ethernet0 | down | gpu0001 eth1 | 400G | 10 m | access VLAN 100 | - | 0 | pg_lossless_400000_10m_profile |' in leaf
     assert '| rail0 | 100 | 10100 | 10.100.0.0/24 | gpu | 10.100.0.1 | 65000:10100 |' in leaf
     assert '| pg_lossless_400000_50m_profile | 400G | 50 m |' in leaf
-    _, host = docs.device_page(pod1k, pod1k.device('gpu0128'))
+    _unused, host = docs.device_page(pod1k, pod1k.device('gpu0128'))
     assert '| 7 | eth8 | mlx5_7 | 400G | leaf032 Ethernet124 | 10.107.0.137/24 | 10.107.0.1 | rail7 (VLAN 107) | 107 |' in host
     assert '| GPUDirect RDMA | dmabuf |' in host
     assert 'Configuration:' not in host
@@ -191,7 +191,7 @@ def test_svg_lab_draws_every_device(lab):
 def test_svg_big_fabrics_are_summarised(fixture, limit, request):
     design = request.getfixturevalue(fixture)
     text = docs.topology_svg(design, limit)
-    _, nodes, more = _svg_nodes(text)
+    _unused, nodes, more = _svg_nodes(text)
     layout = docs.svg_layout(design, limit)
     drawn = [node.name for tier in layout for node in tier['nodes']]
     assert sorted(node.get('id') for node in nodes) == sorted('node-%s' % name for name in drawn)
@@ -203,7 +203,7 @@ def test_svg_big_fabrics_are_summarised(fixture, limit, request):
 
 def test_svg_layout_keeps_first_and_last_devices(big):
     tiers = {tier['role']: tier for tier in docs.svg_layout(big, 16)}
-    assert [tier for tier in tiers] == ['super_spine', 'spine', 'leaf', 'host']
+    assert list(tiers) == ['super_spine', 'spine', 'leaf', 'host']
     leaves = [node.name for node in tiers['leaf']['nodes']]
     assert leaves[:2] == ['leaf001', 'leaf002'] and leaves[-1] == 'leaf512'
     assert (tiers['leaf']['split'], tiers['leaf']['hidden'], tiers['host']['hidden']) == (8, 496, 2032)
@@ -214,10 +214,10 @@ def test_explicit_topology_docs():
         'nodes': [{'name': 'h1', 'role': 'host'}, {'name': 'l1', 'role': 'leaf'}, {'name': 's1', 'role': 'spine'}],
         'links': [{'a': 'h1', 'b': 'l1', 'speed_gbps': 100, 'cable_length_m': 3},
                   {'a': 'l1', 'b': 's1', 'speed_gbps': 400, 'a_port': 9, 'b_port': 2}]}},
-        'overlay': {'networks': _rail_networks(1, 24)}}
+              'overlay': {'networks': _rail_networks(1, 24)}}
     design = design_from_intent(intent)
     rows = _csv_rows(design)
     assert [(row['a_device'], row['a_port'], row['b_device'], row['b_port'], row['speed_gbps'], row['cable_length_m'])
             for row in rows] == [('h1', '1', 'l1', '1', '100', '3'), ('l1', '9', 's1', '2', '400', '40')]
-    _, nodes, _ = _svg_nodes(docs.topology_svg(design))
+    _unused, nodes, _unused = _svg_nodes(docs.topology_svg(design))
     assert len(nodes) == 3

@@ -37,7 +37,7 @@ BASE = {
 def design(**changes):
     intent = copy.deepcopy(BASE)
     for key, value in changes.items():
-        section, _, name = key.partition('__')
+        section, _unused, name = key.partition('__')
         intent.setdefault(section, {})[name] = value
     return design_from_intent(intent)
 
@@ -121,12 +121,12 @@ def test_reapply_script_carries_the_same_values(lab):
 def test_reapply_script_is_valid_bash(tmp_path, lab):
     path = tmp_path / 'aifabric-rnic-qos'
     path.write_text(render_model(lab.device('gpu0001'))['rnic/aifabric-rnic-qos'])
-    proc = subprocess.run(['bash', '-n', str(path)], capture_output=True, text=True)
+    proc = subprocess.run(check=False, args=['bash', '-n', str(path)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     if shutil.which('shellcheck'):
-        proc = subprocess.run(['shellcheck', '-S', 'warning', str(path)], capture_output=True, text=True)
+        proc = subprocess.run(check=False, args=['shellcheck', '-S', 'warning', str(path)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout
-    proc = subprocess.run(['bash', str(path), 'eth9'], capture_output=True, text=True,
+    proc = subprocess.run(check=False, args=['bash', str(path), 'eth9'], capture_output=True, text=True,
                           env={'AIFABRIC_SYSFS': str(tmp_path), 'PATH': '/usr/bin:/bin'})
     assert proc.returncode == 2 and 'eth9 is not a rail NIC of gpu0001 (eth1, eth2)' in proc.stdout
 
@@ -149,7 +149,7 @@ def test_reapply_unit(tmp_path, lab):
     if shutil.which('systemd-analyze'):
         path = tmp_path / 'aifabric-rnic-qos@.service'
         path.write_text(unit)
-        proc = subprocess.run(['systemd-analyze', 'verify', '--man=no', str(path)], capture_output=True, text=True,
+        proc = subprocess.run(check=False, args=['systemd-analyze', 'verify', '--man=no', str(path)], capture_output=True, text=True,
                               timeout=60)
         problems = [line for line in (proc.stdout + proc.stderr).splitlines()
                     if line.strip() and 'is not executable' not in line]

@@ -54,7 +54,7 @@ SCALARS = st.one_of(
     st.text(max_size=12),
 )
 VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                      st.dictionaries(st.text(max_size=6), inner, max_size=3)),
+                                                       st.dictionaries(st.text(max_size=6), inner, max_size=3)),
                       max_leaves=6)
 MUTATION = st.tuples(st.sampled_from(['replace', 'delete', 'add']), st.sampled_from(PATHS), VALUES, st.text(max_size=8))
 

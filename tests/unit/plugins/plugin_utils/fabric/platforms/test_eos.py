@@ -358,7 +358,7 @@ def test_64_port_leaf_renders_within_budget():
     assert len(model['interfaces']) == 64
     env = environment()
     eos.render(model, env)
-    best = min(_timed(eos.render, model, env) for _ in range(30))
+    best = min(_timed(eos.render, model, env) for _unused in range(30))
     assert best < 0.003, 'rendering a 64-port leaf took %.2f ms' % (best * 1000)
 
 

@@ -54,7 +54,7 @@ def _int_in(value, low, high):
 
 
 def _split_port_key(key):
-    port, _, rest = key.partition('|')
+    port, _unused, rest = key.partition('|')
     return port, rest
 
 
@@ -78,7 +78,7 @@ def format_problems(db):
                     add('%s|%s.%s: CONFIG_DB values are strings, got %r' % (table, key, field, value))
     for table in PORT_KEYED:
         for key in db.get(table, {}):
-            port, _ = _split_port_key(key)
+            port, _unused = _split_port_key(key)
             if ',' in key or (port not in ('global', 'GLOBAL') and not PORT_NAME.match(port)):
                 add('%s|%s: one port per key (YANG/GCU)' % (table, key))
     for port, fields in db.get('PORT', {}).items():
@@ -135,7 +135,7 @@ def format_problems(db):
         if 'weight' in fields and not _int_in(fields['weight'], 1, 100):
             add('SCHEDULER|%s.weight %r outside 1..100' % (name, fields['weight']))
     for key, fields in db.get('QUEUE', {}).items():
-        _, queue = _split_port_key(key)
+        _unused, queue = _split_port_key(key)
         if _ids(queue) is None:
             add('QUEUE|%s: queue id or range' % key)
         if 'scheduler' in fields and fields['scheduler'] not in db.get('SCHEDULER', {}):
@@ -157,7 +157,7 @@ def format_problems(db):
             add('BUFFER_PROFILE|%s.dynamic_th %r outside -8..7' % (name, fields.get('dynamic_th')))
     for table, limit in (('BUFFER_PG', 7), ('BUFFER_QUEUE', 15)):
         for key, fields in db.get(table, {}).items():
-            _, ids = _split_port_key(key)
+            _unused, ids = _split_port_key(key)
             members = _ids(ids)
             if members is None or max(members) > limit:
                 add('%s|%s: id must be 0..%d or a range' % (table, key, limit))
@@ -206,7 +206,7 @@ def format_problems(db):
     for name, fields in tunnels.items():
         ipaddress.IPv4Address(fields['src_ip'])
     for key, fields in db.get('VXLAN_TUNNEL_MAP', {}).items():
-        tunnel, _ = _split_port_key(key)
+        tunnel, _unused = _split_port_key(key)
         if tunnel not in tunnels:
             add('VXLAN_TUNNEL_MAP|%s: tunnel missing' % key)
         if not VLAN_NAME.match(fields.get('vlan', '')) or fields['vlan'] not in vlans:
@@ -394,7 +394,7 @@ def test_numbered_leaf_tables(small):
     uplinks = [item for item in model['interfaces'] if item['link_role'] == 'leaf_spine']
     hosts = [item for item in model['interfaces'] if item['link_role'] == 'host_leaf']
     assert set(db['INTERFACE']) == {item['name'] for item in uplinks} | {'%s|%s' % (item['name'], item['ipv4'])
-                                                                        for item in uplinks}
+                                                                         for item in uplinks}
     assert db['LOOPBACK_INTERFACE'] == {'Loopback0': {}, 'Loopback0|%s/32' % model['router_id']: {},
                                         'Loopback1': {}, 'Loopback1|%s/32' % model['evpn']['vtep_ip']: {}}
     assert db['PORT'][hosts[0]['name']] == {'admin_status': 'up', 'description': hosts[0]['description'],
