@@ -9,7 +9,7 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 
 
 class ActionModule(ActionBase):
@@ -38,4 +38,6 @@ class ActionModule(ActionBase):
         result.update(changed=False, model=model, ansible_facts={'aifabric_device': model})
         if args['render']:
             result['files'] = render_model(model)
+            if model['role'] == 'host':
+                result['fabric_files'] = render_fabric(design)
         return result

@@ -19,7 +19,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -33,6 +33,7 @@ ARGUMENT_SPEC = {
 }
 CONFIGS = 'configs'
 DOCS = 'docs'
+FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
 FILE_MODE = 0o644
 ERRORS_LISTED = 10
@@ -196,13 +197,19 @@ class ActionModule(ActionBase):
                     host_rows[name] = docs.host_address_rows(model)
             del files, model
 
+        if args['devices'] is None:
+            try:
+                for relative, text in sorted(render_fabric(design).items()):
+                    writer.put(relative, text)
+            except Exception as exc:  # reported with the device failures
+                errors['(fabric)'] = '%s: %s' % (type(exc).__name__, exc)
         devices_done = time.perf_counter()
         if args['docs']:
             for relative, text in docs.fabric_docs(design, args['max_nodes_per_tier'], host_rows=host_rows):
                 writer.put('%s/%s' % (DOCS, relative), text)
         failed = bool(errors or missing)
         if args['prune'] and args['devices'] is None and not failed:
-            writer.prune([CONFIGS, DOCS] if args['docs'] else [CONFIGS])
+            writer.prune([CONFIGS, FABRIC_FILES] + ([DOCS] if args['docs'] else []))
 
         finished = time.perf_counter()
         rendered = len(names) - len(errors) - sum(len(devices) for devices in missing.values())

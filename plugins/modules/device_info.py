@@ -64,6 +64,12 @@ files:
   description: Rendered configuration files, file name to content.
   returned: when render is true
   type: dict
+fabric_files:
+  description:
+    - Files of the fabric as a whole, file name to content, such as the Kubernetes rail networks
+      (C(k8s/<fabric>-rail<N>.*.yaml)); the same for every GPU server of the fabric.
+  returned: when render is true and the device is a GPU server
+  type: dict
 ansible_facts:
   description: The model as the C(aifabric_device) fact.
   returned: always

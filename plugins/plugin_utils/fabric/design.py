@@ -111,6 +111,8 @@ class FabricDesign:
         self.nodes = self.topology.nodes
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
+        self._lane_steps = {}  # node name -> lanes per port (port numbering step)
+        self._kubernetes = None
         self._check_devices(issues)
         self._check_rails(issues)
         issues.raise_if_any()
@@ -304,7 +306,7 @@ class FabricDesign:
                 if entry[1] is None or candidate > entry[1]:
                     entry[1] = candidate
         self.headroom = cache
-        for role, (count, (_, name, total, pool)) in over.items():
+        for role, (count, (_unused, name, total, pool)) in over.items():
             issues.add('lossless.buffer', self.intent['lossless']['buffer'],
                        '%d %s(s) need more lossless headroom than the ingress pool holds; worst %s needs %d bytes '
                        'for a %d-byte pool (raise lossless_pool_percent or pool_bytes, shorten cables, or use fewer '
@@ -318,11 +320,15 @@ class FabricDesign:
         """Name of `link`'s end on `node`, as the device models name it (hosts: the rail netdev). For docs."""
         if node.role == 'host':
             return self._host_interface(link.rail)
-        steps = self.__dict__.setdefault('_lane_steps', {})
-        step = steps.get(node.name)
+        return get_platform(node.platform).port_name(link.end(node)[0], self._lane_step(node))
+
+    def _lane_step(self, node) -> int:
+        """Lanes per port at the node's fastest link speed (port numbering step), cached per node."""
+        step = self._lane_steps.get(node.name)
         if step is None:
-            step = steps[node.name] = get_asic(node.asic).lanes(max(item.speed_gbps for item in node.links))
-        return get_platform(node.platform).port_name(link.end(node)[0], step)
+            step = self._lane_steps[node.name] = get_asic(node.asic).lanes(
+                max((item.speed_gbps for item in node.links), default=100))
+        return step
 
     def device(self, name: str) -> dict:
         node = self.nodes[name]
@@ -335,8 +341,7 @@ class FabricDesign:
         upward = link.lower is node
         peer_platform = get_platform(peer.platform) if peer.role != 'host' else None
         if peer_platform is not None:
-            peer_step = get_asic(peer.asic).lanes(max(item.speed_gbps for item in peer.links))
-            peer_interface = peer_platform.port_name(peer_port, peer_step)
+            peer_interface = peer_platform.port_name(peer_port, self._lane_step(peer))
         else:
             peer_interface = self._host_interface(link.rail)
         addresses = self.link_ip.get(link.index)
@@ -384,7 +389,7 @@ class FabricDesign:
     def _switch_model(self, node):
         platform = get_platform(node.platform)
         asic = get_asic(node.asic)
-        lane_step = asic.lanes(max((link.speed_gbps for link in node.links), default=100))
+        lane_step = self._lane_step(node)
         interfaces = [self._interface(node, link, platform, lane_step) for link in node.links]
         numbered = self.intent['underlay']['routing'] == 'ebgp_numbered'
         fabric_interfaces = [item for item in interfaces if item['link_role'] != 'host_leaf']
@@ -475,7 +480,7 @@ class FabricDesign:
         for link in node.links:
             leaf = link.upper
             leaf_platform = get_platform(leaf.platform)
-            leaf_step = get_asic(leaf.asic).lanes(max(item.speed_gbps for item in leaf.links))
+            leaf_step = self._lane_step(leaf)
             entry = {
                 'rail': link.rail,
                 'interface': self._host_interface(link.rail),
@@ -496,13 +501,9 @@ class FabricDesign:
                 network = self.network_by_rail[link.rail]
                 subnet = ipaddress.IPv4Network(network['subnet'])
                 ip = str(subnet.network_address + self.intent['hosts']['address_offset'] + node.index - 1)
-                routes = []
-                if network['gateway']:
-                    routes = [{'to': other['subnet'], 'via': network['gateway']} for other in self.networks
-                              if other is not network and other['vrf'] == network['vrf']]
                 entry.update(address='%s/%d' % (ip, subnet.prefixlen), ip=ip, prefixlen=subnet.prefixlen,
                              gateway=network['gateway'], network=network['name'], vlan=network['vlan'],
-                             subnet=network['subnet'], routes=routes)
+                             subnet=network['subnet'], routes=self._rail_routes(network))
             rails.append(entry)
         rails.sort(key=lambda entry: entry['rail'])
         nccl = self._nccl(rails)
@@ -542,33 +543,54 @@ class FabricDesign:
             },
             'nccl': nccl,
             'sysctl': sysctl,
-            'kubernetes': self._kubernetes(rails),
+            'kubernetes': self.kubernetes(),
         }
 
-    def _kubernetes(self, rails):
-        """Multus secondary networks per rail: pods take the upper half of the rail subnet (after the hosts)."""
+    def _rail_routes(self, network):
+        """Routes of a rail NIC in an overlay network: the other subnets of its VRF via the anycast gateway."""
+        if not network['gateway']:
+            return []
+        return [{'to': other['subnet'], 'via': network['gateway']} for other in self.networks
+                if other is not network and other['vrf'] == network['vrf']]
+
+    def kubernetes(self) -> dict:
+        """Multus secondary networks, one per rail, shared by every server of the fabric (computed once).
+
+        Pods take the upper half of each rail subnet, above the hosts' addresses.
+        """
+        if self._kubernetes is None:
+            self._kubernetes = self._build_kubernetes()
+        return self._kubernetes
+
+    def _build_kubernetes(self):
         spec = self.intent['hosts']['kubernetes']
         if self.intent['hosts']['attachment'] != 'evpn':
             return {'enabled': False, 'reason': 'routed /31 rail attachment leaves no rail addresses for pods '
                                                 '(Kubernetes secondary networks need attachment: evpn)'}
-        first_free = self.intent['hosts']['address_offset'] + len(self.hosts())
+        hosts = len(self.hosts())
+        first_free = self.intent['hosts']['address_offset'] + hosts
         networks = []
-        for entry in rails:
-            subnet = ipaddress.IPv4Network(entry['subnet'])
+        for rail in range(self.topology.rails):
+            network = self.network_by_rail.get(rail)
+            if network is None:
+                continue
+            subnet = ipaddress.IPv4Network(network['subnet'])
             start = subnet.network_address + max(subnet.num_addresses // 2, first_free)
             end = subnet.broadcast_address - 1
             if start > end:
                 return {'enabled': False, 'reason': 'rail subnet %s has no room for pod addresses after the %d hosts'
-                                                    % (subnet, len(self.hosts()))}
-            gateway = entry['gateway']
+                                                    % (subnet, hosts)}
+            gateway = network['gateway']
             exclude = ['%s/32' % gateway] if gateway and start <= ipaddress.IPv4Address(gateway) <= end else []
-            networks.append({'rail': entry['rail'], 'name': '%s-rail%d' % (self.name, entry['rail']),
-                             'interface': entry['interface'], 'rdma_device': entry['rdma_device'],
-                             'resource_name': 'rail%d' % entry['rail'], 'subnet': str(subnet),
+            networks.append({'rail': rail, 'name': '%s-rail%d' % (self.name, rail),
+                             'interface': self._host_interface(rail), 'rdma_device': self._rdma_device(rail),
+                             'resource_name': 'rail%d' % rail, 'subnet': str(subnet),
                              'range_start': str(start), 'range_end': str(end), 'exclude': exclude,
-                             'gateway': gateway, 'routes': [dict(route) for route in entry['routes']],
+                             'gateway': gateway, 'routes': self._rail_routes(network),
                              'mtu': self.lossless['mtu']['host']})
-        return dict(spec, enabled=True, networks=networks)
+        # What NCCL inside a pod and the host NIC need to agree on, from the one lossless profile.
+        return dict(spec, enabled=True, networks=networks, traffic_class=self.lossless['traffic_class_byte'],
+                    pfc_priorities=self.lossless['lossless_priorities'])
 
     def _nccl(self, rails):
         spec = self.intent['hosts']['nccl']

@@ -9,7 +9,7 @@ Files (name -> where the roles put it):
   rnic/aifabric-rnic-qos@.service        -> /etc/systemd/system/                     (host_rnic)
   gpudirect/aifabric-nvidia-peermem.conf -> /etc/modules-load.d/                     (host_gpudirect, peermem)
   host.json                              -> the model, for people and automation
-  k8s/<fabric>-rail<N>.*.yaml            -> kubectl apply -f                         (host_k8s_network)
+  (fabric level, render_kubernetes) k8s/<fabric>-rail<N>.*.yaml -> kubectl apply -f   (host_k8s_network)
 
 The roles copy these rendered files instead of templating again, so what `render` shows is what lands on a
 host. The NCCL and re-apply values are the ones the switches are rendered from (one lossless profile).
@@ -97,24 +97,31 @@ def render(model: dict, env) -> dict:
     }
     if model['gpudirect'] == 'peermem':
         files[PEERMEM_CONF] = env.get_template('hosts/nvidia-peermem.conf.j2').render(context)
-    k8s = model.get('kubernetes') or {}
-    if k8s.get('enabled'):
-        for network in k8s['networks']:
-            net = dict(context, k8s=k8s, net=network, cni_config=_json(_cni_config(k8s, network)))
-            base = '%s/%s' % (K8S_DIR, network['name'])
-            if k8s['mode'] in ('sriov', 'macvlan'):
-                files[base + '.network-attachment-definition.yaml'] = \
-                    env.get_template('hosts/k8s/network-attachment-definition.yaml.j2').render(net)
-            if k8s['mode'] in ('sriov', 'sriov_operator'):
-                files[base + '.sriov-network-node-policy.yaml'] = \
-                    env.get_template('hosts/k8s/sriov-network-node-policy.yaml.j2').render(net)
-            if k8s['mode'] == 'sriov_operator':
-                net['ipam_json'] = json.dumps(_ipam(network), sort_keys=False)
-                files[base + '.sriov-network.yaml'] = env.get_template('hosts/k8s/sriov-network.yaml.j2').render(net)
-        if k8s['mode'] == 'macvlan':
-            files['%s/%s-rdma-shared-device-plugin.configmap.yaml' % (K8S_DIR, model['fabric'])] = \
-                env.get_template('hosts/k8s/rdma-shared-device-plugin.yaml.j2').render(
-                    dict(context, k8s=k8s, plugin_config=_json(_rdma_shared_config(k8s))))
+    return files
+
+
+def render_kubernetes(k8s: dict, fabric: str, env) -> dict:
+    """Fabric-level Kubernetes manifests (one set per fabric, not per server): rail networks for training pods."""
+    files = {}
+    if not k8s.get('enabled'):
+        return files
+    context = {'fabric': fabric}
+    for network in k8s['networks']:
+        net = dict(context, k8s=k8s, net=network, cni_config=_json(_cni_config(k8s, network)))
+        base = '%s/%s' % (K8S_DIR, network['name'])
+        if k8s['mode'] in ('sriov', 'macvlan'):
+            files[base + '.network-attachment-definition.yaml'] = \
+                env.get_template('hosts/k8s/network-attachment-definition.yaml.j2').render(net)
+        if k8s['mode'] in ('sriov', 'sriov_operator'):
+            files[base + '.sriov-network-node-policy.yaml'] = \
+                env.get_template('hosts/k8s/sriov-network-node-policy.yaml.j2').render(net)
+        if k8s['mode'] == 'sriov_operator':
+            net['ipam_json'] = json.dumps(_ipam(network), sort_keys=False)
+            files[base + '.sriov-network.yaml'] = env.get_template('hosts/k8s/sriov-network.yaml.j2').render(net)
+    if k8s['mode'] == 'macvlan':
+        files['%s/%s-rdma-shared-device-plugin.configmap.yaml' % (K8S_DIR, fabric)] = \
+            env.get_template('hosts/k8s/rdma-shared-device-plugin.yaml.j2').render(
+                dict(context, k8s=k8s, plugin_config=_json(_rdma_shared_config(k8s))))
     return files
 
 

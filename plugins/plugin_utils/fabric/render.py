@@ -5,7 +5,7 @@
 
 Contract: plugins/plugin_utils/fabric/platforms/<platform>.py defines
     render(model: dict, env: jinja2.Environment) -> dict[str, str]   # file name -> content
-and hosts.py does the same for GPU servers. Renderers must not compute design data; they format the model.
+and hosts.py does the same for GPU servers; render_fabric() returns the files of the fabric as a whole. Renderers must not compute design data; they format the model.
 """
 
 from __future__ import annotations
@@ -52,3 +52,11 @@ def render_model(model: dict) -> dict:
 
 def render_device(design, name: str) -> dict:
     return render_model(design.device(name))
+
+
+def render_fabric(design) -> dict:
+    """Files that belong to the fabric, not to one device: the Kubernetes rail networks (once per fabric)."""
+    if not design.hosts():
+        return {}
+    from . import hosts
+    return hosts.render_kubernetes(design.kubernetes(), design.name, environment())

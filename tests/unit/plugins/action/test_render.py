@@ -69,6 +69,7 @@ def fake_renderer(monkeypatch, action_loader):
     def render(model):
         return {'model.json': json.dumps({'name': model['name'], 'role': model['role']}, sort_keys=True) + '\n'}
     monkeypatch.setattr(module, 'render_model', render)
+    monkeypatch.setattr(module, 'render_fabric', lambda design: {'k8s/%s.yaml' % design.name: 'fabric: %s\n' % design.name})
     return render
 
 
@@ -90,6 +91,7 @@ def test_first_run_writes_everything_second_run_changes_nothing(run, fake_render
     expected = {'configs/%s/model.json' % name for name in LAB_DEVICES}
     expected |= {'docs/devices/%s.md' % name for name in LAB_DEVICES}
     expected |= {'docs/%s' % name for name in FABRIC_DOCS}
+    expected |= {'k8s/lab.yaml'}  # the fabric's own files, written once
     assert set(_tree(dest)) == expected
     assert (first['files'], first['written'], first['unchanged'], first['removed']) == (len(expected), len(expected), 0, 0)
     assert first['index'] == str(dest / 'docs' / 'index.md')
@@ -120,7 +122,7 @@ def test_check_mode_reports_but_writes_nothing(run, fake_renderer, tmp_path):
     dest = tmp_path / 'out'
     result = run(check=True, intent=LAB_INTENT, dest=str(dest))
     assert result['changed'] is True
-    assert result['written'] == result['files'] == 10 * 2 + len(FABRIC_DOCS)
+    assert result['written'] == result['files'] == 10 * 2 + len(FABRIC_DOCS) + 1
     assert 'would write' in result['msg']
     assert not dest.exists()
 

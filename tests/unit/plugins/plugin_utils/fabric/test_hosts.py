@@ -15,7 +15,7 @@ import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent, traffic_class_byte)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import hosts
 from tests.unit.utils.golden import assert_golden
 
@@ -51,11 +51,18 @@ def test_lab_host_files_golden(lab):
     files = render_model(lab.device('gpu0001'))
     assert sorted(files) == [
         'gpudirect/aifabric-nvidia-peermem.conf', 'host.json',
-        'k8s/lab-rail0.network-attachment-definition.yaml', 'k8s/lab-rail0.sriov-network-node-policy.yaml',
-        'k8s/lab-rail1.network-attachment-definition.yaml', 'k8s/lab-rail1.sriov-network-node-policy.yaml',
         'nccl.conf', 'rnic/aifabric-rnic-qos', 'rnic/aifabric-rnic-qos@.service']
     for name, content in files.items():
         assert_golden('hosts/lab/gpu0001/%s' % name, content)
+
+
+def test_lab_fabric_kubernetes_files_golden(lab):
+    files = render_fabric(lab)
+    assert sorted(files) == [
+        'k8s/lab-rail0.network-attachment-definition.yaml', 'k8s/lab-rail0.sriov-network-node-policy.yaml',
+        'k8s/lab-rail1.network-attachment-definition.yaml', 'k8s/lab-rail1.sriov-network-node-policy.yaml']
+    for name, content in files.items():
+        assert_golden('hosts/lab/%s' % name, content)
 
 
 def test_nccl_conf_lines_are_exactly_what_nccl_reads(lab):
@@ -169,7 +176,7 @@ def test_host_json_is_the_model(lab):
 
 def test_k8s_sriov_manifests_match_the_rails():
     fabric = design()
-    files = render_model(fabric.device('gpu0002'))
+    files = render_fabric(fabric)
     nad = yaml.safe_load(files['k8s/hosttest-rail1.network-attachment-definition.yaml'])
     config = json.loads(nad['spec']['config'])
     assert nad['metadata']['annotations']['k8s.v1.cni.cncf.io/resourceName'] == 'nvidia.com/rail1'
@@ -181,19 +188,19 @@ def test_k8s_sriov_manifests_match_the_rails():
     # Pod addresses never collide with host addresses of the rail.
     host_ips = {rail['ip'] for name in fabric.device_names('host') for rail in fabric.device(name)['rails']}
     assert not any(ip.startswith('10.101.0.') and int(ip.split('.')[-1]) >= 128 for ip in host_ips)
-    # Every server renders the same manifests (they are fabric-wide).
-    other = render_model(fabric.device('gpu0004'))
-    assert {k: v for k, v in files.items() if k.startswith('k8s/')} == {k: v for k, v in other.items() if k.startswith('k8s/')}
+    # The manifests belong to the fabric: one set, shared by every server's model, none in per-server files.
+    assert fabric.device('gpu0002')['kubernetes'] is fabric.device('gpu0004')['kubernetes']
+    assert not any(name.startswith('k8s/') for name in render_model(fabric.device('gpu0002')))
 
 
 def test_k8s_operator_and_macvlan_modes():
-    operator = render_model(design(hosts__kubernetes={'mode': 'sriov_operator', 'namespace': 'training'}).device('gpu0001'))
+    operator = render_fabric(design(hosts__kubernetes={'mode': 'sriov_operator', 'namespace': 'training'}))
     kinds = sorted(name.split('.')[1] for name in operator if name.startswith('k8s/hosttest-rail0'))
     assert kinds == ['sriov-network', 'sriov-network-node-policy']
     network = yaml.safe_load(operator['k8s/hosttest-rail0.sriov-network.yaml'])
     assert network['spec']['networkNamespace'] == 'training'
     assert json.loads(network['spec']['ipam'])['range_start'] == '10.100.0.128'
-    macvlan = render_model(design(hosts__kubernetes={'mode': 'macvlan'}).device('gpu0001'))
+    macvlan = render_fabric(design(hosts__kubernetes={'mode': 'macvlan'}))
     nad = yaml.safe_load(macvlan['k8s/hosttest-rail2.network-attachment-definition.yaml'])
     config = json.loads(nad['spec']['config'])
     assert config['type'] == 'macvlan' and config['master'] == 'ens3f0np0' and config['mtu'] == 9000
@@ -203,9 +210,10 @@ def test_k8s_operator_and_macvlan_modes():
 
 
 def test_k8s_not_rendered_for_routed_rails():
-    model = design(hosts__attachment='routed').device('gpu0001')
+    routed = design(hosts__attachment='routed')
+    model = routed.device('gpu0001')
     assert model['kubernetes']['enabled'] is False and 'routed /31' in model['kubernetes']['reason']
-    assert not any(name.startswith('k8s/') for name in render_model(model))
+    assert render_fabric(routed) == {}
 
 
 def test_k8s_gateway_inside_pod_range_is_excluded():
@@ -214,10 +222,10 @@ def test_k8s_gateway_inside_pod_range_is_excluded():
     for network in intent['overlay']['networks']:
         network['vrf'] = 'training'
         network['gateway'] = network['subnet'].replace('0.0/24', '0.200')
-    model = design_from_intent(intent).device('gpu0001')
-    net = model['kubernetes']['networks'][0]
+    fabric = design_from_intent(intent)
+    net = fabric.device('gpu0001')['kubernetes']['networks'][0]
     assert net['exclude'] == ['10.100.0.200/32'] and net['routes']
-    config = json.loads(yaml.safe_load(render_model(model)['k8s/hosttest-rail0.network-attachment-definition.yaml'])
+    config = json.loads(yaml.safe_load(render_fabric(fabric)['k8s/hosttest-rail0.network-attachment-definition.yaml'])
                         ['spec']['config'])
     assert config['ipam']['exclude'] == ['10.100.0.200/32']
     assert {'dst': '10.101.0.0/24', 'gw': '10.100.0.200'} in config['ipam']['routes']

@@ -1,0 +1,243 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""16,384-GPU fabric through the Python API: intent file -> every switch and GPU server file, timed, peak RSS.
+
+One switch platform at a time (sonic, eos, nvue). Each measured pass is a fresh child process that:
+  1. load    reads the intent YAML file, applies defaults, validates (schema + cross-field rules)
+  2. design  builds the fabric-wide design (topology, addressing, ASNs, VNIs, lossless profile, headroom)
+  3. switches  per switch: device model -> render -> write (1,280 switches)
+  4. hosts     per GPU server: device model -> render -> write (2,048 servers)
+Models and rendered text are dropped after each device, as the render action does. Three output modes:
+  none   render everything in memory, write nothing (the pipeline's own cost)
+  disk   write every file into a fresh temporary directory on the disk ($TMPDIR, by default /tmp: the same ext4
+         file system as the checkout), with plain open/write, like a real run
+  tmpfs  the same into /dev/shm (RAM), which separates the file system's cost from ours
+The output directory is removed after each pass; the removal is not timed. Peak memory is ru_maxrss of the
+child (whole process: interpreter, imports, design and the largest device in flight).
+
+Targets (issue): <= 10 s wall and <= 1 GiB peak RSS per platform on the 2-core build machine.
+
+    python benchmarks/bench_python_api.py                       # 3 platforms x 3 output modes x 3 repeats
+    python benchmarks/bench_python_api.py --platforms eos --repeat 5 --write disk
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402
+
+PLATFORMS = ('sonic', 'eos', 'nvue')
+TARGET_SECONDS = 10.0
+TARGET_RSS = _common.GIB
+WRITE_MODES = ('none', 'disk', 'tmpfs')
+TMPFS = '/dev/shm'
+
+
+# ----------------------------------------------------------------------------------------------- child
+def child(args):
+    import yaml
+
+    clock, cpu = time.perf_counter, time.process_time
+    started_wall, started_cpu = clock(), cpu()
+    _common.import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent_file
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_model
+    environment()  # the Jinja2 environment (templates compile lazily, on first use, inside the phases)
+    phases = {'import': (clock() - started_wall, cpu() - started_cpu)}
+
+    work = tempfile.mkdtemp(prefix='aifabric-bench-')
+    out = tempfile.mkdtemp(prefix='aifabric-bench-out-', dir=TMPFS) if args.output == 'tmpfs' else None
+    try:
+        intent_path = os.path.join(work, 'intent.yml')
+        with open(intent_path, 'w', encoding='utf-8') as handle:
+            yaml.safe_dump(_common.gpu16k_intent(args.platform, args.servers), handle, sort_keys=False)
+        dest = {'none': None, 'disk': os.path.join(work, 'out'), 'tmpfs': out}[args.output]
+
+        def phase(name, function):
+            wall, processor = clock(), cpu()
+            value = function()
+            phases[name] = (clock() - wall, cpu() - processor)
+            return value
+
+        intent = phase('load', lambda: load_intent_file(intent_path))
+        design = phase('design', lambda: FabricDesign(intent))
+        rss_design = _common.peak_rss_bytes()
+        counts = {'switches': 0, 'hosts': 0, 'files': 0, 'bytes': 0}
+        made = set()
+
+        def render_all(names, kind):
+            for name in names:
+                files = render_model(design.device(name))
+                counts[kind] += 1
+                counts['files'] += len(files)
+                for file_name, text in files.items():
+                    data = text.encode('utf-8')
+                    counts['bytes'] += len(data)
+                    if dest is not None:
+                        path = os.path.join(dest, 'configs', name, file_name)
+                        directory = os.path.dirname(path)
+                        if directory not in made:
+                            os.makedirs(directory, exist_ok=True)
+                            made.add(directory)
+                        with open(path, 'wb') as stream:
+                            stream.write(data)
+
+        switches = [node.name for node in design.switches()]
+        hosts = [node.name for node in design.hosts()]
+        phase('switches', lambda: render_all(switches, 'switches'))
+        phase('hosts', lambda: render_all(hosts, 'hosts'))
+        total = (clock() - started_wall, cpu() - started_cpu)
+        import resource
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        result = {
+            'platform': args.platform,
+            'servers': args.servers,
+            'output': args.output,
+            'phases': {name: {'wall': wall, 'cpu': processor} for name, (wall, processor) in phases.items()},
+            'pipeline_wall': total[0] - phases['import'][0],
+            'pipeline_cpu': total[1] - phases['import'][1],
+            'total_wall': total[0],
+            'total_cpu': total[1],
+            'cpu_user': usage.ru_utime,  # whole process, including interpreter start-up
+            'cpu_sys': usage.ru_stime,  # kernel time: mostly file creation in the disk and tmpfs modes
+            'peak_rss': _common.peak_rss_bytes(),
+            'peak_rss_after_design': rss_design,
+            'summary': design.summary(),
+            'counts': counts,
+        }
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+        if out:
+            shutil.rmtree(out, ignore_errors=True)
+    _common.emit(result)
+
+
+# ----------------------------------------------------------------------------------------------- parent
+def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, quiet=False):
+    """Measure and return {'runs': [...], 'summary': {...}} (also used by run_all.py)."""
+    script = os.path.abspath(__file__)
+    runs = []
+    before = _common.machine()
+    for iteration in range(repeat):
+        for platform_name in platforms:  # interleaved, so load changes hit every platform alike
+            for write in write_modes:
+                argv = [script, '--child', '--platform', platform_name, '--servers', str(servers), '--output', write]
+                load = os.getloadavg()[0]
+                result = _common.run_child(argv)
+                result['load1_before'] = load
+                runs.append(result)
+                if not quiet:
+                    print('  run %d %-5s %-5s pipeline %6.2f s wall (%5.2f s CPU), process %6.2f s, peak RSS %4d MiB, '
+                          'load %.2f' % (iteration + 1, platform_name, write,
+                                         result['pipeline_wall'], result['pipeline_cpu'], result['total_wall'],
+                                         result['peak_rss'] // 2 ** 20, load), flush=True)
+    after = _common.machine()
+    summary = {}
+    for platform_name in platforms:
+        for write in write_modes:
+            selected = [item for item in runs if item['platform'] == platform_name and item['output'] == write]
+            key = '%s/%s' % (platform_name, write)
+            phase_names = list(selected[0]['phases'])
+            summary[key] = {
+                'platform': platform_name,
+                'output': write,
+                'total_cpu': _common.summarize([item['total_cpu'] for item in selected]),
+                'cpu_sys': _common.summarize([item['cpu_sys'] for item in selected]),
+                'total_wall': _common.summarize([item['total_wall'] for item in selected]),
+                'pipeline_wall': _common.summarize([item['pipeline_wall'] for item in selected]),
+                'pipeline_cpu': _common.summarize([item['pipeline_cpu'] for item in selected]),
+                'peak_rss': _common.summarize([item['peak_rss'] for item in selected]),
+                'phases_wall': {name: _common.summarize([item['phases'][name]['wall'] for item in selected])
+                                for name in phase_names},
+                'phases_cpu': {name: _common.summarize([item['phases'][name]['cpu'] for item in selected])
+                               for name in phase_names},
+                'counts': selected[0]['counts'],
+                'devices': selected[0]['summary'],
+            }
+            entry = summary[key]
+            entry['pass_time'] = entry['total_wall']['median'] <= TARGET_SECONDS
+            entry['pass_cpu'] = entry['total_cpu']['median'] <= TARGET_SECONDS
+            entry['pass_rss'] = entry['peak_rss']['max'] <= TARGET_RSS
+    return {'benchmark': 'python_api', 'servers': servers, 'repeat': repeat, 'machine_before': before,
+            'machine_after': after, 'targets': {'seconds': TARGET_SECONDS, 'peak_rss_bytes': TARGET_RSS},
+            'summary': summary, 'runs': runs}
+
+
+def verdict(entry) -> str:
+    if entry['pass_time'] and entry['pass_rss']:
+        return 'PASS'
+    problems = []
+    if not entry['pass_time']:
+        problems.append('time' + (' (CPU %.1f s is within: machine load)' % entry['total_cpu']['median']
+                                  if entry['pass_cpu'] else ''))
+    if not entry['pass_rss']:
+        problems.append('memory')
+    return 'FAIL: ' + ', '.join(problems)
+
+
+def report(data) -> str:
+    lines = []
+    first = next(iter(data['summary'].values()))
+    dev = first['devices']
+    lines.append('Python API, fabric %s: %d GPUs, %d servers, %d leaves, %d spines, %d super-spines, %d links, %d tiers'
+                 % (dev['name'], dev['gpus'], dev['hosts'], dev['leaves'], dev['spines'], dev['super_spines'],
+                    dev['links'], dev['tiers']))
+    lines.append('Machine: %s before, %s after' % (_common.load_text(data['machine_before']),
+                                                   _common.load_text(data['machine_after'])))
+    lines.append('Seconds, median (min-max) of %d fresh processes. "total" = the whole child process after '
+                 'interpreter start-up: imports, load, design, switches, hosts (phases: wall medians); '
+                 'target <= %.0f s wall and peak RSS <= 1 GiB' % (data['repeat'], data['targets']['seconds']))
+    header = '%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-14s %-9s %s' % (
+        'platform/out', 'total wall', 'total CPU', 'of it sys', 'load', 'design', 'switches', 'hosts', 'files / MB',
+        'peak RSS', 'target')
+    lines.append(header)
+    for key, entry in data['summary'].items():
+        phases = entry['phases_wall']
+        lines.append('%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-14s %-9s %s' % (
+            key, _common.fmt_stat(entry['total_wall'], unit=' s'), _common.fmt_stat(entry['total_cpu'], unit=' s'),
+            '%.2f s' % entry['cpu_sys']['median'],
+            '%.2f' % phases['load']['median'], '%.2f' % phases['design']['median'],
+            '%.2f' % phases['switches']['median'], '%.2f' % phases['hosts']['median'],
+            '%d / %d' % (entry['counts']['files'], entry['counts']['bytes'] // 10 ** 6),
+            '%d MiB' % (entry['peak_rss']['max'] // 2 ** 20),
+            verdict(entry)))
+    return '\n'.join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
+    parser.add_argument('--platforms', default=','.join(PLATFORMS), help='comma-separated: sonic,eos,nvue')
+    parser.add_argument('--repeat', type=int, default=3, help='fresh processes per platform and mode')
+    parser.add_argument('--write', default=','.join(WRITE_MODES),
+                        help='comma-separated output modes: none (render only), disk (temporary directory in $TMPDIR), '
+                             'tmpfs (/dev/shm); default: all three')
+    parser.add_argument('--servers', type=int, default=2048, help='GPU servers (2048 = 16,384 GPUs)')
+    parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--platform', help=argparse.SUPPRESS)
+    parser.add_argument('--output', choices=WRITE_MODES, default='none', help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child(args)
+    modes = [mode.strip() for mode in args.write.split(',') if mode.strip()]
+    unknown = sorted(set(modes) - set(WRITE_MODES))
+    if unknown:
+        parser.error('unknown --write mode(s): %s' % ', '.join(unknown))
+    platforms = [name.strip() for name in args.platforms.split(',') if name.strip()]
+    data = run(platforms, args.repeat, modes, args.servers)
+    path = _common.save_result('python_api.json', data)
+    print(report(data))
+    print('Results: %s' % path)
+    return 0 if all(entry['pass_time'] and entry['pass_rss'] for entry in data['summary'].values()) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

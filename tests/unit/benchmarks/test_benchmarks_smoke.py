@@ -1,0 +1,42 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Smoke test of benchmarks/: the scripts import and run end to end on toy sizes. Nothing here is timed."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), 'benchmarks')
+sys.path.insert(0, BENCH)
+
+import _common  # noqa: E402  pylint: disable=wrong-import-position
+import bench_pyavd  # noqa: E402  pylint: disable=wrong-import-position
+import bench_python_api  # noqa: E402  pylint: disable=wrong-import-position
+
+
+def test_python_api_toy_fabric():
+    data = bench_python_api.run(platforms=('eos',), repeat=1, write_modes=('none', 'disk'), servers=8, quiet=True)
+    entry = data['summary']['eos/none']
+    assert entry['devices']['hosts'] == 8 and entry['devices']['gpus'] == 64
+    assert entry['counts']['hosts'] == 8 and entry['counts']['switches'] == entry['devices']['leaves'] + \
+        entry['devices']['spines'] + entry['devices']['super_spines']
+    assert data['summary']['eos/disk']['counts'] == entry['counts']
+    assert 'eos/none' in bench_python_api.report(data)
+
+
+def test_gpu16k_intent_has_the_issue_shape():
+    _common.import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent
+    summary = design_from_intent(_common.gpu16k_intent('sonic', servers=64)).summary()
+    assert summary['rails'] == 8 and summary['leaf_downlinks'] == 32 and summary['leaf_uplinks'] == 32
+
+
+def test_leafspine_pipeline_ours():
+    pipeline, make_inputs = bench_pyavd._ours_import()  # pylint: disable=protected-access
+    configs, marks = pipeline(make_inputs(2, 4), lambda: 0.0)
+    assert sorted(configs) == ['leaf1', 'leaf2', 'leaf3', 'leaf4', 'spine1', 'spine2'] and len(marks) == 5
+    assert all(text.count('service-profile') == 2 for name, text in configs.items() if name.startswith('leaf'))
+
