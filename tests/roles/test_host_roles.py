@@ -52,7 +52,7 @@ def run_playbook(inventory, *extra):
                ANSIBLE_NOCOLOR='1', ANSIBLE_SHOW_CUSTOM_STATS='1',
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
     proc = subprocess.run(check=False, args=[os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', inventory,
-                           PLAYBOOK] + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+                                             PLAYBOOK] + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
     recap = {match.group(1): {'ok': int(match.group(2)), 'changed': int(match.group(3)),
                               'unreachable': int(match.group(4)), 'failed': int(match.group(5))}
              for match in RECAP.finditer(proc.stdout)}
