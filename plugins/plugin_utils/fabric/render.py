@@ -5,7 +5,8 @@
 
 Contract: plugins/plugin_utils/fabric/platforms/<platform>.py defines
     render(model: dict, env: jinja2.Environment) -> dict[str, str]   # file name -> content
-and hosts.py does the same for GPU servers; render_fabric() returns the files of the fabric as a whole. Renderers must not compute design data; they format the model.
+and hosts.py does the same for GPU servers; render_fabric() returns the files of the fabric as a whole.
+Renderers must not compute design data; they format the model.
 """
 
 from __future__ import annotations

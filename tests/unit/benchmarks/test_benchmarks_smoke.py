@@ -39,4 +39,3 @@ def test_leafspine_pipeline_ours():
     configs, marks = pipeline(make_inputs(2, 4), lambda: 0.0)
     assert sorted(configs) == ['leaf1', 'leaf2', 'leaf3', 'leaf4', 'spine1', 'spine2'] and len(marks) == 5
     assert all(text.count('service-profile') == 2 for name, text in configs.items() if name.startswith('leaf'))
-
