@@ -22,6 +22,7 @@ import sys
 import pytest
 
 from tests.roles import fakehw
+from tests.unit.utils.ansible_cli import ansible_cli
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -51,8 +52,8 @@ def run_playbook(inventory, *extra):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_NOCOLOR='1', ANSIBLE_SHOW_CUSTOM_STATS='1',
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
-    proc = subprocess.run(check=False, args=[os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', inventory,
-                                             PLAYBOOK] + list(extra), cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    command = ansible_cli('playbook') + ['-i', inventory, PLAYBOOK] + list(extra)
+    proc = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False)
     recap = {match.group(1): {'ok': int(match.group(2)), 'changed': int(match.group(3)),
                               'unreachable': int(match.group(4)), 'failed': int(match.group(5))}
              for match in RECAP.finditer(proc.stdout)}

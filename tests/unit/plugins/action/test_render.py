@@ -12,6 +12,7 @@ import sys
 from unittest.mock import MagicMock
 
 import pytest
+from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
@@ -259,7 +260,7 @@ def _playbook(inventory, *args):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'), '-i', str(inventory),
+    return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory),
                            os.path.join(ROOT, 'playbooks', 'render.yml'), *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
 

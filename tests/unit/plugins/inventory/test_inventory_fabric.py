@@ -11,6 +11,7 @@ import time
 
 import pytest
 import yaml
+from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
@@ -270,7 +271,7 @@ def test_missing_intent_file(loader, tmp_path):
 def _ansible_inventory(*args):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1')
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
-    return subprocess.run([os.path.join(os.path.dirname(sys.executable), 'ansible-inventory'), *args],
+    return subprocess.run(ansible_cli('inventory') + list(args),
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
 
 
