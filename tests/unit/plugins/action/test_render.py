@@ -261,7 +261,7 @@ def _playbook(inventory, *args):
                ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory),
-                           os.path.join(ROOT, 'playbooks', 'render.yml'), *args],
+                                                     os.path.join(ROOT, 'playbooks', 'render.yml'), *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
 
 
