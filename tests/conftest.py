@@ -20,11 +20,10 @@ def _collections_path():
 
 
 def _install_collection_loader(path):
-    if 'ANSIBLE_TEST_CONTENT_ROOT' in os.environ or any(type(finder).__name__ == '_AnsibleCollectionFinder'
-                                                        for finder in sys.meta_path):
+    if 'ANSIBLE_TEST_CONTENT_ROOT' in os.environ:
         return  # ansible-test units installs its own
-    from ansible.utils.collection_loader._collection_finder import _AnsibleCollectionFinder
-    _AnsibleCollectionFinder(paths=[path])._install()  # pylint: disable=protected-access
+    from ansible.plugins.loader import init_plugin_loader
+    init_plugin_loader([path])
 
 
 _install_collection_loader(_collections_path())

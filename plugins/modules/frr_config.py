@@ -86,6 +86,8 @@ import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
+
 # Lines FRR prints but cannot change: the version banner.
 IGNORED_PREFIXES = ('frr version',)
 
@@ -206,9 +208,7 @@ def main():
             persisted = read_text(path) != config
             result['persisted'] = result['persisted'] or persisted
         if persisted:
-            directory = os.path.dirname(path)
-            temp = write_temp(config, directory=directory)
-            module.atomic_move(temp, path)
+            write_atomic(module, path, config)
             # FRR reads its configuration as user frr; keep Debian's ownership and mode.
             if _user_exists('frr'):
                 module.set_owner_if_different(path, 'frr', False)

@@ -108,10 +108,10 @@ persisted:
 
 import json
 import os
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
 
+from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
 from ansible_collections.aifabric.fabric.plugins.module_utils.linux_netdev import (
     StateError, boot_script, desired_view, parse_state, plan, summarize, to_text, validate,
 )
@@ -216,14 +216,7 @@ def main():
     result['after'] = summarize(desired, current)
 
     if persisted:
-        directory = os.path.dirname(persist_path)
-        if directory and not os.path.isdir(directory):
-            os.makedirs(directory, mode=0o755)
-        handle, temp = tempfile.mkstemp(dir=directory or None, prefix='.netdev-')
-        with os.fdopen(handle, 'w', encoding='utf-8') as stream:
-            stream.write(persist_text)
-        os.chmod(temp, 0o644)
-        module.atomic_move(temp, persist_path)
+        write_atomic(module, persist_path, persist_text)
     module.exit_json(**result)
 
 

@@ -77,9 +77,10 @@ persisted:
 
 import os
 import re
-import tempfile
 
 from ansible.module_utils.basic import AnsibleModule
+
+from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
 
 NAME = re.compile(r'^[A-Za-z0-9_]+(\.[A-Za-z0-9_/:@-]+)+$')
 
@@ -159,14 +160,7 @@ def main():
             hint = ' (/proc/sys is read-only here: a container needs it remounted read-write)' if exc.errno == 30 else ''
             module.fail_json(msg='cannot set %s to %s: %s%s' % (name, wanted[name], exc.strerror, hint), **result)
     if persisted:
-        directory = os.path.dirname(path)
-        if directory and not os.path.isdir(directory):
-            os.makedirs(directory, mode=0o755)
-        handle, temp = tempfile.mkstemp(dir=directory or None, prefix='.sysctl-')
-        with os.fdopen(handle, 'w', encoding='utf-8') as stream:
-            stream.write(text)
-        os.chmod(temp, 0o644)
-        module.atomic_move(temp, path)
+        write_atomic(module, path, text)
     module.exit_json(**result)
 
 

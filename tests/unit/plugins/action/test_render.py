@@ -15,7 +15,6 @@ import pytest
 from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
 LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
 LAB_DEVICES = ['gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'] + LAB_SWITCHES
@@ -24,25 +23,9 @@ FABRIC_DOCS = ['index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md
                'topology.svg']
 
 
-def _init_collection_loader():
-    """Install Ansible's collection loader for this checkout.
-
-    Other tests import ansible_collections.aifabric.fabric as a plain package (tests/conftest.py puts the checkout on
-    sys.path); the collection loader cannot use modules imported that way (no collection metadata), so they are
-    dropped from sys.modules and imported again through the loader. Modules other tests already hold stay valid.
-    """
-    from ansible.plugins.loader import init_plugin_loader
-    from ansible.utils.collection_loader import AnsibleCollectionConfig
-    if AnsibleCollectionConfig.collection_finder is None:
-        for name in [name for name in sys.modules if name == 'ansible_collections' or name.startswith('ansible_collections.')]:
-            del sys.modules[name]
-        init_plugin_loader([COLLECTIONS])
-
-
 @pytest.fixture(scope='module')
 def action_loader():
     from ansible.plugins.loader import action_loader as loader
-    _init_collection_loader()
     return loader
 
 

@@ -12,7 +12,6 @@ from unittest.mock import MagicMock, patch
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
 sys.path.insert(0, ROOT)
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states  # noqa: E402
@@ -20,20 +19,9 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenar
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')
 
 
-def _init_collection_loader():
-    """Load the plugins through Ansible's collection loader (see tests/unit/plugins/action/test_render.py)."""
-    from ansible.plugins.loader import init_plugin_loader
-    from ansible.utils.collection_loader import AnsibleCollectionConfig
-    if AnsibleCollectionConfig.collection_finder is None:
-        for name in [name for name in sys.modules if name == 'ansible_collections' or name.startswith('ansible_collections.')]:
-            del sys.modules[name]
-        init_plugin_loader([COLLECTIONS])
-
-
 @pytest.fixture(scope='module')
 def action_loader():
     from ansible.plugins.loader import action_loader as loader
-    _init_collection_loader()
     return loader
 
 

@@ -14,7 +14,6 @@ import yaml
 from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-COLLECTIONS = os.path.join(ROOT, '.ansible', 'collections')
 LAB = os.path.join(ROOT, 'inventories', 'lab')
 
 MULTI_INTENT = {
@@ -31,25 +30,9 @@ MULTI_INTENT = {
 }
 
 
-def _init_collection_loader():
-    """Install Ansible's collection loader for this checkout.
-
-    Other tests import ansible_collections.aifabric.fabric as a plain package (tests/conftest.py puts the checkout on
-    sys.path); the collection loader cannot use modules imported that way (no collection metadata), so they are
-    dropped from sys.modules and imported again through the loader. Modules other tests already hold stay valid.
-    """
-    from ansible.plugins.loader import init_plugin_loader
-    from ansible.utils.collection_loader import AnsibleCollectionConfig
-    if AnsibleCollectionConfig.collection_finder is None:
-        for name in [name for name in sys.modules if name == 'ansible_collections' or name.startswith('ansible_collections.')]:
-            del sys.modules[name]
-        init_plugin_loader([COLLECTIONS])
-
-
 @pytest.fixture(scope='module')
 def loader():
     from ansible.plugins.loader import inventory_loader
-    _init_collection_loader()
     return inventory_loader
 
 
