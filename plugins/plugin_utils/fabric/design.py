@@ -42,12 +42,14 @@ def build_lossless_profile(intent) -> dict:
     roce_priority = priorities[0]
     cnp = spec['cnp_priority']
     dscp_to_tc = {dscp: spec['default_traffic_class'] for dscp in range(64)}
+    dscp_to_tc.update((entry['dscp'], entry['traffic_class']) for entry in spec['dscp_map'])
     dscp_to_tc[spec['roce_dscp']] = roce_priority
     dscp_to_tc[spec['cnp_dscp']] = cnp
     tc_to_pg = {tc: (tc if tc in priorities else 0) for tc in range(8)}
-    # NIC with trust dscp maps DSCP d to priority d >> 3 unless told otherwise.
-    host_overrides = {dscp: tc for dscp, tc in ((spec['roce_dscp'], roce_priority), (spec['cnp_dscp'], cnp))
-                      if dscp >> 3 != tc}
+    # A NIC trusting DSCP maps DSCP d to priority d >> 3 unless told otherwise: override where the fabric differs
+    # for the DSCPs hosts send (RoCE, CNP and the extra entries).
+    host_dscps = [spec['roce_dscp'], spec['cnp_dscp']] + [entry['dscp'] for entry in spec['dscp_map']]
+    host_overrides = {dscp: dscp_to_tc[dscp] for dscp in host_dscps if dscp >> 3 != dscp_to_tc[dscp]}
     watchdog = dict(spec['pfc']['watchdog'])
     return {
         'roce_dscp': spec['roce_dscp'],

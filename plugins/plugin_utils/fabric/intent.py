@@ -231,6 +231,7 @@ def _check_lossless(intent, issues):
     if lossless['default_traffic_class'] in priorities or lossless['default_traffic_class'] == lossless['cnp_priority']:
         issues.add('lossless.default_traffic_class', lossless['default_traffic_class'],
                    'must differ from the lossless priorities %s and the CNP priority %d' % (priorities, lossless['cnp_priority']))
+    _check_dscp_map(lossless, priorities, issues)
     ecn = lossless['ecn']
     if ecn['min_threshold_bytes'] >= ecn['max_threshold_bytes']:
         issues.add('lossless.ecn.min_threshold_bytes', ecn['min_threshold_bytes'],
@@ -265,6 +266,23 @@ def _check_lossless(intent, issues):
                        % (platform.title, platform.max_lossless_priorities, selected_at))
         if watchdog['enabled']:
             _check_watchdog(platform, watchdog, selected_at, issues)
+
+
+def _check_dscp_map(lossless, priorities, issues):
+    reserved = {lossless['roce_dscp']: 'lossless.roce_dscp', lossless['cnp_dscp']: 'lossless.cnp_dscp'}
+    classes = sorted(set(priorities) | {lossless['default_traffic_class']})
+    seen = {}
+    for index, entry in enumerate(lossless['dscp_map']):
+        base = 'lossless.dscp_map[%d]' % index
+        if entry['dscp'] in reserved:
+            issues.add(base + '.dscp', entry['dscp'], 'is already set by %s' % reserved[entry['dscp']])
+        elif entry['dscp'] in seen:
+            issues.add(base + '.dscp', entry['dscp'], 'duplicates lossless.dscp_map[%d].dscp' % seen[entry['dscp']])
+        seen.setdefault(entry['dscp'], index)
+        if entry['traffic_class'] not in classes:
+            issues.add(base + '.traffic_class', entry['traffic_class'],
+                       'must be a lossless priority or the default class (%s): other classes get no bandwidth'
+                       % ', '.join(str(tc) for tc in classes))
 
 
 def _check_watchdog(platform, watchdog, selected_at, issues):

@@ -161,6 +161,17 @@ def test_host_dscp_override_only_when_not_default():
     assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {26: 4}
 
 
+def test_extra_dscp_map_reaches_switch_and_host():
+    design = design_from_intent({'name': 'd', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
+                                                                              'nic_speed_gbps': 100}},
+                                 'lossless': {'dscp_map': [{'dscp': 24, 'traffic_class': 3}, {'dscp': 10, 'traffic_class': 3}]},
+                                 'overlay': {'networks': rail_networks(2)}})
+    qos = design.device('leaf001')['qos']
+    assert [dscp for dscp, tc in qos['dscp_to_tc'].items() if tc == 3] == [10, 24, 26]
+    # DSCP 24 is priority 3 under the NIC's default 8:1 map; DSCP 10 (priority 1) needs an override.
+    assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {10: 3}
+
+
 def test_headroom_per_interface_and_budget():
     design = design_from_intent({'name': 'b', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
                                                                               'nic_speed_gbps': 100}},
