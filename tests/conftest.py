@@ -20,8 +20,8 @@ def _collections_path():
 
 
 def _install_collection_loader(path):
-    if 'ANSIBLE_TEST_CONTENT_ROOT' in os.environ:
-        return  # ansible-test units installs its own
+    if any(type(finder).__name__ == '_AnsibleCollectionFinder' for finder in sys.meta_path):
+        return  # ansible-test units installed its own (module tests there cannot even import ansible.plugins)
     from ansible.plugins.loader import init_plugin_loader
     init_plugin_loader([path])
 
