@@ -33,6 +33,8 @@ clab_bin="$CACHE/bin/containerlab"
 clab_build="${CONTAINERLAB_VERSION#v}+procmodules1"
 if ! [ -x "$clab_bin" ] || [ "$(cat "$clab_bin.build" 2>/dev/null)" != "$clab_build" ]; then
   log "building containerlab $CONTAINERLAB_VERSION from the Go module proxy"
+  export PATH="$PATH:/usr/local/go/bin"
+  command -v go >/dev/null || { echo "containerlab is built from source and needs Go >= 1.26 (not found)" >&2; exit 1; }
   mkdir -p "$CACHE/bin" "$CACHE/gopath"
   export GOPATH="$CACHE/gopath" GOFLAGS=-buildvcs=false CGO_ENABLED=0
   # `go install pkg@version` needs the proxy's @v/list, which this proxy refuses; build inside the module.
