@@ -14,6 +14,16 @@ import os
 import shlex
 
 
+# Options of every module that reads the host through HostAccess (documented by the aifabric.fabric.host_access
+# doc fragment).
+HOST_ACCESS_OPTIONS = dict(root=dict(type='path', default='/'), bin_path=dict(type='list', elements='path'))
+
+
+def host_access(module):
+    """The HostAccess of a module whose argument spec includes HOST_ACCESS_OPTIONS."""
+    return HostAccess(module, module.params['root'], module.params['bin_path'])
+
+
 class HostAccess:
     def __init__(self, module, root='/', bin_path=None):
         self.module = module

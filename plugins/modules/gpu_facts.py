@@ -35,14 +35,6 @@ options:
     description: Fail when any tool output cannot be parsed.
     type: bool
     default: false
-  root:
-    description: Root of the file system to read (for tests and chroots).
-    type: path
-    default: /
-  bin_path:
-    description: Directories to look up tools in, instead of C(PATH) (for tests).
-    type: list
-    elements: path
 attributes:
   check_mode:
     support: full
@@ -53,6 +45,7 @@ attributes:
   platform:
     platforms: posix
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
   - ansible.builtin.action_common_attributes.facts
 seealso:
@@ -113,7 +106,7 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HostAccess
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.host_parse import ParseError
 from ansible_collections.aifabric.fabric.plugins.module_utils.gpu_parsers import (
     GPU_QUERY_FIELDS, classify_nvidia_smi_failure, gpu_nic_affinity, parse_nvidia_smi_query,
@@ -130,12 +123,11 @@ def main():
             rdma_devices=dict(type='list', elements='str', default=[]),
             check_p2p=dict(type='bool', default=True),
             strict=dict(type='bool', default=False),
-            root=dict(type='path', default='/'),
-            bin_path=dict(type='list', elements='path'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
-    host = HostAccess(module, module.params['root'], module.params['bin_path'])
+    host = host_access(module)
     errors = []
     facts = {'not_applicable': None, 'driver': read_driver(host), 'gpus': [], 'topology': None, 'affinity': {},
              'affinity_problems': [], 'gpudirect': None, 'p2p': None, 'errors': errors,

@@ -35,14 +35,6 @@ options:
     description: Report PCIe ACS and IOMMU settings.
     type: bool
     default: true
-  root:
-    description: Root of the file system to read (for tests and chroots).
-    type: path
-    default: /
-  bin_path:
-    description: Directories to look up tools in, instead of C(PATH) (for tests).
-    type: list
-    elements: path
 attributes:
   check_mode:
     support: full
@@ -51,6 +43,7 @@ attributes:
   platform:
     platforms: posix
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
 seealso:
   - module: aifabric.fabric.gpu_facts
@@ -112,7 +105,7 @@ failure:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HostAccess
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.gpu_parsers import (
     classify_peermem_load_failure, peermem_checks, peermem_decision,
 )
@@ -168,12 +161,11 @@ def main():
         argument_spec=dict(
             method=dict(type='str', choices=['peermem', 'dmabuf', 'none'], default='peermem'),
             check_p2p=dict(type='bool', default=True),
-            root=dict(type='path', default='/'),
-            bin_path=dict(type='list', elements='path'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
-    host = HostAccess(module, module.params['root'], module.params['bin_path'])
+    host = host_access(module)
     method = module.params['method']
     result = dict(changed=False, status=None, reason=None, checks=[], persist=False)
     if method == 'none':

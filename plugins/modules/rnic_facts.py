@@ -36,14 +36,6 @@ options:
     description: Fail when any tool output cannot be parsed.
     type: bool
     default: false
-  root:
-    description: Root of the file system to read (for tests and chroots).
-    type: path
-    default: /
-  bin_path:
-    description: Directories to look up tools in, instead of C(PATH) (for tests).
-    type: list
-    elements: path
 attributes:
   check_mode:
     support: full
@@ -54,6 +46,7 @@ attributes:
   platform:
     platforms: posix
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
   - ansible.builtin.action_common_attributes.facts
 seealso:
@@ -104,7 +97,7 @@ ansible_facts:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HostAccess
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.host_parse import ParseError
 from ansible_collections.aifabric.fabric.plugins.module_utils.rnic_parsers import (
     dcb_trust, lossless_counters, parse_dcb_app, parse_dcb_pfc, parse_ethtool_pause, parse_ethtool_stats,
@@ -249,12 +242,11 @@ def main():
             interfaces=dict(type='list', elements='str'),
             gather=dict(type='list', elements='str', choices=parts, default=parts),
             strict=dict(type='bool', default=False),
-            root=dict(type='path', default='/'),
-            bin_path=dict(type='list', elements='path'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
-    host = HostAccess(module, module.params['root'], module.params['bin_path'])
+    host = host_access(module)
     gatherer = Gatherer(module, host, module.params['gather'])
     devices = gatherer.devices()
     wanted = module.params['interfaces']

@@ -97,14 +97,6 @@ options:
     type: str
     choices: [auto, mlnx_qos, dcb]
     default: auto
-  root:
-    description: Root of the file system to read and write (for tests and chroots).
-    type: path
-    default: /
-  bin_path:
-    description: Directories to look up tools in, instead of C(PATH) (for tests).
-    type: list
-    elements: path
 attributes:
   check_mode:
     support: full
@@ -116,6 +108,7 @@ notes:
   - Needs root. Hardware behaviour (link toggle on PFC change, firmware acceptance) is documented in
     docs/hosts.md together with what the fixtures prove and what needs a real ConnectX NIC.
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
 seealso:
   - module: aifabric.fabric.rnic_facts
@@ -173,7 +166,7 @@ warnings_list:
 
 from ansible.module_utils.basic import AnsibleModule
 
-from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HostAccess, command_text
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, command_text, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.host_parse import ParseError
 from ansible_collections.aifabric.fabric.plugins.module_utils.rnic_parsers import (
     dcb_trust, parse_dcb_app, parse_dcb_pfc, parse_ethtool_pause, parse_mlnx_qos,
@@ -528,8 +521,7 @@ def main():
             mtu=dict(type='int'),
             manage_mtu=dict(type='bool', default=False),
             tool=dict(type='str', choices=['auto', 'mlnx_qos', 'dcb'], default='auto'),
-            root=dict(type='path', default='/'),
-            bin_path=dict(type='list', elements='path'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
@@ -544,7 +536,7 @@ def main():
         desired_dscp_map(params['dscp_to_priority'])
     except ValueError as exc:
         module.fail_json(msg=str(exc))
-    host = HostAccess(module, params['root'], params['bin_path'])
+    host = host_access(module)
     runs = []
     try:
         for spec in params['interfaces']:
