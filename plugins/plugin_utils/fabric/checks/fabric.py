@@ -12,7 +12,7 @@ from . import FAIL, NOT_APPLICABLE, PASS, Result, check, state_problem
 from . import catalog
 from ..state import StateError
 from ..state.iproute2 import is_up
-from ..state.sources import UNSUPPORTED, ping_key, platform_of
+from ..state.sources import ping_key
 
 SWITCHES = ('leaf', 'spine', 'super_spine')
 ALL = SWITCHES + ('host',)
@@ -20,13 +20,19 @@ ALL = SWITCHES + ('host',)
 KERNEL_DATAPLANE = ('frr',)
 
 
-def _not_gathered(ctx, model, check_id, subject='all'):
-    """A not-applicable Result when this device's state cannot be checked, else None."""
-    platform = platform_of(model)
-    if platform in UNSUPPORTED:
+def _not_gathered(ctx, model, check_id, key, subject='all'):
+    """A not-applicable Result when this device's platform cannot show `key`, else None."""
+    state = ctx.state(model['name'])
+    if not state.provides(key):
         return Result(model['name'], check_id, subject, NOT_APPLICABLE, 'state from the device', '-',
-                      'not applicable: %s' % UNSUPPORTED[platform])
+                      'not applicable: the %s gatherer does not read %s' % (state.gatherer.title, key))
     return None
+
+
+def _source(ctx, model, *keys):
+    """The commands behind the state keys on this device's platform (Result.source)."""
+    state = ctx.state(model['name'])
+    return '; '.join(state.describe(key) for key in keys if state.provides(key))
 
 
 def _state(ctx, model, check_id, key, subjects, expected):
@@ -34,7 +40,7 @@ def _state(ctx, model, check_id, key, subjects, expected):
 
     `expected` is one text for every subject or a list aligned with `subjects`.
     """
-    skip = _not_gathered(ctx, model, check_id)
+    skip = _not_gathered(ctx, model, check_id, key)
     if skip:
         return None, [skip]
     try:
@@ -65,19 +71,19 @@ def bgp_session(ctx, model):
         seen = by_peer.pop(item['key'], {})
         if not seen:
             results.append(Result(name, 'bgp_session', subject, FAIL, want, 'no such neighbour configured',
-                                  source='show bgp vrf all summary json'))
+                                  source=_source(ctx, model, 'bgp_summary')))
             continue
         states = ['%s %s' % (afi, seen[afi]['state']) if afi in seen else '%s not activated' % afi for afi in item['afis']]
         remote = {session['remote_as'] for session in seen.values()}
         ok = all(afi in seen and seen[afi]['established'] for afi in item['afis']) and remote == {item['remote_asn']}
         text = ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str))
         results.append(Result(name, 'bgp_session', subject, PASS if ok else FAIL, want, text,
-                              source='show bgp vrf all summary json'))
+                              source=_source(ctx, model, 'bgp_summary')))
     for peer, afis in sorted(by_peer.items()):
         states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
         host = next(iter(afis.values())).get('hostname') or ''
         results.append(Result(name, 'bgp_session', ('%s %s' % (peer, host)).strip(), FAIL,
-                              'no session (not in the design)', states, source='show bgp vrf all summary json'))
+                              'no session (not in the design)', states, source=_source(ctx, model, 'bgp_summary')))
     return results
 
 
@@ -120,7 +126,7 @@ def evpn_vni(ctx, model):
         ok = zebra_vni is not None and zebra_vni['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
         results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL,
                               'L2VNI in zebra and in bgpd (in kernel)', ', '.join(seen),
-                              source='show evpn vni json; show bgp l2vpn evpn vni json'))
+                              source=_source(ctx, model, 'evpn_vni', 'bgp_evpn_vni')))
     return results
 
 
@@ -141,13 +147,13 @@ def evpn_route_target(ctx, model):
         seen_vni = bgp['vnis'].get(item['vni'])
         if seen_vni is None:
             results.append(Result(name, 'evpn_route_target', subject, FAIL, want, 'VNI not in bgpd',
-                                  source='show bgp l2vpn evpn vni json'))
+                                  source=_source(ctx, model, 'bgp_evpn_vni')))
             continue
         seen = 'import %s, export %s' % (','.join(seen_vni['import_rts']) or 'none',
                                          ','.join(seen_vni['export_rts']) or 'none')
         ok = seen_vni['import_rts'] == [item['route_target']] and seen_vni['export_rts'] == [item['route_target']]
         results.append(Result(name, 'evpn_route_target', subject, PASS if ok else FAIL, want, seen,
-                              source='show bgp l2vpn evpn vni json'))
+                              source=_source(ctx, model, 'bgp_evpn_vni')))
     return results
 
 
@@ -182,16 +188,16 @@ def evpn_vtep(ctx, model):
             want = 'type-3 route imported (VTEP %s in the VNI %d flood list)' % (ip, item['vni'])
             if ip in flood:
                 results.append(Result(name, 'evpn_vtep', subject, PASS, want, 'in the flood list',
-                                      source='show evpn vni json'))
+                                      source=_source(ctx, model, 'evpn_vni')))
                 continue
             results.append(Result(name, 'evpn_vtep', subject, FAIL, want,
                                   'not in the flood list; ' + _type3_evidence(routes, ip, item['route_target'],
                                                                               local.get(item['vni'])),
-                                  source='show evpn vni json; show bgp l2vpn evpn route type multicast json'))
+                                  source=_source(ctx, model, 'evpn_vni', 'evpn_type3')))
         extra = sorted(flood - set(item['remote_vteps']))
         if extra:
             results.append(Result(name, 'evpn_vtep', 'VNI %d unexpected VTEPs' % item['vni'], FAIL,
-                                  'only the designed VTEPs', ', '.join(extra), source='show evpn vni json'))
+                                  'only the designed VTEPs', ', '.join(extra), source=_source(ctx, model, 'evpn_vni')))
     return results
 
 
@@ -211,6 +217,11 @@ def _type3_evidence(routes, vtep, route_target, local_vni):
 
 
 # --------------------------------------------------------------------------- LLDP
+def _same_host(system_name, device):
+    """LLDP system names are often fully qualified (EOS sends 'leaf001.example.net'): compare the host part."""
+    return bool(system_name) and (system_name == device or str(system_name).split('.', 1)[0] == device)
+
+
 @check('lldp_neighbor', 'LLDP neighbours match the cabling plan', 'fabric', ALL, ('lldp',),
        description='On every cabled port the LLDP neighbour is the designed device and port.')
 def lldp_neighbor(ctx, model):
@@ -228,9 +239,10 @@ def lldp_neighbor(ctx, model):
         want = '%s %s' % (item['peer'], item['peer_interface'])
         seen = by_port.get(item['interface'], [])
         text = ', '.join('%s %s' % (entry['system_name'] or entry['chassis_id'], entry['peer_port']) for entry in seen)
-        ok = any(entry['system_name'] == item['peer'] and entry['peer_port'] == item['peer_interface'] for entry in seen)
+        ok = any(_same_host(entry['system_name'], item['peer']) and entry['peer_port'] == item['peer_interface']
+                 for entry in seen)
         results.append(Result(name, 'lldp_neighbor', item['interface'], PASS if ok else FAIL, want,
-                              text or 'no LLDP neighbour', source='lldpcli show neighbors'))
+                              text or 'no LLDP neighbour', source=_source(ctx, model, 'lldp')))
     return results
 
 
@@ -262,7 +274,7 @@ def interface_state(ctx, model):
     for item in expected:
         seen = interfaces.get(item['name'])
         results.append(Result(model['name'], 'interface_state', item['name'], PASS if is_up(seen) else FAIL,
-                              'up (to %s)' % item['peer'], _describe_link(seen), source='ip -j -d addr show'))
+                              'up (to %s)' % item['peer'], _describe_link(seen), source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -278,7 +290,7 @@ def interface_mtu(ctx, model):
         text = 'MTU %s' % seen['mtu'] if seen else 'interface does not exist'
         ok = seen is not None and seen['mtu'] == item['mtu']
         results.append(Result(model['name'], 'interface_mtu', item['name'], PASS if ok else FAIL,
-                              'MTU %d' % item['mtu'], text, rule='C14', source='ip -j -d addr show'))
+                              'MTU %d' % item['mtu'], text, rule='C14', source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -300,7 +312,7 @@ def interface_address(ctx, model):
         ok = item['address'] in have
         results.append(Result(model['name'], 'interface_address', item['name'], PASS if ok else FAIL,
                               item['address'], ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'),
-                              source='ip -j -d addr show'))
+                              source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -328,7 +340,7 @@ def vxlan_device(ctx, model):
         device = by_vni.get(item['vni'])
         if device is None:
             results.append(Result(name, 'vxlan_device', subject, FAIL, want, 'no VXLAN device with VNI %d' % item['vni'],
-                                  rule='C14', source='ip -j -d addr show'))
+                                  rule='C14', source=_source(ctx, model, 'interfaces')))
             continue
         bridge = interfaces.get(device['master']) if device['master'] else None
         seen = '%s %s, local %s, MTU %s, bridge %s MTU %s' % (
@@ -337,7 +349,7 @@ def vxlan_device(ctx, model):
         ok = (device['admin_up'] and device['vxlan']['local'] == item['vtep_ip'] and device['mtu'] >= host_mtu
               and bridge is not None and bridge['mtu'] >= host_mtu and bridge['admin_up'])
         results.append(Result(name, 'vxlan_device', subject, PASS if ok else FAIL, want, seen, rule='C14',
-                              source='ip -j -d addr show'))
+                              source=_source(ctx, model, 'interfaces')))
     return results
 
 

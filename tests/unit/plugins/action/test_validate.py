@@ -14,9 +14,13 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 sys.path.insert(0, ROOT)
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states  # noqa: E402
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states  # noqa: E402
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')
+
+
+def read_rnic(name):
+    return read('rnic_facts', name + '.json')
 
 
 @pytest.fixture(scope='module')
@@ -61,12 +65,12 @@ def test_healthy_state_passes_and_writes_the_reports(action_loader, tmp_path):
 def test_fault_fails_the_task_naming_device_check_expected_and_seen(action_loader, tmp_path):
     action = make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(tmp_path)})
     result = action.run(task_vars=gathered_vars('host_mtu_1500'))
-    assert result['failed'] and result['summary']['failed'] == 3
+    assert result['failed'] and result['summary']['failed'] == 4
     assert 'gpu0001 interface_mtu [eth1]: expected MTU 9000; seen MTU 1500' in result['msg']
     assert result['failures'][0].startswith('gpu0001 interface_mtu [eth1]') or any(
         line.startswith('gpu0001 interface_mtu [eth1]') for line in result['failures'])
     report = (tmp_path / 'report.md').read_text()
-    assert report.index('## Failures (3)') < report.index('## Checks')
+    assert report.index('## Failures (4)') < report.index('## Checks')
 
 
 def test_fail_false_reports_without_failing(action_loader):
@@ -121,19 +125,47 @@ def test_gather_reads_once_and_evaluates_the_device(action_loader):
     assert execute.call_args.kwargs['module_name'] == 'aifabric.fabric.validate_commands'
 
 
-def test_gather_on_a_host_plans_pings_and_rnic_facts(action_loader):
+def test_gather_on_a_host_plans_pings_rnic_facts_and_one_counter_reading(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
     states = scenario_states('healthy')
     rnic = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
                                                 'devices': {}, 'errors': []}}}
-    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic]) as execute:
+    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic, rnic]) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
     commands = {item['key']: item['argv'] for item in execute.call_args_list[0].kwargs['module_args']['commands']}
     assert commands['jumbo:eth1:10.100.0.11'] == ['ping', '-n', '-c', '3', '-i', '0.2', '-W', '2', '-I', 'eth1',
                                                   '-M', 'do', '-s', '8972', '10.100.0.11']
     assert commands['ping:eth1:10.100.0.11'][-1] == '10.100.0.11'
-    assert execute.call_args_list[1].kwargs['module_name'] == 'aifabric.fabric.rnic_facts'
-    assert result['state']['rnic']['not_applicable'].startswith('not applicable') and result['settled']
+    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list[1:]]
+    assert calls == [('aifabric.fabric.rnic_facts', ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm']),
+                     ('aifabric.fabric.rnic_facts', ['devices', 'counters'])]
+    state = result['state']
+    assert state['rnic']['not_applicable'].startswith('not applicable') and result['settled']
+    assert 'counters.2' not in state and set(state['_times']) == {'counters'} and result['platform'] == 'host'
+
+
+def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 7, 'rnic': True})
+    states = scenario_states('healthy')
+    first, second = json.loads(read_rnic('ofed_lossless')), json.loads(read_rnic('ofed_lossless'))
+    second['interfaces']['eth1']['counters']['per_priority']['3']['tx_pause'] += 7000
+    answers = [_module_outputs(states, 'gpu0001'), {'ansible_facts': {'aifabric_rnic': first}},
+               {'ansible_facts': {'aifabric_rnic': first}}, {'ansible_facts': {'aifabric_rnic': second}}]
+    clock = iter([1000.0, 1000.5, 1007.0])
+    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep') as sleep, \
+            patch('time.time', side_effect=lambda: next(clock)):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    assert sleep.call_args.args[0] == pytest.approx(6.5)
+    state = result['state']
+    assert state['_times'] == {'counters': 1000.0, 'counters.2': 1007.0}
+    assert state['counters'] is first and state['counters.2'] is second
+
+
+def test_gather_refuses_a_negative_health_interval(action_loader):
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail, match='health_interval must be 0'):
+        make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': -1}).run(
+            task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
 
 
 def test_gather_settles_until_the_device_checks_pass(action_loader):
