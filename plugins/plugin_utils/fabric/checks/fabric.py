@@ -93,39 +93,41 @@ def _vni_subject(item):
 
 
 @check('evpn_vni', 'EVPN L2VNIs present', 'fabric', ('leaf',), ('evpn_vni', 'bgp_evpn_vni'),
-       description='Every designed L2VNI of the leaf is known to zebra (VXLAN device bound) and to bgpd '
-                   '(advertise-all-vni, in kernel).')
+       description='Every designed L2VNI of the leaf is bound on the VXLAN data plane (type L2) and installed '
+                   'in BGP EVPN; a missing VNI lists the VNIs the device has.')
 def evpn_vni(ctx, model):
     name = model['name']
     expected = catalog.expected_vnis(ctx, model)
     if not expected:
         return []
     subjects = [_vni_subject(item) for item in expected]
-    zebra, problems = _state(ctx, model, 'evpn_vni', 'evpn_vni', subjects, 'L2VNI in zebra and bgpd')
+    want = 'L2VNI on the VXLAN data plane and in BGP EVPN (installed)'
+    vxlan, problems = _state(ctx, model, 'evpn_vni', 'evpn_vni', subjects, want)
     if problems:
         return problems
-    bgp, problems = _state(ctx, model, 'evpn_vni', 'bgp_evpn_vni', subjects, 'L2VNI in zebra and bgpd')
+    bgp, problems = _state(ctx, model, 'evpn_vni', 'bgp_evpn_vni', subjects, want)
     if problems:
         return problems
     results = []
     for item, subject in zip(expected, subjects):
         vni = item['vni']
         seen = []
-        zebra_vni = zebra.get(vni)
+        bound = vxlan.get(vni)
         bgp_vni = bgp['vnis'].get(vni)
-        if zebra_vni is None:
-            seen.append('not in zebra' + ('' if zebra else ' (zebra knows no VNI: EVPN not enabled)'))
-        elif zebra_vni['type'] != 'L2':
-            seen.append('zebra type %s' % zebra_vni['type'])
+        if bound is None:
+            known = ', '.join(str(other) for other in sorted(vxlan)) if vxlan else None
+            seen.append('not on the VXLAN data plane' + (' (VNIs there: %s)' % known if known
+                                                          else ' (no VNI at all: EVPN not enabled)'))
+        elif bound['type'] != 'L2':
+            seen.append('VXLAN type %s' % bound['type'])
         else:
-            seen.append('zebra L2 on %s' % zebra_vni['vxlan_if'])
+            seen.append('VXLAN L2 on %s' % bound['vxlan_if'])
         if bgp_vni is None:
-            seen.append('not in bgpd' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
+            seen.append('not in BGP EVPN' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
         else:
-            seen.append('bgpd %s' % ('in kernel' if bgp_vni['in_kernel'] else 'NOT in kernel'))
-        ok = zebra_vni is not None and zebra_vni['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
-        results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL,
-                              'L2VNI in zebra and in bgpd (in kernel)', ', '.join(seen),
+            seen.append('BGP EVPN %s' % ('installed' if bgp_vni['in_kernel'] else 'NOT installed'))
+        ok = bound is not None and bound['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
+        results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL, want, ', '.join(seen),
                               source=_source(ctx, model, 'evpn_vni', 'bgp_evpn_vni')))
     return results
 

@@ -388,19 +388,31 @@ def parse_imet(output) -> list:
     return routes
 
 
+def local_vtep(tree):
+    """The VTEP address: `vxlan source-interface` of interface Vxlan1, and that interface's address."""
+    source_if = next((line.split()[-1] for line in (tree.get('interface Vxlan1') or {})
+                      if line.startswith('vxlan source-interface ')), None)
+    for line in (tree.get('interface %s' % source_if) or {}) if source_if else ():
+        if line.startswith('ip address '):
+            return line.split()[2].split('/')[0]
+    return None
+
+
 def parse_evpn_vni(output) -> dict:
-    """VNIs in the shape of frr.parse_evpn_vni: VXLAN bindings, and per L2VNI the VTEPs whose valid IMET route
-    carries a route-target the VLAN imports (EOS's flood list)."""
+    """VNIs in the shape of frr.parse_evpn_vni: VXLAN bindings, and per L2VNI the remote VTEPs whose valid IMET
+    route carries a route-target the VLAN imports (EOS's flood list)."""
     source = 'EOS show vxlan vni'
     outputs = results(source, output, 3)
     bindings = _vni_bindings(source, _json(source, outputs[0]))
     routes = parse_imet([outputs[1]])
-    targets = _vlan_targets(config_tree(_json(source, outputs[2])))
+    tree = config_tree(_json(source, outputs[2]))
+    targets, own = _vlan_targets(tree), local_vtep(tree)
     vnis = {}
     for vni, info in bindings.items():
         imports = set((targets.get(info['vlan']) or {}).get('import') or [])
-        remote = sorted({route['vtep'] for route in routes if route['valid'] and imports & set(route['route_targets'])})
-        vnis[vni] = dict(info, vtep_ip=None, remote_vteps=remote if info['type'] == 'L2' else [], tenant_vrf=info.get('vrf'),
+        remote = sorted({route['vtep'] for route in routes if route['valid'] and route['vtep'] != own
+                         and imports & set(route['route_targets'])})
+        vnis[vni] = dict(info, vtep_ip=own, remote_vteps=remote if info['type'] == 'L2' else [], tenant_vrf=info.get('vrf'),
                          macs=None)
     return vnis
 
