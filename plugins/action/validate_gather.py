@@ -104,7 +104,7 @@ class ActionModule(ActionBase):
         """{key: output} of one reading through the platform's transport."""
         items = flatten(gatherer.transport, commands)
         if gatherer.transport == 'command':
-            return regroup(items, self._run_commands(items, model, args, task_vars))
+            return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
         return {UNREADABLE: 'reading %s needs the %s connection of the deploy drivers, which this installation does not '
                             'provide' % (gatherer.title, gatherer.transport)}
 

@@ -21,8 +21,9 @@ tests/unit/fixtures/state/eos/, written after Arista's published outputs, ANTA's
   VerifyRunningConfig reads the same). The lossless settings (qos maps, qos profile, PFC, watchdog, ECN) and the
   EVPN route-targets come from it. The rendered startup-config (CLI text) parses into the same tree.
 - counters: `show priority-flow-control counters` (revision 3: {interfaceCounters: {port: {rxFrames, txFrames}}},
-  per port, all priorities), `show priority-flow-control counters watchdog` ({interfaceCounters: {port: {txQueues:
-  {queue: {stuckCount, recoveryCount, droppedPackets, state}}}}}), `show interfaces counters queue detail`
+  per port, all priorities), `show priority-flow-control counters watchdog` ({interfaceCounters | interfaces: {port:
+  {txQueues: {queue: {stuckCount, recoveryCount, droppedPackets, state}}}}}; modelled on EOS naming, not confirmed on
+  a capture), `show interfaces counters queue detail`
   ({egressQueueCounters: {interfaces: {port: {ucastQueues: {trafficClasses: {TCn: {dropPrecedences: {DP0:
   {droppedPackets}}}}}}}}}) and `show qos interfaces ecn counters queue` ({intfQueueCounters: {port:
   {queueCounters: {queue: "count" | "-"}}}}).
@@ -444,14 +445,17 @@ def parse_counters(output) -> dict:
         ports.setdefault(port, {}).update(
             pfc_rx_total=number(source, (info or {}).get('rxFrames', 0), '%s rxFrames' % port),
             pfc_tx_total=number(source, (info or {}).get('txFrames', 0), '%s txFrames' % port))
-    for port, info in require_mapping(source, watchdog.get('interfaceCounters', {}), 'watchdog counters').items():
+    # EOS names the per-port table interfaceCounters in most counter commands; accept `interfaces` as well
+    table = watchdog.get('interfaceCounters', watchdog.get('interfaces', {}))
+    for port, info in require_mapping(source, table, 'watchdog counters').items():
         view = ports.setdefault(port, {})
         for queue, values in ((info or {}).get('txQueues') or {}).items():
             index = int(str(queue).replace('TxQ', ''))
             view.setdefault('wd_storms', {})[index] = number(source, values.get('stuckCount', 0), '%s stuckCount' % port)
             view.setdefault('wd_restored', {})[index] = number(source, values.get('recoveryCount', 0),
                                                                '%s recoveryCount' % port)
-            view.setdefault('wd_stormed', {})[index] = str(values.get('state', '')).lower() in ('stuck', 'stormed')
+            if 'state' in values:  # stuck now (only some releases say so; the storm count is always there)
+                view.setdefault('wd_stormed', {})[index] = str(values['state']).lower() in ('stuck', 'stormed')
     egress = require_mapping(source, queues.get('egressQueueCounters', {}), 'egressQueueCounters')
     for port, info in require_mapping(source, egress.get('interfaces', {}), 'egress interfaces').items():
         classes = (((info or {}).get('ucastQueues') or {}).get('trafficClasses') or {})
@@ -469,6 +473,17 @@ def parse_counters(output) -> dict:
     return {'ports': ports}
 
 
+def parse_anta(output) -> dict:
+    """The outputs of ANTA's commands, {command_key: eAPI JSON}, handed to ANTA unchanged (checks/anta_catalog.py)."""
+    source = 'EOS outputs of ANTA\'s commands'
+    if not isinstance(output, dict) or not output:
+        raise StateError(source, 'not gathered (no ANTA command was read)')
+    missing = sorted(key.split('|')[0] for key, value in output.items() if value is None)
+    if missing:
+        raise StateError(source, 'no output for %s' % ', '.join(missing))
+    return output
+
+
 LEAVES = ('leaf',)
 SOURCES = (
     Source('bgp_summary', ['show bgp summary vrf all'], parse_bgp_summary),
@@ -481,6 +496,8 @@ SOURCES = (
     Source('counters', ['show priority-flow-control counters', 'show priority-flow-control counters watchdog',
                         'show interfaces counters queue detail', 'show qos interfaces ecn counters queue'],
            parse_counters),
+    Source('anta', lambda model, options: options.get('anta'), parse_anta, keyed=True,
+           label="ANTA's commands (eAPI)"),
 )
 GATHERER = Gatherer('eos', 'Arista EOS (eAPI)', 'eapi', SOURCES, design_view=design_view)
 

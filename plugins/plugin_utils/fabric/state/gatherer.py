@@ -34,8 +34,9 @@ COUNTERS = 'counters'
 class Source:
     """One neutral state key: how to read it on a platform and how to parse what was read."""
 
-    def __init__(self, key, command, parse, roles=None, when=None, label=None):
+    def __init__(self, key, command, parse, roles=None, when=None, label=None, keyed=False):
         self.key = key
+        self.keyed = keyed  # outputs are kept as {command_key: output} (commands chosen at run time, e.g. ANTA's)
         self.label = label  # how people read the command (default: the command itself)
         self.command = command  # argv | eAPI command(s) | callable(model, options) -> either (or None: skip)
         self.parse = parse
@@ -59,6 +60,10 @@ class Gatherer:
         self._extra = extra  # callable(model, options) -> [(key, command)] (pings)
         self._extra_parser = extra_parser  # callable(key) -> parser or None
         self.design_view = design_view  # callable(model) -> lossless view of the rendered configuration
+
+    @property
+    def keyed(self) -> tuple:
+        return tuple(key for key, source in self.sources.items() if source.keyed)
 
     def provides(self, key) -> bool:
         base = key[:-len(SECOND)] if key.endswith(SECOND) else key
@@ -136,11 +141,21 @@ def flatten(transport, commands) -> list:
     return items
 
 
-def regroup(items, outputs) -> dict:
-    """{key: output | [outputs]} from the per-item outputs ({item key: output}) of a transport."""
+def command_key(command, revision=None) -> str:
+    """'show bgp summary vrf all|1': an eAPI command and its revision, as keys of keyed sources."""
+    if isinstance(command, dict):
+        command, revision = command.get('cmd'), command.get('revision')
+    return '%s|%s' % (command, revision if revision is not None else '')
+
+
+def regroup(items, outputs, keyed=()) -> dict:
+    """{key: output | [outputs] | {command_key: output} (keys in `keyed`)} from the per-item outputs
+    ({item key: output}) of a transport."""
     raw = {}
-    for item_key, key, index, _command in items:
-        if index is None:
+    for item_key, key, index, command in items:
+        if key in keyed:
+            raw.setdefault(key, {})[command_key(command)] = outputs.get(item_key)
+        elif index is None:
             raw[key] = outputs.get(item_key)
         else:
             raw.setdefault(key, []).append(outputs.get(item_key))
@@ -157,4 +172,4 @@ def results(source, output, count=None) -> list:
 
 
 __all__ = ['Gatherer', 'Source', 'SECOND', 'TIMES', 'UNREADABLE', 'COUNTERS', 'results', 'command_list', 'flatten',
-           'regroup']
+           'regroup', 'command_key']
