@@ -12,7 +12,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
@@ -54,8 +54,10 @@ class ActionModule(ActionBase):
         ctx = checks.Context(design, {}, options)
         model = ctx.model(device)
         gatherer = gatherer_for(model)
-        commands = gatherer.commands(model, {'pings': catalog.ping_targets(ctx, model, args['ping_peers']),
-                                             'rnic': args['rnic']})
+        plan = {'pings': catalog.ping_targets(ctx, model, args['ping_peers']), 'rnic': args['rnic']}
+        if gatherer.provides(anta_catalog.ANTA_KEY) and model['role'] in anta_catalog.SWITCHES:
+            plan['anta'] = anta_catalog.eapi_commands(ctx, model)  # the outputs ANTA's tests read, same connection
+        commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
         started = time.monotonic()

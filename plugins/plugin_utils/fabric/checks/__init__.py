@@ -40,6 +40,7 @@ class Result:
     rule: str | None = None
     category: str = 'fabric'
     source: str | None = None
+    link: str | None = None  # 'device port' of the lower end when the result is about a link (both-ends checks)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -202,8 +203,11 @@ def summary(results) -> dict:
         counts[result.status] += 1
         entry = by_check.setdefault(result.check, {status: 0 for status in STATUSES})
         entry[result.status] += 1
-    return {'total': len(results), 'counts': counts, 'by_check': by_check,
-            'ok': counts[FAIL] == 0 and counts[ERROR] == 0}
+    run_count = len(results) - counts[NOT_APPLICABLE]
+    # green only when something was checked and nothing failed: 0 checks run is never a pass
+    return {'total': len(results), 'counts': counts, 'by_check': by_check, 'checks_run': run_count,
+            'ok': counts[FAIL] == 0 and counts[ERROR] == 0 and run_count > 0,
+            'problems': counts[FAIL] + counts[ERROR]}
 
 
 def _load_all():

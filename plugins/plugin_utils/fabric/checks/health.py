@@ -39,6 +39,55 @@ HEALTH_DEFAULTS = {
 }
 
 
+def threshold_problems(given) -> list:
+    """Sentences naming every unknown key or bad value of validate_health_thresholds (empty: usable)."""
+    problems = []
+    if not isinstance(given, dict):
+        return ['validate_health_thresholds must be a mapping, got %s' % type(given).__name__]
+    for key, value in given.items():
+        if key not in HEALTH_DEFAULTS:
+            problems.append('validate_health_thresholds.%s is not a threshold (allowed: %s)'
+                            % (key, ', '.join(sorted(HEALTH_DEFAULTS))))
+        elif key == 'rdma_errors_max':
+            if not isinstance(value, dict):
+                problems.append('validate_health_thresholds.rdma_errors_max must be a mapping of counter: rate')
+                continue
+            for name, rate in value.items():
+                if name not in HEALTH_DEFAULTS[key]:
+                    problems.append('validate_health_thresholds.rdma_errors_max.%s is not an RDMA error counter '
+                                    '(allowed: %s)' % (name, ', '.join(sorted(HEALTH_DEFAULTS[key]))))
+                elif isinstance(rate, bool) or not isinstance(rate, (int, float)) or rate < 0:
+                    problems.append('validate_health_thresholds.rdma_errors_max.%s must be a number >= 0, got %r'
+                                    % (name, rate))
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            problems.append('validate_health_thresholds.%s must be a number >= 0 (per second), got %r' % (key, value))
+    return problems
+
+
+def counter_links(ctx, names):
+    """[(device, port, peer, peer_port, counts, rates)] of every cabled port of `names` whose counters were read
+    (counts of the last reading; rates None with a single reading), for the Prometheus textfile."""
+    rows = []
+    for name in names:
+        state = ctx.state(name)
+        if not state.provides(COUNTERS) or not state.has(COUNTERS):
+            continue
+        try:
+            counts = state.get(COUNTERS + SECOND if state.has(COUNTERS + SECOND) else COUNTERS)
+        except StateError:
+            continue
+        status, rates = device_rates(ctx, name)
+        model = ctx.model(name)
+        ports = ([(rail['interface'], rail['leaf'], rail['leaf_interface']) for rail in model['rails']]
+                 if model['role'] == 'host' else
+                 [(item['name'], item['peer'], item['peer_interface']) for item in model['interfaces']])
+        for port, peer, peer_port in ports:
+            if port in counts.get('ports', {}):
+                rows.append((name, port, peer, peer_port, counts['ports'][port],
+                             rates['ports'].get(port) if status == 'ok' else None))
+    return rows
+
+
 def thresholds(ctx) -> dict:
     values = dict(HEALTH_DEFAULTS)
     given = ctx.options.get('health') or {}
@@ -125,10 +174,15 @@ def _links(ctx, model, check_id, category='health'):
     return out
 
 
-def _collapse(results):
-    """Not-applicable results once per reason and device (a fabric of EOS switches would repeat them per link)."""
+def _collapse(results, model=None):
+    """Not-applicable results once per reason and device (a fabric of EOS switches would repeat them per link);
+    every other result names its link by the lower end ('device port')."""
+    ports = {link_subject(model, port, peer, peer_port): '%s %s' % (model['name'], port)
+             for port, peer, peer_port, _mtu in uplinks(model)} if model else {}
     seen, kept = set(), []
     for result in results:
+        if result.subject in ports:
+            result.link = ports[result.subject]
         if result.status == NOT_APPLICABLE:
             if (result.device, result.check, result.message) in seen:
                 continue
@@ -240,7 +294,7 @@ def health_pfc_pause(ctx, model):
             results.append(Result(model['name'], 'health_pfc_pause', subject, PASS,
                                   'at most %s pause frames per priority' % _per_s(limits['pause_rate_max']),
                                   '; '.join(seen) or 'no pause counters', category='health', source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
 @check('health_pfc_watchdog', 'No PFC watchdog storm on any lossless queue', 'health', ALL, ('counters',),
@@ -283,7 +337,7 @@ def health_pfc_watchdog(ctx, model):
             results.append(Result(model['name'], 'health_pfc_watchdog', subject, PASS,
                                   'no watchdog storm on the lossless queues', '; '.join(seen) or 'no switch end',
                                   category='health', source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
 def _drops(ctx, device, rates):
@@ -331,7 +385,7 @@ def health_lossless_drops(ctx, model):
         else:
             results.append(Result(model['name'], 'health_lossless_drops', subject, PASS, 'no drop on the lossless class',
                                   '; '.join(seen) or 'no drop counters', category='health', source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
 def _marks_towards(ctx, leaf, leaf_port, leaf_rates):
@@ -429,7 +483,7 @@ def health_ecn_cnp(ctx, model):
         else:
             results.append(Result(host, 'health_ecn_cnp', subject, PASS, want, seen, category='health',
                                   source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
 @check('health_cnp_ecn', 'No CNPs without ECN marks', 'health', HOSTS, ('counters',),
@@ -471,7 +525,7 @@ def health_cnp_ecn(ctx, model):
                                   'NIC %s, %s %s %s' % (_per_s(sent), _per_s(handled), _per_s(nic_marks), leaf, leaf_port,
                                                         _per_s(leaf_marks) if leaf_marks is not None else 'n/a'),
                                   category='health', source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
 @check('health_rdma_errors', 'No RDMA transport errors on GPU server rails', 'health', HOSTS, ('counters',),
@@ -505,7 +559,7 @@ def health_rdma_errors(ctx, model):
             results.append(Result(host, 'health_rdma_errors', subject, PASS, want, ', '.join(
                 '%s %s' % (name, _per_s(value)) for name, value in sorted(present.items())), category='health',
                 source='counter rates'))
-    return _collapse(results)
+    return _collapse(results, model)
 
 
-__all__ = ['HEALTH_DEFAULTS', 'thresholds', 'device_rates']
+__all__ = ['HEALTH_DEFAULTS', 'thresholds', 'threshold_problems', 'device_rates', 'counter_links']

@@ -79,7 +79,8 @@ def link_mtu(ctx, model):
             message = 'look at %s (differs from the design)' % ' and '.join(wrong) if wrong else \
                 'the designed MTUs do not fit each other'
         results.append(Result(name, 'link_mtu', subject, PASS if ok else FAIL, want, seen, message, rule='C14',
-                              source='%s; %s' % (ctx.state(name).describe('interfaces'), ctx.state(peer).describe('interfaces'))))
+                              source='%s; %s' % (ctx.state(name).describe('interfaces'), ctx.state(peer).describe('interfaces')),
+                              link='%s %s' % (name, port)))
     return results
 
 
@@ -155,7 +156,8 @@ def link_lossless(ctx, model):
             seen = '; '.join(problems) or 'both ends: %s' % ', '.join('%s %s' % item for item in local.items())
             results.append(Result(name, 'link_lossless', subject, FAIL if problems else PASS, want, seen,
                                   rule='C01,C03,C08,C10,C12', category='lossless',
-                                  source='%s: %s + %s' % (phase, sides[0]['source'], sides[1]['source'])))
+                                  source='%s: %s + %s' % (phase, sides[0]['source'], sides[1]['source']),
+                                  link='%s %s' % (name, port)))
     return _collapse_na(results)
 
 

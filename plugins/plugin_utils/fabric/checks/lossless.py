@@ -491,7 +491,7 @@ def _host_rule(check_id):
                 leaf_item = next((item for item in leaf['interfaces'] if item['name'] == rail['leaf_interface']), {})
                 ok, want, seen = func(ctx, view, port, leaf_item)
                 results.append(Result(name, check_id, subject, PASS if ok else FAIL, want, seen, rule=rule_text,
-                                      category='lossless', source=source))
+                                      category='lossless', source=source, link='%s %s' % (name, rail['interface'])))
         return _collapse_na(results)
 
     run_rule.__name__ = check_id

@@ -234,3 +234,58 @@ def test_validate_commands_runs_read_only_commands_in_parallel(action_loader):
 def test_validate_commands_rejects_duplicate_keys(action_loader):
     result = run_commands_module({'commands': [{'key': 'a', 'argv': ['true']}, {'key': 'a', 'argv': ['true']}]})
     assert result['failed'] and 'unique' in result['msg']
+
+
+# --------------------------------------------------------------------------- reports, textfile, ANTA catalog
+def test_reports_prometheus_textfile_and_nothing_checked(action_loader, tmp_path):
+    from prometheus_client.parser import text_string_to_metric_families
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(tmp_path)})
+    result = action.run(task_vars=gathered_vars('healthy'))
+    prom = result['report']['prometheus']
+    assert prom == str(tmp_path / 'aifabric-capture.prom')
+    names = {family.name for family in text_string_to_metric_families(open(prom, encoding='utf-8').read())}
+    assert {'aifabric_validation_ok', 'aifabric_validation_results'} <= names
+    assert 'anta_catalog' not in result['report']  # no EOS switch in this fabric
+    # pre-deploy on the FRR capture fabric: nothing can be checked, and the task says so without passing
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'gathered': False})
+    result = action.run(task_vars=gathered_vars('healthy'))
+    assert not result.get('failed') and result['summary']['verdict'] == 'NOTHING CHECKED' and not result['summary']['ok']
+    assert result['msg'].startswith('Validation checked NOTHING for fabric capture') and 'this is not a pass' in result['msg']
+
+
+def test_health_thresholds_are_validated_before_anything_is_judged(action_loader):
+    from ansible.errors import AnsibleActionFail
+    bad = {'pause_rate_max': -5, 'nonsense': 1, 'rdma_errors_max': {'out_of_sequence': 'x', 'made_up': 0}}
+    with pytest.raises(AnsibleActionFail) as raised:
+        make_action(action_loader, 'aifabric.fabric.validate', {'health_thresholds': bad}).run(
+            task_vars=gathered_vars('healthy'))
+    message = str(raised.value)
+    for fragment in ('validate_health_thresholds.pause_rate_max must be a number >= 0 (per second), got -5',
+                     'validate_health_thresholds.nonsense is not a threshold',
+                     "validate_health_thresholds.rdma_errors_max.out_of_sequence must be a number >= 0, got 'x'",
+                     'validate_health_thresholds.rdma_errors_max.made_up is not an RDMA error counter'):
+        assert fragment in message
+
+
+def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_path):
+    import yaml
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_key
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw
+    intent = os.path.join(FIXTURES, '..', 'intents', 'eos_small.yml')
+    design = design_from_file(intent)
+    ctx = checks.Context(design)
+    state = eos_raw(design.device('leaf001'))
+    state['anta'] = {command_key(command): json.loads(read('eos', '4.32', 'leaf001', command['cmd'].replace(' ', '_') + '.json'))
+                     for command in anta_catalog.eapi_commands(ctx, ctx.model('leaf001'))}
+    task_vars = {'hostvars': {'leaf001': {'aifabric_intent': intent, 'validate_gathered': {'state': state}}},
+                 'ansible_play_hosts_all': ['leaf001']}
+    action = make_action(action_loader, 'aifabric.fabric.validate',
+                         {'output_dir': str(tmp_path), 'checks': ['anta'], 'fail': False})
+    result = action.run(task_vars=task_vars)
+    assert result['summary']['passed'] == 8 and result['summary']['ok']
+    catalog = yaml.safe_load(open(result['report']['anta_catalog'], encoding='utf-8'))
+    assert catalog['anta.tests.vxlan'][2]['VerifyVxlanVtep'] == {'vteps': ['10.254.16.3'], 'filters': {'tags': ['leaf001']}}
+    assert 'anta nrfu --catalog anta-catalog.yml' in open(result['report']['anta_catalog'], encoding='utf-8').read()
