@@ -46,6 +46,9 @@ class ActionModule(ActionBase):
             'anta_catalog': {'type': 'bool', 'default': True},
         })[1]
         problems = health.threshold_problems(args['health_thresholds'])
+        if args['prometheus_file'] and not args['prometheus_file'].endswith('.prom'):
+            problems.append('prometheus_file %s must end in .prom (the textfile collector reads only *.prom files)'
+                            % args['prometheus_file'])
         if problems:
             raise AnsibleActionFail('; '.join(problems))
         started = time.monotonic()
@@ -93,11 +96,13 @@ class ActionModule(ActionBase):
                     and ctx.model(name)['role'] in anta_catalog.SWITCHES]
             if args['anta_catalog'] and eapi:
                 result['report']['anta_catalog'] = self._write_catalog(ctx, eapi, args['output_dir'])
-        prom = args['prometheus_file'] or (os.path.join(args['output_dir'], 'aifabric-%s.prom' % design.name)
-                                           if args['output_dir'] else None)
-        if prom:
+        targets = [path for path in (os.path.join(args['output_dir'], 'aifabric-%s.prom' % design.name)
+                                     if args['output_dir'] else None, args['prometheus_file']) if path]
+        if targets:
             text = prometheus.build(design.name, results, summary, now.timestamp(), health.counter_links(ctx, devices))
-            result.setdefault('report', {})['prometheus'] = prometheus.write(prom, text)
+            for path in targets:
+                result.setdefault('report', {})['prometheus' if path == targets[0] else 'prometheus_file'] = \
+                    prometheus.write(path, text)
         failures = report.failure_lines(results, limit=args['failure_lines'])
         result['failures'] = failures
         where = ' (report: %s)' % result['report']['markdown'] if result.get('report', {}).get('markdown') else ''

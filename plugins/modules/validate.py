@@ -91,8 +91,9 @@ options:
     default: {}
   prometheus_file:
     description:
-      - Path of the Prometheus text-exposition file (verdicts and lossless counters), for node_exporter's textfile
-        collector. Defaults to C(aifabric-<fabric>.prom) in O(output_dir); none is written without either.
+      - Also write the Prometheus text-exposition file (verdicts and lossless counters) to this path, for
+        node_exporter's textfile collector (its file name must end in C(.prom)). It is always written beside the
+        report as C(aifabric-<fabric>.prom) when O(output_dir) is set.
     type: path
   anta_catalog:
     description: Write the ANTA catalog of the EOS switches (C(anta-catalog.yml)) to O(output_dir).
@@ -140,7 +141,9 @@ failures:
   type: list
   elements: str
 report:
-  description: Paths of the written files (json, markdown, html, prometheus, anta_catalog when EOS switches were checked).
+  description:
+    - Paths of the written files (json, markdown, html, prometheus, prometheus_file, and anta_catalog when EOS switches
+      were checked).
   returned: when output_dir or prometheus_file is set
   type: dict
 """

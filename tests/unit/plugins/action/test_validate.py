@@ -246,6 +246,14 @@ def test_reports_prometheus_textfile_and_nothing_checked(action_loader, tmp_path
     names = {family.name for family in text_string_to_metric_families(open(prom, encoding='utf-8').read())}
     assert {'aifabric_validation_ok', 'aifabric_validation_results'} <= names
     assert 'anta_catalog' not in result['report']  # no EOS switch in this fabric
+    textfile = tmp_path / 'textfile' / 'aifabric.prom'
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'prometheus_file': str(textfile)})
+    assert action.run(task_vars=gathered_vars('healthy'))['report'] == {'prometheus': str(textfile)}
+    assert textfile.read_text().startswith('# HELP ')
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail, match='must end in .prom'):
+        make_action(action_loader, 'aifabric.fabric.validate', {'prometheus_file': str(tmp_path / 'x.txt')}).run(
+            task_vars=gathered_vars('healthy'))
     # pre-deploy on the FRR capture fabric: nothing can be checked, and the task says so without passing
     action = make_action(action_loader, 'aifabric.fabric.validate', {'gathered': False})
     result = action.run(task_vars=gathered_vars('healthy'))
