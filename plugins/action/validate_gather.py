@@ -13,6 +13,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
@@ -94,13 +95,21 @@ class ActionModule(ActionBase):
         first_at = time.time()
         raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)}
         times = {COUNTERS: first_at}
-        if args['health_interval'] > 0:
+        if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()
             raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)
             times[COUNTERS + SECOND] = second_at
         raw[TIMES] = times
         return raw
+
+    @staticmethod
+    def _nothing_to_count(gatherer, output):
+        """A device that has nothing to count (a server without RDMA NIC) needs no second reading."""
+        try:
+            return bool(gatherer.parse(COUNTERS, output).get('not_applicable'))
+        except StateError:
+            return False  # unreadable: read again anyway, the checks report the error
 
     def _read(self, gatherer, model, commands, args, task_vars):
         """{key: output} of one reading through the platform's transport."""

@@ -110,7 +110,11 @@ def device_rates(ctx, device):
         elif not state.has(COUNTERS) and state.raw and not state.raw.get('_error'):
             outcome = ('na', 'counters not read (validate_gather reads them unless validate_rnic is false on GPU servers)')
         elif state.has(COUNTERS) and not state.has(COUNTERS + SECOND):
-            outcome = ('na', 'counter rates not measured: one reading only (validate_health_interval is 0)')
+            try:
+                reason = state.get(COUNTERS).get('not_applicable')
+                outcome = ('na', reason or 'counter rates not measured: one reading only (validate_health_interval is 0)')
+            except StateError as exc:
+                outcome = ('error', exc)
         else:
             try:
                 rates = state.rates(COUNTERS)

@@ -161,6 +161,18 @@ def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
     assert state['counters'] is first and state['counters.2'] is second
 
 
+def test_gather_does_not_wait_on_a_server_without_rdma(action_loader):
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 30})
+    none = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
+                                                'devices': {}, 'errors': []}}}
+    states = scenario_states('healthy')
+    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), none, none]), \
+            patch('time.sleep') as sleep:
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    assert not sleep.called and 'counters.2' not in result['state'] and result['state']['counters'] == none[
+        'ansible_facts']['aifabric_rnic']
+
+
 def test_gather_refuses_a_negative_health_interval(action_loader):
     from ansible.errors import AnsibleActionFail
     with pytest.raises(AnsibleActionFail, match='health_interval must be 0'):
