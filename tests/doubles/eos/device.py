@@ -303,7 +303,7 @@ class EosDevice:
     def _show(self, context, command, fmt):
         words = command.split()
         text_only = {
-            ('show', 'running-config'): lambda: self.running_text(),
+            ('show', 'running-config'): self.running_text,
             ('show', 'startup-config'): lambda: self.startup,
         }
         if tuple(words) in text_only:
