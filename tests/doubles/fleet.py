@@ -255,7 +255,7 @@ def down(state_dir, purge=False):
     pid = _running_pid(state_dir)
     if pid:
         os.kill(pid, signal.SIGTERM)
-        for _ in range(200):
+        for _attempt in range(200):
             try:
                 os.kill(pid, 0)
             except ProcessLookupError:
@@ -289,7 +289,7 @@ def status(state_dir):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog='python -m tests.doubles.fleet', description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(prog='python -m tests.doubles.fleet', description=__doc__.split('\n\n', maxsplit=1)[0])
     sub = parser.add_subparsers(dest='command', required=True)
     for name in ('up', 'serve'):
         item = sub.add_parser(name)

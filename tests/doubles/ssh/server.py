@@ -120,8 +120,10 @@ class SshDouble:
         exports = ''.join('export %s=%s\n' % (key, shlex.quote(value)) for key, value in sorted(env.items()))
         user = PROMPT_USER[self.kind]
         site = ':mgmt' if self.kind == 'nvue' else ''
-        self._write('etc/bashrc', exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\nunset HISTFILE\nPS1=%s\n' % shlex.quote('%s@%s%s:~$ ' % (user, self.name, site)))
-        self._write('etc/bashrc-root', exports + 'export DOUBLE_PRIVILEGED=1\nunset HISTFILE\nPS1=%s\n' % shlex.quote('root@%s%s:/home/%s# ' % (self.name, site, user)))
+        prompt = shlex.quote('%s@%s%s:~$ ' % (user, self.name, site))
+        root_prompt = shlex.quote('root@%s%s:/home/%s# ' % (self.name, site, user))
+        self._write('etc/bashrc', exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\nunset HISTFILE\nPS1=%s\n' % prompt)
+        self._write('etc/bashrc-root', exports + 'export DOUBLE_PRIVILEGED=1\nunset HISTFILE\nPS1=%s\n' % root_prompt)
         self._write('bin/.login', '#!/bin/bash\n' + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
                     'if [ -n "$SSH_ORIGINAL_COMMAND" ]; then exec /bin/bash -c "$SSH_ORIGINAL_COMMAND"; fi\n'
                     'exec /bin/bash --noprofile --rcfile %s -i\n' % shlex.quote(os.path.join(inside, 'etc', 'bashrc')), 0o755)

@@ -260,7 +260,7 @@ def json_patch(document, operations):
             continue
         else:
             raise ValueError("can't %s a non-existent object '%s'" % (op, last))
-    return {table: rows for table, rows in document.items()}
+    return document
 
 
 def config(directory, faults, args):
