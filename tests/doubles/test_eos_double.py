@@ -219,7 +219,9 @@ def test_state_follows_the_running_config_and_the_fault_knobs(napalm_eos):
     device.faults.set(convergence_s=0.3)
     driver.load_replace_candidate(config=rendered(GOLDEN[0]))
     driver.commit_config()
-    run = lambda command: device.run_cmds([command])[0]  # noqa: E731
+
+    def run(command):
+        return device.run_cmds([command])[0]
     peers = run('show ip bgp summary vrf all')['vrfs']['default']['peers']
     assert sorted(peers) == ['10.0.0.0', '10.0.0.2']
     assert {peer['peerState'] for peer in peers.values()} == {'Connect'}

@@ -168,6 +168,8 @@ class EosDevice:
     def _session_command(self, context, name, rest, fmt):
         if not rest:
             session = self.sessions.get(name)
+            if session is not None and session.state == 'pendingCommitTimer':
+                raise _could_not('Session %s has a pending commit timer: commit or abort it first' % name)
             if session is None or session.state != 'pending':
                 session = self.sessions[name] = Session(self.running.copy())
             context['editor'], context['session'] = session.config.editor(), name
@@ -303,7 +305,7 @@ class EosDevice:
     def _show(self, context, command, fmt):
         words = command.split()
         text_only = {
-            ('show', 'running-config'): lambda: self.running_text(),
+            ('show', 'running-config'): self.running_text,
             ('show', 'startup-config'): lambda: self.startup,
         }
         if tuple(words) in text_only:

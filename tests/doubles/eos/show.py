@@ -115,8 +115,8 @@ def bgp(config):
                 data['ipv4_default'] = False
             elif words[0] == 'neighbor' and words[1] == 'interface':
                 interface = words[2]
-                peer = peers['peers'].setdefault(link_local(interface), {'group': None, 'asn': None, 'description': '',
-                                                                          'interface': interface})
+                blank = {'group': None, 'asn': None, 'description': '', 'interface': interface}
+                peer = peers['peers'].setdefault(link_local(interface), blank)
                 peer['group'], peer['asn'] = words[4], words[6]
             elif words[0] == 'neighbor' and words[2:4] in (['peer', 'group'], ['peer-group']) and len(words) <= 4:
                 groups.setdefault(words[1], {'asn': None, 'af': set()})
