@@ -19,13 +19,15 @@ tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide 
   {ecn-marked-packets: {transmit}}.
 - `nv show interface <swp> qos pfc-watchdog -o json` (5.6+): {state, status: {traffic-class: {status: OK | DEADLOCK,
   deadlock-count}}}.
-Cumulus Linux is Debian: swp ports are kernel netdevs and lldpd is its LLDP agent, so interfaces and LLDP are read
-with `ip -j -d addr show` and `lldpcli -f json show neighbors` (the parsers the FRR lab proves on real output).
+- `nv show interface -o json`: {name: {type, link: {admin-status, oper-status, mtu, state: {up: {}}}, ip: {address:
+  {prefix: {}}}}}.
+- `nv show interface <swp> lldp -o json` per cabled port: {neighbor: {id: {chassis: {system-name, chassis-id}, port:
+  {name | id, description, type}}}}.
 """
 
 from __future__ import annotations
 
-from . import StateError, excerpt, iproute2, lldp, load_json, require_mapping
+from . import StateError, excerpt, load_json, require_mapping
 from .counters import number
 from .gatherer import Gatherer, Source, results
 from .views import identity, lossless_state, port_view
@@ -160,8 +162,61 @@ def lossless_from_tree(tree, operational=None, source='applied configuration') -
 def parse_lossless(output) -> dict:
     source = 'NVUE nv config show -o json'
     outputs = results(source, output, 2)
-    return lossless_from_tree(config_tree(_text(source, outputs[0])), iproute2.parse_ip_link(outputs[1]),
-                              'applied configuration + ip link')
+    return lossless_from_tree(config_tree(_text(source, outputs[0])), parse_interfaces(outputs[1]),
+                              'applied configuration + nv show interface')
+
+
+# --------------------------------------------------------------------------- interfaces and LLDP
+def _state_word(value):
+    """NVUE prints some states as a word ('up') and some as a one-key object ({'up': {}})."""
+    if isinstance(value, dict) and len(value) == 1:
+        return next(iter(value))
+    return value
+
+
+def parse_interfaces(output) -> dict:
+    """`nv show interface -o json` in the shape of iproute2.parse_ip_link."""
+    source = 'NVUE nv show interface -o json'
+    data = require_mapping(source, _json(source, results(source, output, 1)[0]))
+    interfaces = {}
+    for name, body in data.items():
+        body = require_mapping(source, body or {}, 'interface %s' % name)
+        link = body.get('link') or {}
+        oper = _state_word(link.get('oper-status', link.get('state')))
+        if oper is None or 'mtu' not in link:
+            raise StateError(source, 'interface %s has no link oper-status or mtu' % name)
+        admin = _state_word(link.get('admin-status', 'up'))
+        addresses = []
+        for prefix in ((body.get('ip') or {}).get('address') or {}):
+            address, _sep, length = str(prefix).partition('/')
+            if '.' in address:
+                addresses.append({'family': 'inet', 'address': address, 'prefixlen': int(length) if length.isdigit() else None})
+        up = str(oper).lower() == 'up'
+        interfaces[name] = {'ifname': name, 'mtu': int(link['mtu']), 'operstate': 'UP' if up else 'DOWN',
+                            'admin_up': str(admin).lower() == 'up', 'lower_up': up, 'master': None,
+                            'kind': body.get('type'), 'vxlan': None, 'addresses': addresses}
+    return interfaces
+
+
+def parse_lldp(output) -> list:
+    """Neighbours of the per-port `nv show interface <swp> lldp -o json` loop, in the shape of
+    lldp.parse_lldp_neighbors."""
+    source = 'NVUE nv show interface lldp'
+    neighbors = []
+    for port, data in _split_ports(source, results(source, output, 1)[0]).items():
+        table = require_mapping(source, data or {}, port).get('neighbor', {})
+        table = {} if table is None else table
+        for key, entry in require_mapping(source, table, '%s neighbor' % port).items():
+            entry = entry or {}
+            chassis, remote = entry.get('chassis') or {}, entry.get('port') or {}
+            port_id = remote.get('name') or remote.get('id')
+            id_type = remote.get('type') or ('ifname' if remote.get('name') else None)
+            descr = remote.get('description')
+            neighbors.append({'interface': port, 'system_name': chassis.get('system-name') or key,
+                              'chassis_id': chassis.get('chassis-id'), 'port_id_type': id_type, 'port_id': port_id,
+                              'port_descr': descr, 'via': 'LLDP',
+                              'peer_port': port_id if id_type in ('ifname', 'local', None) and port_id else (descr or port_id)})
+    return sorted(neighbors, key=lambda item: (item['interface'], str(item['system_name'])))
 
 
 def design_view(model) -> dict:
@@ -294,6 +349,9 @@ def parse_counters(output) -> dict:
         for index, row in _table(data.get('egress-queue-stats'), 'traffic-class').items():
             view.setdefault('queue_dropped', {})[index] = number(source, row.get('wred-discards', 0),
                                                                  '%s wred-discards' % port)
+            if 'ecn-marked-packets' in row:  # some releases count ECN marks per traffic class
+                view.setdefault('queue_ecn_marked', {})[index] = number(source, row['ecn-marked-packets'],
+                                                                        '%s ecn-marked-packets' % port)
             view.setdefault('queue_dropped_bytes', {})[index] = number(source, row.get('tx-uc-buffer-discards', 0),
                                                                        '%s tx-uc-buffer-discards' % port)
         for index, row in _table(data.get('ingress-buffer-stats'), 'priority-group').items():
@@ -307,7 +365,7 @@ def parse_counters(output) -> dict:
         for index, row in _table(data.get('status'), 'traffic-class').items():
             view.setdefault('wd_storms', {})[index] = number(source, row.get('deadlock-count', 0),
                                                              '%s deadlock-count' % port)
-            view.setdefault('wd_stormed', {})[index] = str(row.get('status', '')).upper() == 'DEADLOCK'
+            view.setdefault('wd_stormed', {})[index] = str(row.get('status', '')).upper() in ('DEADLOCK', 'STORMED')
     return {'ports': ports}
 
 
@@ -318,16 +376,17 @@ def _counters_command(model, options):
 
 
 LEAVES = ('leaf',)
+INTERFACES = ('nv', 'show', 'interface', '-o', 'json')
 SOURCES = (
     Source('bgp_summary', ('nv', 'show', 'vrf', 'default', 'router', 'bgp', 'neighbor', '-o', 'json'), parse_bgp_summary),
-    iproute2.SOURCE,
-    lldp.SOURCE,
+    Source('interfaces', INTERFACES, parse_interfaces),
+    Source('lldp', lambda model, options: [_per_port(model, 'lldp')], parse_lldp),
     Source('evpn_vni', ('nv', 'show', 'evpn', 'vni', '-o', 'json'), parse_evpn_vni, roles=LEAVES),
     Source('bgp_evpn_vni', [CONFIG, ('nv', 'show', 'evpn', 'vni', '-o', 'json')], parse_bgp_evpn_vni, roles=LEAVES),
-    Source('lossless', [CONFIG, iproute2.SOURCE.command], parse_lossless),
+    Source('lossless', [CONFIG, INTERFACES], parse_lossless),
     Source('counters', _counters_command, parse_counters),
 )
 GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', 'cli', SOURCES, design_view=design_view)
 
 __all__ = ['GATHERER', 'config_tree', 'lossless_from_tree', 'parse_lossless', 'parse_bgp_summary', 'parse_evpn_vni',
-           'parse_bgp_evpn_vni', 'parse_counters', 'design_view']
+           'parse_bgp_evpn_vni', 'parse_counters', 'design_view', 'parse_interfaces', 'parse_lldp']

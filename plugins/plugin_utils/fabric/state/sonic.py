@@ -16,9 +16,9 @@ profiles, cable length, MTU, plus device-wide watchdog poll interval, buffer mod
 pattern, DEVICE_NEIGHBOR ports and format problems (rule C25).
 
 GATHERER reads a community SONiC switch: FRR JSON through vtysh (the bgp container), the running CONFIG_DB
-(`sonic-cfggen -d --print-data`), LLDP neighbours from APPL_DB (LLDP_ENTRY_TABLE, written by lldp_syncd) and
-counters from COUNTERS_DB (port PFC frames, queue drops / ECN marks / PFC watchdog, priority-group drops), both
-through sonic-db-cli, and interfaces with iproute2 (SONiC's front-panel ports are kernel netdevs).
+(`sonic-cfggen -d --print-data`), port state and MTU from APPL_DB (PORT_TABLE), LLDP neighbours from APPL_DB
+(LLDP_ENTRY_TABLE, written by lldp_syncd) and counters from COUNTERS_DB (port PFC frames, queue drops / ECN marks /
+PFC watchdog, priority-group drops), the databases through sonic-db-cli.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import re
 
 import ast
 
-from . import StateError, command_output, excerpt, frr, iproute2, load_json, require_mapping
+from . import StateError, command_output, excerpt, frr, load_json, require_mapping
 from .counters import number
 from .gatherer import Gatherer, Source
 from .views import lossless_state, port_view
@@ -372,6 +372,42 @@ def parse_lldp(result) -> list:
     return sorted(neighbors, key=lambda item: item['interface'])
 
 
+# --------------------------------------------------------------------------- interfaces (APPL_DB + CONFIG_DB)
+def _interfaces_command(model, options):
+    return [_db_dump('APPL_DB', 'PORT_TABLE', [item['name'] for item in model['interfaces']]), CONFIG_DB_COMMAND]
+
+
+def parse_interfaces(result) -> dict:
+    """Front-panel ports in the shape of iproute2.parse_ip_link: state and MTU from APPL_DB PORT_TABLE:<port>
+    (admin_status, oper_status, mtu, as portsyncd / portsorch keep them), addresses from CONFIG_DB INTERFACE."""
+    source = 'SONiC APPL_DB PORT_TABLE'
+    outputs = result if isinstance(result, list) else [result]
+    if len(outputs) != 2:
+        raise StateError(source, 'expected the PORT_TABLE dump and CONFIG_DB, got %d outputs' % len(outputs))
+    addresses = {}
+    config = load_json(SOURCE, command_output(SOURCE, outputs[1]))
+    for table in ('INTERFACE', 'PORTCHANNEL_INTERFACE', 'VLAN_INTERFACE'):
+        for key in require_mapping(SOURCE, config, 'CONFIG_DB').get(table, {}) or {}:
+            if '|' in key:
+                name, prefix = key.split('|', 1)
+                address, _sep, length = prefix.partition('/')
+                if '.' in address:
+                    addresses.setdefault(name, []).append({'family': 'inet', 'address': address,
+                                                           'prefixlen': int(length) if length.isdigit() else None})
+    interfaces = {}
+    for name, entry in parse_db_dump(source, outputs[0]).items():
+        fields = entry['fields']
+        if not fields:
+            interfaces[name] = None  # not in PORT_TABLE: the port does not exist on this switch
+            continue
+        up = fields.get('oper_status') == 'up'
+        interfaces[name] = {'ifname': name, 'mtu': int(fields['mtu']) if str(fields.get('mtu', '')).isdigit() else None,
+                            'operstate': 'UP' if up else 'DOWN', 'admin_up': fields.get('admin_status') == 'up',
+                            'lower_up': up, 'master': None, 'kind': 'ethernet', 'vxlan': None,
+                            'addresses': addresses.get(name, [])}
+    return {name: value for name, value in interfaces.items() if value is not None}
+
+
 # --------------------------------------------------------------------------- counters (COUNTERS_DB)
 COUNTER_COMMANDS = ('ports', 'queues', 'pgs')
 
@@ -451,13 +487,15 @@ def parse_counters(result) -> dict:
     return {'ports': ports}
 
 
+CONFIG_DB_COMMAND = ('sonic-cfggen', '-d', '--print-data')
 SOURCES = frr.VTYSH_SOURCES + (
-    iproute2.SOURCE,
+    Source('interfaces', _interfaces_command, parse_interfaces),
     Source('lldp', _lldp_command, parse_lldp),
-    Source('lossless', ('sonic-cfggen', '-d', '--print-data'), parse_lossless),
+    Source('lossless', CONFIG_DB_COMMAND, parse_lossless),
     Source('counters', _counters_command, parse_counters),
 )
 GATHERER = Gatherer('sonic', 'SONiC', 'command', SOURCES, design_view=design_view)
 
 __all__ = ['parse_config_db', 'lossless_view', 'parse_lossless', 'parse_db_dump', 'parse_lldp', 'parse_counters',
+           'parse_interfaces',
            'design_view', 'GATHERER']

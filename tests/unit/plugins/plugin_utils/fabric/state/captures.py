@@ -91,7 +91,7 @@ def eos_raw(model, release='4.32', device=None):
 
 NVUE_FILES = {'nv show vrf default router bgp neighbor -o json': 'nv_show_bgp_neighbor_%s.json',
               'nv show evpn vni -o json': 'nv_show_evpn_vni.json', 'nv config show -o json': 'nv_config_show.json',
-              'ip -j -d addr show': 'ip_addr.json', 'lldpcli -f json show neighbors': 'lldp_neighbors.json'}
+              'nv show interface -o json': 'nv_show_interface.json'}
 
 
 def _file_of(argv, names, release):
@@ -104,7 +104,7 @@ def _file_of(argv, names, release):
 def nvue_raw(model, release='5.12', device=None):
     """What the SSH transport returns for `model`: {key: result or [results]} from fixtures/state/nvue."""
     _gatherer, commands = _commands(model)
-    names = {'counters qos': 'counters_qos.txt', 'pfc-watchdog': 'pfc_watchdog.txt'}
+    names = {'counters qos': 'counters_qos.txt', 'pfc-watchdog': 'pfc_watchdog.txt', ' lldp -o json': 'lldp.txt'}
     raw = {}
     for key, parts in commands:
         outputs = [{'rc': 0, 'stdout': read('nvue', device or model['name'], _file_of(part, names, release)), 'stderr': ''}
@@ -116,12 +116,14 @@ def nvue_raw(model, release='5.12', device=None):
 def sonic_raw(model, config_db, device=None):
     """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-cli dumps of fixtures."""
     names = {'COUNTERS_PORT_NAME_MAP': 'counters_ports.txt', 'COUNTERS_QUEUE_NAME_MAP': 'counters_queues.txt',
-             'COUNTERS_PG_NAME_MAP': 'counters_pgs.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt'}
+             'COUNTERS_PG_NAME_MAP': 'counters_pgs.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt',
+             'PORT_TABLE': 'ports_appl_db.txt'}
     _gatherer, commands = _commands(model)
-    raw = {'lossless': {'rc': 0, 'stdout': json.dumps(config_db), 'stderr': ''}}
+    config = {'rc': 0, 'stdout': json.dumps(config_db), 'stderr': ''}
+    raw = {'lossless': config}
     for key, parts in commands:
-        if key in ('counters', 'lldp'):
-            outputs = [{'rc': 0, 'stdout': read('sonic', device or model['name'], next(
+        if key in ('counters', 'lldp', 'interfaces'):
+            outputs = [config if part[0] == 'sonic-cfggen' else {'rc': 0, 'stdout': read('sonic', device or model['name'], next(
                 name for marker, name in names.items() if marker in part[-1])), 'stderr': ''} for part in parts]
             raw[key] = outputs[0] if len(outputs) == 1 else outputs
     return raw

@@ -67,6 +67,20 @@ def test_sonic_lldp_from_appl_db():
     assert empty == []
 
 
+def test_sonic_interfaces_from_appl_db_and_config_db():
+    design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+    config = {'rc': 0, 'stdout': render_model(design.device('leaf001'))['config_db.json'], 'stderr': ''}
+    interfaces = sonic.parse_interfaces([result(read('sonic', 'leaf001', 'ports_appl_db.txt')), config])
+    uplink = interfaces['Ethernet8']
+    assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
+    assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
+    missing = sonic.parse_interfaces([result('== Ethernet0 PORT_TABLE:Ethernet0\n{}\n'), config])
+    assert missing == {}
+    with pytest.raises(StateError, match='expected the PORT_TABLE dump and CONFIG_DB'):
+        sonic.parse_interfaces([config])
+
+
 def test_sonic_counter_command_reads_only_the_cabled_ports_and_lossless_queues():
     design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
     dumps = dict(sonic.GATHERER.commands(design.device('leaf001')))['counters']

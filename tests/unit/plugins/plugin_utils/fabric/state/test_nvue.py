@@ -32,12 +32,12 @@ def test_commands_read_only_and_cli_lines_are_quoted(design):
     gatherer = gatherer_for(model)
     assert gatherer.transport == 'cli'
     argvs = [argv for _key, command in gatherer.commands(model) for argv in command_list('cli', command)]
-    assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['ip', '-j'], ['lldpcli', '-f'], ['sh', '-c']) for argv in argvs)
+    assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) for argv in argvs)
     assert all(argv[2] == 'show' for argv in argvs if argv[:2] == ['nv', 'config'])
     loops = [argv[2] for argv in argvs if argv[0] == 'sh']
     # every nv inside the loops only shows; CL 5.4 and earlier spelled counters `qos counters`
     assert all(' nv show interface "$n" ' in loop and ' nv set' not in loop and 'unset' not in loop for loop in loops)
-    assert 'counters qos -o json 2>/dev/null || nv show interface "$n" qos counters -o json' in loops[0]
+    assert any('counters qos -o json 2>/dev/null || nv show interface "$n" qos counters -o json' in loop for loop in loops)
     assert shlex.split(gatherer.line(argvs[-1]))[:2] == ['sh', '-c'] and shlex.split(gatherer.line(argvs[-1]))[2] == loops[-1]
 
 
@@ -68,7 +68,7 @@ def test_evpn_vnis_and_route_targets():
 
 
 def test_lossless_view_from_the_applied_configuration(design):
-    state = nvue.parse_lossless([result('leaf001', 'nv_config_show.json'), result('leaf001', 'ip_addr.json')])
+    state = nvue.parse_lossless([result('leaf001', 'nv_config_show.json'), result('leaf001', 'nv_show_interface.json')])
     view = state['ports']['swp1']
     assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu'], view['cable_length_m']) == ('dscp', [3], [3], 9100, 40)
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
@@ -87,6 +87,20 @@ def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
     settings['qos']['pfc']['default-global']['tx'] = 'disable'
     state = nvue.lossless_from_tree(nvue.config_tree(config))
     assert state['ports']['swp3']['pfc'] == [] and state['ports']['swp3']['watchdog'] is None
+
+
+def test_interfaces_and_lldp():
+    interfaces = nvue.parse_interfaces(result('leaf001', 'nv_show_interface.json'))
+    swp3 = interfaces['swp3']
+    assert (swp3['mtu'], swp3['operstate'], swp3['admin_up']) == (9100, 'UP', True)
+    assert swp3['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
+    data = json.loads(read('nvue', 'leaf001', 'nv_show_interface.json'))
+    data['swp3']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
+    assert nvue.parse_interfaces(json.dumps(data))['swp3']['operstate'] == 'DOWN'
+    neighbors = {item['interface']: item for item in nvue.parse_lldp(result('leaf001', 'lldp.txt'))}
+    assert (neighbors['swp3']['system_name'], neighbors['swp3']['peer_port']) == ('spine001', 'swp1')
+    assert (neighbors['swp1']['port_id_type'], neighbors['swp1']['peer_port']) == ('mac', 'eth1')
+    assert nvue.parse_lldp('== swp1\n{"neighbor": {}}') == []
 
 
 def test_counters_per_port_loops():
@@ -112,6 +126,8 @@ def test_counters_per_port_loops():
      'rx-pause-frames is not a number'),
     (nvue.config_tree, '[{"header": {}}]', 'no `set` document'),
     (nvue.config_tree, '- set: {qos: [', 'not valid YAML'),
+    (nvue.parse_interfaces, '{"swp1": {"link": {"mtu": 9216}}}', 'swp1 has no link oper-status or mtu'),
+    (nvue.parse_lldp, '== swp1\n{"neighbor": []}', 'swp1 neighbor is list'),
 ])
 def test_malformed_outputs_are_state_errors(parser, output, message):
     with pytest.raises(StateError, match=message):
