@@ -79,7 +79,7 @@ results:
   type: list
   elements: dict
 not_applicable:
-  description: Why tests did not run ("<host>: <test>: <reason>").
+  description: Why tests did not run, one line each, host then test then reason.
   returned: always
   type: list
   elements: str

@@ -84,7 +84,7 @@ nccl:
   type: list
   elements: str
 not_applicable:
-  description: Why this host does not run a test ("<test>: <reason>").
+  description: Why this host does not run a test, one line each, test then reason.
   returned: always
   type: list
   elements: str
