@@ -96,8 +96,8 @@ class ActionModule(ActionBase):
             result['msg'] = '%s; not applicable: %s' % (headline, '; '.join(gated['not_applicable']) or 'nothing ran')
         elif bad and args['fail']:
             result['failed'] = True
-            result['msg'] = '%s\n%s' % (headline, '\n'.join('%s %s: %s' % (item['host'], item['test'], item['verdict'])
-                                                             for item in bad))
+            lines = ['%s %s: %s' % (item['host'], item['test'], item['verdict']) for item in bad]
+            result['msg'] = '%s\n%s' % (headline, '\n'.join(lines))
         else:
             result['msg'] = headline
         return result

@@ -58,8 +58,8 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail('%s is not a GPU server of fabric %s' % (me, design.name))
         unknown = set(args['options']) - set(perf.PERF_DEFAULTS)
         if unknown:
-            raise AnsibleActionFail('Unknown perf option(s) %s (allowed: %s)' % (', '.join(sorted(unknown)),
-                                                                               ', '.join(sorted(perf.PERF_DEFAULTS))))
+            allowed = ', '.join(sorted(perf.PERF_DEFAULTS))
+            raise AnsibleActionFail('Unknown perf option(s) %s (allowed: %s)' % (', '.join(sorted(unknown)), allowed))
         readiness = {}
         for name in hosts:
             values = hostvars.get(name, {}) if name != me else dict(hostvars.get(name, {}), **task_vars)

@@ -16,7 +16,7 @@ description:
     server over the rail addresses, so the RDMA traffic crosses the rail's leaves; each run uses the rail's RDMA
     device and the RoCE v2 GID of its address."
   - nccl-tests C(all_reduce_perf) is launched once, from the first server that can run it, over every server that can
-    (O(options.nccl_command), by default C(mpirun)).
+    (option C(nccl_command) in O(options), by default C(mpirun)).
   - A server without GPUs, RDMA devices or the programs runs nothing and says why; M(aifabric.fabric.perf_gate)
     reports it as not applicable.
   - Action plugin on the controller; no device is contacted.

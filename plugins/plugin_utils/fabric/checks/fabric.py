@@ -116,8 +116,8 @@ def evpn_vni(ctx, model):
         bgp_vni = bgp['vnis'].get(vni)
         if bound is None:
             known = ', '.join(str(other) for other in sorted(vxlan)) if vxlan else None
-            seen.append('not on the VXLAN data plane' + (' (VNIs there: %s)' % known if known
-                                                          else ' (no VNI at all: EVPN not enabled)'))
+            there = ' (VNIs there: %s)' % known if known else ' (no VNI at all: EVPN not enabled)'
+            seen.append('not on the VXLAN data plane' + there)
         elif bound['type'] != 'L2':
             seen.append('VXLAN type %s' % bound['type'])
         else:

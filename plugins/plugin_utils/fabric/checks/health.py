@@ -552,8 +552,8 @@ def health_rdma_errors(ctx, model):
             continue
         over = ['%s %s (max %s)' % (name, _per_s(value), _per_s(limits[name])) for name, value in sorted(present.items())
                 if value > limits[name]]
-        want = 'RDMA error counters within %s' % ', '.join('%s %s' % (name, _per_s(value)) for name, value in
-                                                            sorted(limits.items()))
+        within = ['%s %s' % (name, _per_s(value)) for name, value in sorted(limits.items())]
+        want = 'RDMA error counters within %s' % ', '.join(within)
         if over:
             results.append(Result(host, 'health_rdma_errors', subject, FAIL, want,
                                   '%s: %s' % (_label(ctx, host, port), ', '.join(over)),

@@ -139,8 +139,8 @@ def link_lossless(ctx, model):
                 continue
             views = [sides[0]['views'].get(port), sides[1]['views'].get(peer_port)]
             if None in views:
-                missing = [label for label, view in (('%s %s' % (name, port), views[0]),
-                                                      ('%s %s' % (peer, peer_port), views[1])) if view is None]
+                ends = (('%s %s' % (name, port), views[0]), ('%s %s' % (peer, peer_port), views[1]))
+                missing = [label for label, view in ends if view is None]
                 results.append(Result(name, 'link_lossless', subject, FAIL, want, 'port missing: %s' % ', '.join(missing),
                                       rule='C01,C03,C08,C10,C12', category='lossless', source=phase))
                 continue

@@ -193,8 +193,8 @@ def _rule_buffers(ctx, view, item):
     else:
         want = 'lossless PG and queue buffers, xoff >= %s, cable length >= %d m' % (
             room['xoff'] if room else 'formula', item['cable_length_m'])
-    return not problems, want, '; '.join(problems) or ', '.join(parts) + ', cable %s m' % (cable if cable is not None
-                                                                                            else 'not configurable')
+    cable_text = cable if cable is not None else 'not configurable'
+    return not problems, want, '; '.join(problems) or ', '.join(parts) + ', cable %s m' % cable_text
 
 
 def _rule_ecn(ctx, view, item):

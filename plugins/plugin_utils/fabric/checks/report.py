@@ -252,8 +252,9 @@ def picture(design, report, max_per_row=32) -> str:
                      % (x1, y1, x2, y2 + BOX_H, stroke, widthpx, tip))
         if count > 1 or failing:
             label = 'x%d' % count + (' (%d bad)' % failing if failing else '')
-            lines.append('<text x="%.0f" y="%.0f" fill="%s">%s</text>' % ((x1 + x2) / 2 + 2, (y1 + y2 + BOX_H) / 2,
-                                                                           '#b00' if failing else '#888', label))
+            colour = '#b00' if failing else '#888'
+            where = ((x1 + x2) / 2 + 2, (y1 + y2 + BOX_H) / 2)
+            lines.append('<text x="%.0f" y="%.0f" fill="%s">%s</text>' % (where + (colour, label)))
     legend = ('<text x="8" y="%d">colour: worst result (green pass, red fail, orange error, grey not applicable); red '
               'outline: a lossless health finding starts there; lines: links between two boxes (count, red: failing)'
               '</text>' % (height - 4))
@@ -299,8 +300,11 @@ def to_html(design, report) -> str:
         body.append('<h2>Performance gate (%s)</h2>' % html.escape(report['performance']['verdict']))
         body.append(_html_table(['host', 'test', 'status', 'measured', 'required', 'verdict'], gate))
     passed = [item for item in report['results'] if item['status'] == PASS]
-    body.append('<h2>Passed (%s)</h2>' % ('%d' % len(passed) if len(passed) <= PASSED_ROWS else
-                                            '%d of %d shown, report.json has all' % (PASSED_ROWS, len(passed))))
+    if len(passed) <= PASSED_ROWS:
+        shown = '%d' % len(passed)
+    else:
+        shown = '%d of %d shown, report.json has all' % (PASSED_ROWS, len(passed))
+    body.append('<h2>Passed (%s)</h2>' % shown)
     body.append(_html_table(['status', 'device', 'check', 'subject', 'expected', 'seen'],
                             [[STATUS_LABEL[item['status']], item['device'], item['check'], item['subject'],
                               item['expected'], item['seen']] for item in passed[:PASSED_ROWS]],

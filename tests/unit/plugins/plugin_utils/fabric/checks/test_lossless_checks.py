@@ -69,8 +69,10 @@ def test_design_phase_passes_on_rendered_sonic_with_counts_from_the_design(desig
     assert all(per_check[check_id] == rails for check_id in HOST_CHECKS)
 
 
-@pytest.mark.parametrize('intent, source', [('eos_lossless.yml', 'design: rendered startup-config'),
-                                             ('nvue_small.yml', 'design: rendered startup.yaml')])
+@pytest.mark.parametrize('intent, source', [
+    ('eos_lossless.yml', 'design: rendered startup-config'),
+    ('nvue_small.yml', 'design: rendered startup.yaml'),
+])
 def test_design_phase_reads_the_rendered_eos_and_nvue_configuration(intent, source):
     path = os.path.join(FIXTURES, 'intents', intent)
     if not os.path.exists(path):

@@ -46,7 +46,7 @@ def test_counters_rates_and_verdicts_parse_with_the_reference_parser(design):  #
     failures = {(sample.labels['device'], sample.labels['check']): sample.value
                 for sample in parsed['aifabric_validation_failures'].samples}
     assert failures == {('gpu0001', 'health_pfc_pause'): 1}
-    stormed = [sample for sample in parsed['aifabric_pfc_watchdog_stormed'].samples]
+    stormed = list(parsed['aifabric_pfc_watchdog_stormed'].samples)
     assert stormed and all(sample.value == 0 for sample in stormed)
     rdma = {sample.labels['counter'] for sample in parsed['aifabric_rdma_counter_per_second'].samples}
     assert {'np_cnp_sent', 'rp_cnp_handled', 'out_of_sequence'} <= rdma
@@ -56,7 +56,7 @@ def test_counters_rates_and_verdicts_parse_with_the_reference_parser(design):  #
 
 
 def test_every_sample_line_has_help_and_type_once(design):  # noqa: F811
-    text, _ = exposition(Fleet(design))
+    text = exposition(Fleet(design))[0]
     lines = text.splitlines()
     helps = [line.split()[2] for line in lines if line.startswith('# HELP ')]
     types = [line.split()[2] for line in lines if line.startswith('# TYPE ')]

@@ -13,7 +13,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
 
 
 @pytest.fixture(scope='module')
@@ -30,7 +30,7 @@ def test_commands_are_eapi_show_commands_only(design):
     assert gatherer.transport == 'eapi'
     commands = [command for _key, parts in gatherer.commands(design.device('leaf001')) for command in parts]
     assert commands and all(command.startswith('show ') for command in commands)
-    spine = [key for key, _ in gatherer.commands(design.device('spine001'))]
+    spine = [item[0] for item in gatherer.commands(design.device('spine001'))]
     assert spine == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
 
 

@@ -102,9 +102,9 @@ def test_sonic_commands_only_read():
     leaf_model, spine_model = design.device('leaf001'), design.device('spine001')
     gatherer = sources.gatherer_for(leaf_model)
     leaf, spine = gatherer.commands(leaf_model), gatherer.commands(spine_model)
-    assert [key for key, _ in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp',
-                                        'lossless', 'counters']
-    assert [key for key, _ in spine] == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
+    assert [item[0] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
+                                          'lldp', 'lossless', 'counters']
+    assert [item[0] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
     every = [argv for key, command in leaf + spine for argv in command_list('command', command)]
     assert all(argv[0] in ('vtysh', 'ip', 'sh', 'sonic-cfggen') for argv in every)
     assert all(argv[-1].startswith('show ') for argv in every if argv[0] == 'vtysh')
@@ -113,7 +113,7 @@ def test_sonic_commands_only_read():
     assert scripts and all(set(re.findall(r'sonic-db-cli \w+ (\w+)', script)) <= {'HGET', 'HGETALL'} for script in scripts)
     assert ['sonic-cfggen', '-d', '--print-data'] in every
     host = design_from_file(INTENT).device('gpu0001')
-    assert [key for key, _ in sources.gatherer_for(host).commands(host)] == ['interfaces', 'lldp', 'rnic', 'counters']
+    assert [item[0] for item in sources.gatherer_for(host).commands(host)] == ['interfaces', 'lldp', 'rnic', 'counters']
 
 
 def test_unknown_key_has_no_parser_and_says_so():
