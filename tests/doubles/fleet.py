@@ -162,6 +162,9 @@ class Fleet:
         return os.path.join(self.state_dir, 'devices', name)
 
     def stop(self):
+        for device in self.devices.values():
+            if hasattr(device, 'halt_timers'):
+                device.halt_timers()  # all timer threads stop together, not one after the other
         for name, server in list(self.servers.items()):
             server.stop()
             del self.servers[name]

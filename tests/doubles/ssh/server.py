@@ -197,6 +197,9 @@ class SshDouble:
             if _command(pid).startswith('sshd: ') and '[listener]' not in _command(pid):
                 _kill(pid)
 
+    def halt_timers(self):
+        self._stop.set()
+
     def stop(self):
         self._stop.set()
         if self._timer_thread:
