@@ -7,10 +7,11 @@ import stat
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from tests.doubles.conftest import ROOT
-from tests.doubles.fleet import Fleet, load_design
+from tests.doubles.fleet import Fleet, load_design, parse_facts
 
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 
@@ -72,7 +73,12 @@ def test_up_writes_an_inventory_down_leaves_nothing(tmp_path):
 
 
 def test_in_process_fleet_and_world_from_the_cabling_plan(tmp_path):
-    with Fleet(load_design(MIXED), str(tmp_path)) as fleet:
+    facts = parse_facts(['leaf002.release=202012', 'leaf001.version=4.30.1F'])
+    assert facts == {'leaf002': {'release': '202012'}, 'leaf001': {'version': '4.30.1F'}}
+    with pytest.raises(SystemExit, match="--fact takes SWITCH.FACT=VALUE, got 'leaf002release'"):
+        parse_facts(['leaf002release'])
+    with Fleet(load_design(MIXED), str(tmp_path), facts=facts) as fleet:
+        assert fleet.devices['leaf001'].run_cmds(['show version'])[0]['version'] == '4.30.1F'
         assert sorted(fleet.endpoints) == ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
         leaf = fleet.devices['leaf001']
         lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
@@ -82,7 +88,7 @@ def test_in_process_fleet_and_world_from_the_cabling_plan(tmp_path):
         with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
             sonic = json.load(handle)
         assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
-        assert 'Ethernet12' in sonic['ports']
+        assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012'
         alias = fleet.devices['spine001'].inside
         assert os.path.isdir(alias)
     assert not os.path.exists(alias)

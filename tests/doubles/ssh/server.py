@@ -81,6 +81,8 @@ class SshDouble:
             raise ValueError('kind must be one of %s' % ', '.join(COMMANDS))
         if not os.path.exists(SSHD):
             raise RuntimeError('%s not found: install Debian openssh-server (make setup)' % SSHD)
+        if os.geteuid() != 0:
+            raise RuntimeError('SSH doubles run as root: each switch gets its own mount namespace (private /tmp)')
         self.name, self.kind, self.state_dir = name, kind, os.path.abspath(state_dir)
         self.public_key, self.host = public_key, host
         self.port = port or free_port(host)
