@@ -10,8 +10,8 @@ import sys
 import pytest
 import yaml
 
-from tests.doubles.conftest import ROOT
-from tests.doubles.fleet import Fleet, load_design, parse_facts
+from tests.doubles.pytest_doubles import ROOT
+from tests.doubles.fleet import parse_facts
 
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 
@@ -72,23 +72,24 @@ def test_up_writes_an_inventory_down_leaves_nothing(tmp_path):
     assert fleet_cli('down', '--state-dir', state_dir, '--purge').returncode == 0 and not os.path.exists(state_dir)
 
 
-def test_in_process_fleet_and_world_from_the_cabling_plan(tmp_path):
+def test_in_process_fleet_and_world_from_the_cabling_plan(doubles_fleet):
     facts = parse_facts(['leaf002.release=202012', 'leaf001.version=4.30.1F'])
     assert facts == {'leaf002': {'release': '202012'}, 'leaf001': {'version': '4.30.1F'}}
     with pytest.raises(SystemExit, match="--fact takes SWITCH.FACT=VALUE, got 'leaf002release'"):
         parse_facts(['leaf002release'])
-    with Fleet(load_design(MIXED), str(tmp_path), facts=facts) as fleet:
-        assert fleet.devices['leaf001'].run_cmds(['show version'])[0]['version'] == '4.30.1F'
-        assert sorted(fleet.endpoints) == ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
-        leaf = fleet.devices['leaf001']
-        lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
-        assert lldp == [], 'no interface is configured yet, so no link is up'
-        assert leaf.world['lldp']['Ethernet3/1'] == {'device': 'spine001', 'port': 'swp1'}
-        assert leaf.world['remote_vteps'] == ['10.254.16.2', '10.254.16.3', '10.254.16.4']
-        with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
-            sonic = json.load(handle)
-        assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
-        assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012'
-        alias = fleet.devices['spine001'].inside
-        assert os.path.isdir(alias)
-    assert not os.path.exists(alias)
+    fleet = doubles_fleet(MIXED, facts=facts)
+    assert fleet.devices['leaf001'].run_cmds(['show version'])[0]['version'] == '4.30.1F'
+    assert sorted(fleet.endpoints) == ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
+    leaf = fleet.devices['leaf001']
+    lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
+    assert lldp == [], 'no interface is configured yet, so no link is up'
+    assert leaf.world['lldp']['Ethernet3/1'] == {'device': 'spine001', 'port': 'swp1'}
+    assert leaf.world['remote_vteps'] == ['10.254.16.2', '10.254.16.3', '10.254.16.4']
+    with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
+        sonic = json.load(handle)
+    assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
+    assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012'
+    alias = fleet.devices['spine001'].inside
+    assert os.path.isdir(alias)
+    fleet.stop()
+    assert not os.path.exists(alias) and not fleet.devices

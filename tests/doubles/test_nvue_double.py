@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.doubles import faults
-from tests.doubles.conftest import GOLDEN
+from tests.doubles.pytest_doubles import GOLDEN
 
 LEAF = os.path.join(GOLDEN, 'nvue', 'nvue_small', 'leaf001.yaml')
 UNNUMBERED = os.path.join(GOLDEN, 'nvue', 'nvue_unnumbered', 'spine001.yaml')

@@ -8,7 +8,7 @@ import pytest
 from netmiko import file_transfer
 
 from tests.doubles import faults
-from tests.doubles.conftest import GOLDEN
+from tests.doubles.pytest_doubles import GOLDEN
 
 CONFIG_DB = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'config_db.json')
 FRR_CONF = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'frr.conf')
