@@ -90,7 +90,7 @@ def main(argv=None):
         yaml.safe_dump(intent(args.servers), handle)
         intent_path = handle.name
     load = os.getloadavg()
-    passes = [one_pass(intent_path) for _ in range(args.repeat)]
+    passes = [one_pass(intent_path) for _repeat in range(args.repeat)]
     os.remove(intent_path)
     ups = sorted(item['up_s'] for item in passes)
     median = ups[len(ups) // 2]
