@@ -141,6 +141,12 @@ class Fleet:
     def write_inventory(self, password, key):
         """DIR/inventory.yml: every switch with the variables a deploy needs to reach its double (mode 0600)."""
         hosts = {}
+        known_hosts = os.path.join(self.state_dir, 'known_hosts')
+        with open(known_hosts, 'w', encoding='utf-8') as handle:
+            for name, endpoint in sorted(self.endpoints.items()):
+                if endpoint['kind'] != 'eos':
+                    with open(os.path.join(self.state_dir_of(name), 'etc', 'ssh_host_ed25519_key.pub'), encoding='utf-8') as key_file:
+                        handle.write('[%s]:%d %s\n' % (endpoint['host'], endpoint['port'], ' '.join(key_file.read().split()[:2])))
         for name, endpoint in sorted(self.endpoints.items()):
             if endpoint['kind'] == 'eos':
                 hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': 'admin',
@@ -150,7 +156,10 @@ class Fleet:
             else:
                 hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'],
                                'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
-                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null',
+                               # Ansible's ssh checks the doubles' host keys against the fleet's own known_hosts.
+                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
+                               # The deploy's netmiko sessions (deploy/connection.py) take no known_hosts file.
+                               'aifabric_ssh_host_key_checking': False, 'aifabric_ssh_known_hosts': known_hosts,
                                'aifabric_double': endpoint['kind']}
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'
