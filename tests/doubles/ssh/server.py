@@ -181,7 +181,9 @@ class SshDouble:
         while time.time() < deadline:
             if self.process.poll() is not None:
                 with open(os.path.join(self.state_dir, 'sshd.log'), encoding='utf-8', errors='replace') as handle:
-                    raise RuntimeError('sshd for %s exited: %s' % (self.name, handle.read()[-2000:]))
+                    reason = handle.read()[-2000:]
+                self.stop()  # leaves no mount alias behind
+                raise RuntimeError('sshd for %s exited: %s' % (self.name, reason))
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.5) as sock:
                     if sock.recv(4).startswith(b'SSH-'):
