@@ -1,6 +1,6 @@
 """Start one device double per switch of an intent (EOS: eAPI over HTTPS; SONiC, NVUE: OpenSSH), stop them all.
 
-    python -m tests.doubles.fleet up   --intent INTENT.yml --state-dir DIR   # prints where each switch listens
+    python -m tests.doubles.fleet up   --intent INTENT.yml --state-dir DIR [--fact leaf002.release=202012 ...]
     python -m tests.doubles.fleet down --state-dir DIR [--purge]
     python -m tests.doubles.fleet status --state-dir DIR
 
@@ -72,8 +72,11 @@ def plan(design):
 class Fleet:
     """The doubles of one intent, in this process. start() / stop(), or use as a context manager."""
 
-    def __init__(self, design, state_dir, host='127.0.0.1'):
+    def __init__(self, design, state_dir, host='127.0.0.1', facts=None):
+        """`facts`: {switch: {fact: value}} overrides, e.g. {'leaf002': {'release': '202012'}} (a SONiC without GCU),
+        {'leaf001': {'version': '4.30.1F'}} (EOS), {'spine001': {'release': '5.8.0'}} (NVUE without auto-save)."""
         self.entries = plan(design)
+        self.facts = facts or {}
         self.state_dir = os.path.abspath(state_dir)
         self.host = host
         self.devices = {}   # name -> EosDevice | SshDouble
@@ -115,15 +118,18 @@ class Fleet:
                     if os.path.exists(startup):
                         with open(startup, encoding='utf-8') as handle:
                             initial = handle.read()
+                    extra = {key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')}
                     device = EosDevice(name, 'admin', password, state_dir=directory, world=entry['world'],
-                                       ports=sorted(set(DEFAULT_PORTS) | set(entry['interfaces'])), initial_config=initial)
+                                       ports=sorted(set(DEFAULT_PORTS) | set(entry['interfaces'])), initial_config=initial,
+                                       **extra)
                     server = EapiServer(device, self.host, 0, cert_dir=directory).start()
                     self.devices[name], self.servers[name] = device, server
                     self.endpoints[name] = {'host': server.host, 'port': server.port, 'kind': kind}
                 elif kind in ('sonic', 'nvue'):
                     defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
-                    double = SshDouble(name, kind, directory, public_key, host=self.host, device={
-                        'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}).start()
+                    device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
+                    device.update(self.facts.get(name, {}))
+                    double = SshDouble(name, kind, directory, public_key, host=self.host, device=device).start()
                     self.devices[name] = double
                     self.endpoints[name] = {'host': double.host, 'port': double.port, 'kind': kind}
         except BaseException:
@@ -135,6 +141,12 @@ class Fleet:
     def write_inventory(self, password, key):
         """DIR/inventory.yml: every switch with the variables a deploy needs to reach its double (mode 0600)."""
         hosts = {}
+        known_hosts = os.path.join(self.state_dir, 'known_hosts')
+        with open(known_hosts, 'w', encoding='utf-8') as handle:
+            for name, endpoint in sorted(self.endpoints.items()):
+                if endpoint['kind'] != 'eos':
+                    with open(os.path.join(self.state_dir_of(name), 'etc', 'ssh_host_ed25519_key.pub'), encoding='utf-8') as key_file:
+                        handle.write('[%s]:%d %s\n' % (endpoint['host'], endpoint['port'], ' '.join(key_file.read().split()[:2])))
         for name, endpoint in sorted(self.endpoints.items()):
             if endpoint['kind'] == 'eos':
                 hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': 'admin',
@@ -144,7 +156,10 @@ class Fleet:
             else:
                 hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'],
                                'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
-                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null',
+                               # Ansible's ssh checks the doubles' host keys against the fleet's own known_hosts.
+                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
+                               # The deploy's netmiko sessions (deploy/connection.py) take no known_hosts file.
+                               'aifabric_ssh_host_key_checking': False, 'aifabric_ssh_known_hosts': known_hosts,
                                'aifabric_double': endpoint['kind']}
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'
@@ -162,6 +177,9 @@ class Fleet:
         return os.path.join(self.state_dir, 'devices', name)
 
     def stop(self):
+        for device in self.devices.values():
+            if hasattr(device, 'halt_timers'):
+                device.halt_timers()  # all timer threads stop together, not one after the other
         for name, server in list(self.servers.items()):
             server.stop()
             del self.servers[name]
@@ -195,13 +213,25 @@ def _running_pid(state_dir):
     return pid
 
 
-def serve(intent, state_dir):
+def parse_facts(items):
+    """['leaf002.release=202012', ...] -> {'leaf002': {'release': '202012'}}."""
+    facts = {}
+    for item in items or []:
+        target, sep, value = item.partition('=')
+        name, dot, key = target.partition('.')
+        if not sep or not dot or not name or not key:
+            raise SystemExit('--fact takes SWITCH.FACT=VALUE, got %r' % item)
+        facts.setdefault(name, {})[key] = value
+    return facts
+
+
+def serve(intent, state_dir, facts=None):
     """The supervisor: start the fleet, signal readiness, stop everything on SIGTERM."""
     os.makedirs(state_dir, exist_ok=True)
     stopped = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_args: stopped.set())
     signal.signal(signal.SIGINT, lambda *_args: stopped.set())
-    fleet = Fleet(load_design(intent), state_dir)
+    fleet = Fleet(load_design(intent), state_dir, facts=facts)
     try:
         fleet.start()
     except Exception as exc:  # pylint: disable=broad-exception-caught
@@ -220,8 +250,9 @@ def serve(intent, state_dir):
     return 0
 
 
-def up(intent, state_dir):
+def up(intent, state_dir, fact_args=()):
     state_dir = os.path.abspath(state_dir)
+    parse_facts(fact_args)  # refuse a malformed --fact before starting anything
     if _running_pid(state_dir):
         print('fleet already up in %s' % state_dir)
         return status(state_dir)
@@ -231,8 +262,10 @@ def up(intent, state_dir):
             os.remove(os.path.join(state_dir, marker))
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get('PYTHONPATH', ''))
     with open(os.path.join(state_dir, 'fleet.log'), 'ab') as log:
-        process = subprocess.Popen([sys.executable, '-m', 'tests.doubles.fleet', 'serve', '--intent', os.path.abspath(intent),
-                                    '--state-dir', state_dir], cwd=ROOT, env=env, stdout=log, stderr=log,
+        command = [sys.executable, '-m', 'tests.doubles.fleet', 'serve', '--intent', os.path.abspath(intent), '--state-dir', state_dir]
+        for item in fact_args:
+            command += ['--fact', item]
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=log,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
     with open(_pid_file(state_dir), 'w', encoding='utf-8') as handle:
         handle.write('%d\n' % process.pid)
@@ -295,6 +328,8 @@ def main(argv=None):
         item = sub.add_parser(name)
         item.add_argument('--intent', required=True)
         item.add_argument('--state-dir', required=True)
+        item.add_argument('--fact', action='append', default=[], metavar='SWITCH.FACT=VALUE',
+                          help='device fact override, e.g. leaf002.release=202012 (repeatable)')
     item = sub.add_parser('down')
     item.add_argument('--state-dir', required=True)
     item.add_argument('--purge', action='store_true', help='also remove the state directory')
@@ -302,9 +337,9 @@ def main(argv=None):
     item.add_argument('--state-dir', required=True)
     args = parser.parse_args(argv)
     if args.command == 'up':
-        return up(args.intent, args.state_dir)
+        return up(args.intent, args.state_dir, args.fact)
     if args.command == 'serve':
-        return serve(args.intent, args.state_dir)
+        return serve(args.intent, args.state_dir, parse_facts(args.fact))
     if args.command == 'down':
         return down(args.state_dir, args.purge)
     return status(args.state_dir)

@@ -13,13 +13,11 @@ import urllib.request
 import pytest
 
 from tests.doubles.eos.config import Config
-from tests.doubles.eos.device import EapiError, EosDevice
-from tests.doubles.eos.server import EapiServer
+from tests.doubles.eos.device import EapiError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '*', '*.cfg')))
 MANAGEMENT = 'management api http-commands\n   no shutdown\n'
-PASSWORD = 'double-secret-1'
 
 
 def rendered(path):
@@ -30,20 +28,17 @@ def rendered(path):
 
 
 @pytest.fixture
-def eos(tmp_path):
-    device = EosDevice('leaf001', 'admin', PASSWORD, state_dir=str(tmp_path / 'leaf001'),
-                       world={'lldp': {'Ethernet3/1': {'device': 'spine001', 'port': 'Ethernet1/1'}},
-                              'remote_vteps': ['10.254.16.2']})
-    server = EapiServer(device, cert_dir=str(tmp_path)).start()
-    yield device, server
-    server.stop()
+def eos(eos_double):
+    return eos_double('leaf001', world={'lldp': {'Ethernet3/1': {'device': 'spine001', 'port': 'Ethernet1/1'}},
+                                        'remote_vteps': ['10.254.16.2']})
 
 
 @pytest.fixture
 def napalm_eos(eos):
     from napalm import get_network_driver
     device, server = eos
-    driver = get_network_driver('eos')('127.0.0.1', 'admin', PASSWORD, timeout=10, optional_args={'port': server.port})
+    driver = get_network_driver('eos')('127.0.0.1', device.username, device.password, timeout=10,
+                                       optional_args={'port': server.port})
     driver.open()
     yield driver, device
     driver.config_session = None  # close() would abort a session the test already handled
@@ -93,7 +88,7 @@ def test_rejected_command_error_object_is_eos_shaped(eos):
                        'params': {'version': 1, 'format': 'json', 'cmds': ['show hostname', 'show bogus']}}).encode()
     request = urllib.request.Request('https://127.0.0.1:%d/command-api' % server.port, data=body, headers={
         'Content-Type': 'application/json-rpc',
-        'Authorization': 'Basic ' + base64.b64encode(b'admin:' + PASSWORD.encode()).decode()})
+        'Authorization': 'Basic ' + base64.b64encode(('admin:' + device.password).encode()).decode()})
     context = ssl._create_unverified_context()  # pylint: disable=protected-access
     with urllib.request.urlopen(request, context=context, timeout=5) as response:
         answer = json.load(response)
@@ -286,7 +281,7 @@ def test_anta_talks_to_the_double(eos):
                                                if line.strip() and not line.strip().startswith('!')])
 
     async def scenario():
-        anta = AsyncEOSDevice(host='127.0.0.1', port=server.port, username='admin', password=PASSWORD,
+        anta = AsyncEOSDevice(host='127.0.0.1', port=server.port, username='admin', password=device.password,
                               name='leaf001', insecure=True, timeout=10)
         await anta.refresh()
         assert anta.established and anta.hw_model == 'DCS-7060X6-64PE'

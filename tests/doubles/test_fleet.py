@@ -7,10 +7,11 @@ import stat
 import subprocess
 import sys
 
+import pytest
 import yaml
 
-from tests.doubles.conftest import ROOT
-from tests.doubles.fleet import Fleet, load_design
+from tests.doubles.pytest_doubles import ROOT
+from tests.doubles.fleet import parse_facts
 
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 
@@ -51,7 +52,7 @@ def test_up_writes_an_inventory_down_leaves_nothing(tmp_path):
         # The inventory works for Ansible's own SSH connection (raw) and for napalm's eAPI.
         raw = subprocess.run([sys.executable, '-m', 'ansible', 'adhoc', 'leaf002', '-i', inventory_path, '-m', 'ansible.builtin.raw',
                               '-a', 'show version'], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
-                             env=dict(os.environ, ANSIBLE_HOST_KEY_CHECKING='False', ANSIBLE_NOCOLOR='1'))
+                             env=dict(os.environ, ANSIBLE_NOCOLOR='1'))  # host keys checked against DIR/known_hosts
         assert 'SONiC Software Version: SONiC.202311.1-double' in raw.stdout, raw.stdout + raw.stderr
         assert password not in raw.stdout + raw.stderr
         from napalm import get_network_driver
@@ -71,18 +72,24 @@ def test_up_writes_an_inventory_down_leaves_nothing(tmp_path):
     assert fleet_cli('down', '--state-dir', state_dir, '--purge').returncode == 0 and not os.path.exists(state_dir)
 
 
-def test_in_process_fleet_and_world_from_the_cabling_plan(tmp_path):
-    with Fleet(load_design(MIXED), str(tmp_path)) as fleet:
-        assert sorted(fleet.endpoints) == ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
-        leaf = fleet.devices['leaf001']
-        lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
-        assert lldp == [], 'no interface is configured yet, so no link is up'
-        assert leaf.world['lldp']['Ethernet3/1'] == {'device': 'spine001', 'port': 'swp1'}
-        assert leaf.world['remote_vteps'] == ['10.254.16.2', '10.254.16.3', '10.254.16.4']
-        with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
-            sonic = json.load(handle)
-        assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
-        assert 'Ethernet12' in sonic['ports']
-        alias = fleet.devices['spine001'].inside
-        assert os.path.isdir(alias)
-    assert not os.path.exists(alias)
+def test_in_process_fleet_and_world_from_the_cabling_plan(doubles_fleet):
+    facts = parse_facts(['leaf002.release=202012', 'leaf001.version=4.30.1F'])
+    assert facts == {'leaf002': {'release': '202012'}, 'leaf001': {'version': '4.30.1F'}}
+    with pytest.raises(SystemExit, match="--fact takes SWITCH.FACT=VALUE, got 'leaf002release'"):
+        parse_facts(['leaf002release'])
+    fleet = doubles_fleet(MIXED, facts=facts)
+    assert fleet.devices['leaf001'].run_cmds(['show version'])[0]['version'] == '4.30.1F'
+    assert sorted(fleet.endpoints) == ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
+    leaf = fleet.devices['leaf001']
+    lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
+    assert lldp == [], 'no interface is configured yet, so no link is up'
+    assert leaf.world['lldp']['Ethernet3/1'] == {'device': 'spine001', 'port': 'swp1'}
+    assert leaf.world['remote_vteps'] == ['10.254.16.2', '10.254.16.3', '10.254.16.4']
+    with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
+        sonic = json.load(handle)
+    assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
+    assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012'
+    alias = fleet.devices['spine001'].inside
+    assert os.path.isdir(alias)
+    fleet.stop()
+    assert not os.path.exists(alias) and not fleet.devices

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from tests.doubles import faults
-from tests.doubles.conftest import GOLDEN
+from tests.doubles.pytest_doubles import GOLDEN
 
 LEAF = os.path.join(GOLDEN, 'nvue', 'nvue_small', 'leaf001.yaml')
 UNNUMBERED = os.path.join(GOLDEN, 'nvue', 'nvue_unnumbered', 'spine001.yaml')
@@ -65,6 +65,10 @@ def test_replace_diff_apply_confirm_and_idempotence(ssh_double):
     assert cmd(conn, 'nv config diff') == ''
     assert exit_code(conn, 'nv config detach') == (0, '')
     assert 'pending' not in {body['state'] for body in revisions(conn).values()}
+    # The applied configuration saved with `nv config show -o yaml` restores as it is (header item included).
+    assert exit_code(conn, 'nv config show -o yaml > /tmp/backup.yaml && nv config replace /tmp/backup.yaml') == (0, '')
+    assert cmd(conn, 'nv config diff') == ''
+    cmd(conn, 'nv config detach')
     history = cmd(conn, 'nv config history')
     assert history.startswith('- rev_id: 2\n') and '  state: applied\n' in history
     conn.disconnect()

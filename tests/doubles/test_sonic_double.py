@@ -8,7 +8,7 @@ import pytest
 from netmiko import file_transfer
 
 from tests.doubles import faults
-from tests.doubles.conftest import GOLDEN
+from tests.doubles.pytest_doubles import GOLDEN
 
 CONFIG_DB = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'config_db.json')
 FRR_CONF = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'frr.conf')
@@ -19,6 +19,15 @@ def upload(conn, source, name):
     result = file_transfer(conn, source_file=source, dest_file=name, file_system='/tmp', direction='put', overwrite_file=True)
     assert result['file_verified']
     return '/tmp/' + name
+
+
+def alive(pid):
+    """A process that runs (a killed orphan may stay a zombie until init reaps it)."""
+    try:
+        with open('/proc/%d/stat' % pid, encoding='utf-8') as handle:
+            return handle.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except FileNotFoundError:
+        return False
 
 
 def cmd(conn, command, **kwargs):
@@ -230,3 +239,36 @@ def test_confirm_timer_reverts_after_the_session_drops(ssh_double):
     with open(CONFIG_DB, encoding='utf-8') as handle:
         assert running(conn) == json.load(handle)
     conn.disconnect()
+
+
+def test_switch_filesystem_bgp_container_paths_and_no_leftovers(ssh_double):
+    """/etc is the switch's own (copy-on-write), /etc/sonic/frr is /etc/frr in the bgp container, `systemctl
+    restart bgp` starts FRR from the saved file, and stopping the switch ends the jobs a deploy detached."""
+    double, connect = ssh_double('leaf001', 'sonic')
+    conn = connect()
+    frr_path = upload(conn, FRR_CONF, 'frr.conf')
+    code, _output = exit_code(conn, 'sudo mkdir -p -m 755 /etc/sonic/frr/aifabric/run1 && '
+                                    'sudo install -m 644 %s /etc/sonic/frr/aifabric/run1/frr.conf' % frr_path)
+    assert code == 0
+    assert os.path.exists(os.path.join(double.state_dir, 'etc', 'sonic', 'frr', 'aifabric', 'run1', 'frr.conf'))
+    assert not os.path.exists('/etc/sonic'), 'nothing reaches the machine running the double'
+    assert exit_code(conn, 'sudo docker exec bgp vtysh -C -f /etc/frr/aifabric/run1/frr.conf')[0] == 0
+    test = cmd(conn, 'sudo docker exec bgp /usr/lib/frr/frr-reload.py --test --confdir /etc/frr/aifabric/run1 '
+                     '/etc/frr/aifabric/run1/frr.conf')
+    assert 'Lines To Add' in test and 'router bgp 4200000000' in test
+    assert cmd(conn, "sudo docker exec bgp vtysh -c 'show version'").startswith('FRRouting 8.5.4 (leaf001)')
+    assert exit_code(conn, 'echo changed | sudo tee /etc/motd >/dev/null')[0] == 0
+    assert cmd(conn, 'cat /etc/motd') == 'changed'
+    with open(os.path.join(double.state_dir, 'etc-upper', 'motd'), encoding='utf-8') as handle:
+        assert handle.read() == 'changed\n'
+    # The bgp container restarts from /etc/sonic/frr/frr.conf.
+    cmd(conn, 'sudo cp /etc/sonic/frr/aifabric/run1/frr.conf /etc/sonic/frr/frr.conf && sudo systemctl restart bgp')
+    assert 'router bgp 4200000000' in cmd(conn, "vtysh -c 'show running-config'")
+    cmd(conn, "setsid nohup sh -c 'echo $$ > /tmp/job.pid; exec sleep 300' >/dev/null 2>&1 < /dev/null &")
+    conn.disconnect()
+    time.sleep(0.3)
+    with open(os.path.join(double.state_dir, 'tmp', 'job.pid'), encoding='utf-8') as handle:
+        pid = int(handle.read())
+    assert alive(pid)
+    double.stop()
+    assert not alive(pid), 'a detached job of the switch ends with it'

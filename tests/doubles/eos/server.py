@@ -146,7 +146,8 @@ class EapiServer:
         self._thread = None
 
     def start(self):
-        self._thread = threading.Thread(target=self.httpd.serve_forever, name='eapi-%s' % self.device.name, daemon=True)
+        self._thread = threading.Thread(target=self.httpd.serve_forever, kwargs={'poll_interval': 0.05},
+                                        name='eapi-%s' % self.device.name, daemon=True)
         self._thread.start()
         return self
 

@@ -8,6 +8,7 @@ Documented in systemd-run(1) and systemctl(1).
 from __future__ import annotations
 
 import re
+import shutil
 import sys
 
 from tests.doubles.ssh import state
@@ -53,9 +54,18 @@ def main(directory, command, args):
         for unit in args[1:]:
             state.cancel(directory, unit)
         return 0
+    if args[:1] in (['restart'], ['start'], ['reload']) and len(args) == 2 and args[1] in ('bgp', 'bgp.service') \
+            and state.device(directory).get('kind') == 'sonic':
+        # The bgp container starts FRR from its saved configuration (/etc/sonic/frr/frr.conf).
+        with state.locked(directory):
+            shutil.copyfile(state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf'), state.path(directory, 'frr', 'running.conf'))
+        return 0
+    if args[:1] == ['is-active'] and len(args) == 2:
+        sys.stdout.write('active\n' if args[1] in ('bgp', 'bgp.service', 'swss', 'syncd', 'nvued', 'frr') else 'inactive\n')
+        return 0 if args[1] in ('bgp', 'bgp.service', 'swss', 'syncd', 'nvued', 'frr') else 3
     if args[:1] == ['list-timers']:
         for job in state.jobs(directory):
             sys.stdout.write('%s.timer %s\n' % (job['unit'], ' '.join(job['argv'])))
         return 0
-    sys.stderr.write('The double supports only: systemctl stop UNIT..., systemctl list-timers\n')
+    sys.stderr.write('The double supports only: systemctl stop UNIT..., list-timers, is-active UNIT, restart bgp (SONiC)\n')
     return 1

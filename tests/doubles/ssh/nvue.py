@@ -169,6 +169,8 @@ def from_operations(operations, base=None):
     if not isinstance(operations, list):
         raise ValueError('expected a list of set/unset operations')
     for operation in operations:
+        if isinstance(operation, dict) and set(operation) == {'header'}:
+            continue  # `nv config show -o yaml` starts with a header item; replace accepts its own output
         if not isinstance(operation, dict) or not set(operation) <= {'set', 'unset'}:
             raise ValueError('each item must be a set or unset operation')
         if 'set' in operation:

@@ -37,6 +37,8 @@ COMMANDS = {
     'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}
+# Vendor directories inside the switch, bound from its state directory.
+VENDOR_DIRS = {'sonic': (('/etc/sonic', 'etc/sonic'),), 'nvue': (('/etc/nvue.d', 'etc/nvue.d'),)}
 
 
 def free_port(host='127.0.0.1'):
@@ -81,6 +83,8 @@ class SshDouble:
             raise ValueError('kind must be one of %s' % ', '.join(COMMANDS))
         if not os.path.exists(SSHD):
             raise RuntimeError('%s not found: install Debian openssh-server (make setup)' % SSHD)
+        if os.geteuid() != 0:
+            raise RuntimeError('SSH doubles run as root: each switch gets its own mount namespace (private /tmp)')
         self.name, self.kind, self.state_dir = name, kind, os.path.abspath(state_dir)
         self.public_key, self.host = public_key, host
         self.port = port or free_port(host)
@@ -152,9 +156,23 @@ class SshDouble:
         self.prepare()
         os.makedirs(self.inside, exist_ok=True)
         os.makedirs('/run/sshd', mode=0o755, exist_ok=True)  # sshd's privilege separation directory (Debian's tmpfiles.d)
-        script = 'mount --bind %s %s && mount --bind %s /tmp && exec %s -D -e -f %s' % (
-            shlex.quote(self.state_dir), shlex.quote(self.inside), shlex.quote(os.path.join(self.state_dir, 'tmp')),
-            SSHD, shlex.quote(os.path.join(self.inside, 'etc', 'sshd_config')))
+        for sub in ('etc-upper', 'etc-work'):
+            os.makedirs(os.path.join(self.state_dir, sub), exist_ok=True)
+        quoted = {key: shlex.quote(value) for key, value in {
+            'state': self.state_dir, 'inside': self.inside, 'tmp': os.path.join(self.state_dir, 'tmp'),
+            'upper': os.path.join(self.inside, 'etc-upper'), 'work': os.path.join(self.inside, 'etc-work'),
+            'config': os.path.join(self.inside, 'etc', 'sshd_config')}.items()}
+        # The switch's own view (paths through the alias: once D/tmp is /tmp, a D under /tmp is hidden): D at its
+        # alias, D/tmp as /tmp, a copy-on-write /etc (what a deploy writes under /etc
+        # stays in D/etc-upper) and the vendor's directories from D (SONiC: /etc/sonic).
+        mounts = [item.format(**quoted) for item in (
+            'mount --bind {state} {inside}', 'mount --bind {tmp} /tmp',
+            'mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc')]
+        for inside_path, relative in VENDOR_DIRS[self.kind]:
+            os.makedirs(os.path.join(self.state_dir, relative), exist_ok=True)
+            mounts.append('mkdir -p %s && mount --bind %s %s' % (
+                inside_path, shlex.quote(os.path.join(self.inside, relative)), inside_path))
+        script = ' && '.join(mounts) + ' && exec %s -D -e -f %s' % (SSHD, quoted['config'])
         log = open(os.path.join(self.state_dir, 'sshd.log'), 'ab')  # pylint: disable=consider-using-with
         self.process = subprocess.Popen(['unshare', '--mount', '--propagation', 'private', '/bin/sh', '-c', script],
                                         stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
@@ -163,7 +181,9 @@ class SshDouble:
         while time.time() < deadline:
             if self.process.poll() is not None:
                 with open(os.path.join(self.state_dir, 'sshd.log'), encoding='utf-8', errors='replace') as handle:
-                    raise RuntimeError('sshd for %s exited: %s' % (self.name, handle.read()[-2000:]))
+                    reason = handle.read()[-2000:]
+                self.stop()  # leaves no mount alias behind
+                raise RuntimeError('sshd for %s exited: %s' % (self.name, reason))
             try:
                 with socket.create_connection((self.host, self.port), timeout=0.5) as sock:
                     if sock.recv(4).startswith(b'SSH-'):
@@ -197,13 +217,18 @@ class SshDouble:
             if _command(pid).startswith('sshd: ') and '[listener]' not in _command(pid):
                 _kill(pid)
 
+    def halt_timers(self):
+        self._stop.set()
+
     def stop(self):
         self._stop.set()
         if self._timer_thread:
             self._timer_thread.join(timeout=2)
         if self.process is None:
             return
-        for pid in descendants(self.process.pid) + [self.process.pid]:
+        # Everything that runs in the switch's mount namespace is the switch's: sessions, and jobs a deploy
+        # detached with setsid/nohup (reparented to init, so not descendants of sshd any more).
+        for pid in same_namespace(self.process.pid) + descendants(self.process.pid) + [self.process.pid]:
             _kill(pid)
         try:
             self.process.wait(timeout=5)
@@ -215,6 +240,23 @@ class SshDouble:
             os.rmdir(ALIASES)
         except OSError:
             pass  # other doubles still use the folder
+
+
+def same_namespace(pid):
+    """Processes (other than `pid`) in the mount namespace of `pid`."""
+    try:
+        mine = os.readlink('/proc/%d/ns/mnt' % pid)
+    except OSError:
+        return []
+    found = []
+    for entry in os.listdir('/proc'):
+        if entry.isdigit() and int(entry) != pid:
+            try:
+                if os.readlink('/proc/%s/ns/mnt' % entry) == mine:
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
 
 
 def _command(pid):

@@ -27,6 +27,7 @@ from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session, table
 
 GCU_SINCE = 202205
+CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
 PORT_LEAFREF = '/sonic-port:sonic-port/sonic-port:PORT/sonic-port:PORT_LIST/sonic-port:name'
 # CONFIG_DB tables that have a YANG model in sonic-yang-models (others are refused by GCU).
 YANG_TABLES = frozenset('''
@@ -596,7 +597,10 @@ def vtysh(directory, faults, args):
     seen = state.first_seen(directory, frr.peer_keys(vrfs))
     for command in commands:
         words = ' '.join(command.split())
-        if words in ('show running-config', 'show run', 'show running-config no-header'):
+        if words == 'show version':
+            sys.stdout.write('FRRouting 8.5.4 (%s) on Linux(6.1.0-22-2-amd64).\nCopyright 1996-2005 Kunihiro Ishiguro, et al.\n'
+                             % state.device(directory).get('name', 'sonic'))
+        elif words in ('show running-config', 'show run', 'show running-config no-header'):
             sys.stdout.write('Building configuration...\n\nCurrent configuration:\n' + text)
         elif words in ('show bgp summary json', 'show ip bgp summary json', 'show bgp vrf default summary json'):
             sys.stdout.write(json.dumps(frr.summary(vrfs, seen, faults, _link_up(directory, faults, config)), indent=2) + '\n')
@@ -626,11 +630,26 @@ def evpn_vni(directory, config, vrfs):
     return out
 
 
+RELOAD_OPTIONS_WITH_VALUE = ('--bindir', '--confdir', '--vty_socket', '--rundir', '--log-level', '--pathspace', '-N',
+                             '--daemon', '--logfile')
+
+
 def frr_reload(directory, args):
+    """frr-reload.py (--reload | --test) [options] FILENAME."""
+    rest, files = list(args), []
+    while rest:
+        item = rest.pop(0)
+        if item in RELOAD_OPTIONS_WITH_VALUE:
+            if rest:
+                rest.pop(0)
+        elif not item.startswith('-'):
+            files.append(item)
     mode = 'reload' if '--reload' in args else ('test' if '--test' in args else None)
-    files = [item for item in args if not item.startswith('-') and os.path.exists(item)]
     if mode is None or len(files) != 1:
-        sys.stderr.write('usage: frr-reload.py [-h] (--reload | --test) [--stdout] filename\n')
+        sys.stderr.write('usage: frr-reload.py [-h] (--reload | --test) [--debug] [--stdout] [--confdir CONFDIR] filename\n')
+        return 1
+    if not os.path.exists(files[0]):
+        sys.stderr.write('Filename %s does not exist\n' % files[0])
         return 1
     with open(files[0], encoding='utf-8') as handle:
         new = handle.read()
@@ -655,6 +674,8 @@ def docker(directory, faults, args):
         return 0
     if args[:1] == ['cp'] and len(args) == 3:
         source, target = (item.split(':', 1)[1] if ':' in item else item for item in args[1:])
+        source, target = (CONTAINER_FRR + item[len('/etc/frr'):] if item.startswith('/etc/frr/') else item
+                          for item in (source, target))
         shutil.copyfile(source, target)
         return 0
     if args[:1] != ['exec']:
@@ -666,7 +687,10 @@ def docker(directory, faults, args):
     if not rest or rest[0] != 'bgp':
         sys.stderr.write('Error: No such container: %s\n' % (rest[0] if rest else ''))
         return 1
-    inner = rest[1:]
+    # SONiC mounts /etc/sonic/frr as /etc/frr in the bgp container; the double's container shares the switch's
+    # filesystem otherwise, so only that mapping is applied (to the arguments of the command).
+    inner = [CONTAINER_FRR + item[len('/etc/frr'):] if item == '/etc/frr' or item.startswith('/etc/frr/') else item
+             for item in rest[1:]]
     if inner[:1] == ['vtysh']:
         return vtysh(directory, faults, inner[1:])
     if inner[:1] and inner[0] in frr.FRR_RELOAD_PATHS or inner[:2] in (['python3', p] for p in frr.FRR_RELOAD_PATHS):
