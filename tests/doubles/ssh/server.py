@@ -228,8 +228,10 @@ class SshDouble:
             return
         # Everything that runs in the switch's mount namespace is the switch's: sessions, and jobs a deploy
         # detached with setsid/nohup (reparented to init, so not descendants of sshd any more).
-        for pid in same_namespace(self.process.pid) + descendants(self.process.pid) + [self.process.pid]:
+        victims = same_namespace(self.process.pid) + descendants(self.process.pid) + [self.process.pid]
+        for pid in victims:
             _kill(pid)
+        _wait_dead(victims)
         try:
             self.process.wait(timeout=5)
         except subprocess.TimeoutExpired:
@@ -272,6 +274,21 @@ def _kill(pid):
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+def _running(pid):
+    """True while `pid` exists and is not a zombie (SIGKILL takes effect when the process is next scheduled)."""
+    try:
+        with open('/proc/%d/stat' % pid, encoding='utf-8') as handle:
+            return handle.read().rsplit(')', 1)[1].split()[0] != 'Z'
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+def _wait_dead(pids, timeout=5.0):
+    deadline = time.monotonic() + timeout
+    while any(_running(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.02)
 
 
 def remove(state_dir):
