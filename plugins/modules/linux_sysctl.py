@@ -77,7 +77,6 @@ persisted:
   type: bool
 """
 
-import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule

@@ -209,8 +209,8 @@ class StagedOutput:
                 holder = self._lock_holder(handle)
                 os.close(handle)
                 raise OutputBusy('another render into %s is running%s; waited %g s for it (lock file %s). Wait for it '
-                                 'to finish, or raise the lock timeout.' % (self.dest, holder, self.lock_timeout,
-                                                                           self.lock_path))
+                                 'to finish, or raise the lock timeout.'
+                                 % (self.dest, holder, self.lock_timeout, self.lock_path))
             time.sleep(LOCK_POLL_SECONDS)
         self._lock = handle
         if not self.check_mode:

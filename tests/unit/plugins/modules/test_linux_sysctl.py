@@ -95,4 +95,3 @@ def test_bad_names_and_missing_parameters_fail_before_writing(tmp_path):
     assert result['failed'] is True
     assert 'not a kernel parameter name' in result['msg'] and 'no such kernel parameter here' in result['msg']
     assert _files(root) == before
-

@@ -95,7 +95,7 @@ def _outcome(text):
         assert exc.issues
         for issue in exc.issues:
             assert isinstance(issue.path, str) and issue.path and issue.message
-            assert '\n' not in issue.path and '\n' not in str(issue).split(' (got ')[0]
+            assert '\n' not in issue.path and '\n' not in str(issue).split(' (got ', maxsplit=1)[0]
         return 'invalid'
     for name in design.device_names():
         files = render_model(design.device(name))

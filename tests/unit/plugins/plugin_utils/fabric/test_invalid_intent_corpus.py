@@ -62,7 +62,10 @@ def _generated(tmp_path):
     sparse = tmp_path / 'sparse.yml'
     with open(sparse, 'wb') as handle:
         handle.truncate(MAX_BYTES + 1)  # a sparse file: large by size, nothing on disk
-    return [(str(huge), [('{file}', 'an intent may be at most')]), (str(sparse), [('{file}', 'an intent may be at most')])]
+    latin1 = tmp_path / 'latin1.yml'  # not in the corpus directory: sanity tests read every file there as UTF-8
+    latin1.write_bytes(b'name: caf\xe9\ntopology: {rail_optimized: {servers: 4}}\n')
+    return [(str(huge), [('{file}', 'an intent may be at most')]), (str(sparse), [('{file}', 'an intent may be at most')]),
+            (str(latin1), [('{file}:1', 'is not UTF-8')])]
 
 
 def _matches(issue_path, expected, path):
@@ -105,7 +108,7 @@ def test_python_api_refuses_generated(tmp_path):
     for path, expects in _generated(tmp_path):
         started = time.perf_counter()
         _check_api(path, expects)
-        assert time.perf_counter() - started < 0.5
+        assert time.perf_counter() - started < 0.5, path
 
 
 def _playbook(inventory, *args):
@@ -173,7 +176,7 @@ def test_inventory_reports_a_bad_intent_once(tmp_path):
     """Through the inventory plugin (-i <dir with fabric.yml>), a sample of the corpus (every 7th case and the generated
     ones): exit code 4, the field named, ONE error message, no exception name, nothing written."""
     jobs = _jobs(tmp_path)
-    sample = jobs[::INVENTORY_SAMPLE_STEP] + [job for job in jobs if job[1] in ('huge.yml', 'sparse.yml')]
+    sample = jobs[::INVENTORY_SAMPLE_STEP] + [job for job in jobs if job[1] in ('huge.yml', 'sparse.yml', 'latin1.yml')]
 
     def run(job):
         label, _name, intent, _expects = job
