@@ -7,6 +7,7 @@ traceback, no exception class name, and nothing written.
 
 Each corpus file starts with comments: a description, then one `# expect: <path> :: <words>` line per problem that
 must be reported. `{file}` stands for the intent file's path; `{file}:` alone means "some line of the file".
+The files are named *.intent, not *.yml: ansible-test's yamllint would try (and fail) to parse them.
 """
 
 import concurrent.futures
