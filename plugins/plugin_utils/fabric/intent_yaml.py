@@ -21,6 +21,7 @@ MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 1000000  # scalars, lists and mappings, counting every alias as the copy it stands for
 MAX_ALIASES = 10000
+NESTING_MESSAGE = 'nesting deeper than %d levels; an intent needs fewer than 10' % MAX_DEPTH
 
 
 class IntentYAMLError(ValueError):
@@ -85,7 +86,7 @@ class IntentLoader(_EventSource):
         event = self.peek_event()
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise _Stop(event.start_mark, 'nesting deeper than %d levels; an intent needs fewer than 10' % MAX_DEPTH)
+            raise _Stop(event.start_mark, NESTING_MESSAGE)
         before = self.expanded
         self._count(1, event.start_mark)
         node = super().compose_node(parent, index)
@@ -118,6 +119,8 @@ class IntentLoader(_EventSource):
 def _problem(exc):
     mark = getattr(exc, 'problem_mark', None) or getattr(exc, 'context_mark', None)
     text = getattr(exc, 'problem', None) or str(exc)
+    if 'maximum nesting depth' in text:  # newer libyaml stops deep flow collections while scanning ahead
+        return (mark.line + 1 if mark is not None else None), NESTING_MESSAGE
     if getattr(exc, 'context', None) and getattr(exc, 'problem', None):
         text = '%s %s' % (exc.context, exc.problem)
     return (mark.line + 1 if mark is not None else None), 'is not valid YAML: %s' % text
