@@ -33,6 +33,11 @@ class IntentYAMLError(ValueError):
         super().__init__('; '.join(_where(path, line) + message for line, message in problems))
 
 
+def _short(value):
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + '...'
+
+
 def _where(path, line):
     return '%s:%d: ' % (path, line) if line else '%s: ' % path
 
@@ -99,6 +104,16 @@ class IntentLoader(_EventSource):
         if self.expanded > MAX_NODES:
             raise _Stop(mark, 'the document expands to more than %d values (aliases count as the copies they stand '
                               'for: an alias bomb?)' % MAX_NODES)
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            if isinstance(exc, yaml.YAMLError):
+                raise
+            # A scalar whose explicit tag it does not fit (!!float name, !!int x, !!timestamp 2024-13-45).
+            tag = node.tag.replace('tag:yaml.org,2002:', '!!')
+            raise _Stop(node.start_mark, 'the value %r cannot be read as %s' % (_short(node.value), tag)) from None
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
