@@ -23,7 +23,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render impo
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
-    'dest': {'type': 'path', 'required': True},
+    'dest': {'type': 'path'},
+    'out': {'type': 'path'},
     'devices': {'type': 'list', 'elements': 'str'},
     'docs': {'type': 'bool', 'default': True},
     'prune': {'type': 'bool', 'default': True},
@@ -85,7 +86,8 @@ class ActionModule(ActionBase):
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
-        _unused, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC)
+        _unused, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC, mutually_exclusive=[('dest', 'out')],
+                                                    required_one_of=[('dest', 'out')])
         intent = args['intent'] or task_vars.get('aifabric_intent')
         if not intent:
             raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
@@ -96,7 +98,8 @@ class ActionModule(ActionBase):
         started = time.perf_counter()
         design = get_design(intent)
         designed = time.perf_counter()
-        dest = os.path.abspath(args['dest'])
+        # With `out`, the fabric's own (validated) name picks the directory: nobody parses the intent before us.
+        dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
 

@@ -39,8 +39,13 @@ options:
     description:
       - Output directory. Configuration files go to C(<dest>/configs/), documentation to C(<dest>/docs/).
       - A relative path is relative to the current directory of C(ansible-playbook).
+      - Exactly one of O(dest) and O(out) is required.
     type: path
-    required: true
+  out:
+    description:
+      - Base directory; the output directory is C(<out>/<fabric name>), the name taken from the validated intent.
+      - Exactly one of O(dest) and O(out) is required.
+    type: path
   devices:
     description:
       - Render only these devices (names as in the inventory). Default is every device of the fabric.

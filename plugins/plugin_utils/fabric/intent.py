@@ -20,7 +20,7 @@ import string
 import yaml
 
 from .errors import NO_VALUE, IssueCollector, format_path
-from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_yaml_file
+from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_yaml_file, load_yaml_text
 from .platforms import PLATFORMS
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
@@ -201,10 +201,22 @@ def read_intent_file(path: str):
     try:
         return load_yaml_file(path)
     except IntentYAMLError as exc:
-        issues = IssueCollector()
-        for line, message in exc.problems:
-            issues.add('%s:%d' % (path, line) if line else path, NO_VALUE, message)
-        issues.raise_if_any()
+        _raise_yaml_problems(exc)
+
+
+def read_intent_text(text: str, name: str = '<intent>'):
+    """Like read_intent_file for YAML text in memory; `name` stands for the file in messages."""
+    try:
+        return load_yaml_text(text, name)
+    except IntentYAMLError as exc:
+        _raise_yaml_problems(exc)
+
+
+def _raise_yaml_problems(exc):
+    issues = IssueCollector()
+    for line, message in exc.problems:
+        issues.add('%s:%d' % (exc.path, line) if line else exc.path, NO_VALUE, message)
+    issues.raise_if_any()
 
 
 def load_intent_file(path: str) -> dict:
@@ -559,6 +571,6 @@ def _check_hosts(intent, issues):
         issues.add('overlay.networks', [], 'must define a network per rail when hosts.attachment is evpn')
 
 
-__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'validate_intent', 'schema_validator_class',
+__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_text', 'validate_intent', 'schema_validator_class',
            'resolve', 'load_schema', 'apply_defaults', 'platforms_in_use',
            'named_pools', 'network_vni', 'format_path', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

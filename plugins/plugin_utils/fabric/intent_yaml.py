@@ -21,6 +21,7 @@ MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 1000000  # scalars, lists and mappings, counting every alias as the copy it stands for
 MAX_ALIASES = 10000
+NESTING_MESSAGE = 'nesting deeper than %d levels; an intent needs fewer than 10' % MAX_DEPTH
 
 
 class IntentYAMLError(ValueError):
@@ -30,6 +31,11 @@ class IntentYAMLError(ValueError):
         self.path = path
         self.problems = problems
         super().__init__('; '.join(_where(path, line) + message for line, message in problems))
+
+
+def _short(value):
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 60 else text[:57] + '...'
 
 
 def _where(path, line):
@@ -45,8 +51,21 @@ class _Stop(Exception):
         self.message = message
 
 
-class IntentLoader(yaml.SafeLoader):
-    """yaml.SafeLoader that counts while it composes and refuses duplicate keys while it constructs."""
+try:  # libyaml scans and parses about 4 times faster; composing stays in Python, where the counting happens
+    from yaml._yaml import CParser as _Parser
+
+    class _EventSource(yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver, _Parser):
+        def __init__(self, stream):
+            _Parser.__init__(self, stream)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            yaml.resolver.Resolver.__init__(self)
+except ImportError:  # PyYAML without libyaml
+    _EventSource = yaml.SafeLoader
+
+
+class IntentLoader(_EventSource):
+    """A safe loader that counts while it composes and refuses duplicate keys while it constructs."""
 
     def __init__(self, stream):
         super().__init__(stream)
@@ -72,7 +91,7 @@ class IntentLoader(yaml.SafeLoader):
         event = self.peek_event()
         self.depth += 1
         if self.depth > MAX_DEPTH:
-            raise _Stop(event.start_mark, 'nesting deeper than %d levels; an intent needs fewer than 10' % MAX_DEPTH)
+            raise _Stop(event.start_mark, NESTING_MESSAGE)
         before = self.expanded
         self._count(1, event.start_mark)
         node = super().compose_node(parent, index)
@@ -85,6 +104,16 @@ class IntentLoader(yaml.SafeLoader):
         if self.expanded > MAX_NODES:
             raise _Stop(mark, 'the document expands to more than %d values (aliases count as the copies they stand '
                               'for: an alias bomb?)' % MAX_NODES)
+
+    def construct_object(self, node, deep=False):
+        try:
+            return super().construct_object(node, deep=deep)
+        except (ValueError, TypeError, OverflowError) as exc:
+            if isinstance(exc, yaml.YAMLError):
+                raise
+            # A scalar whose explicit tag it does not fit (!!float name, !!int x, !!timestamp 2024-13-45).
+            tag = node.tag.replace('tag:yaml.org,2002:', '!!')
+            raise _Stop(node.start_mark, 'the value %r cannot be read as %s' % (_short(node.value), tag)) from None
 
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
@@ -105,6 +134,8 @@ class IntentLoader(yaml.SafeLoader):
 def _problem(exc):
     mark = getattr(exc, 'problem_mark', None) or getattr(exc, 'context_mark', None)
     text = getattr(exc, 'problem', None) or str(exc)
+    if 'maximum nesting depth' in text:  # newer libyaml stops deep flow collections while scanning ahead
+        return (mark.line + 1 if mark is not None else None), NESTING_MESSAGE
     if getattr(exc, 'context', None) and getattr(exc, 'problem', None):
         text = '%s %s' % (exc.context, exc.problem)
     return (mark.line + 1 if mark is not None else None), 'is not valid YAML: %s' % text

@@ -252,7 +252,11 @@ class StagedOutput:
         return None
 
     def _remove_partials(self):
-        """Remove staging directories of renders that were killed (we hold the lock: none is running)."""
+        """Remove what renders that were killed left behind (we hold the lock: none is running)."""
+        prefix = '.%s.link-' % self.name
+        for name in os.listdir(self.parent):
+            if name.startswith(prefix) and os.path.islink(os.path.join(self.parent, name)):
+                os.unlink(os.path.join(self.parent, name))
         try:
             names = os.listdir(self.generations)
         except FileNotFoundError:
@@ -316,6 +320,8 @@ class StagedOutput:
     def put(self, relative, text):
         """Stage one file. Returns 'written' when its content is new or changed, 'unchanged' otherwise."""
         check_relative(relative)
+        if relative == MANIFEST:
+            raise OutputError('refusing to write %s: the name is reserved for the manifest' % MANIFEST)
         data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
         self.files[relative] = hashlib.sha256(data).hexdigest()
         old = self._old_content(relative)
@@ -378,7 +384,8 @@ class StagedOutput:
         """
         try:
             prune = tuple(prune)
-            existing = self._existing_files() if prune or not self.check_mode else {}
+            needed = prune or (self.written and not self.check_mode)  # to prune, or to carry into a new generation
+            existing = self._existing_files() if needed else {}
             self.removed = sorted(relative for relative in existing
                                   if relative not in self.files and relative.split('/', 1)[0] in prune)
             changed = bool(self.written or self.removed)

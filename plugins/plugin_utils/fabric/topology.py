@@ -225,6 +225,9 @@ def _rail_optimized(intent, spec, issues):
     if tiers == 3:
         spine_up = spine_down
         per_plane = math.ceil(pods * spine_up / super_radix)
+        if per_plane > spine_up:  # even one link per super-spine cannot hold every pod (and no divisor exists)
+            issues.add(base + 'super_spine_radix', super_radix, 'is too small for %d pods' % pods)
+            return None
         while spine_up % per_plane:
             per_plane += 1
         per_super = spine_up // per_plane

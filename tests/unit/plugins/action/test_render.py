@@ -311,3 +311,14 @@ def test_render_playbook_refuses_one_dest_for_two_fabrics(tmp_path):
     assert result.returncode != 0
     assert 'aifabric_render_dest names one directory but the inventory has 2 fabrics (lab, other)' in result.stdout
     assert not (tmp_path / 'out').exists()
+
+
+def test_out_names_the_directory_after_the_validated_fabric(run, fake_renderer, tmp_path):
+    from ansible.errors import AnsibleActionFail
+    result = run(intent=LAB_INTENT, out=str(tmp_path / 'base'), devices=['leaf001'], docs=False)
+    assert result['dest'] == str(tmp_path / 'base' / 'lab')
+    assert (tmp_path / 'base' / 'lab' / 'configs' / 'leaf001' / 'model.json').exists()
+    with pytest.raises(AnsibleActionFail, match='mutually exclusive'):
+        run(intent=LAB_INTENT, out=str(tmp_path), dest=str(tmp_path / 'x'))
+    with pytest.raises(AnsibleActionFail, match='one of the following is required'):
+        run(intent=LAB_INTENT)

@@ -224,3 +224,14 @@ def test_a_second_render_waits_for_the_first(tmp_path):
     thread.join(30)
     assert order == [('first', 'g000001'), ('second', 'g000002')]
     assert tree(dest)['configs/leaf1/frr.conf'] == 'two\n' and verify(str(dest)) == []
+
+
+def test_leftovers_of_a_kill_between_link_and_rename_are_removed(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    os.symlink('.lab.generations/g000001', str(tmp_path / '.lab.link-999999'))  # killed just before the rename
+    render(dest, dict(FILES, **{'docs/index.md': '# v2\n'}))
+    assert sorted(name for name in os.listdir(tmp_path) if not name.startswith('.lab.generations')) == ['.lab.lock', 'lab']
+    with StagedOutput(str(dest)) as output:
+        with pytest.raises(OutputError, match='reserved for the manifest'):
+            output.put('manifest.json', '{}')
