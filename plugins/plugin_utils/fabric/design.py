@@ -28,6 +28,10 @@ ANYCAST_GATEWAY_MAC = '02:00:00:00:01:01'
 # lossless PGs; the values of SONiC's Mellanox and Broadcom SKU defaults (sonic-buildimage buffers_defaults_*,
 # Configuration.md): lossless PG 0, lossy PG 3, lossless queue 7 (no egress drop), lossy queue 3.
 BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 7, 'lossy_queue': 3}
+# VXLAN tunnels carry the lossless class end to end (uniform model, RFC 6040 ECN): the outer header copies the
+# inner DSCP on encapsulation, so spines classify tunnelled RoCE on the RoCE DSCP; decapsulation keeps the inner
+# DSCP the host sent; ECN is propagated both ways so congestion seen in the underlay reaches the receiver.
+TUNNEL_QOS = {'encap_dscp': 'copy', 'decap_dscp': 'preserve', 'ecn': 'propagate'}
 
 
 def traffic_class_byte(dscp: int) -> int:
@@ -455,7 +459,7 @@ class FabricDesign:
         vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['vlan']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
         return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
-                'gateway_mac': ANYCAST_GATEWAY_MAC}
+                'gateway_mac': ANYCAST_GATEWAY_MAC, 'tunnel_qos': dict(TUNNEL_QOS)}
 
     def _buffer_model(self, node, interfaces):
         budget = self.buffer_budget.get(node.name)

@@ -155,8 +155,15 @@ def check_nvue(text, model):
     if router.get('autonomous-system') != model['bgp']['asn'] or router.get('router-id') != model['bgp']['router_id']:
         problems.append('router bgp ASN/router-id differ from the model')
     if model['evpn']:
-        if config.get('nve', {}).get('vxlan', {}).get('source', {}).get('address') != model['evpn']['vtep_ip']:
+        vxlan = config.get('nve', {}).get('vxlan', {})
+        if vxlan.get('source', {}).get('address') != model['evpn']['vtep_ip']:
             problems.append('nve vxlan source address is not the VTEP')
+        # C21: the outer header carries the inner DSCP (default `derive` takes it from the switch priority, so
+        # tunnelled RoCE could land in a lossy class on the spines); decapsulation keeps the inner DSCP.
+        encap = vxlan.get('encapsulation', {}).get('dscp', {}).get('action')
+        decap = vxlan.get('decapsulation', {}).get('dscp', {}).get('action')
+        if (encap, decap) != ('copy', 'preserve'):
+            problems.append('nve vxlan DSCP actions are %s/%s, expected copy/preserve' % (encap, decap))
         vlans = config.get('bridge', {}).get('domain', {}).get(nvue.DOMAIN, {}).get('vlan', {})
         for vlan in model['evpn']['vlans']:
             if str(vlan['vni']) not in vlans.get(str(vlan['vlan']), {}).get('vni', {}):
@@ -254,6 +261,7 @@ def leaf():
     ('                remote-as: 65100\n', '                remote-as: external\n', "expected (65100, 'numbered')"),
     ("      hostname: 'leaf001'\n", "      hostname: 'leaf009'\n", 'system.hostname is not leaf001'),
     ('          memory-percent: 50\n', '          memory-percent: 60\n', 'default-lossless pool is 60 %'),
+    ('            action: copy\n', '            action: derive\n', 'DSCP actions are derive/preserve'),
     ('- set:\n', '- unset:\n', 'not a one-document `- set:` list'),
     ('    interface:\n', '  interface:\n', 'not valid YAML'),
 ])
