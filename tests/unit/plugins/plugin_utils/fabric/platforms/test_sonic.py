@@ -537,6 +537,17 @@ def test_frr_evpn_route_targets_and_vrf(small):
         assert ' neighbor %s remote-as %d\n' % (neighbor['ip'], neighbor['remote_asn']) in text
 
 
+@pytest.mark.parametrize('fixture', ['small', 'unnumbered'])
+def test_frr_programs_routes_through_fpm(fixture, request):
+    """zebra hands routes to fpmsyncd (APPL_DB -> ASIC) only with an FPM address; the file must not rely on the
+    bgp container's start-up script appending it (docker_init.sh does so only in some routing-config modes)."""
+    design = request.getfixturevalue(fixture)
+    for device, files in rendered(design).items():
+        head = files['frr.conf'].split('router bgp', 1)[0]
+        assert '\nfpm address 127.0.0.1\n' in head, device
+        assert '\nno fpm use-next-hop-groups\n' in head, device
+
+
 def test_model_after_json_round_trip_renders_the_same(small):
     """Ansible passes models as JSON: int map keys become strings; the output must not change."""
     for device in ('leaf001', 'spine001'):
