@@ -15,7 +15,7 @@ from collections import Counter
 
 from .asic import get_asic
 from .errors import IssueCollector
-from .intent import VXLAN_OVERHEAD, load_intent, load_intent_file, network_vni
+from .intent import VXLAN_OVERHEAD, idle_traffic_classes, load_intent, load_intent_file, network_vni
 from .platforms import get_platform
 from .topology import build_topology
 
@@ -73,20 +73,42 @@ def build_lossless_profile(intent) -> dict:
         'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
-        'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler']),
+        'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler'],
+                                                      idle_traffic_classes(spec)),
         'watchdog': watchdog,
         'mtu': dict(spec['mtu']),
         'buffer': dict(spec['buffer']),
     }
 
 
-def _tc_bandwidth_percent(priorities, default_tc, scheduler) -> dict:
+def _tc_bandwidth_percent(priorities, default_tc, scheduler, idle) -> dict:
     """DWRR/ETS percent per traffic class: the lossless share split over the lossless TCs (remainder to the
-    first), the lossy share to the default TC. ETS percentages must not sum above 100 (NVUE, EOS)."""
+    first), the lossy share to the default TC less 1 % for each class no DSCP maps to. Those idle classes get a
+    DWRR share instead of strict priority, so the CNP class is the only strict one and nothing can starve the
+    others (intent validation keeps the lossy share above the idle count). ETS percentages sum to 100."""
     share, remainder = divmod(scheduler['lossless_weight_percent'], len(priorities))
     weights = {tc: share + (1 if index < remainder else 0) for index, tc in enumerate(priorities)}
-    weights[default_tc] = scheduler['lossy_weight_percent']
-    return weights
+    weights[default_tc] = scheduler['lossy_weight_percent'] - len(idle)
+    weights.update((tc, 1) for tc in idle)
+    return dict(sorted(weights.items()))
+
+
+def _vrf_rd_numbers(l3vnis) -> list:
+    """Assigned number of each IP-VRF's route distinguisher (router-id:number, a 16-bit field).
+
+    The L3VNI when it fits above the VLAN range (readable, as AVD does), else the next free number from 4096: an
+    RD never looks like a VLAN id (MAC-VRF RDs are router-id:VLAN), and on EOS the L3VNI has no VLAN at all.
+    """
+    numbers = [vni if 4094 < vni <= 65535 else None for vni in l3vnis]
+    taken = {number for number in numbers if number is not None}
+    candidate = 4096
+    for index, number in enumerate(numbers):
+        if number is None or numbers.index(number) != index:
+            while candidate in taken:
+                candidate += 1
+            numbers[index] = candidate
+            taken.add(candidate)
+    return numbers
 
 
 class _Pool:
@@ -252,9 +274,11 @@ class FabricDesign:
         overlay = self.intent['overlay']
         rt_asn = overlay['route_target_asn']
         self.vrfs = []
+        rd_numbers = _vrf_rd_numbers([vrf['l3vni'] for vrf in overlay['vrfs']])
         for index, vrf in enumerate(overlay['vrfs']):
             self.vrfs.append({'name': vrf['name'], 'l3vni': vrf['l3vni'],
                               'vlan': vrf['vlan'] if vrf['vlan'] is not None else 4000 + index,
+                              'rd_number': rd_numbers[index],
                               'route_target': '%d:%d' % (rt_asn, vrf['l3vni'])})
         self.networks = []
         hosts_per_rail = len(self.hosts())
@@ -405,6 +429,7 @@ class FabricDesign:
             'description': '%s:%s' % (item['peer'], item['peer_interface']),
         } for item in fabric_interfaces]
         is_leaf = node.role == 'leaf'
+        timers = self.intent['underlay']['timers']
         evpn_enabled = bool(self.networks or self.vrfs)
         advertise = ['%s/32' % self.router_id[node.name]]
         if is_leaf:
@@ -432,6 +457,11 @@ class FabricDesign:
                 'router_id': self.router_id[node.name],
                 'numbered': numbered,
                 'bfd': self.intent['underlay']['bfd'],
+                'bfd_timers': {'interval_ms': timers['bfd_interval_ms'], 'multiplier': timers['bfd_multiplier']},
+                'timers': {'keepalive_s': timers['keepalive_s'], 'hold_s': timers['hold_s']},
+                # Advertise a prefix only once it is programmed in hardware (EOS `update wait-install`), so a
+                # restarting switch does not attract traffic it would black-hole.
+                'wait_for_fib': True,
                 'neighbors': neighbors,
                 'advertise': advertise,
                 'evpn': evpn_enabled,
@@ -456,7 +486,7 @@ class FabricDesign:
                 continue
             vlans.append(dict(network, ports=ports_by_vlan.get(network['vlan'], []),
                               rd='%s:%d' % (self.router_id[node.name], network['vlan'])))
-        vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['vlan']))
+        vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['rd_number']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
         return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
                 'gateway_mac': ANYCAST_GATEWAY_MAC, 'tunnel_qos': dict(TUNNEL_QOS)}

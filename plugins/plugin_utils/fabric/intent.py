@@ -240,6 +240,12 @@ def _check_lossless(intent, issues):
     total = scheduler['lossless_weight_percent'] + scheduler['lossy_weight_percent']
     if total != 100:
         issues.add('lossless.scheduler', scheduler, 'lossless_weight_percent + lossy_weight_percent must be 100 (got %d)' % total)
+    idle = idle_traffic_classes(lossless)
+    if idle and scheduler['lossy_weight_percent'] <= len(idle):
+        issues.add('lossless.scheduler.lossy_weight_percent', scheduler['lossy_weight_percent'],
+                   'must be above %d: the %d traffic classes no DSCP maps to (%s) take 1 %% each from the lossy share, '
+                   'so that only the CNP class is strict priority'
+                   % (len(idle), len(idle), ', '.join(str(tc) for tc in idle)))
     if scheduler['lossless_weight_percent'] < len(priorities):
         issues.add('lossless.scheduler.lossless_weight_percent', scheduler['lossless_weight_percent'],
                    'must give each of the %d lossless priorities at least 1 %%' % len(priorities))
@@ -395,8 +401,18 @@ def _check_overlay(intent, issues):
             rail_owner.setdefault(rail, index)
 
 
+def idle_traffic_classes(lossless) -> list:
+    """Traffic classes no DSCP maps to: not lossless, not the CNP class, not the default class."""
+    used = set(lossless['pfc']['priorities']) | {lossless['cnp_priority'], lossless['default_traffic_class']}
+    return [tc for tc in range(8) if tc not in used]
+
+
 def _check_underlay(intent, issues):
     asn = intent['underlay']['asn']
+    timers = intent['underlay']['timers']
+    if timers['hold_s'] < 3 * timers['keepalive_s']:
+        issues.add('underlay.timers.hold_s', timers['hold_s'],
+                   'must be at least 3 x underlay.timers.keepalive_s (%d)' % (3 * timers['keepalive_s']))
     if asn['leaf_first'] > asn['leaf_last']:
         issues.add('underlay.asn.leaf_last', asn['leaf_last'], 'must be at least underlay.asn.leaf_first (%d)' % asn['leaf_first'])
     for role in ('spine', 'super_spine'):
@@ -428,4 +444,4 @@ def _check_hosts(intent, issues):
 
 
 __all__ = ['load_intent', 'load_intent_file', 'load_schema', 'apply_defaults', 'platforms_in_use',
-           'named_pools', 'network_vni', 'format_path', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']
+           'named_pools', 'network_vni', 'format_path', 'idle_traffic_classes', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

@@ -195,8 +195,10 @@ def test_documented_shape():
     assert config['interface']['swp3']['ip']['address'] == {'10.0.0.1/31': {}}
     assert config['router']['bgp']['enable'] in ON
     default = config['vrf']['default']['router']['bgp']
-    assert default['neighbor']['10.0.0.0'] == {'address-family': {'l2vpn-evpn': {'enable': True}},
-                                               'description': 'spine001:swp1', 'remote-as': 65100, 'type': 'numbered'}
+    assert default['neighbor']['10.0.0.0'] == {
+        'address-family': {'l2vpn-evpn': {'enable': True}}, 'description': 'spine001:swp1', 'remote-as': 65100,
+        'type': 'numbered', 'timers': {'hold': 9, 'keepalive': 3},
+        'bfd': {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300, 'min-tx-interval': 300}}
     assert default['address-family']['ipv4-unicast']['network'] == {'10.254.0.1/32': {}, '10.254.16.1/32': {}}
     assert default['address-family']['l2vpn-evpn']['enable'] in ON
     assert config['evpn']['vni']['10101'] == {'rd': '10.254.0.1:101', 'route-target': {'both': {'65000:10101': {}}}}
@@ -221,7 +223,8 @@ def test_unnumbered_neighbors_use_swp_names():
     neighbors = config['vrf']['default']['router']['bgp']['neighbor']
     assert sorted(neighbors) == ['swp3', 'swp4']
     assert neighbors['swp3']['remote-as'] == 'external' and neighbors['swp3']['type'] == 'unnumbered'
-    assert neighbors['swp3']['bfd'] == {'enable': True}
+    assert neighbors['swp3']['bfd'] == {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300,
+                                        'min-tx-interval': 300}
     assert 'ip' not in config['interface']['swp3']
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 250, 'robustness': 2}
 
@@ -300,7 +303,8 @@ def test_two_lossless_priorities():
     qos = yaml.safe_load(text)[0]['set']['qos']
     assert qos['pfc']['default-global']['switch-priority'] == {'3': {}, '4': {}}
     scheduler = qos['egress-scheduler']['default-global']['traffic-class']
-    assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 50)
+    assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 46)
+    assert all(scheduler[str(tc)] == {'bw-percent': 1, 'mode': 'dwrr'} for tc in (1, 2, 5, 7))
 
 
 def test_disabled_watchdog():

@@ -442,17 +442,15 @@ def test_qos_objects_follow_the_model(small):
     db = json.loads(render_model(model)['config_db.json'])
     assert db['DSCP_TO_TC_MAP']['AIFABRIC'] == {str(dscp): str(tc) for dscp, tc in qos['dscp_to_tc'].items()}
     assert db['DSCP_TO_TC_MAP']['AIFABRIC']['26'] == '3' and db['DSCP_TO_TC_MAP']['AIFABRIC']['48'] == '6'
-    assert db['SCHEDULER'] == {'AIFABRIC_TC3': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_TC0': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_LOSSY': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_CNP': {'type': 'STRICT'}}
+    idle = {'AIFABRIC_TC%d' % tc: {'type': 'DWRR', 'weight': '1'} for tc in (1, 2, 4, 5, 7)}
+    assert db['SCHEDULER'] == dict(idle, AIFABRIC_TC3={'type': 'DWRR', 'weight': '50'},
+                                   AIFABRIC_TC0={'type': 'DWRR', 'weight': '45'}, AIFABRIC_CNP={'type': 'STRICT'})
     wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS']
     assert (wred['ecn'], wred['green_min_threshold'], wred['green_max_threshold'], wred['green_drop_probability']) == \
         ('ecn_all', '150000', '1500000', '100')
     port = model['interfaces'][0]['name']
     assert [db['QUEUE']['%s|%d' % (port, queue)]['scheduler'] for queue in range(8)] == \
-        ['AIFABRIC_TC0'] + ['AIFABRIC_LOSSY'] * 2 + ['AIFABRIC_TC3'] + ['AIFABRIC_LOSSY'] * 2 + \
-        ['AIFABRIC_CNP', 'AIFABRIC_LOSSY']
+        ['AIFABRIC_TC%d' % queue for queue in range(6)] + ['AIFABRIC_CNP', 'AIFABRIC_TC7']
     assert {key for key in db['QUEUE'] if 'wred_profile' in db['QUEUE'][key]} == \
         {'%s|3' % item['name'] for item in model['interfaces']}
     assert db['PFC_WD'][port] == {'action': 'drop', 'detection_time': '200', 'restoration_time': '200'}
@@ -500,7 +498,8 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
         {'%s|0-2' % port, '%s|3-4' % port, '%s|5-7' % port}
     # The lossless share (50 %) is split over the two lossless classes; the default class keeps 50 %.
     assert {name: row.get('weight') for name, row in db['SCHEDULER'].items()} == {
-        'AIFABRIC_TC3': '25', 'AIFABRIC_TC4': '25', 'AIFABRIC_TC0': '50', 'AIFABRIC_LOSSY': '50', 'AIFABRIC_CNP': None}
+        'AIFABRIC_TC3': '25', 'AIFABRIC_TC4': '25', 'AIFABRIC_TC0': '46', 'AIFABRIC_TC1': '1', 'AIFABRIC_TC2': '1',
+        'AIFABRIC_TC5': '1', 'AIFABRIC_TC7': '1', 'AIFABRIC_CNP': None}
     assert db['QUEUE']['%s|4' % port] == {'scheduler': 'AIFABRIC_TC4', 'wred_profile': 'AIFABRIC_LOSSLESS'}
     assert db['PFC_WD'][port] == {'action': 'forward', 'detection_time': '400', 'restoration_time': '800'}
     assert db['PFC_WD']['GLOBAL'] == {'POLL_INTERVAL': '200'}
