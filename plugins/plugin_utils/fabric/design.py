@@ -14,6 +14,7 @@ import ipaddress
 from collections import Counter
 
 from .asic import get_asic
+from .switch_models import get_model, load_models, physical_port
 from .errors import IssueCollector
 from .intent import VXLAN_OVERHEAD, idle_traffic_classes, load_intent, load_intent_file, network_vni
 from .platforms import get_platform
@@ -31,6 +32,8 @@ BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 
 # VXLAN tunnels carry the lossless class end to end (uniform model, RFC 6040 ECN): the outer header copies the
 # inner DSCP on encapsulation, so spines classify tunnelled RoCE on the RoCE DSCP; decapsulation keeps the inner
 # DSCP the host sent; ECN is propagated both ways so congestion seen in the underlay reaches the receiver.
+# A SONiC SKU's ingress lossless pool shrinks to make room for headroom down to 1/4 of its default, no further.
+MIN_SHRUNK_POOL_DIVISOR = 4
 TUNNEL_QOS = {'encap_dscp': 'copy', 'decap_dscp': 'preserve', 'ecn': 'propagate'}
 
 
@@ -139,10 +142,11 @@ class FabricDesign:
         self.nodes = self.topology.nodes
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
-        self._lane_steps = {}  # node name -> lanes per port (port numbering step)
         self._kubernetes = None
         self._check_devices(issues)
         self._check_rails(issues)
+        issues.raise_if_any()
+        self._assign_ports(issues)
         issues.raise_if_any()
         self._assign_asns(issues)
         self._assign_addresses(issues)
@@ -157,19 +161,90 @@ class FabricDesign:
             node = self.nodes.get(name)
             if node is None:
                 issues.add(['topology', 'devices', name], override, 'is not a device of this fabric')
-            elif node.role == 'host' and set(override) & {'platform', 'asic'}:
-                issues.add(['topology', 'devices', name], override, 'platform and asic apply to switches only')
-        for node in self.nodes.values():
-            if node.role == 'host':
-                continue
-            asic = get_asic(node.asic)
-            if get_platform(node.platform).lossless_dataplane:
-                for speed in sorted({link.speed_gbps for link in node.links}):
-                    if not asic.supports_speed(speed):
-                        issues.add('topology.asic.%s' % node.role, node.asic,
-                                   '%s has no published headroom for %dG ports (on %s)' % (node.asic, speed, node.name))
+            elif node.role == 'host' and set(override) & {'platform', 'asic', 'model'}:
+                issues.add(['topology', 'devices', name], override, 'platform, model and asic apply to switches only')
+        models = load_models()
+        reported = set()
+        for node in self.switches():
+            problem = self._hardware_problem(node, models)
+            if problem and (tuple(problem[0]), problem[1]) not in reported:
+                reported.add((tuple(problem[0]), problem[1]))
+                issues.add(*problem)
         if not self.topology.by_role('leaf'):
             issues.add('topology', None, 'the fabric has no leaves')
+
+    def _hardware_path(self, node, key):
+        override = self.intent['topology']['devices'].get(node.name, {})
+        return ['topology', 'devices', node.name, key] if key in override else ['topology', key, node.role]
+
+    def _hardware_problem(self, node, models):
+        """(path, value, message) of the first thing wrong with a switch's platform/model/ASIC, or None."""
+        platform = get_platform(node.platform)
+        if node.model is None:
+            if platform.uses_models:
+                runs = sorted(name for name, model in models.items() if node.platform in model.nos)
+                return (self._hardware_path(node, 'asic'), node.asic,
+                        'no shipped switch model runs %s with this ASIC; name one in topology.model (models for %s: %s)'
+                        % (node.platform, node.platform, ', '.join(runs)))
+            return None
+        model = models[node.model]
+        if node.platform not in model.nos:
+            return (self._hardware_path(node, 'model'), node.model,
+                    '%s runs %s, not %s' % (model.title, ', '.join(model.nos), node.platform))
+        if node.asic != model.asic:
+            same = sorted(name for name, other in models.items() if other.asic == node.asic and node.platform in other.nos)
+            return (self._hardware_path(node, 'asic'), node.asic,
+                    'contradicts model %s (%s); drop the asic or pick a %s model (%s)'
+                    % (node.model, model.asic, node.asic, ', '.join(same) or 'none shipped'))
+        asic = get_asic(node.asic)
+        for speed in sorted({link.speed_gbps for link in node.links}):
+            if model.mode(speed) is None:
+                return (self._hardware_path(node, 'model'), node.model,
+                        '%s cannot run %dG ports (speeds: %s; on %s)'
+                        % (model.title, speed, ', '.join('%dG' % item for item in model.speeds()), node.name))
+            if platform.lossless_dataplane and not asic.supports_speed(speed, model.headroom_lookup):
+                return (self._hardware_path(node, 'asic'), node.asic,
+                        'no headroom data for %s at %dG (%s; on %s): lossless buffers cannot be sized'
+                        % (node.asic, speed, asic.source, node.name))
+        if platform.lossless_dataplane and node.platform == 'sonic' and model.sonic is None:
+            return (self._hardware_path(node, 'model'), node.model, 'has no SONiC HWSKU data')
+        return None
+
+    def _assign_ports(self, issues):
+        """Name, lanes, breakout and FEC of every switch port from its model (lab platforms: prefix + number).
+
+        Topology port p at speed s sits on cage (p - 1) // ports_per_cage + 1 of the model's front panel; a cage
+        runs one breakout mode, and the front panel has model.port_count cages.
+        """
+        self.ports = {}
+        for node in self.switches():
+            platform = get_platform(node.platform)
+            model = get_model(node.model) if node.model else None
+            ports, cage_mode = {}, {}
+            for link in node.links:
+                number = link.end(node)[0]
+                if model is None:
+                    ports[number] = {'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None,
+                                     'alias': None, 'fec': None, 'breakout': None, 'split': False, 'parent': None,
+                                     'cage': number, 'subport': 0}
+                    continue
+                info = None
+                cage = (number - 1) // model.mode(link.speed_gbps).ports + 1
+                if cage > model.port_count:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               '%s has %d ports; %s needs port %d (%dG, cage %d): more ports than the model has; '
+                               'pick a bigger model, fewer servers per leaf or a higher oversubscription'
+                               % (model.title, model.port_count, node.name, number, link.speed_gbps, cage))
+                    break
+                info = physical_port(platform.port_naming, model, number, link.speed_gbps)
+                other = cage_mode.setdefault(info['cage'], info['breakout'])
+                if other != info['breakout']:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               'cage %d of %s would need two breakout modes (%s and %s)'
+                               % (info['cage'], node.name, other, info['breakout']))
+                    break
+                ports[number] = info
+            self.ports[node.name] = ports
 
     def _check_rails(self, issues):
         rails = self.topology.rails
@@ -306,41 +381,76 @@ class FabricDesign:
 
     # ----------------------------------------------------------------- buffers
     def _compute_buffers(self, issues):
-        """Headroom per lossless priority group and the summed budget per switch."""
+        """Headroom per lossless priority group and the summed budget per switch, checked against the real pool.
+
+        SONiC: pool sizes are the HWSKU's own defaults (buffers_defaults_t1.j2 of the model). Independent headroom
+        (Spectrum) reserves each PG's full size outside the shared ingress pools, so the sum of sizes must fit what
+        the SKU's total buffer (its egress lossless pool) leaves beside them; a shared headroom pool (Broadcom)
+        holds every PG's xoff inside the ingress pool. Other NOSes size pools themselves; the check uses the ASIC's
+        datasheet buffer times lossless_pool_percent (NVUE renders that percent as its traffic pool).
+        """
         buffer_spec = self.intent['lossless']['buffer']
         mtu = self.intent['lossless']['mtu']['switch']
         priorities = len(self.lossless['lossless_priorities'])
         cache = {}
         self.buffer_budget = {}
-        over = {}  # role -> [switch count, worst (excess, name, needed, pool)]
+        over = {}  # role -> [switch count, worst (excess, name, needed, room)]
         for node in self.switches():
             if not get_platform(node.platform).lossless_dataplane:
                 continue
             asic = get_asic(node.asic)
-            pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
+            model = get_model(node.model) if node.model else None
+            lookup = model.headroom_lookup if model else None
+            shared = asic.shared_headroom(lookup)
             total = 0
             for link in node.links:
-                key = (node.asic, link.speed_gbps, link.cable_length_m)
+                key = (node.model or node.asic, link.speed_gbps, link.cable_length_m)
                 room = cache.get(key)
                 if room is None:
                     room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
-                                                      buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'])
+                                                      buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
+                                                      lookup=lookup)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
-                total += (room.xoff if asic.lookup else room.size) * priorities
-            self.buffer_budget[node.name] = {'pool_bytes': pool, 'headroom_bytes': total,
-                                             'shared_headroom': bool(asic.lookup)}
-            if total > pool:
+                total += (room.xoff if shared else room.size) * priorities
+            sku = model.sonic['buffer_pools'] if model and model.sonic and node.platform == 'sonic' else None
+            budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
+            if sku:
+                source = '%s HWSKU defaults' % model.sonic['hwsku']
+                pool = buffer_spec['pool_bytes'] or sku['ingress_lossless']
+                if shared:
+                    room_for_headroom = pool
+                else:
+                    # The SKU's total buffer (its egress lossless pool) holds the ingress pools plus every PG's
+                    # reserved headroom. When the SKU's default pool leaves too little, shrink the pool to what
+                    # remains, as SONiC's own dynamic buffer calculator does; an explicit pool_bytes is kept.
+                    room_for_headroom = sku['egress_lossless'] - sku.get('ingress_lossy', 0)
+                    if not buffer_spec['pool_bytes'] and room_for_headroom - pool < total:
+                        # Keep at least a quarter of the SKU's own pool as shared buffer: below that the lossless
+                        # class would pause at every burst.
+                        pool = max(room_for_headroom - total, sku['ingress_lossless'] // MIN_SHRUNK_POOL_DIVISOR)
+                        source += ', ingress lossless pool shrunk to fit the headroom'
+                    room_for_headroom -= pool
+                budget.update(pool_source=source,
+                              egress_lossless_pool_bytes=sku['egress_lossless'], egress_lossy_pool_bytes=sku['egress_lossy'])
+            else:
+                pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
+                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes,
+                              egress_lossy_pool_bytes=max(asic.buffer_bytes - pool, 0))
+                room_for_headroom = pool
+            budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
+            self.buffer_budget[node.name] = budget
+            if total > room_for_headroom:
                 entry = over.setdefault(node.role, [0, None])
                 entry[0] += 1
-                candidate = (total - pool, node.name, total, pool)
+                candidate = (total - room_for_headroom, node.name, total, room_for_headroom, budget['pool_source'])
                 if entry[1] is None or candidate > entry[1]:
                     entry[1] = candidate
         self.headroom = cache
-        for role, (count, (_unused, name, total, pool)) in over.items():
+        for role, (count, (_unused, name, total, room, source)) in over.items():
             issues.add('lossless.buffer', self.intent['lossless']['buffer'],
-                       '%d %s(s) need more lossless headroom than the ingress pool holds; worst %s needs %d bytes '
-                       'for a %d-byte pool (raise lossless_pool_percent or pool_bytes, shorten cables, or use fewer '
-                       'lossless priorities)' % (count, ROLE_LABEL[role], name, total, pool))
+                       '%d %s(s) need more lossless headroom than the buffer holds; worst %s needs %d bytes where '
+                       '%d are left (%s; raise lossless_pool_percent or pool_bytes where they apply, shorten cables, '
+                       'or use fewer lossless priorities)' % (count, ROLE_LABEL[role], name, total, room, source))
 
     # ----------------------------------------------------------------- device models
     def device_names(self, role=None):
@@ -350,15 +460,7 @@ class FabricDesign:
         """Name of `link`'s end on `node`, as the device models name it (hosts: the rail netdev). For docs."""
         if node.role == 'host':
             return self._host_interface(link.rail)
-        return get_platform(node.platform).port_name(link.end(node)[0], self._lane_step(node))
-
-    def _lane_step(self, node) -> int:
-        """Lanes per port at the node's fastest link speed (port numbering step), cached per node."""
-        step = self._lane_steps.get(node.name)
-        if step is None:
-            step = self._lane_steps[node.name] = get_asic(node.asic).lanes(
-                max((item.speed_gbps for item in node.links), default=100))
-        return step
+        return self.ports[node.name][link.end(node)[0]]['name']
 
     def device(self, name: str) -> dict:
         node = self.nodes[name]
@@ -366,14 +468,14 @@ class FabricDesign:
             return self._host_model(node)
         return self._switch_model(node)
 
-    def _interface(self, node, link, platform, lane_step):
+    def _interface(self, node, link):
         port, peer, peer_port = link.end(node)
         upward = link.lower is node
-        peer_platform = get_platform(peer.platform) if peer.role != 'host' else None
-        if peer_platform is not None:
-            peer_interface = peer_platform.port_name(peer_port, self._lane_step(peer))
+        if peer.role != 'host':
+            peer_interface = self.ports[peer.name][peer_port]['name']
         else:
             peer_interface = self._host_interface(link.rail)
+        physical = self.ports[node.name][port]
         addresses = self.link_ip.get(link.index)
         ipv4 = peer_ipv4 = None
         if addresses:
@@ -384,15 +486,25 @@ class FabricDesign:
         if link.role == 'host_leaf' and ipv4 is None:
             mode = 'access'
             access_vlan = self.network_by_rail[link.rail]['vlan']
-        room = self.headroom.get((node.asic, link.speed_gbps, link.cable_length_m))
+        room = self.headroom.get((node.model or node.asic, link.speed_gbps, link.cable_length_m))
         return {
-            'name': platform.port_name(port, lane_step),
+            'name': physical['name'],
             'port': port,
             'link_index': link.index,
             'link_role': link.role,
             'direction': 'up' if upward else 'down',
             'speed_gbps': link.speed_gbps,
-            'lanes': get_asic(node.asic).lanes(link.speed_gbps),
+            'lanes': physical['lanes'],
+            # Hardware of the port from the switch model: front-panel cage and sub-port, SONiC lanes and alias,
+            # the breakout mode of the cage (as platform.json spells it) and FEC (RS on 25G+ lanes).
+            'cage': physical['cage'],
+            'subport': physical['subport'],
+            'lane_ids': physical['lane_ids'],
+            'alias': physical['alias'],
+            'breakout': physical['breakout'],
+            'breakout_parent': physical['parent'],
+            'split': physical['split'],
+            'fec': physical['fec'],
             'mtu': self.lossless['mtu']['switch'],
             'cable_length_m': link.cable_length_m,
             'peer': peer.name,
@@ -417,10 +529,8 @@ class FabricDesign:
         return given[rail] if given else 'mlx5_%d' % rail
 
     def _switch_model(self, node):
-        platform = get_platform(node.platform)
-        asic = get_asic(node.asic)
-        lane_step = self._lane_step(node)
-        interfaces = [self._interface(node, link, platform, lane_step) for link in node.links]
+        asic = get_asic(node.asic) if node.asic else None
+        interfaces = [self._interface(node, link) for link in node.links]
         numbered = self.intent['underlay']['routing'] == 'ebgp_numbered'
         fabric_interfaces = [item for item in interfaces if item['link_role'] != 'host_leaf']
         neighbors = [{
@@ -444,7 +554,8 @@ class FabricDesign:
             'role': node.role,
             'platform': node.platform,
             'asic': node.asic,
-            'asic_vendor': asic.vendor,
+            'asic_vendor': asic.vendor if asic else None,
+            'hardware': self._hardware_model(node),
             'pod': node.pod,
             'rail': node.rail,
             'management_ip': self.management_ip.get(node.name),
@@ -472,6 +583,15 @@ class FabricDesign:
             'buffer': self._buffer_model(node, interfaces),
         }
         return model
+
+    def _hardware_model(self, node):
+        """What the switch is: the shipped model and, for SONiC, DEVICE_METADATA platform and HWSKU."""
+        if node.model is None:
+            return None
+        model = get_model(node.model)
+        sonic = {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None
+        return {'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
+                'sonic': sonic, 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}
 
     def _evpn_model(self, node, interfaces):
         vtep = self.vtep[node.name]
@@ -501,11 +621,8 @@ class FabricDesign:
             name = 'pg_lossless_%d_%dm_profile' % (item['speed_gbps'] * 1000, item['cable_length_m'])
             item['buffer_profile'] = name
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
-        asic_bytes = get_asic(node.asic).buffer_bytes
-        # Egress: lossless queues may use the whole buffer; lossy queues share what the ingress lossless pool leaves.
         return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
-                    asic_buffer_bytes=asic_bytes, egress_lossless_pool_bytes=asic_bytes,
-                    egress_lossy_pool_bytes=max(asic_bytes - budget['pool_bytes'], 0),
+                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes,
                     dynamic_thresholds=dict(BUFFER_DYNAMIC_THRESHOLDS))
 
     def _host_model(self, node):
@@ -515,15 +632,13 @@ class FabricDesign:
         rails = []
         for link in node.links:
             leaf = link.upper
-            leaf_platform = get_platform(leaf.platform)
-            leaf_step = self._lane_step(leaf)
             entry = {
                 'rail': link.rail,
                 'interface': self._host_interface(link.rail),
                 'rdma_device': self._rdma_device(link.rail),
                 'speed_gbps': link.speed_gbps,
                 'leaf': leaf.name,
-                'leaf_interface': leaf_platform.port_name(link.upper_port, leaf_step),
+                'leaf_interface': self.ports[leaf.name][link.upper_port]['name'],
                 'table': table_base + link.rail,
                 'rule_priority': 1000 + link.rail,
                 'cable_length_m': link.cable_length_m,
@@ -659,7 +774,11 @@ class FabricDesign:
             'leaf_downlinks': self.topology.leaf_downlinks,
             'leaf_uplinks': self.topology.leaf_uplinks,
             'oversubscription': round(self.topology.oversubscription, 3),
+            # How the fabric was sized: spines per pod and parallel links per leaf-spine pair (gap: sizing).
+            'spines_per_pod': self.topology.spines_per_pod,
+            'links_per_leaf_spine': self.topology.links_per_leaf_spine,
             'platforms': dict(Counter(node.platform for node in self.switches())),
+            'models': dict(Counter(node.model for node in self.switches() if node.model)),
         }
 
 

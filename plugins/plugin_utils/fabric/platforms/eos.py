@@ -33,9 +33,10 @@ def seconds(value_ms: int, places: int) -> str:
 
 
 def speed_keyword(speed_gbps: int, lanes: int) -> str:
-    if speed_gbps in BARE_SPEEDS or lanes <= 1:
+    """`<rate>g-<lanes>` (400g-8 on 50G lanes, 400g-4 on 100G lanes, 100g-1); legacy 10/25/40G take the bare rate."""
+    if speed_gbps in BARE_SPEEDS:
         return '%dg' % speed_gbps
-    return '%dg-%d' % (speed_gbps, lanes)
+    return '%dg-%d' % (speed_gbps, max(lanes, 1))
 
 
 def dscp_map_lines(dscp_to_tc: dict) -> list:
@@ -85,7 +86,7 @@ def render(model: dict, env) -> dict:
         'interfaces': model['interfaces'],
         'profile': PROFILE if qos else None,
         'peer_group': PEER_GROUP,
-        'speeds': {item['speed_gbps']: speed_keyword(item['speed_gbps'], item['lanes']) for item in model['interfaces']},
+        'speed_keyword': speed_keyword,
         'dscp_map': dscp_map_lines(qos['dscp_to_tc']) if qos else [],
         'queues': tx_queues(qos) if qos else [],
         'watchdog': watchdog_view(qos['watchdog']) if qos else None,

@@ -76,6 +76,15 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
     }
 
 
+def breakouts(interfaces) -> list:
+    """(parent swp, `<n>x`) of every split cage: `nv set interface swp1 link breakout 2x` makes swp1s0, swp1s1."""
+    split = {}
+    for item in interfaces:
+        if item.get('split'):
+            split[item['breakout_parent']] = '%sx' % item['breakout'].split('x', 1)[0]
+    return sorted(split.items(), key=lambda entry: int(entry[0][3:]))
+
+
 def render(model: dict, env) -> dict:
     qos = model['qos']
     evpn = model['evpn']
@@ -94,5 +103,6 @@ def render(model: dict, env) -> dict:
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],
+        'breakouts': breakouts(model['interfaces']),
     }
     return {'startup.yaml': env.get_template('nvue/startup.yaml.j2').render(context)}

@@ -76,8 +76,7 @@ def _str_map(mapping) -> dict:
 def config_db(model: dict) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
     interfaces = model['interfaces']
-    tables = {
-        'DEVICE_METADATA': {'localhost': {
+    metadata = {
             'hostname': model['name'],
             'bgp_asn': str(model['bgp']['asn']),
             'type': DEVICE_TYPE[model['role']],
@@ -88,14 +87,27 @@ def config_db(model: dict) -> dict:
             # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
             # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
             'default_pfcwd_status': 'disable',
-        }},
     }
-    tables['PORT'] = {item['name']: {
-        'admin_status': 'up',
-        'description': item['description'],
-        'mtu': str(item['mtu']),
-        'speed': str(item['speed_gbps'] * 1000),  # Mb/s (§1.2)
-    } for item in interfaces}
+    sonic = (model.get('hardware') or {}).get('sonic')
+    if sonic:
+        # The switch the file is for (sonic-device_metadata.yang): a push onto another box fails the deploy's
+        # comparison of DEVICE_METADATA instead of creating ports that do not exist there.
+        metadata.update(platform=sonic['platform'], hwsku=sonic['hwsku'])
+    tables = {'DEVICE_METADATA': {'localhost': metadata}}
+    ports, breakout = {}, {}
+    for item in interfaces:
+        port = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
+                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (§1.2)
+        if item.get('lane_ids'):
+            # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
+            # from the lane rate (sonic-port.yang: rs|fc|none|auto).
+            port.update(lanes=','.join(str(lane) for lane in item['lane_ids']), alias=item['alias'],
+                        index=str(item['cage']), fec=item['fec'])
+            breakout[item['breakout_parent']] = {'brkout_mode': item['breakout']}
+        ports[item['name']] = port
+    tables['PORT'] = ports
+    # The breakout mode of every cage in use, exactly as platform.json spells it (Dynamic Port Breakout).
+    tables['BREAKOUT_CFG'] = breakout
     tables['DEVICE_NEIGHBOR'] = {item['name']: {'name': item['peer'], 'port': item['peer_interface']}
                                  for item in interfaces}
     _add_interfaces(tables, model)

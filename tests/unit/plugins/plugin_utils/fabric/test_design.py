@@ -28,7 +28,8 @@ def lab():
 def big():
     return design_from_intent({
         'name': 'pod16k',
-        'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'nic_speed_gbps': 400, 'leaf_radix': 64}},
+        'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'nic_speed_gbps': 400, 'leaf_radix': 64,
+                                                        'spine_radix': 64}},
         'overlay': {'networks': rail_networks(8, 20)},
     })
 
@@ -181,7 +182,11 @@ def test_headroom_per_interface_and_budget():
     assert rooms[5] < rooms[40]
     budget = leaf['buffer']
     assert budget['headroom_bytes'] == sum(item['headroom']['size'] for item in leaf['interfaces'])
-    assert budget['pool_bytes'] == 160 * 1024 * 1024 // 2
+    # SONiC on the default SN5600: pool sizes are the ACS-SN5600 HWSKU defaults (buffers_defaults_t1.j2), not
+    # a share of the datasheet buffer; the reserved headroom must fit what the SKU's total leaves beside them.
+    assert budget['pool_bytes'] == 52161690 and budget['egress_lossless_pool_bytes'] == 158229504
+    assert budget['headroom_room_bytes'] == 158229504 - 52161690 - 52161690 >= budget['headroom_bytes']
+    assert budget['pool_source'] == 'ACS-SN5600 HWSKU defaults'
     assert [profile['name'] for profile in budget['profiles']] == ['pg_lossless_100000_40m_profile',
                                                                    'pg_lossless_100000_5m_profile']
 

@@ -209,7 +209,7 @@ def leaf():
     ('   vxlan qos dscp propagation encapsulation\n', '', 'lacks "vxlan qos dscp propagation encapsulation"'),
     ('   vxlan qos ecn propagation\n', '', 'lacks "vxlan qos ecn propagation"'),
     ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS\n', '   ip address 10.0.0.3/31\n',
-     'interface Ethernet4/1 does not reference the qos profile'),
+     'interface Ethernet2/5 does not reference the qos profile'),
     ('   neighbor 10.0.0.2 remote-as 65100\n', '', '1 BGP neighbors rendered, model has 2'),
     ('qos map dscp 26 to traffic-class 3', 'qos map dscp 26 to traffic-class 0', 'RoCE DSCP 26 not mapped to TC 3'),
     ('qos map dscp 48 to traffic-class 6\n', '', 'CNP DSCP 48 not mapped'),
@@ -241,7 +241,7 @@ def test_seconds_round_trips_milliseconds(ms):
 
 
 @pytest.mark.parametrize('speed,lanes,keyword', [
-    (400, 4, '400g-4'), (400, 8, '400g-8'), (800, 8, '800g-8'), (100, 1, '100g'), (100, 4, '100g-4'),
+    (400, 4, '400g-4'), (400, 8, '400g-8'), (800, 8, '800g-8'), (100, 1, '100g-1'), (25, 1, '25g'), (100, 4, '100g-4'),
     (25, 1, '25g'), (40, 4, '40g'), (200, 2, '200g-2')])
 def test_speed_keyword(speed, lanes, keyword):
     assert eos.speed_keyword(speed, lanes) == keyword
@@ -261,12 +261,12 @@ def test_unnumbered_underlay_and_notify_only_watchdog():
     text = config(design.device('leaf001'))
     assert 'ip routing ipv6 interfaces\n' in text and '\nip routing\n' not in text
     assert 'ipv6 unicast-routing\n' in text
-    assert '   neighbor interface Ethernet3/1 peer-group FABRIC remote-as 65100\n' in text
+    assert '   neighbor interface Ethernet2/1 peer-group FABRIC remote-as 65100\n' in text
     assert '      neighbor FABRIC next-hop address-family ipv6 originate\n' in text
     assert '   neighbor FABRIC bfd\n' in text
     assert 'port action notify-only' in text
     assert 'port timer timeout 1 polling-interval 0.005 recovery-time 2\n' in text
-    assert re.search(r'^interface Ethernet3/1\n(   .*\n)*   ipv6 enable\n', text, re.M)
+    assert re.search(r'^interface Ethernet2/1\n(   .*\n)*   ipv6 enable\n', text, re.M)
 
 
 def test_spines_relay_evpn_with_next_hop_unchanged():

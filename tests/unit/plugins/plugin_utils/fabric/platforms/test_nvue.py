@@ -191,12 +191,15 @@ def test_documented_shape():
     assert config['bridge']['domain']['br_default']['vlan']['101']['vni'] == {'10101': {}}
     assert config['interface']['lo'] == {'ip': {'address': {'10.254.0.1/32': {}, '10.254.16.1/32': {}}},
                                          'type': 'loopback'}
-    assert config['interface']['swp1']['bridge']['domain']['br_default']['access'] == 101
-    assert config['interface']['swp3']['ip']['address'] == {'10.0.0.1/31': {}}
+    assert config['interface']['swp1s0']['bridge']['domain']['br_default']['access'] == 101
+    assert config['interface']['swp2s0']['ip']['address'] == {'10.0.0.1/31': {}}
+    # 400G on the SN5600's 800G cages: 2 x 400G breakout (4 x 100G lanes each), RS FEC (PAM4).
+    assert config['interface']['swp1'] == {'link': {'breakout': {'2x': {}}}}
+    assert config['interface']['swp1s0']['link'] == {'fec': 'rs', 'mtu': 9100, 'speed': '400G'}
     assert config['router']['bgp']['enable'] in ON
     default = config['vrf']['default']['router']['bgp']
     assert default['neighbor']['10.0.0.0'] == {
-        'address-family': {'l2vpn-evpn': {'enable': True}}, 'description': 'spine001:swp1', 'remote-as': 65100,
+        'address-family': {'l2vpn-evpn': {'enable': True}}, 'description': 'spine001:swp1s0', 'remote-as': 65100,
         'type': 'numbered', 'timers': {'hold': 9, 'keepalive': 3},
         'bfd': {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300, 'min-tx-interval': 300}}
     assert default['address-family']['ipv4-unicast']['network'] == {'10.254.0.1/32': {}, '10.254.16.1/32': {}}
@@ -221,11 +224,11 @@ def test_numeric_keys_are_quoted_in_the_text():
 def test_unnumbered_neighbors_use_swp_names():
     config = yaml.safe_load(startup(DESIGNS['nvue_unnumbered'].device('leaf001')))[0]['set']
     neighbors = config['vrf']['default']['router']['bgp']['neighbor']
-    assert sorted(neighbors) == ['swp3', 'swp4']
-    assert neighbors['swp3']['remote-as'] == 'external' and neighbors['swp3']['type'] == 'unnumbered'
-    assert neighbors['swp3']['bfd'] == {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300,
+    assert sorted(neighbors) == ['swp2s0', 'swp2s1']
+    assert neighbors['swp2s0']['remote-as'] == 'external' and neighbors['swp2s0']['type'] == 'unnumbered'
+    assert neighbors['swp2s0']['bfd'] == {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300,
                                         'min-tx-interval': 300}
-    assert 'ip' not in config['interface']['swp3']
+    assert 'ip' not in config['interface']['swp2s0']
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 250, 'robustness': 2}
 
 
@@ -257,10 +260,10 @@ def leaf():
     ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
      'CNP queue 6 is not strict'),
     ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),
-    ("        qos:\n          pfc-watchdog:\n            state: enable\n        type: swp\n      swp2:",
-     "        type: swp\n      swp2:", 'swp1 has no PFC watchdog'),
-    ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1 is not a swp with MTU 9100'),
-    ("              access: 101\n", "              access: 102\n", 'swp1 access VLAN 102 != 101'),
+    ("        qos:\n          pfc-watchdog:\n            state: enable\n        type: swp\n      swp1s1:",
+     "        type: swp\n      swp1s1:", 'swp1s0 has no PFC watchdog'),
+    ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1s0 is not a swp with MTU 9100'),
+    ("              access: 101\n", "              access: 102\n", 'swp1s0 access VLAN 102 != 101'),
     ('                remote-as: 65100\n', '                remote-as: external\n', "expected (65100, 'numbered')"),
     ("      hostname: 'leaf001'\n", "      hostname: 'leaf009'\n", 'system.hostname is not leaf001'),
     ('          memory-percent: 50\n', '          memory-percent: 60\n', 'default-lossless pool is 60 %'),

@@ -383,9 +383,10 @@ def test_metadata_and_roles(small, unnumbered):
                                  (unnumbered, 'sspine001', 'SpineRouter')):
         model = design.device(device)
         meta = json.loads(render_model(model)['config_db.json'])['DEVICE_METADATA']['localhost']
+        sku = model['hardware']['sonic']
         assert meta == {'hostname': device, 'bgp_asn': str(model['asn']), 'type': kind,
                         'buffer_model': 'traditional', 'docker_routing_config_mode': 'split-unified',
-                        'default_pfcwd_status': 'disable'}
+                        'default_pfcwd_status': 'disable', 'platform': sku['platform'], 'hwsku': sku['hwsku']}
 
 
 def test_numbered_leaf_tables(small):
@@ -397,8 +398,12 @@ def test_numbered_leaf_tables(small):
                                                                          for item in uplinks}
     assert db['LOOPBACK_INTERFACE'] == {'Loopback0': {}, 'Loopback0|%s/32' % model['router_id']: {},
                                         'Loopback1': {}, 'Loopback1|%s/32' % model['evpn']['vtep_ip']: {}}
+    # SN5600 (ACS-SN5600): 400G hosts on a 2 x 400G breakout of cage 1, lanes 0-3, alias etp1a, RS FEC.
     assert db['PORT'][hosts[0]['name']] == {'admin_status': 'up', 'description': hosts[0]['description'],
-                                            'mtu': '9100', 'speed': '400000'}
+                                            'mtu': '9100', 'speed': '400000', 'lanes': '0,1,2,3', 'alias': 'etp1a',
+                                            'index': '1', 'fec': 'rs'}
+    assert db['BREAKOUT_CFG'] == {'Ethernet0': {'brkout_mode': '2x400G[200G,100G,50G,40G,25G,10G]'},
+                                  'Ethernet8': {'brkout_mode': '2x400G[200G,100G,50G,40G,25G,10G]'}}
     assert db['DEVICE_NEIGHBOR'][hosts[0]['name']] == {'name': hosts[0]['peer'], 'port': 'eth1'}
     # Rail 0: routed network rail0 (VRF gpu) only; its hosts are untagged members.
     assert db['VLAN'] == {'Vlan100': {'vlanid': '100', 'mtu': '9100', 'admin_status': 'up'},
