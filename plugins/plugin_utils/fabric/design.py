@@ -57,6 +57,13 @@ def build_lossless_profile(intent) -> dict:
     # for the DSCPs hosts send (RoCE, CNP and the extra entries).
     host_dscps = [spec['roce_dscp'], spec['cnp_dscp']] + [entry['dscp'] for entry in spec['dscp_map']]
     host_overrides = {dscp: dscp_to_tc[dscp] for dscp in host_dscps if dscp >> 3 != dscp_to_tc[dscp]}
+    # The DSCP each traffic class stands for when a VTEP derives the outer VXLAN DSCP from the class (platforms that
+    # cannot copy the inner DSCP): RoCE and CNP classes their own DSCP, any other class the first DSCP mapped to it.
+    tc_to_dscp = {}
+    for dscp in range(64):
+        tc_to_dscp.setdefault(dscp_to_tc[dscp], dscp)
+    tc_to_dscp[roce_priority] = spec['roce_dscp']
+    tc_to_dscp[cnp] = spec['cnp_dscp']
     watchdog = dict(spec['pfc']['watchdog'])
     return {
         'roce_dscp': spec['roce_dscp'],
@@ -69,6 +76,7 @@ def build_lossless_profile(intent) -> dict:
         'traffic_class_byte': traffic_class_byte(spec['roce_dscp']),
         'dscp_to_tc': dscp_to_tc,
         'tc_to_pg': tc_to_pg,
+        'tc_to_dscp': dict(sorted(tc_to_dscp.items())),
         'tc_to_queue': {tc: tc for tc in range(8)},
         'pfc_to_queue': {priority: priority for priority in range(8)},
         'pfc_to_pg': {priority: priority for priority in priorities},
@@ -609,7 +617,20 @@ class FabricDesign:
         vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['rd_number']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
         return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
-                'gateway_mac': ANYCAST_GATEWAY_MAC, 'tunnel_qos': dict(TUNNEL_QOS)}
+                'gateway_mac': ANYCAST_GATEWAY_MAC, 'tunnel_qos': self._tunnel_qos(node)}
+
+    def _tunnel_qos(self, node):
+        """How this VTEP sets the outer DSCP, and the outer DSCP tunnelled RoCE then carries.
+
+        Hardware that copies the inner DSCP copies it; on the rest (EOS outside the 7050X3 family) the outer DSCP
+        follows the traffic class, which the lossless profile maps back to the RoCE DSCP (`tc_to_dscp`), so the
+        spines classify tunnelled RoCE into the lossless class either way.
+        """
+        copies = node.model is None or get_model(node.model).vxlan_dscp_propagation
+        qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class')
+        roce = self.lossless['roce_priority']
+        qos['roce_outer_dscp'] = self.lossless['roce_dscp'] if copies else self.lossless['tc_to_dscp'][roce]
+        return qos
 
     def _buffer_model(self, node, interfaces):
         budget = self.buffer_budget.get(node.name)

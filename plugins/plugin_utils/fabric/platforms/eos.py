@@ -92,5 +92,8 @@ def render(model: dict, env) -> dict:
         'watchdog': watchdog_view(qos['watchdog']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'transit': model['role'] != 'leaf',
+        # Without DSCP propagation the outer VXLAN DSCP is the class's DSCP (TC -> DSCP map), VXLAN DSCP Mapping.
+        'outer_dscp_map': sorted((int(tc), dscp) for tc, dscp in qos['tc_to_dscp'].items())
+        if qos and evpn and evpn['tunnel_qos']['encap_dscp'] == 'from_traffic_class' else [],
     }
     return {'startup-config.cfg': env.get_template('eos/startup-config.cfg.j2').render(context)}

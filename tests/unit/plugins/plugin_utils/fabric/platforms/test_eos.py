@@ -155,13 +155,23 @@ def check_eos(text, model):
     ports = [header for header in sections if header.startswith('interface Ethernet')]
     if len(ports) != len(model['interfaces']):
         problems.append('%d Ethernet interfaces rendered, model has %d' % (len(ports), len(model['interfaces'])))
-    # C21: VXLAN QoS propagation on VTEPs.
+    # C21: the outer VXLAN header carries the RoCE DSCP. `vxlan qos dscp propagation encapsulation` exists only
+    # on some platforms (EOS "VXLAN DSCP Mapping": 7050X3); elsewhere the outer DSCP follows the traffic class, so
+    # the lossless TC must map back to the RoCE DSCP (and the CNP TC to the CNP DSCP) or spines see a lossy DSCP.
     if model['evpn']:
         vxlan = sections.get('interface Vxlan1', [])
-        for knob in ('vxlan qos ecn propagation', 'vxlan qos dscp propagation encapsulation',
-                     'vxlan qos map dscp to traffic-class decapsulation'):
-            if '   ' + knob not in vxlan:
+        propagates = model['hardware']['vxlan_dscp_propagation']
+        knobs = ('vxlan qos dscp propagation encapsulation', 'vxlan qos map dscp to traffic-class decapsulation')
+        for knob in knobs:
+            if propagates and '   ' + knob not in vxlan:
                 problems.append('Vxlan1 lacks "%s" (C21)' % knob)
+            if not propagates and '   ' + knob in vxlan:
+                problems.append('Vxlan1 has "%s", which %s does not support' % (knob, model['hardware']['model']))
+        if not propagates:
+            for tc, dscp in ((qos['roce_priority'], qos['roce_dscp']), (qos['cnp_priority'], qos['cnp_dscp'])):
+                if 'qos map traffic-class %d to dscp %d' % (tc, dscp) not in lines:
+                    problems.append('outer DSCP of TC %d is not %d: no "qos map traffic-class %d to dscp %d" (C21)'
+                                    % (tc, dscp, tc, dscp))
     # BGP: one neighbor per model neighbor.
     bgp = sections.get('router bgp %d' % model['bgp']['asn'], [])
     peers = [line for line in bgp if re.match(r'^   neighbor (\d+\.\d+\.\d+\.\d+ remote-as|interface \S+ peer-group)', line)]
@@ -206,8 +216,9 @@ def leaf():
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
     ('maximum-threshold 1500000 bytes', 'maximum-threshold 1500 bytes', 'lossless tx-queue 3 has ECN'),
     ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
-    ('   vxlan qos dscp propagation encapsulation\n', '', 'lacks "vxlan qos dscp propagation encapsulation"'),
-    ('   vxlan qos ecn propagation\n', '', 'lacks "vxlan qos ecn propagation"'),
+    ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
+    ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',
+     'which arista-7060x6-64pe does not support'),
     ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS\n', '   ip address 10.0.0.3/31\n',
      'interface Ethernet2/5 does not reference the qos profile'),
     ('   neighbor 10.0.0.2 remote-as 65100\n', '', '1 BGP neighbors rendered, model has 2'),
@@ -366,3 +377,15 @@ def _timed(function, *args):
     start = time.perf_counter()
     function(*args)
     return time.perf_counter() - start
+
+
+def test_spines_classify_the_outer_dscp_every_leaf_emits():
+    """Defect 2: on EOS hardware without VXLAN DSCP propagation the outer DSCP follows the traffic class; the
+    design maps the lossless class back to the RoCE DSCP, which every spine classifies as lossless."""
+    design = DESIGNS['eos_small']
+    for leaf in design.device_names('leaf'):
+        tunnel = design.device(leaf)['evpn']['tunnel_qos']
+        assert tunnel['encap_dscp'] == 'from_traffic_class'
+        for spine in design.device_names('spine'):
+            qos = design.device(spine)['qos']
+            assert qos['dscp_to_tc'][tunnel['roce_outer_dscp']] in qos['lossless_priorities']
