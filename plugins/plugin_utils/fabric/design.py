@@ -372,10 +372,21 @@ class FabricDesign:
             if network['vrf'] is not None and gateway is None:
                 gateway = str(subnet.network_address + 1)
             last_host = offset + hosts_per_rail - 1
+            # Routed networks: every leaf carrying the network has its own SVI address (VRR on NVUE: the anycast
+            # gateway is a virtual address; the SVI needs a unique one), taken from the top of the subnet.
+            carriers = [leaf.name for leaf in self.topology.by_role('leaf')
+                        if leaf.rail is None or not network['rails'] or leaf.rail in network['rails']] \
+                if gateway is not None else []
+            first_svi = subnet.num_addresses - 1 - len(carriers)  # offset of the lowest SVI address
             if network['rails'] and last_host >= subnet.num_addresses - 1:
                 issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
                            'is too small: %d hosts from offset %d need addresses up to .%d'
                            % (hosts_per_rail, offset, last_host))
+            elif carriers and (last_host >= first_svi or first_svi <= 1):
+                issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
+                           'is too small: %d hosts from offset %d, the gateway and %d per-leaf SVI addresses (VRR) '
+                           'at the top of the subnet need %d addresses' % (hosts_per_rail, offset, len(carriers),
+                                                                         max(last_host, 1) + len(carriers) + 2))
             if gateway is not None and offset <= int(ipaddress.IPv4Address(gateway)) - int(subnet.network_address) <= last_host:
                 issues.add('overlay.networks[%d].gateway' % index, gateway,
                            'collides with host addresses (hosts use offsets %d..%d)' % (offset, last_host))
@@ -384,6 +395,9 @@ class FabricDesign:
                 'subnet': str(subnet), 'prefixlen': subnet.prefixlen, 'vrf': network['vrf'], 'gateway': gateway,
                 'rails': list(network['rails']),
                 'route_target': '%d:%d' % (rt_asn, network_vni(self.intent, network)),
+                'svi_addresses': {leaf: str(subnet.network_address + first_svi + position)
+                                  for position, leaf in enumerate(carriers)},
+                'svi_first_offset': first_svi if carriers else None,
             })
         self.network_by_rail = {rail: net for net in self.networks for rail in net['rails']}
 
@@ -612,8 +626,10 @@ class FabricDesign:
             # Every leaf carries every network: rail traffic may cross any leaf of the rail's VNI.
             if node.rail is not None and network['rails'] and node.rail not in network['rails']:
                 continue
-            vlans.append(dict(network, ports=ports_by_vlan.get(network['vlan'], []),
-                              rd='%s:%d' % (self.router_id[node.name], network['vlan'])))
+            vlan = {key: value for key, value in network.items() if key not in ('svi_addresses', 'svi_first_offset')}
+            vlans.append(dict(vlan, ports=ports_by_vlan.get(network['vlan'], []),
+                              rd='%s:%d' % (self.router_id[node.name], network['vlan']),
+                              svi_ip=network['svi_addresses'].get(node.name)))
         vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['rd_number']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
         return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
@@ -748,7 +764,9 @@ class FabricDesign:
                 continue
             subnet = ipaddress.IPv4Network(network['subnet'])
             start = subnet.network_address + max(subnet.num_addresses // 2, first_free)
-            end = subnet.broadcast_address - 1
+            # Routed networks keep the top of the subnet for the leaves' own SVI addresses.
+            end = (subnet.network_address + network['svi_first_offset'] - 1 if network['svi_first_offset']
+                   else subnet.broadcast_address - 1)
             if start > end:
                 return {'enabled': False, 'reason': 'rail subnet %s has no room for pod addresses after the %d hosts'
                                                     % (subnet, hosts)}

@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent, traffic_class_byte)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))))
@@ -220,3 +221,26 @@ def test_explicit_topology():
 def test_device_models_are_deterministic(lab):
     again = design_from_file(LAB)
     assert all(lab.device(name) == again.device(name) for name in lab.device_names())
+
+
+def test_routed_networks_get_one_svi_address_per_leaf():
+    design = design_from_intent({'name': 'v', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
+                                                                              'nic_speed_gbps': 100}},
+                                 'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                                             'networks': [dict(rail_networks(2)[0], vrf='T'), rail_networks(2)[1]]}})
+    addresses = {leaf: next(vlan['svi_ip'] for vlan in design.device(leaf)['evpn']['vlans'] if vlan['vlan'] == 100)
+                 for leaf in ('leaf001', 'leaf003')}
+    assert sorted(addresses.values()) == ['10.100.0.253', '10.100.0.254']
+    # Kubernetes pod ranges stop below the SVI block.
+    network = next(item for item in design.kubernetes()['networks'] if item['rail'] == 0)
+    assert network['range_end'] == '10.100.0.252'
+
+
+def test_a_routed_subnet_needs_room_for_the_svi_addresses():
+    with pytest.raises(IntentError) as error:
+        design_from_intent({'name': 'v', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
+                                                                        'nic_speed_gbps': 100}},
+                            'hosts': {'address_offset': 2},
+                            'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                                        'networks': [dict(rail_networks(2, 29)[0], vrf='T'), rail_networks(2)[1]]}})
+    assert 'overlay.networks[0].subnet' in str(error.value) and 'per-leaf SVI' in str(error.value)

@@ -209,7 +209,9 @@ def test_documented_shape():
     tenant = config['vrf']['TENANT']
     assert tenant['evpn']['vni'] == {'50001': {}}
     assert tenant['router']['bgp']['route-import']['from-evpn']['route-target'] == {'65000:50001': {}}
-    assert config['interface']['vlan101']['ip'] == {'address': {'10.101.0.1/24': {}}, 'vrf': 'TENANT'}
+    assert config['interface']['vlan101']['ip'] == {
+        'address': {'10.101.0.253/24': {}}, 'vrf': 'TENANT',
+        'vrr': {'address': {'10.101.0.1/24': {}}, 'enable': True, 'mac-address': '02:00:00:00:01:01', 'state': 'up'}}
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 100, 'robustness': 3}
     assert config['qos']['pfc']['default-global']['switch-priority'] == {'3': {}}
     assert config['qos']['pfc']['default-global']['cable-length'] == 40
@@ -340,3 +342,20 @@ def test_renderer_does_not_modify_the_model():
     before = copy.deepcopy(model)
     startup(model)
     assert model == before
+
+
+def test_routed_rail_svis_use_vrr():
+    """Defect 3: the rail subnet spans every leaf of the rail through the L2VNI, so each leaf's SVI has its own
+    address and the gateway is the shared VRR address and MAC (CL "Virtual Router Redundancy")."""
+    design = DESIGNS['nvue_small']
+    seen = {}
+    for leaf in ('leaf001', 'leaf003'):  # both rail-0 leaves carry the routed network rail0
+        model = design.device(leaf)
+        config = yaml.safe_load(startup(model))[0]['set']
+        svi = config['interface']['vlan101']
+        vlan = next(item for item in model['evpn']['vlans'] if item['vlan'] == 101)
+        assert svi['ip']['address'] == {'%s/24' % vlan['svi_ip']: {}}
+        assert svi['ip']['vrr'] == {'address': {'10.101.0.1/24': {}}, 'enable': True,
+                                    'mac-address': model['evpn']['gateway_mac'], 'state': 'up'}
+        seen[leaf] = vlan['svi_ip']
+    assert len(set(seen.values())) == 2 and '10.101.0.1' not in seen.values()
