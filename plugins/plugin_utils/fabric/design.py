@@ -16,7 +16,7 @@ from collections import Counter
 from .asic import get_asic
 from .switch_models import get_model, load_models, physical_port
 from .errors import IssueCollector
-from .intent import VXLAN_OVERHEAD, idle_traffic_classes, load_intent, load_intent_file, network_vni
+from .intent import VXLAN_OVERHEAD, idle_traffic_classes, load_intent, load_intent_file, network_vni, nos_release
 from .platforms import get_platform
 from .topology import build_topology
 
@@ -169,8 +169,15 @@ class FabricDesign:
             node = self.nodes.get(name)
             if node is None:
                 issues.add(['topology', 'devices', name], override, 'is not a device of this fabric')
-            elif node.role == 'host' and set(override) & {'platform', 'asic', 'model'}:
-                issues.add(['topology', 'devices', name], override, 'platform, model and asic apply to switches only')
+            elif node.role == 'host' and set(override) & {'platform', 'asic', 'model', 'nos_release'}:
+                issues.add(['topology', 'devices', name], override,
+                           'platform, model, asic and nos_release apply to switches only')
+            elif node.role != 'host' and 'nos_release' in override:
+                platform = get_platform(node.platform)
+                if override['nos_release'] not in platform.releases:
+                    issues.add(['topology', 'devices', name, 'nos_release'], override['nos_release'],
+                               'is not a supported %s release (supported: %s)'
+                               % (platform.title, ', '.join(platform.releases)))
         models = load_models()
         reported = set()
         for node in self.switches():
@@ -578,6 +585,7 @@ class FabricDesign:
             'asic': node.asic,
             'asic_vendor': asic.vendor if asic else None,
             'hardware': self._hardware_model(node),
+            'nos_release': nos_release(self.intent, node.platform, node.name),
             'pod': node.pod,
             'rail': node.rail,
             'management_ip': self.management_ip.get(node.name),

@@ -192,11 +192,25 @@ def _check_cross_fields(intent, issues):
         issues.add('topology', sorted(key for key in ('rail_optimized', 'explicit') if key in topology),
                    'set exactly one of rail_optimized or explicit')
     _check_naming(topology['naming'], issues)
+    _check_releases(intent, issues)
     _check_lossless(intent, issues)
     _check_pools(intent, issues)
     _check_overlay(intent, issues)
     _check_underlay(intent, issues)
     _check_hosts(intent, issues)
+
+
+def nos_release(intent, platform, device=None) -> str:
+    """The NOS release a switch is rendered for: its override, its platform's intent value, or the default."""
+    override = intent['topology']['devices'].get(device, {}).get('nos_release') if device else None
+    return override or intent['topology']['nos_release'][platform] or PLATFORMS[platform].default_release
+
+
+def _check_releases(intent, issues):
+    for platform, release in intent['topology']['nos_release'].items():
+        if release is not None and release not in PLATFORMS[platform].releases:
+            issues.add(['topology', 'nos_release', platform], release, 'is not a supported %s release (supported: %s)'
+                       % (PLATFORMS[platform].title, ', '.join(PLATFORMS[platform].releases)))
 
 
 def _check_naming(naming, issues):
@@ -444,4 +458,4 @@ def _check_hosts(intent, issues):
 
 
 __all__ = ['load_intent', 'load_intent_file', 'load_schema', 'apply_defaults', 'platforms_in_use',
-           'named_pools', 'network_vni', 'format_path', 'idle_traffic_classes', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']
+           'named_pools', 'network_vni', 'format_path', 'idle_traffic_classes', 'nos_release', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

@@ -20,6 +20,20 @@ traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML qu
 from __future__ import annotations
 
 DOMAIN = 'br_default'
+# Words of the `nv config` YAML per release generation. CL 5.15 replaced `enable: on|off` by `state: enabled|disabled`
+# and enable/disable values by enabled/disabled (NVUE reference: "In Cumulus Linux 5.14 and earlier, you specify
+# enable on or enable off instead of state enabled or state disabled"), and moved VRR from `ip vrr` to `ipv4 vrr`
+# ("In Cumulus Linux 5.14 and earlier, the command is nv show interface <interface-id> ip vrr").
+SYNTAX = {
+    '5.14': {'switch': 'enable', 'on': 'on', 'enable': 'enable', 'disable': 'disable', 'vrr': 'ip'},
+    '5.15': {'switch': 'state', 'on': 'enabled', 'enable': 'enabled', 'disable': 'disabled', 'vrr': 'ipv4'},
+}
+
+
+def syntax(release: str) -> dict:
+    """The YAML words of a Cumulus Linux release (validated against platforms.PLATFORMS['nvue'].releases)."""
+    major, minor = (int(part) for part in release.split('.')[:2])
+    return SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14']
 PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
 
 
@@ -100,6 +114,7 @@ def render(model: dict, env) -> dict:
         'profile': PROFILE,
         'loopback': loopback,
         'q': quote,
+        's': syntax(model['nos_release']),
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],

@@ -359,3 +359,26 @@ def test_routed_rail_svis_use_vrr():
                                     'mac-address': model['evpn']['gateway_mac'], 'state': 'up'}
         seen[leaf] = vlan['svi_ip']
     assert len(set(seen.values())) == 2 and '10.101.0.1' not in seen.values()
+
+
+def test_nvue_syntax_follows_the_release():
+    """Defect 8: CL 5.15 replaced `enable: on` by `state: enabled` (and enable/disable values by enabled/disabled)
+    and moved VRR to `ipv4 vrr`; the release comes from the intent, per platform or per device."""
+    data = _intent()
+    data['overlay'] = {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                       'networks': [{'name': 'rail0', 'vlan': 101, 'subnet': '10.100.0.0/24', 'rails': [0], 'vrf': 'T'},
+                                    {'name': 'rail1', 'vlan': 102, 'subnet': '10.101.0.0/24', 'rails': [1]}]}
+    data['topology']['nos_release'] = {'nvue': '5.15'}
+    data['topology']['devices'] = {'leaf003': {'nos_release': '5.14'}}
+    design = design_from_intent(data)
+    new, old = startup(design.device('leaf001')), startup(design.device('leaf003'))
+    assert design.device('leaf001')['nos_release'] == '5.15' and design.device('leaf003')['nos_release'] == '5.14'
+    # VRR keeps `enable: on` (the current NVUE reference still shows it beside `state up`).
+    assert new.count('enable: on') == new.count('vrr:') and ': enable\n' not in new and 'state: enabled' in new
+    config = yaml.safe_load(new)[0]['set']
+    assert config['evpn'] == {'state': 'enabled'} or config['evpn']['state'] == 'enabled'
+    assert config['nve']['vxlan']['state'] == 'enabled'
+    assert config['interface']['vlan101']['ipv4']['vrr']['address'] == {'10.100.0.1/24': {}}
+    assert config['qos']['pfc']['default-global']['rx'] == 'enabled'
+    assert 'state: enabled' not in old and 'enable: on' in old
+    assert yaml.safe_load(old)[0]['set']['interface']['vlan101']['ip']['vrr']['state'] == 'up'
