@@ -122,6 +122,28 @@ def _vrf_rd_numbers(l3vnis) -> list:
     return numbers
 
 
+# ECN maximum threshold cap: a tenth of the ASIC buffer, so one marking queue cannot claim the shared buffer before
+# it marks (and the egress dynamic threshold still lets the queue reach it).
+ECN_MAX_BUFFER_DIVISOR = 10
+
+
+def ecn_thresholds(spec: dict, speed_gbps: int, asic=None) -> dict:
+    """ECN thresholds of one port: the intent values at reference_speed_gbps scaled linearly with the port speed
+    (the same queueing delay on every port: 150 KB at 100G is 12 us), rounded up to whole ASIC buffer cells and
+    the maximum capped at a tenth of the ASIC buffer; or the intent values as given when scale_with_speed is off."""
+    low, high = spec['min_threshold_bytes'], spec['max_threshold_bytes']
+    if spec['scale_with_speed']:
+        low = -(-low * speed_gbps // spec['reference_speed_gbps'])
+        high = -(-high * speed_gbps // spec['reference_speed_gbps'])
+        if asic is not None:
+            cell = asic.cell_bytes
+            low, high = -(-low // cell) * cell, -(-high // cell) * cell
+            high = min(high, asic.buffer_bytes // ECN_MAX_BUFFER_DIVISOR // cell * cell)
+            low = min(low, high // 2)
+    return {'min_threshold_bytes': low, 'max_threshold_bytes': high,
+            'mark_probability_percent': spec['mark_probability_percent']}
+
+
 class _Pool:
     """Sequential allocation from an IPv4 pool, checked for size up front."""
 
@@ -539,6 +561,9 @@ class FabricDesign:
             'peer': peer.name,
             'peer_role': peer.role,
             'peer_interface': peer_interface,
+            # ECN thresholds of this port's lossless queues, scaled with its speed (lossless.ecn).
+            'ecn': ecn_thresholds(self.intent['lossless']['ecn'], link.speed_gbps,
+                                  get_asic(node.asic) if node.asic else None),
             'peer_asn': self.asn.get(peer.name),
             'description': '%s %s' % (peer.name, peer_interface),
             'mode': mode,

@@ -50,9 +50,9 @@ def _model_switch_views(model):
                 sched = {'type': 'DWRR', 'weight': bandwidth.get(tc, qos['scheduler']['lossy_weight_percent'])}
             wred = None
             if tc in lossless:
-                wred = {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': qos['ecn']['min_threshold_bytes'],
-                        'max_bytes': qos['ecn']['max_threshold_bytes'],
-                        'probability': qos['ecn']['mark_probability_percent']}
+                ecn = item.get('ecn') or qos['ecn']  # the design scales ECN thresholds per port speed
+                wred = {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': ecn['min_threshold_bytes'],
+                        'max_bytes': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
             queues[queue] = {'scheduler': sched, 'wred': wred}
         room = item.get('headroom')
         views[item['name']] = {
@@ -266,7 +266,7 @@ def _rule_buffers(ctx, view, item):
 
 def _rule_ecn(ctx, view, item):
     profile = _profile(ctx)
-    ecn = profile['ecn']
+    ecn = item.get('ecn') or profile['ecn']  # per port: the design scales ECN thresholds with the speed
     problems, parts = [], []
     for prio in profile['lossless_priorities']:
         queue = (view['tc_to_queue'] or {}).get(prio, prio)

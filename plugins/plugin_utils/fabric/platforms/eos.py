@@ -50,11 +50,15 @@ def dscp_map_lines(dscp_to_tc: dict) -> list:
     return ['%s to traffic-class %d' % (' '.join(values), tc) for (tc, _unused), values in sorted(groups.items())]
 
 
-def tx_queues(qos: dict) -> list:
+def profile_name(speed_gbps: int) -> str:
+    """One qos profile per port speed: the ECN thresholds scale with the speed (the rest is identical)."""
+    return '%s-%dG' % (PROFILE, speed_gbps)
+
+
+def tx_queues(qos: dict, ecn: dict) -> list:
     """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08)."""
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
-    ecn = qos['ecn']
     queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None}]
     for tc in qos['lossless_priorities']:
         queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc],
@@ -84,11 +88,14 @@ def render(model: dict, env) -> dict:
         'bgp': model['bgp'],
         'evpn': evpn,
         'interfaces': model['interfaces'],
-        'profile': PROFILE if qos else None,
+        'profile_name': profile_name,
+        # One qos profile per port speed, in speed order, with that speed's ECN thresholds.
+        'profiles': [{'name': profile_name(speed), 'queues': tx_queues(qos, ecn)}
+                     for speed, ecn in sorted({item['speed_gbps']: item['ecn'] for item in model['interfaces']}.items())]
+        if qos else [],
         'peer_group': PEER_GROUP,
         'speed_keyword': speed_keyword,
         'dscp_map': dscp_map_lines(qos['dscp_to_tc']) if qos else [],
-        'queues': tx_queues(qos) if qos else [],
         'watchdog': watchdog_view(qos['watchdog']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'transit': model['role'] != 'leaf',

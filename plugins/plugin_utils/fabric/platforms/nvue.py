@@ -51,6 +51,10 @@ def lossless_pool_percent(qos: dict, buffer: dict) -> int:
     return min(99, max(1, -(-spec['pool_bytes'] * 100 // buffer['asic_buffer_bytes'])))
 
 
+def congestion_profile(speed_gbps: int) -> str:
+    return 'aifabric-%dg' % speed_gbps
+
+
 def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
@@ -63,8 +67,7 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
         if tc in weights:
             scheduler.append({'queue': queue, 'mode': 'dwrr', 'bw': weights[tc]})
         else:
-            # CNP strict (C10). Classes no DSCP maps to carry no traffic; strict keeps the DWRR shares at 100 %
-            # (NVUE rejects a bw-percent total above 100 and the default-global profile gives each TC 12-13 %).
+            # CNP strict (C10); every other class has a DWRR share from the design.
             scheduler.append({'queue': queue, 'mode': 'strict', 'bw': None})
         if tc in lossless:
             congestion.append({'queue': queue, 'ecn': 'enable'})
@@ -77,7 +80,8 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
         'sp_to_queue': sorted(queue_of.items()),
         'scheduler': sorted(scheduler, key=lambda entry: entry['queue']),
         'congestion': sorted(congestion, key=lambda entry: entry['queue']),
-        'ecn': qos['ecn'],
+        # One congestion-control profile per port speed (the design scales ECN thresholds with it), bound per port.
+        'ecn_profiles': sorted({congestion_profile(item['speed_gbps']): item['ecn'] for item in interfaces}.items()),
         'pfc_priorities': sorted(lossless),
         'cnp_priority': cnp,
         'cable_length_m': max((item['cable_length_m'] for item in interfaces), default=1),
@@ -115,6 +119,7 @@ def render(model: dict, env) -> dict:
         'loopback': loopback,
         'q': quote,
         's': syntax(model['nos_release']),
+        'congestion_profile': congestion_profile,
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],

@@ -23,7 +23,7 @@ DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'Spine
 # Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
 # scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (§1.2, C25).
 QOS_MAP = 'AIFABRIC'
-WRED_LOSSLESS = 'AIFABRIC_LOSSLESS'
+WRED_LOSSLESS = 'AIFABRIC_LOSSLESS_%dG'  # per port speed: ECN thresholds scale with it
 SCHEDULER_TC = 'AIFABRIC_TC%d'    # DWRR share of one traffic class (model qos.tc_bandwidth_percent)
 SCHEDULER_LOSSY = 'AIFABRIC_LOSSY'  # queues of lossy classes without a share of their own
 SCHEDULER_CNP = 'AIFABRIC_CNP'      # strict priority (C10)
@@ -171,14 +171,21 @@ def _add_qos(tables, model):
     shares = _int_map(qos['tc_bandwidth_percent'])
     schedulers = {SCHEDULER_TC % tc: {'type': 'DWRR', 'weight': str(weight)} for tc, weight in shares.items()}
     schedulers[SCHEDULER_CNP] = {'type': 'STRICT'}
-    ecn = qos['ecn']
-    wred = {'ecn': 'ecn_all'}
-    for colour in ('green', 'yellow', 'red'):
-        wred['wred_%s_enable' % colour] = 'true'
-        wred['%s_min_threshold' % colour] = str(ecn['min_threshold_bytes'])  # bytes (§1.2)
-        wred['%s_max_threshold' % colour] = str(ecn['max_threshold_bytes'])
-        wred['%s_drop_probability' % colour] = str(ecn['mark_probability_percent'])
-    tables['WRED_PROFILE'] = {WRED_LOSSLESS: wred}
+    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (§1.2: bytes).
+    wred_profiles, wred_of_port = {}, {}
+    for item in model['interfaces']:
+        ecn = item['ecn']
+        name = WRED_LOSSLESS % item['speed_gbps']
+        wred_of_port[item['name']] = name
+        if name not in wred_profiles:
+            wred = {'ecn': 'ecn_all'}
+            for colour in ('green', 'yellow', 'red'):
+                wred['wred_%s_enable' % colour] = 'true'
+                wred['%s_min_threshold' % colour] = str(ecn['min_threshold_bytes'])
+                wred['%s_max_threshold' % colour] = str(ecn['max_threshold_bytes'])
+                wred['%s_drop_probability' % colour] = str(ecn['mark_probability_percent'])
+            wred_profiles[name] = wred
+    tables['WRED_PROFILE'] = wred_profiles
 
     lossless_queues, cnp_queue, all_queues = _queues(qos)
     tc_to_queue = _int_map(qos['tc_to_queue'])
@@ -195,14 +202,12 @@ def _add_qos(tables, model):
         else:
             fields = {'scheduler': SCHEDULER_LOSSY}
             schedulers[SCHEDULER_LOSSY] = {'type': 'DWRR', 'weight': str(qos['scheduler']['lossy_weight_percent'])}
-        if queue in lossless_queues:
-            fields['wred_profile'] = WRED_LOSSLESS  # ECN marking for DCQCN (C08)
-        per_queue.append(('|%d' % queue, fields))
+        per_queue.append(('|%d' % queue, fields, queue in lossless_queues))
     tables['SCHEDULER'] = schedulers
     queue_table = {}
     for name in names:
-        for suffix, fields in per_queue:
-            queue_table[name + suffix] = dict(fields)
+        for suffix, fields, lossless in per_queue:
+            queue_table[name + suffix] = dict(fields, wred_profile=wred_of_port[name]) if lossless else dict(fields)
     tables['QUEUE'] = queue_table
 
     watchdog = qos['watchdog']

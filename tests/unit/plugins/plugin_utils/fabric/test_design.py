@@ -244,3 +244,30 @@ def test_a_routed_subnet_needs_room_for_the_svi_addresses():
                             'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
                                         'networks': [dict(rail_networks(2, 29)[0], vrf='T'), rail_networks(2)[1]]}})
     assert 'overlay.networks[0].subnet' in str(error.value) and 'per-leaf SVI' in str(error.value)
+
+
+@pytest.mark.parametrize('speed,asic,expected', [
+    (100, None, (150000, 1500000)),
+    (400, None, (600000, 6000000)),
+    (400, 'spectrum4', (600000, 6000000)),      # 192-byte cells divide both
+    (400, 'tomahawk5', (600202, 6000242)),      # rounded up to 254-byte cells
+    (800, 'spectrum3', (1200096, 6710832)),     # max capped at a tenth of the 64 MiB buffer, in cells
+])
+def test_ecn_thresholds_scale_with_speed_and_asic(speed, asic, expected):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import get_asic
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import ecn_thresholds
+    spec = {'min_threshold_bytes': 150000, 'max_threshold_bytes': 1500000, 'mark_probability_percent': 100,
+            'reference_speed_gbps': 100, 'scale_with_speed': True}
+    result = ecn_thresholds(spec, speed, get_asic(asic) if asic else None)
+    assert (result['min_threshold_bytes'], result['max_threshold_bytes']) == expected
+    fixed = ecn_thresholds(dict(spec, scale_with_speed=False), speed, get_asic('spectrum4'))
+    assert (fixed['min_threshold_bytes'], fixed['max_threshold_bytes']) == (150000, 1500000)
+
+
+def test_each_port_gets_the_ecn_of_its_speed():
+    design = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
+        'overlay': {'networks': rail_networks(2)}})
+    leaf = design.device('leaf001')
+    assert {(item['speed_gbps'], item['ecn']['min_threshold_bytes']) for item in leaf['interfaces']} == {
+        (400, 600000), (800, 1200000)}

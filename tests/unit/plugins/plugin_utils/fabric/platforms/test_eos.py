@@ -77,7 +77,16 @@ def check_eos(text, model):
         indent = len(line) - len(line.lstrip(' '))
         if indent % 3:
             problems.append('line %d is indented by %d spaces (EOS uses multiples of 3)' % (number, indent))
-    profile_name = eos.PROFILE
+    # One qos profile per port speed (the ECN thresholds scale with it); each is checked in full.
+    ecn_by_speed = {item['speed_gbps']: item['ecn'] for item in model['interfaces']}
+    for speed in sorted(ecn_by_speed):
+        problems.extend(check_profile(text, sections, model, eos.profile_name(speed), ecn_by_speed[speed]))
+    return problems + check_rest(text, sections, model)
+
+
+def check_profile(text, sections, model, profile_name, ecn):
+    problems = []
+    qos = model['qos']
     profile = sections.get('qos profile %s' % profile_name)
     if profile is None:
         return problems + ['qos profile %s is not defined' % profile_name]
@@ -94,7 +103,6 @@ def check_eos(text, model):
     queues = profile_queues(profile)
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
-    ecn = qos['ecn']
     expected_ecn = ('random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d'
                     % (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent']))
     for queue, queue_lines in queues.items():
@@ -135,6 +143,13 @@ def check_eos(text, model):
             problems.append('watchdog not enabled in the profile (C12)')
     elif timers or defaults:
         problems.append('watchdog lines present although the watchdog is disabled')
+    return problems
+
+
+def check_rest(text, sections, model):
+    problems = []
+    qos = model['qos']
+    lines = text.splitlines()
     # C01: DSCP map covers every code point once, RoCE and CNP in their classes.
     mapped = {}
     for dscps, tc in re.findall(r'^qos map dscp ([\d ]+) to traffic-class (\d)$', text, re.M):
@@ -148,10 +163,10 @@ def check_eos(text, model):
         problems.append('CNP DSCP %d not mapped to TC %d' % (qos['cnp_dscp'], qos['cnp_priority']))
     if sorted(mapped) != list(range(64)):
         problems.append('DSCP map does not cover 0..63 exactly')
-    # Every Ethernet port references the profile.
-    for header, body_lines in sections.items():
-        if header.startswith('interface Ethernet') and '   service-profile %s' % profile_name not in body_lines:
-            problems.append('%s does not reference the qos profile' % header)
+    # Every Ethernet port references the profile of its speed.
+    for item in model['interfaces']:
+        if '   service-profile %s' % eos.profile_name(item['speed_gbps']) not in sections.get('interface ' + item['name'], []):
+            problems.append('interface %s does not reference the qos profile' % item['name'])
     ports = [header for header in sections if header.startswith('interface Ethernet')]
     if len(ports) != len(model['interfaces']):
         problems.append('%d Ethernet interfaces rendered, model has %d' % (len(ports), len(model['interfaces'])))
@@ -214,12 +229,12 @@ def leaf():
     ('   tx-queue 0\n      bandwidth percent 45\n      no priority\n',
      '   tx-queue 0\n      bandwidth percent 45\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
-    ('maximum-threshold 1500000 bytes', 'maximum-threshold 1500 bytes', 'lossless tx-queue 3 has ECN'),
+    ('maximum-threshold 6000242 bytes', 'maximum-threshold 1500000 bytes', 'lossless tx-queue 3 has ECN'),
     ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
     ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
     ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',
      'which arista-7060x6-64pe does not support'),
-    ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS\n', '   ip address 10.0.0.3/31\n',
+    ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS-400G\n', '   ip address 10.0.0.3/31\n',
      'interface Ethernet2/5 does not reference the qos profile'),
     ('   neighbor 10.0.0.2 remote-as 65100\n', '', '1 BGP neighbors rendered, model has 2'),
     ('qos map dscp 26 to traffic-class 3', 'qos map dscp 26 to traffic-class 0', 'RoCE DSCP 26 not mapped to TC 3'),
@@ -317,7 +332,7 @@ def test_two_lossless_priorities_split_the_lossless_share():
     model = design.device('leaf001')
     text = config(model)
     assert check_eos(text, model) == []
-    queues = profile_queues(blocks(text)['qos profile %s' % eos.PROFILE])
+    queues = profile_queues(blocks(text)['qos profile %s' % eos.profile_name(400)])
     assert 'bandwidth percent 30' in queues[3] and 'bandwidth percent 30' in queues[4]
     assert 'bandwidth percent 36' in queues[0]  # 40 less 1 % for each idle class 1, 2, 5, 7
     assert 'priority-flow-control priority 4 no-drop' in text

@@ -83,16 +83,21 @@ def check_nvue(text, model):
     # C08: ECN on the lossless queues only, with the intent thresholds.
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
-    ecn = qos['ecn']
-    expected = {'ecn': 'enable', 'min-threshold': ecn['min_threshold_bytes'],
-                'max-threshold': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
-    classes = nv_qos.get('congestion-control', {}).get('default-global', {}).get('traffic-class', {})
-    marking = {int(key) for key, value in classes.items() if value.get('ecn') == 'enable'}
-    if marking != lossless_queues:
-        problems.append('ECN marks queues %s, expected the lossless queues %s' % (sorted(marking), sorted(lossless_queues)))
-    for queue in lossless_queues:
-        if classes.get(str(queue)) != expected:
-            problems.append('ECN profile of queue %d is %s, expected %s' % (queue, classes.get(str(queue)), expected))
+    # Every port is bound to the congestion-control profile of its speed (thresholds scale with the speed).
+    for item in model['interfaces']:
+        ecn = item['ecn']
+        bound = config.get('interface', {}).get(item['name'], {}).get('qos', {}).get('congestion-control', {})
+        name = bound.get('profile')
+        expected = {'ecn': 'enable', 'min-threshold': ecn['min_threshold_bytes'],
+                    'max-threshold': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
+        classes = nv_qos.get('congestion-control', {}).get(name, {}).get('traffic-class', {})
+        marking = {int(key) for key, value in classes.items() if value.get('ecn') == 'enable'}
+        if marking != lossless_queues:
+            problems.append('%s: ECN marks queues %s, expected the lossless queues %s'
+                            % (item['name'], sorted(marking), sorted(lossless_queues)))
+        for queue in lossless_queues:
+            if classes.get(str(queue)) != expected:
+                problems.append('ECN profile of queue %d is %s, expected %s' % (queue, classes.get(str(queue)), expected))
     # C17: lossless pool share as the intent says (CL puts 100 % in default-lossy otherwise), total <= 100 %.
     pools = nv_qos.get('traffic-pool', {})
     lossless_percent = pools.get('default-lossless', {}).get('memory-percent')
@@ -258,11 +263,11 @@ def leaf():
     ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than the longest cable 40 m'),
     ("            '0':\n              ecn: disable\n", "            '0':\n              ecn: enable\n",
      'ECN marks queues [0, 3]'),
-    ('              max-threshold: 1500000\n', '              max-threshold: 15000\n', 'ECN profile of queue 3'),
+    ('              max-threshold: 6000000\n', '              max-threshold: 1500000\n', 'ECN profile of queue 3'),
     ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
      'CNP queue 6 is not strict'),
     ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),
-    ("        qos:\n          pfc-watchdog:\n            state: enable\n        type: swp\n      swp1s1:",
+    ("          pfc-watchdog:\n            state: enable\n        type: swp\n      swp1s1:",
      "        type: swp\n      swp1s1:", 'swp1s0 has no PFC watchdog'),
     ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1s0 is not a swp with MTU 9100'),
     ("              access: 101\n", "              access: 102\n", 'swp1s0 access VLAN 102 != 101'),

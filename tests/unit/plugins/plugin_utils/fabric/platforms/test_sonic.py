@@ -450,9 +450,12 @@ def test_qos_objects_follow_the_model(small):
     idle = {'AIFABRIC_TC%d' % tc: {'type': 'DWRR', 'weight': '1'} for tc in (1, 2, 4, 5, 7)}
     assert db['SCHEDULER'] == dict(idle, AIFABRIC_TC3={'type': 'DWRR', 'weight': '50'},
                                    AIFABRIC_TC0={'type': 'DWRR', 'weight': '45'}, AIFABRIC_CNP={'type': 'STRICT'})
-    wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS']
+    # ECN thresholds scale with the port speed: 150 KB / 1.5 MB at 100G are 600 KB / 6 MB at 400G (Spectrum-4
+    # cells of 192 B divide both).
+    assert list(db['WRED_PROFILE']) == ['AIFABRIC_LOSSLESS_400G']
+    wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS_400G']
     assert (wred['ecn'], wred['green_min_threshold'], wred['green_max_threshold'], wred['green_drop_probability']) == \
-        ('ecn_all', '150000', '1500000', '100')
+        ('ecn_all', '600000', '6000000', '100')
     port = model['interfaces'][0]['name']
     assert [db['QUEUE']['%s|%d' % (port, queue)]['scheduler'] for queue in range(8)] == \
         ['AIFABRIC_TC%d' % queue for queue in range(6)] + ['AIFABRIC_CNP', 'AIFABRIC_TC7']
@@ -505,7 +508,7 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
     assert {name: row.get('weight') for name, row in db['SCHEDULER'].items()} == {
         'AIFABRIC_TC3': '25', 'AIFABRIC_TC4': '25', 'AIFABRIC_TC0': '46', 'AIFABRIC_TC1': '1', 'AIFABRIC_TC2': '1',
         'AIFABRIC_TC5': '1', 'AIFABRIC_TC7': '1', 'AIFABRIC_CNP': None}
-    assert db['QUEUE']['%s|4' % port] == {'scheduler': 'AIFABRIC_TC4', 'wred_profile': 'AIFABRIC_LOSSLESS'}
+    assert db['QUEUE']['%s|4' % port] == {'scheduler': 'AIFABRIC_TC4', 'wred_profile': 'AIFABRIC_LOSSLESS_400G'}
     assert db['PFC_WD'][port] == {'action': 'forward', 'detection_time': '400', 'restoration_time': '800'}
     assert db['PFC_WD']['GLOBAL'] == {'POLL_INTERVAL': '200'}
 
@@ -599,7 +602,7 @@ BREAKAGES = {
     'pfc off': (lambda db: _set(db, 'PORT_QOS_MAP', 'Ethernet0', 'pfc_enable', ''), 'C05', 'chain'),
     'no lossless pg': (_remove_lossless_pg, 'C06', 'chain'),
     'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'egress_lossy_profile'), 'C07', 'chain'),
-    'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS', 'ecn', 'ecn_none'), 'C08', 'chain'),
+    'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS_400G', 'ecn', 'ecn_none'), 'C08', 'chain'),
     'cnp weighted': (lambda db: _set(db, 'QUEUE', 'Ethernet0|6', 'scheduler', 'AIFABRIC_LOSSY'), 'C10', 'chain'),
     'no watchdog': (lambda db: db['PFC_WD'].pop('Ethernet0'), 'C12', 'chain'),
     'inactive port': (lambda db: db['DEVICE_NEIGHBOR'].pop('Ethernet0'), 'C22', 'chain'),
