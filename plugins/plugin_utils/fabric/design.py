@@ -32,6 +32,10 @@ BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 
 # VXLAN tunnels carry the lossless class end to end (uniform model, RFC 6040 ECN): the outer header copies the
 # inner DSCP on encapsulation, so spines classify tunnelled RoCE on the RoCE DSCP; decapsulation keeps the inner
 # DSCP the host sent; ECN is propagated both ways so congestion seen in the underlay reaches the receiver.
+# NCCL queue pairs per connection on ECMP fabrics without adaptive routing (entropy: one UDP source port per QP).
+DEFAULT_QPS_PER_CONNECTION = 4
+# RoCEv2 UDP destination port, announced with its priority in the LLDP application TLV (IEEE 802.1Qaz).
+ROCE_UDP_PORT = 4791
 # A SONiC SKU's ingress lossless pool shrinks to make room for headroom down to 1/4 of its default, no further.
 MIN_SHRUNK_POOL_DIVISOR = 4
 TUNNEL_QOS = {'encap_dscp': 'copy', 'decap_dscp': 'preserve', 'ecn': 'propagate'}
@@ -81,6 +85,8 @@ def build_lossless_profile(intent) -> dict:
         'pfc_to_queue': {priority: priority for priority in range(8)},
         'pfc_to_pg': {priority: priority for priority in priorities},
         'pfc_mask': [1 if priority in priorities else 0 for priority in range(8)],
+        # LLDP application priority TLV: RoCEv2 (UDP 4791) on the RoCE priority, sent on host-facing ports.
+        'lldp_app_priorities': [{'protocol': 'udp', 'port': ROCE_UDP_PORT, 'priority': roce_priority}],
         'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
@@ -207,6 +213,13 @@ class FabricDesign:
             if problem and (tuple(problem[0]), problem[1]) not in reported:
                 reported.add((tuple(problem[0]), problem[1]))
                 issues.add(*problem)
+        if self.intent['underlay']['ecmp']['adaptive_routing']:
+            lacking = sorted({node.model or node.platform for node in self.switches()
+                              if node.platform != 'nvue' or not (node.model and models[node.model].adaptive_routing)})
+            if lacking:
+                issues.add('underlay.ecmp.adaptive_routing', True,
+                           'needs switches that do adaptive routing (NVUE on nvidia-sn5600); not available on: %s'
+                           % ', '.join(lacking))
         if not self.topology.by_role('leaf'):
             issues.add('topology', None, 'the fabric has no leaves')
 
@@ -610,6 +623,9 @@ class FabricDesign:
             'asic': node.asic,
             'asic_vendor': asic.vendor if asic else None,
             'hardware': self._hardware_model(node),
+            # RoCE entropy: hash fields (the UDP source port differs per queue pair), VXLAN inner headers, and
+            # adaptive routing on the fabric ports when the intent opts in (validated against the hardware).
+            'ecmp': dict(self.intent['underlay']['ecmp']),
             'nos_release': nos_release(self.intent, node.platform, node.name),
             'pod': node.pod,
             'rail': node.rail,
@@ -824,8 +840,14 @@ class FabricDesign:
         }
         if spec['gid_index'] is not None:
             settings['NCCL_IB_GID_INDEX'] = spec['gid_index']
-        if spec['qps_per_connection'] is not None:
-            settings['NCCL_IB_QPS_PER_CONNECTION'] = spec['qps_per_connection']
+        # Entropy: on ECMP fabrics several QPs per connection give each connection several UDP source ports, hence
+        # several paths; adaptive routing sprays packets itself, one QP is enough (NCCL default 1).
+        qps = spec['qps_per_connection']
+        if qps is None:
+            qps = 1 if self.intent['underlay']['ecmp']['adaptive_routing'] else DEFAULT_QPS_PER_CONNECTION
+        settings['NCCL_IB_QPS_PER_CONNECTION'] = qps
+        if spec['split_data_on_qps'] is not None:
+            settings['NCCL_IB_SPLIT_DATA_ON_QPS'] = spec['split_data_on_qps']
         settings.update(sorted(spec['extra'].items()))
         return settings
 

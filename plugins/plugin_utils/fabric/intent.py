@@ -26,7 +26,7 @@ SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
 NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
-                     'NCCL_IB_QPS_PER_CONNECTION'}
+                     'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 
 
 @functools.lru_cache(maxsize=1)
@@ -423,6 +423,10 @@ def idle_traffic_classes(lossless) -> list:
 
 def _check_underlay(intent, issues):
     asn = intent['underlay']['asn']
+    fields = intent['underlay']['ecmp']['hash_fields']
+    if 'l4_src_port' not in fields:
+        issues.add('underlay.ecmp.hash_fields', fields,
+                   'must include l4_src_port: RoCEv2 flows differ only in their UDP source port (one per queue pair)')
     timers = intent['underlay']['timers']
     if timers['hold_s'] < 3 * timers['keepalive_s']:
         issues.add('underlay.timers.hold_s', timers['hold_s'],

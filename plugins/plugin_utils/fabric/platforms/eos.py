@@ -59,12 +59,13 @@ def tx_queues(qos: dict, ecn: dict) -> list:
     """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08)."""
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
-    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None}]
+    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
     for tc in qos['lossless_priorities']:
-        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc],
+        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn_count': True,
                        'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
     default = qos['default_traffic_class']
-    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None})
+    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None,
+                   'ecn_count': False})
     return sorted(queues, key=lambda queue: queue['id'])
 
 

@@ -25,8 +25,9 @@ DOMAIN = 'br_default'
 # enable on or enable off instead of state enabled or state disabled"), and moved VRR from `ip vrr` to `ipv4 vrr`
 # ("In Cumulus Linux 5.14 and earlier, the command is nv show interface <interface-id> ip vrr").
 SYNTAX = {
-    '5.14': {'switch': 'enable', 'on': 'on', 'enable': 'enable', 'disable': 'disable', 'vrr': 'ip'},
-    '5.15': {'switch': 'state', 'on': 'enabled', 'enable': 'enabled', 'disable': 'disabled', 'vrr': 'ipv4'},
+    '5.14': {'switch': 'enable', 'on': 'on', 'off': 'off', 'enable': 'enable', 'disable': 'disable', 'vrr': 'ip'},
+    '5.15': {'switch': 'state', 'on': 'enabled', 'off': 'disabled', 'enable': 'enabled', 'disable': 'disabled',
+             'vrr': 'ipv4'},
 }
 
 
@@ -94,6 +95,20 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
     }
 
 
+# Intent hash field -> NVUE `system forwarding ecmp-hash` leaf (CL "Equal Cost Multipath Load Sharing").
+ECMP_HASH = {'src_ip': 'source-ip', 'dst_ip': 'destination-ip', 'ip_protocol': 'ip-protocol', 'l4_src_port': 'source-port',
+             'l4_dst_port': 'destination-port', 'ipv6_flow_label': 'ipv6-label'}
+INNER_HASH = ('src_ip', 'dst_ip', 'ip_protocol', 'l4_src_port', 'l4_dst_port')
+
+
+def ecmp_hash(ecmp: dict) -> list:
+    """(leaf, on) for every NVUE ecmp-hash field: the intent fields on, the rest off; inner-* for VXLAN."""
+    chosen = set(ecmp['hash_fields'])
+    fields = [(leaf, name in chosen) for name, leaf in ECMP_HASH.items()]
+    fields += [('inner-' + ECMP_HASH[name], ecmp['inner'] and name in chosen) for name in INNER_HASH]
+    return sorted(fields)
+
+
 def breakouts(interfaces) -> list:
     """(parent swp, `<n>x`) of every split cage: `nv set interface swp1 link breakout 2x` makes swp1s0, swp1s1."""
     split = {}
@@ -120,6 +135,7 @@ def render(model: dict, env) -> dict:
         'q': quote,
         's': syntax(model['nos_release']),
         'congestion_profile': congestion_profile,
+        'ecmp_hash': ecmp_hash(model['ecmp']),
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],

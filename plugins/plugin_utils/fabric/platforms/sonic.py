@@ -41,6 +41,12 @@ PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
 INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
 EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
 EGRESS_LOSSY_POOL = 'egress_lossy_pool'
+# Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
+HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
+              'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
+INNER_HASHABLE = ('src_ip', 'dst_ip', 'ip_protocol', 'l4_src_port', 'l4_dst_port')
+COUNTER_GROUPS = ('PORT', 'QUEUE', 'QUEUE_WATERMARK', 'PG_WATERMARK', 'PG_DROP', 'BUFFER_POOL_WATERMARK', 'PFCWD')
+WRED_ECN_COUNTERS_RELEASE = 202311
 
 
 def vrf_name(name: str) -> str:
@@ -117,7 +123,29 @@ def config_db(model: dict) -> dict:
         _add_buffers(tables, model)
     if model['evpn'] is not None:
         _add_evpn(tables, model)
+    _add_hash(tables, model)
+    if model['qos'] is not None:
+        _add_counters(tables, model)
     return {name: table for name, table in tables.items() if table}
+
+
+def _add_hash(tables, model):
+    """ECMP hash fields (SONiC generic hash, sonic-hash.yang SWITCH_HASH|GLOBAL.ecmp_hash): RoCEv2 entropy is
+    in the UDP source port; VTEPs also hash the VXLAN inner headers."""
+    ecmp = model['ecmp']
+    fields = [HASH_FIELD[name] for name in ecmp['hash_fields']]
+    if ecmp['inner']:
+        fields += ['INNER_' + HASH_FIELD[name] for name in ecmp['hash_fields'] if name in INNER_HASHABLE]
+    tables['SWITCH_HASH'] = {'GLOBAL': {'ecmp_hash': fields}}
+
+
+def _add_counters(tables, model):
+    """Flex counter groups the validation reads: port, per-queue and PG counters and watermarks, the PFC watchdog
+    and, from 202311, WRED/ECN per queue (sonic-flex_counter.yang)."""
+    groups = list(COUNTER_GROUPS)
+    if int(model['nos_release']) >= WRED_ECN_COUNTERS_RELEASE:
+        groups.append('WRED_ECN_QUEUE')
+    tables['FLEX_COUNTER_TABLE'] = {group: {'FLEX_COUNTER_STATUS': 'enable'} for group in groups}
 
 
 def _add_interfaces(tables, model):
@@ -319,12 +347,12 @@ def dump_config_db(tables: dict) -> str:
         rows = []
         for key in sorted(table):
             fields = table[key]
-            signature = tuple(fields.items())
+            signature = tuple((field, tuple(value) if isinstance(value, list) else value) for field, value in fields.items())
             text = formatted.get(signature)
             if text is None:
                 if fields:
                     text = '{\n%s\n    }' % ',\n'.join(
-                        ['      %s: %s' % (_quote(field), _quote(fields[field])) for field in sorted(fields)])
+                        ['      %s: %s' % (_quote(field), _value(fields[field])) for field in sorted(fields)])
                 else:
                     text = '{}'
                 formatted[signature] = text
@@ -333,6 +361,15 @@ def dump_config_db(tables: dict) -> str:
     if not out:
         return '{}\n'
     return '{\n%s\n}\n' % ',\n'.join(out)
+
+
+def _value(value) -> str:
+    """A field value as json.dumps(indent=2) writes it at field depth: a string, or a list (YANG leaf-list)."""
+    if isinstance(value, list):
+        if not value:
+            return '[]'
+        return '[\n%s\n      ]' % ',\n'.join('        %s' % _quote(item) for item in value)
+    return _quote(value)
 
 
 # ----------------------------------------------------------------------------------------------- FRR

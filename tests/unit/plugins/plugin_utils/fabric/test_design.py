@@ -135,7 +135,8 @@ def test_evpn_model_route_targets_and_ports(lab):
 def test_host_addresses_and_nccl(lab):
     host = lab.device('gpu0003')
     assert [entry['address'] for entry in host['rails']] == ['10.100.0.12/24', '10.101.0.12/24']
-    assert host['nccl'] == {'NCCL_IB_HCA': '=mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC': 106, 'NCCL_SOCKET_IFNAME': '=eth0'}
+    assert host['nccl'] == {'NCCL_IB_HCA': '=mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC': 106, 'NCCL_SOCKET_IFNAME': '=eth0',
+                            'NCCL_IB_QPS_PER_CONNECTION': 4}
     assert host['rnic']['pfc_mask'] == [0, 0, 0, 1, 0, 0, 0, 0]
 
 

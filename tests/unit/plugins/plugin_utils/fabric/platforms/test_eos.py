@@ -106,7 +106,9 @@ def check_profile(text, sections, model, profile_name, ecn):
     expected_ecn = ('random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d'
                     % (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent']))
     for queue, queue_lines in queues.items():
-        marks = [line for line in queue_lines if line.startswith('random-detect ecn')]
+        marks = [line for line in queue_lines if line.startswith('random-detect ecn') and line != 'random-detect ecn count']
+        if queue in lossless_queues and 'random-detect ecn count' not in queue_lines:
+            problems.append('lossless tx-queue %d does not count ECN marks' % queue)
         if queue in lossless_queues and marks != [expected_ecn]:
             problems.append('lossless tx-queue %d has ECN %s, expected %r' % (queue, marks, expected_ecn))
         if queue not in lossless_queues and marks:

@@ -41,6 +41,11 @@ ID_OR_RANGE = re.compile(r'^([0-9]+)(-([0-9]+))?$')
 DEVICE_TYPES = {'ToRRouter', 'LeafRouter', 'SpineRouter', 'BackEndToRRouter', 'BackEndLeafRouter'}
 ECN_MODES = {'ecn_none', 'ecn_green', 'ecn_yellow', 'ecn_red', 'ecn_green_yellow', 'ecn_green_red',
              'ecn_yellow_red', 'ecn_all'}
+# YANG leaf-lists are JSON lists in config_db.json: sonic-hash.yang hash-field enum.
+HASH_FIELDS = {'IN_PORT', 'DST_MAC', 'SRC_MAC', 'ETHERTYPE', 'VLAN_ID', 'IP_PROTOCOL', 'DST_IP', 'SRC_IP', 'L4_DST_PORT',
+               'L4_SRC_PORT', 'INNER_DST_MAC', 'INNER_SRC_MAC', 'INNER_ETHERTYPE', 'INNER_IP_PROTOCOL', 'INNER_DST_IP',
+               'INNER_SRC_IP', 'INNER_L4_DST_PORT', 'INNER_L4_SRC_PORT', 'IPV6_FLOW_LABEL'}
+LEAF_LISTS = {('SWITCH_HASH', 'ecmp_hash'): HASH_FIELDS, ('SWITCH_HASH', 'lag_hash'): HASH_FIELDS}
 PORT_KEYED = ('PORT', 'PORT_QOS_MAP', 'PFC_WD', 'DEVICE_NEIGHBOR', 'INTERFACE', 'BUFFER_PG', 'BUFFER_QUEUE', 'QUEUE')
 MAP_TABLES = {'dscp_to_tc_map': 'DSCP_TO_TC_MAP', 'tc_to_pg_map': 'TC_TO_PRIORITY_GROUP_MAP',
               'tc_to_queue_map': 'TC_TO_QUEUE_MAP', 'pfc_to_queue_map': 'MAP_PFC_PRIORITY_TO_QUEUE',
@@ -74,7 +79,10 @@ def format_problems(db):
     for table, rows in db.items():
         for key, fields in rows.items():
             for field, value in fields.items():
-                if not isinstance(value, str):
+                if (table, field) in LEAF_LISTS:
+                    if not isinstance(value, list) or not set(value) <= LEAF_LISTS[table, field]:
+                        add('%s|%s.%s: %r is not a list of %s' % (table, key, field, value, LEAF_LISTS[table, field]))
+                elif not isinstance(value, str):
                     add('%s|%s.%s: CONFIG_DB values are strings, got %r' % (table, key, field, value))
     for table in PORT_KEYED:
         for key in db.get(table, {}):
