@@ -261,20 +261,22 @@ class FabricDesign:
         return None
 
     def _assign_ports(self, issues):
-        """Name, lanes, breakout and FEC of every switch port from its model (lab platforms: prefix + number).
+        """Name, lanes, breakout and FEC of every switch port from its model (lab platforms: prefix + number),
+        keyed by link index.
 
-        Topology port p at speed s sits on cage (p - 1) // ports_per_cage + 1 of the model's front panel; a cage
-        runs one breakout mode, and the front panel has model.port_count cages.
+        Topology port p at speed s sits on cage (p - 1) // ports_per_cage + 1 of the model's front panel (port
+        numbers count ports of that speed, so an 800G uplink and a 400G host port may share a number); a cage runs
+        one breakout mode, carries one link per sub-port, and the front panel has model.port_count cages.
         """
         self.ports = {}
         for node in self.switches():
             platform = get_platform(node.platform)
             model = get_model(node.model) if node.model else None
-            ports, cage_mode = {}, {}
+            ports, cage_mode, used_slots = {}, {}, set()
             for link in node.links:
                 number = link.end(node)[0]
                 if model is None:
-                    ports[number] = {'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None,
+                    ports[link.index] = {'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None,
                                      'alias': None, 'fec': None, 'breakout': None, 'split': False, 'parent': None,
                                      'cage': number, 'subport': 0}
                     continue
@@ -287,13 +289,19 @@ class FabricDesign:
                                % (model.title, model.port_count, node.name, number, link.speed_gbps, cage))
                     break
                 info = physical_port(platform.port_naming, model, number, link.speed_gbps)
+                slot = (info['cage'], info['subport'])
+                if slot in used_slots:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               'cage %d sub-port %d of %s carries two links' % (slot[0], slot[1], node.name))
+                    break
+                used_slots.add(slot)
                 other = cage_mode.setdefault(info['cage'], info['breakout'])
                 if other != info['breakout']:
                     issues.add(self._hardware_path(node, 'model'), node.model,
                                'cage %d of %s would need two breakout modes (%s and %s)'
                                % (info['cage'], node.name, other, info['breakout']))
                     break
-                ports[number] = info
+                ports[link.index] = info
             self.ports[node.name] = ports
 
     def _check_rails(self, issues):
@@ -524,7 +532,7 @@ class FabricDesign:
         """Name of `link`'s end on `node`, as the device models name it (hosts: the rail netdev). For docs."""
         if node.role == 'host':
             return self._host_interface(link.rail)
-        return self.ports[node.name][link.end(node)[0]]['name']
+        return self.ports[node.name][link.index]['name']
 
     def device(self, name: str) -> dict:
         node = self.nodes[name]
@@ -536,10 +544,10 @@ class FabricDesign:
         port, peer, peer_port = link.end(node)
         upward = link.lower is node
         if peer.role != 'host':
-            peer_interface = self.ports[peer.name][peer_port]['name']
+            peer_interface = self.ports[peer.name][link.index]['name']
         else:
             peer_interface = self._host_interface(link.rail)
-        physical = self.ports[node.name][port]
+        physical = self.ports[node.name][link.index]
         addresses = self.link_ip.get(link.index)
         ipv4 = peer_ipv4 = None
         if addresses:
@@ -724,7 +732,7 @@ class FabricDesign:
                 'rdma_device': self._rdma_device(link.rail),
                 'speed_gbps': link.speed_gbps,
                 'leaf': leaf.name,
-                'leaf_interface': self.ports[leaf.name][link.upper_port]['name'],
+                'leaf_interface': self.ports[leaf.name][link.index]['name'],
                 'table': table_base + link.rail,
                 'rule_priority': 1000 + link.rail,
                 'cable_length_m': link.cable_length_m,

@@ -117,10 +117,11 @@ def _ports_per_cage(model, speed):
     return mode.ports if mode else 1
 
 
-def _first_fresh_port(used, model, speed):
-    """Topology port number after `used` ports that starts a new cage (uplinks never share a downlink's cage)."""
-    per_cage = _ports_per_cage(model, speed)
-    return -(-used // per_cage) * per_cage
+def _first_fresh_port(used, model, used_speed, next_speed):
+    """Topology port number (in units of `next_speed` ports) just before the first cage after `used` ports of
+    `used_speed`: uplinks start on a fresh cage and never share a downlink's cage."""
+    cages = -(-used // _ports_per_cage(model, used_speed))
+    return cages * _ports_per_cage(model, next_speed)
 
 
 def _connect(links, role, lower, lower_port, upper, upper_port, speed, cable, rail=None):
@@ -222,8 +223,8 @@ def _rail_optimized(intent, spec, issues):
             return None
     pods = math.ceil(groups / groups_per_pod)
     spine_down = groups_per_pod * rails * per_spine
-    leaf_up_first = _first_fresh_port(downlinks, leaf_model, nic_speed)
-    spine_up_first = _first_fresh_port(spine_down, spine_model, up_speed)
+    leaf_up_first = _first_fresh_port(downlinks, leaf_model, nic_speed, up_speed)
+    spine_up_first = _first_fresh_port(spine_down, spine_model, up_speed, up_speed)
 
     nodes, links = {}, []
 

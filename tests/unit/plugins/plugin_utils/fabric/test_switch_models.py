@@ -161,3 +161,27 @@ def test_oversubscription_target_sizes_the_uplinks():
     assert (summary['leaf_downlinks'], summary['leaf_uplinks']) == (24, 8)
     assert summary['oversubscription'] == 3.0
 
+
+
+def test_uplinks_at_another_speed_start_on_the_next_cage():
+    """8 x 400G downlinks take cages 1-4 of an SN5600 (2 x 400G each); 800G uplinks follow on cages 5-8."""
+    design = design_from_intent(fabric(servers=8, rails=2, uplink_speed_gbps=800))
+    leaf = design.device('leaf001')
+    assert [item['cage'] for item in leaf['interfaces']] == [1, 1, 2, 2, 3, 3, 4, 4, 5, 6, 7, 8]
+    assert [item['name'] for item in leaf['interfaces'] if item['speed_gbps'] == 800] == [
+        'Ethernet32', 'Ethernet40', 'Ethernet48', 'Ethernet56']
+
+
+@pytest.mark.parametrize('fixture', ['sonic_small', 'sonic_unnumbered', 'eos_small', 'nvue_small', 'shape2'])
+def test_every_port_name_and_lane_is_used_once_per_switch(fixture):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    here = os.path.dirname(os.path.abspath(__file__))
+    design = design_from_file(os.path.join(here, '..', '..', '..', '..', 'fixtures', 'intents', fixture + '.yml'))
+    for name in design.device_names():
+        if design.nodes[name].role == 'host':
+            continue
+        interfaces = design.device(name)['interfaces']
+        names = [item['name'] for item in interfaces]
+        assert len(names) == len(set(names)), (name, names)
+        lanes = [lane for item in interfaces for lane in (item['lane_ids'] or [])]
+        assert len(lanes) == len(set(lanes)), name
