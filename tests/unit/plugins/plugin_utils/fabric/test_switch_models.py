@@ -176,7 +176,7 @@ def test_uplinks_at_another_speed_start_on_the_next_cage():
 def test_every_port_name_and_lane_is_used_once_per_switch(fixture):
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     here = os.path.dirname(os.path.abspath(__file__))
-    design = design_from_file(os.path.join(here, '..', '..', '..', '..', 'fixtures', 'intents', fixture + '.yml'))
+    design = design_from_file(os.path.join(here, '..', '..', '..', 'fixtures', 'intents', fixture + '.yml'))
     for name in design.device_names():
         if design.nodes[name].role == 'host':
             continue
