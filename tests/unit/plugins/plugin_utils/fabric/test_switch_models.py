@@ -185,3 +185,17 @@ def test_every_port_name_and_lane_is_used_once_per_switch(fixture):
         assert len(names) == len(set(names)), (name, names)
         lanes = [lane for item in interfaces for lane in (item['lane_ids'] or [])]
         assert len(lanes) == len(set(lanes)), name
+
+
+def test_sn4700_pools_are_the_sku_defaults_not_the_datasheet():
+    """Defect 4: the SN4700 egress lossless pool is the ACS-MSN4700 default of 60 817 392 B, not 64 MiB of datasheet."""
+    import json
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+    design = design_from_intent(with_models(fabric(), leaf='nvidia-sn4700', spine='nvidia-sn4700'))
+    model = design.device('leaf001')
+    pools = json.loads(render_model(model)['config_db.json'])['BUFFER_POOL']
+    assert pools['egress_lossless_pool']['size'] == '60817392'
+    assert pools['ingress_lossless_pool']['size'] == '20627456'
+    assert pools['egress_lossy_pool']['size'] == '20627456'
+    budget = model['buffer']
+    assert budget['headroom_bytes'] <= budget['headroom_room_bytes'] == 60817392 - 2 * 20627456
