@@ -276,9 +276,9 @@ class FabricDesign:
             for link in node.links:
                 number = link.end(node)[0]
                 if model is None:
-                    ports[link.index] = {'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None,
-                                     'alias': None, 'fec': None, 'breakout': None, 'split': False, 'parent': None,
-                                     'cage': number, 'subport': 0}
+                    ports[link.index] = {
+                        'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None, 'alias': None,
+                        'fec': None, 'breakout': None, 'split': False, 'parent': None, 'cage': number, 'subport': 0}
                     continue
                 info = None
                 cage = (number - 1) // model.mode(link.speed_gbps).ports + 1
@@ -435,8 +435,8 @@ class FabricDesign:
             elif carriers and (last_host >= first_svi or first_svi <= 1):
                 issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
                            'is too small: %d hosts from offset %d, the gateway and %d per-leaf SVI addresses (VRR) '
-                           'at the top of the subnet need %d addresses' % (hosts_per_rail, offset, len(carriers),
-                                                                         max(last_host, 1) + len(carriers) + 2))
+                           'at the top of the subnet need %d addresses'
+                           % (hosts_per_rail, offset, len(carriers), max(last_host, 1) + len(carriers) + 2))
             if gateway is not None and offset <= int(ipaddress.IPv4Address(gateway)) - int(subnet.network_address) <= last_host:
                 issues.add('overlay.networks[%d].gateway' % index, gateway,
                            'collides with host addresses (hosts use offsets %d..%d)' % (offset, last_host))

@@ -287,7 +287,8 @@ def device_page(design, model, files=()) -> tuple:
 def _switch_page(design, model, files):
     name = model['name']
     facts = [('Role', ROLE_LABEL[model['role']]), ('Platform', get_platform(model['platform']).title),
-             ('Model', _cell((model['hardware'] or {}).get('title'))), ('ASIC', _cell(model['asic'])), ('Pod', _cell(model['pod'] if model['role'] != 'super_spine' else None)),
+             ('Model', _cell((model['hardware'] or {}).get('title'))), ('ASIC', _cell(model['asic'])),
+             ('Pod', _cell(model['pod'] if model['role'] != 'super_spine' else None)),
              ('Rail', _cell(model['rail'])), ('ASN', str(model['asn'])), ('Router ID', model['router_id']),
              ('VTEP', _cell(design.vtep.get(name))), ('Management', _cell(model['management_ip'])),
              ('MTU', str(model['mtu'])), ('Lossless profile', lossless_text(design, model['platform'])),

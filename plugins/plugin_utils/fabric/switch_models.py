@@ -69,9 +69,11 @@ class SwitchModel:
     adaptive_routing: bool
     source: str
 
-    @functools.lru_cache(maxsize=None)
     def mode(self, speed_gbps: int):
         """The breakout mode that carries `speed_gbps`, or None when the model cannot run that speed."""
+        return _mode(self, speed_gbps)
+
+    def _choose_mode(self, speed_gbps: int):
         native = [mode for mode in self.breakout if mode.speed_gbps == speed_gbps]
         for mode in native:
             if mode.lanes_per_port * self.lane_gbps == speed_gbps:
@@ -91,6 +93,11 @@ class SwitchModel:
 
     def fec(self, speed_gbps: int, lanes: int) -> str:
         return 'rs' if speed_gbps / max(lanes, 1) >= RS_FEC_MIN_LANE_GBPS else 'none'
+
+
+@functools.lru_cache(maxsize=256)
+def _mode(model: SwitchModel, speed_gbps: int):
+    return model._choose_mode(speed_gbps)  # pylint: disable=protected-access
 
 
 def parse_mode(text: str) -> BreakoutMode:
@@ -120,8 +127,8 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
                                    for name, lanes, alias in sonic['ports']])
         for port in sonic['ports']:
             if len(port['lanes']) != ports['lanes']:
-                raise ModelError('%s: %s has %d lanes, the model says %d' % (path, port['name'], len(port['lanes']),
-                                                                            ports['lanes']))
+                raise ModelError('%s: %s has %d lanes, the model says %d'
+                                 % (path, port['name'], len(port['lanes']), ports['lanes']))
     lookup = None
     if data.get('headroom_lookup'):
         lookup = {(row[0], row[1]): (row[2], row[3], row[4]) for row in data['headroom_lookup']}
@@ -211,5 +218,3 @@ def physical_port(naming: str, model: SwitchModel, port: int, speed_gbps: int) -
     else:
         raise ModelError('unknown port naming %r' % naming)
     return info
-
-

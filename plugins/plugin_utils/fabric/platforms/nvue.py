@@ -35,6 +35,8 @@ def syntax(release: str) -> dict:
     """The YAML words of a Cumulus Linux release (validated against platforms.PLATFORMS['nvue'].releases)."""
     major, minor = (int(part) for part in release.split('.')[:2])
     return SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14']
+
+
 PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
 
 

@@ -83,16 +83,16 @@ def config_db(model: dict) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
     interfaces = model['interfaces']
     metadata = {
-            'hostname': model['name'],
-            'bgp_asn': str(model['bgp']['asn']),
-            'type': DEVICE_TYPE[model['role']],
-            # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
-            'buffer_model': 'traditional',
-            # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
-            'docker_routing_config_mode': 'split-unified',
-            # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
-            # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
-            'default_pfcwd_status': 'disable',
+        'hostname': model['name'],
+        'bgp_asn': str(model['bgp']['asn']),
+        'type': DEVICE_TYPE[model['role']],
+        # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
+        'buffer_model': 'traditional',
+        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
+        'docker_routing_config_mode': 'split-unified',
+        # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
+        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
+        'default_pfcwd_status': 'disable',
     }
     sonic = (model.get('hardware') or {}).get('sonic')
     if sonic:

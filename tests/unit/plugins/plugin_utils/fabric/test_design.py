@@ -30,7 +30,7 @@ def big():
     return design_from_intent({
         'name': 'pod16k',
         'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'nic_speed_gbps': 400, 'leaf_radix': 64,
-                                                        'spine_radix': 64}},
+                                        'spine_radix': 64}},
         'overlay': {'networks': rail_networks(8, 20)},
     })
 
@@ -240,7 +240,7 @@ def test_routed_networks_get_one_svi_address_per_leaf():
 def test_a_routed_subnet_needs_room_for_the_svi_addresses():
     with pytest.raises(IntentError) as error:
         design_from_intent({'name': 'v', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
-                                                                        'nic_speed_gbps': 100}},
+                                                                         'nic_speed_gbps': 100}},
                             'hosts': {'address_offset': 2},
                             'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
                                         'networks': [dict(rail_networks(2, 29)[0], vrf='T'), rail_networks(2)[1]]}})

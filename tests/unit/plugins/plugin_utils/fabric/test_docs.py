@@ -139,7 +139,7 @@ def test_asn_table_three_tiers(big):
 
 def test_pod1k_index_summary(pod1k):
     text = docs.index_md(pod1k)
-    for fact in ('| GPUs | 1,024 |', '| GPU servers | 128 (8 GPUs, 8 rails each) |', '| Leaves | 32 |', 
+    for fact in ('| GPUs | 1,024 |', '| GPU servers | 128 (8 GPUs, 8 rails each) |', '| Leaves | 32 |',
                  '| Spines | 8, 4 links per leaf-spine pair |', '| Switch models | nvidia-sn5600: 40 |',
                  '| Tiers | 2 |', '| Oversubscription | 1:1 |', '| Platforms | sonic: 40 |',
                  '| Leaf ports | 32 down, 32 up |'):

@@ -103,10 +103,10 @@ def test_eos_names_and_speed_keywords_follow_the_model():
 
 def test_explicit_ports_beyond_the_front_panel_are_an_error():
     data = {'name': 'ex', 'topology': {'explicit': {
-        'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
-        'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 400, 'a_port': 65, 'b_port': 1},
-                  {'a': 'h1', 'b': 'l1', 'speed_gbps': 400}]}},
-        'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
+            'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
+            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 400, 'a_port': 65, 'b_port': 1},
+                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400}]}},
+            'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
     data['topology']['model'] = {'leaf': 'nvidia-sn4700', 'spine': 'nvidia-sn4700'}
     with pytest.raises(IntentError) as error:
         design_from_intent(data)
@@ -115,11 +115,11 @@ def test_explicit_ports_beyond_the_front_panel_are_an_error():
 
 def test_explicit_cage_cannot_mix_breakout_modes():
     data = {'name': 'ex', 'topology': {'explicit': {
-        'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
-        # SN5600: port 1 at 800G is cage 1 (1x800G); port 2 at 400G is cage 1 too (2 x 400G): one cage, two modes.
-        'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 1, 'b_port': 1},
-                  {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 2}]}},
-        'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
+            'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
+            # SN5600: port 1 at 800G is cage 1 (1x800G); port 2 at 400G is cage 1 too (2 x 400G): two modes, one cage.
+            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 1, 'b_port': 1},
+                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 2}]}},
+            'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
     with pytest.raises(IntentError) as error:
         design_from_intent(data)
     assert 'would need two breakout modes' in str(error.value)
@@ -160,7 +160,6 @@ def test_oversubscription_target_sizes_the_uplinks():
     summary = design.summary()
     assert (summary['leaf_downlinks'], summary['leaf_uplinks']) == (24, 8)
     assert summary['oversubscription'] == 3.0
-
 
 
 def test_uplinks_at_another_speed_start_on_the_next_cage():

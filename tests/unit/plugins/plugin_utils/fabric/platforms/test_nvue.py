@@ -234,7 +234,7 @@ def test_unnumbered_neighbors_use_swp_names():
     assert sorted(neighbors) == ['swp2s0', 'swp2s1']
     assert neighbors['swp2s0']['remote-as'] == 'external' and neighbors['swp2s0']['type'] == 'unnumbered'
     assert neighbors['swp2s0']['bfd'] == {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300,
-                                        'min-tx-interval': 300}
+                                          'min-tx-interval': 300}
     assert 'ip' not in config['interface']['swp2s0']
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 250, 'robustness': 2}
 
