@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from json.encoder import encode_basestring_ascii as _quote
 
+from .frr import bfd_profile_lines
+
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
 # Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
@@ -385,6 +387,7 @@ def frr_context(model: dict) -> dict:
     return {
         'name': model['name'],
         'bgp': bgp,
+        'bfd_profile': bfd_profile_lines(bgp['bfd_timers']),
         'neighbors': neighbors,
         'peer_groups': [group for group in ('UPLINK', 'DOWNLINK') if group in used],
         'evpn': evpn,
