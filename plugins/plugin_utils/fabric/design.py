@@ -17,7 +17,7 @@ from .asic import get_asic
 from .switch_models import get_model, load_models, physical_port
 from .errors import IssueCollector
 from .intent import VXLAN_OVERHEAD, idle_traffic_classes, load_intent, load_intent_file, network_vni, nos_release
-from .platforms import get_platform
+from .platforms import PLATFORMS, get_platform
 from .topology import build_topology
 
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
@@ -215,11 +215,14 @@ class FabricDesign:
                 issues.add(*problem)
         if self.intent['underlay']['ecmp']['adaptive_routing']:
             lacking = sorted({node.model or node.platform for node in self.switches()
-                              if node.platform != 'nvue' or not (node.model and models[node.model].adaptive_routing)})
+                              if not get_platform(node.platform).adaptive_routing
+                              or not (node.model and models[node.model].adaptive_routing)})
             if lacking:
+                capable = sorted(name for name, model in models.items() if model.adaptive_routing)
                 issues.add('underlay.ecmp.adaptive_routing', True,
-                           'needs switches that do adaptive routing (NVUE on nvidia-sn5600); not available on: %s'
-                           % ', '.join(lacking))
+                           'needs switches that do adaptive routing (%s, on %s); not available on: %s'
+                           % (', '.join(capable), ', '.join(sorted(name for name, platform in PLATFORMS.items()
+                                                                   if platform.adaptive_routing)), ', '.join(lacking)))
         if not self.topology.by_role('leaf'):
             issues.add('topology', None, 'the fabric has no leaves')
 
@@ -256,7 +259,7 @@ class FabricDesign:
                 return (self._hardware_path(node, 'asic'), node.asic,
                         'no headroom data for %s at %dG (%s; on %s): lossless buffers cannot be sized'
                         % (node.asic, speed, asic.source, node.name))
-        if platform.lossless_dataplane and node.platform == 'sonic' and model.sonic is None:
+        if platform.lossless_dataplane and platform.uses_sku_buffers and model.sonic is None:
             return (self._hardware_path(node, 'model'), node.model, 'has no SONiC HWSKU data')
         return None
 
@@ -484,7 +487,8 @@ class FabricDesign:
                                                       lookup=lookup)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
-            sku = model.sonic['buffer_pools'] if model and model.sonic and node.platform == 'sonic' else None
+            uses_sku = get_platform(node.platform).uses_sku_buffers
+            sku = model.sonic['buffer_pools'] if model and model.sonic and uses_sku else None
             budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
             if sku:
                 source = '%s HWSKU defaults' % model.sonic['hwsku']

@@ -67,6 +67,7 @@ class SwitchModel:
     headroom_lookup: dict | None  # (speed_gbps, cable_m) -> (xon, xoff, size)
     vxlan_dscp_propagation: bool
     adaptive_routing: bool
+    default_for: tuple
     source: str
 
     def mode(self, speed_gbps: int):
@@ -138,6 +139,7 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
         sonic=sonic, headroom_lookup=lookup,
         vxlan_dscp_propagation=bool(data.get('vxlan', {}).get('dscp_propagation', False)),
         adaptive_routing=bool(data.get('adaptive_routing', False)),
+        default_for=tuple(data.get('default_for', ())),
         source=os.path.basename(path))
 
 
@@ -177,12 +179,11 @@ def get_model(name: str) -> SwitchModel:
 
 
 def default_model(platform: str, asic: str | None):
-    """The model a role gets when the intent names none: the first shipped model of that NOS (and ASIC, when the
-    intent names one), preferring NVIDIA Spectrum-4 for SONiC/NVUE (the collection's historical default)."""
-    preferred = ('nvidia-sn5600', 'arista-7060x6-64pe')
+    """The model a role gets when the intent names none: the shipped model that says it is the default for that
+    NOS (data: `default_for`), else the first by name; of the intent's ASIC when it names one."""
     candidates = [model for model in load_models().values()
                   if platform in model.nos and (asic is None or model.asic == asic)]
-    candidates.sort(key=lambda model: (model.name not in preferred, model.name))
+    candidates.sort(key=lambda model: (platform not in model.default_for, model.name))
     return candidates[0] if candidates else None
 
 

@@ -58,6 +58,10 @@ class Platform:
     # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
     releases: tuple = ()
     default_release: str | None = None
+    # Renders the switch's buffer pools from the model's HWSKU data (model.sonic['buffer_pools']).
+    uses_sku_buffers: bool = False
+    # Can turn on adaptive routing where the switch model has it.
+    adaptive_routing: bool = False
 
 
 PLATFORMS = {
@@ -67,7 +71,7 @@ PLATFORMS = {
         max_lossless_priorities=2, mtu_max=9216,
         watchdog=WatchdogRules(TimerRule(100, 5000), TimerRule(100, 60000), TimerRule(100, 1000),
                                actions=('drop', 'forward', 'alert')),
-        config_files=('config_db.json', 'frr.conf'), uses_models=True, port_naming='sonic_lanes',
+        config_files=('config_db.json', 'frr.conf'), uses_models=True, port_naming='sonic_lanes', uses_sku_buffers=True,
         # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
         releases=('202305', '202311', '202405', '202411', '202505'), default_release='202405'),
     'eos': Platform(
@@ -84,7 +88,7 @@ PLATFORMS = {
         max_lossless_priorities=2, mtu_max=9216,
         # NVUE sets only polling-interval and robustness; detection = poll x robustness, action drop.
         watchdog=WatchdogRules(None, None, TimerRule(100, 5000), actions=('drop',), robustness_max=1000),
-        config_files=('startup.yaml',), uses_models=True, port_naming='split_suffix',
+        config_files=('startup.yaml',), uses_models=True, port_naming='split_suffix', adaptive_routing=True,
         # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (platforms/nvue.py SYNTAX).
         releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'), default_release='5.14'),
     'frr': Platform(
