@@ -34,6 +34,8 @@ def bfd_profile_lines(bfd_timers: dict) -> list:
     """The lines of the FABRIC BFD profile that differ from bfdd's defaults, as FRR prints them."""
     return ['%s %d' % (keyword, bfd_timers[key]) for keyword, key, default in BFD_PROFILE_DEFAULTS
             if bfd_timers[key] != default]
+
+
 RESERVED_TABLES = ('main', 'local', 'default')
 
 
