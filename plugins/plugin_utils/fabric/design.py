@@ -179,6 +179,7 @@ class FabricDesign:
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
         self._kubernetes = None
+        self._ecn_cache = {}
         self._check_devices(issues)
         self._check_rails(issues)
         issues.raise_if_any()
@@ -587,8 +588,7 @@ class FabricDesign:
             'peer_role': peer.role,
             'peer_interface': peer_interface,
             # ECN thresholds of this port's lossless queues, scaled with its speed (lossless.ecn).
-            'ecn': ecn_thresholds(self.intent['lossless']['ecn'], link.speed_gbps,
-                                  get_asic(node.asic) if node.asic else None),
+            'ecn': self._ecn(node.asic, link.speed_gbps),
             'peer_asn': self.asn.get(peer.name),
             'description': '%s %s' % (peer.name, peer_interface),
             'mode': mode,
@@ -598,6 +598,15 @@ class FabricDesign:
             'rail': link.rail,
             'headroom': {'xon': room.xon, 'xoff': room.xoff, 'size': room.size} if room else None,
         }
+
+    def _ecn(self, asic, speed_gbps):
+        """ECN thresholds per (ASIC, speed), computed once: every port of that kind shares the same dict."""
+        key = (asic, speed_gbps)
+        ecn = self._ecn_cache.get(key)
+        if ecn is None:
+            ecn = self._ecn_cache[key] = ecn_thresholds(self.intent['lossless']['ecn'], speed_gbps,
+                                                        get_asic(asic) if asic else None)
+        return ecn
 
     def _host_interface(self, rail):
         given = self.intent['hosts']['rail_interfaces']

@@ -349,15 +349,19 @@ def dump_config_db(tables: dict) -> str:
         rows = []
         for key in sorted(table):
             fields = table[key]
-            signature = tuple((field, tuple(value) if isinstance(value, list) else value) for field, value in fields.items())
-            text = formatted.get(signature)
+            signature = tuple(fields.items())
+            try:
+                text = formatted.get(signature)
+            except TypeError:  # a YANG leaf-list (list) value is not hashable: formatted without the cache
+                signature = text = None
             if text is None:
                 if fields:
                     text = '{\n%s\n    }' % ',\n'.join(
                         ['      %s: %s' % (_quote(field), _value(fields[field])) for field in sorted(fields)])
                 else:
                     text = '{}'
-                formatted[signature] = text
+                if signature is not None:
+                    formatted[signature] = text
             rows.append('    %s: %s' % (_quote(key), text))
         out.append('  %s: {\n%s\n  }' % (_quote(table_name), ',\n'.join(rows)))
     if not out:
