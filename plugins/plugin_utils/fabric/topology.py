@@ -6,6 +6,11 @@
 Rail-optimized: servers are cut into groups of `leaf downlinks` servers; group g has one leaf per rail and
 rail r of every server in the group plugs into that leaf. Leaves reach all spines of their pod; in three
 tiers, spine i of every pod joins super-spine plane i.
+
+Sizing follows the real servers: a leaf takes at most as many downlinks as there are servers (and as its model's
+front panel holds at the NIC speed), and only the uplinks the oversubscription target needs for them; two tiers get
+the fewest spines (at least 2) that hold every leaf link, with parallel links per leaf-spine pair when a spine has
+room. Uplinks start on the cage after the last downlink cage, in ports of the uplink speed.
 """
 
 from __future__ import annotations
