@@ -54,9 +54,9 @@ def gpu16k_intent(switch_platform: str, servers: int = 2048) -> dict:
             servers * 8, servers),
         'topology': {
             'rail_optimized': {'servers': servers, 'rails': 8, 'gpus_per_server': 8, 'nic_speed_gbps': 400,
-                               'leaf_radix': 64, 'oversubscription': 1.0},
+                               'leaf_radix': 64, 'spine_radix': 64, 'oversubscription': 1.0},
+            # Each NOS's default switch model (SN5600 for SONiC/NVUE, 7060X6-64PE for EOS), 64 ports per box.
             'platform': {'leaf': switch_platform, 'spine': switch_platform, 'super_spine': switch_platform},
-            'asic': {'leaf': 'spectrum4', 'spine': 'spectrum4', 'super_spine': 'spectrum4'},
         },
         # 1,280 switches + 2,048 servers from offset 10 fit a /20.
         'management': {'pool': '172.16.0.0/20'},

@@ -155,8 +155,8 @@ def test_converge_mlnx_ofed_host(fleet):
             assert fakehw.read(root, '/sys/class/net/%s/ecn/%s/enable/4' % (netdev, side)) == '0\n'
         assert fakehw.read(root, '/sys/class/net/%s/ecn/roce_np/cnp_802p_prio' % netdev) == '7'
     assert fakehw.read(root, '/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos') == '106'
-    assert fakehw.read(root, '/etc/nccl.conf').splitlines()[-3:] == [
-        'NCCL_IB_HCA==mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC=106', 'NCCL_SOCKET_IFNAME==eth0']
+    assert fakehw.read(root, '/etc/nccl.conf').splitlines()[-4:] == [
+        'NCCL_IB_HCA==mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC=106', 'NCCL_SOCKET_IFNAME==eth0', 'NCCL_IB_QPS_PER_CONNECTION=4']
     assert fakehw.read(root, '/etc/modules-load.d/aifabric-nvidia-peermem.conf').splitlines()[-1] == 'nvidia-peermem'
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
     rendered = render_model(fleet['design'].device('gpu0001'))

@@ -7,7 +7,10 @@ Spectrum headroom follows SONiC's dynamic buffer calculator (sonic-swss cfgmgr/b
 and platform/mellanox/asic_table.j2). With port MTU 9216 it reproduces every xoff of the ACS-SN5600
 pg_profile_lookup.ini table (100/400/800G at 5/40/300 m); tests/unit pin those values.
 Broadcom families have no published formula; their headroom comes from a SONiC SKU lookup table
-(pg_profile_lookup.ini), interpolated linearly between the published cable lengths.
+(pg_profile_lookup.ini), interpolated linearly between the published cable lengths. A switch model may carry its
+own SKU's table (switch_models.py), which then wins. Families without a formula or a published table
+(Tomahawk 3, Trident 3/4, Jericho 2/3) say so: `headroom_data()` is False and the design names the ASIC in a
+"no headroom data" error instead of guessing.
 """
 
 from __future__ import annotations
@@ -44,19 +47,28 @@ class Asic:
     # (speed_gbps, cable_m) -> (xon, xoff, size) for table-driven families
     lookup: dict = field(default_factory=dict)
     source: str = ''
+    formula: bool = True  # False: no published headroom formula (Broadcom); only `lookup` rows, if any
 
     def lanes(self, speed_gbps: int) -> int:
         return max(1, speed_gbps // self.lane_gbps)
 
-    def supports_speed(self, speed_gbps: int) -> bool:
-        if self.lookup:
-            return any(speed == speed_gbps for speed, _unused in self.lookup)
-        return speed_gbps in PAUSE_QUANTA
+    def supports_speed(self, speed_gbps: int, lookup=None) -> bool:
+        """True when there is headroom data for this speed: a lookup table row (the model's, else the family's)
+        or the formula."""
+        table = lookup or self.lookup
+        if table:
+            return any(speed == speed_gbps for speed, _unused in table)
+        return self.formula and speed_gbps in PAUSE_QUANTA
+
+    def shared_headroom(self, lookup=None) -> bool:
+        """Table-driven (Broadcom) SKUs use a shared headroom pool: a PG's xoff only triggers PAUSE."""
+        return bool(lookup or self.lookup)
 
     def headroom(self, speed_gbps: int, cable_m: int, port_mtu: int,
-                 lossless_mtu: int = 1024, small_packet_percent: int = 100) -> Headroom:
-        if self.lookup:
-            return self._headroom_from_table(speed_gbps, cable_m)
+                 lossless_mtu: int = 1024, small_packet_percent: int = 100, lookup=None) -> Headroom:
+        table = lookup or self.lookup
+        if table:
+            return _headroom_from_table(table, speed_gbps, cable_m)
         return self._headroom_from_formula(speed_gbps, cable_m, port_mtu, lossless_mtu, small_packet_percent)
 
     def _headroom_from_formula(self, speed_gbps, cable_m, port_mtu, lossless_mtu, small_packet_percent):
@@ -76,22 +88,24 @@ class Asic:
         size = _ceil_kib(xon + xoff + (port_mtu if eight_lanes else 0))
         return Headroom(xon=xon, xoff=xoff, size=size)
 
-    def _headroom_from_table(self, speed_gbps, cable_m):
-        rows = sorted((cable, values) for (speed, cable), values in self.lookup.items() if speed == speed_gbps)
-        below = [row for row in rows if row[0] <= cable_m]
-        above = [row for row in rows if row[0] >= cable_m]
-        low = below[-1] if below else rows[0]
-        high = above[0] if above else rows[-1]
-        if low[0] == high[0]:
-            if cable_m == low[0]:
-                xon, xoff, size = low[1]
-                return Headroom(xon, xoff, size)
-            # Outside the table: extend the nearest segment's slope.
-            pair = rows[-2:] if cable_m > rows[-1][0] else rows[:2]
-            low, high = pair[0], pair[1]
-        ratio = (cable_m - low[0]) / (high[0] - low[0])
-        values = [int(math.ceil(a + (b - a) * ratio)) for a, b in zip(low[1], high[1])]
-        return Headroom(*values)
+
+def _headroom_from_table(lookup, speed_gbps, cable_m):
+    """Headroom from a SKU lookup table, interpolated linearly between (or extended past) its cable lengths."""
+    rows = sorted((cable, values) for (speed, cable), values in lookup.items() if speed == speed_gbps)
+    below = [row for row in rows if row[0] <= cable_m]
+    above = [row for row in rows if row[0] >= cable_m]
+    low = below[-1] if below else rows[0]
+    high = above[0] if above else rows[-1]
+    if low[0] == high[0]:
+        if cable_m == low[0]:
+            xon, xoff, size = low[1]
+            return Headroom(xon, xoff, size)
+        # Outside the table: extend the nearest segment's slope.
+        pair = rows[-2:] if cable_m > rows[-1][0] else rows[:2]
+        low, high = pair[0], pair[1]
+    ratio = (cable_m - low[0]) / (high[0] - low[0])
+    values = [int(math.ceil(a + (b - a) * ratio)) for a, b in zip(low[1], high[1])]
+    return Headroom(*values)
 
 
 def _ceil_kib(value: float) -> int:
@@ -113,11 +127,37 @@ ASICS = {
     'tomahawk': Asic('tomahawk', 'broadcom', cell_bytes=208, buffer_bytes=16 * 1024 * KIB, lane_gbps=25,
                      lookup={(100, 5): (2288, 165568, 1248), (100, 40): (2288, 177632, 1248),
                              (100, 300): (2288, 268736, 1248)},
+                     formula=False,
                      source='sonic-buildimage Force10-Z9100 pg_profile_lookup.ini (shared headroom pool)'),
+    'tomahawk3': Asic('tomahawk3', 'broadcom', cell_bytes=254, buffer_bytes=64 * 1024 * KIB, lane_gbps=50,
+                      formula=False, source='no published headroom formula or SKU table shipped'),
+    'tomahawk4': Asic('tomahawk4', 'broadcom', cell_bytes=254, buffer_bytes=113 * 1024 * KIB, lane_gbps=50,
+                      lookup={(100, 5): (9144, 129032, 9144), (200, 5): (9144, 214122, 9144),
+                              (400, 5): (9144, 371348, 9144), (100, 40): (9144, 142240, 9144),
+                              (200, 40): (9144, 240792, 9144), (400, 40): (9144, 424434, 9144),
+                              (100, 300): (9144, 240538, 9144), (200, 300): (9144, 437134, 9144),
+                              (400, 300): (9144, 817372, 9144)},
+                      formula=False,
+                      source='sonic-buildimage DellEMC-Z9664f-O64 pg_profile_lookup.ini (shared headroom pool)'),
     'tomahawk5': Asic('tomahawk5', 'broadcom', cell_bytes=254, buffer_bytes=165 * 1024 * KIB, lane_gbps=100,
-                      lookup={(400, 5): (0, 393192, 18796), (400, 40): (0, 446024, 18796),
-                              (400, 300): (0, 839216, 18796)},
-                      source='sonic-buildimage Dell Z9864F-O64 pg_profile_lookup.ini (shared headroom pool)'),
+                      lookup={(100, 5): (0, 147066, 18796), (200, 5): (0, 229362, 18796),
+                              (400, 5): (0, 393192, 18796), (800, 5): (0, 729488, 18796),
+                              (100, 40): (0, 160274, 18796), (200, 40): (0, 255778, 18796),
+                              (400, 40): (0, 446024, 18796), (800, 40): (0, 835406, 18796),
+                              (100, 300): (0, 258572, 18796), (200, 300): (0, 452374, 18796),
+                              (400, 300): (0, 839216, 18796), (800, 300): (0, 1621536, 18796)},
+                      formula=False,
+                      source='sonic-buildimage Dell-Z9864f-O64 pg_profile_lookup.ini (shared headroom pool)'),
+    'trident3': Asic('trident3', 'broadcom', cell_bytes=256, buffer_bytes=32 * 1024 * KIB, lane_gbps=25,
+                     formula=False, source='no published headroom formula or SKU table shipped'),
+    'trident4': Asic('trident4', 'broadcom', cell_bytes=254, buffer_bytes=132 * 1024 * KIB, lane_gbps=50,
+                     formula=False, source='no published headroom formula or SKU table shipped'),
+    'jericho2': Asic('jericho2', 'broadcom', cell_bytes=256, buffer_bytes=8 * 1024 * 1024 * KIB, lane_gbps=50,
+                     formula=False, source='VOQ with deep HBM buffers; no published headroom formula or SKU table '
+                     'shipped'),
+    'jericho3': Asic('jericho3', 'broadcom', cell_bytes=256, buffer_bytes=16 * 1024 * 1024 * KIB, lane_gbps=100,
+                     formula=False, source='VOQ with deep HBM buffers; no published headroom formula or SKU table '
+                     'shipped'),
 }
 
 

@@ -14,9 +14,11 @@ import ipaddress
 from collections import Counter
 
 from .asic import get_asic
+from .switch_models import get_model, load_models, physical_port
 from .errors import IssueCollector
-from .intent import VXLAN_OVERHEAD, load_schema, network_vni, read_intent_file, validate_intent
-from .platforms import get_platform
+from .intent import (VXLAN_OVERHEAD, idle_traffic_classes, load_schema, network_vni, nos_release, read_intent_file,
+                     validate_intent)
+from .platforms import PLATFORMS, get_platform
 from .topology import build_topology, intent_rails
 
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
@@ -30,6 +32,16 @@ ANYCAST_GATEWAY_MAC = '02:00:00:00:01:01'
 # lossless PGs; the values of SONiC's Mellanox and Broadcom SKU defaults (sonic-buildimage buffers_defaults_*,
 # Configuration.md): lossless PG 0, lossy PG 3, lossless queue 7 (no egress drop), lossy queue 3.
 BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 7, 'lossy_queue': 3}
+# VXLAN tunnels carry the lossless class end to end (uniform model, RFC 6040 ECN): the outer header copies the
+# inner DSCP on encapsulation, so spines classify tunnelled RoCE on the RoCE DSCP; decapsulation keeps the inner
+# DSCP the host sent; ECN is propagated both ways so congestion seen in the underlay reaches the receiver.
+# NCCL queue pairs per connection on ECMP fabrics without adaptive routing (entropy: one UDP source port per QP).
+DEFAULT_QPS_PER_CONNECTION = 4
+# RoCEv2 UDP destination port, announced with its priority in the LLDP application TLV (IEEE 802.1Qaz).
+ROCE_UDP_PORT = 4791
+# A SONiC SKU's ingress lossless pool shrinks to make room for headroom down to 1/4 of its default, no further.
+MIN_SHRUNK_POOL_DIVISOR = 4
+TUNNEL_QOS = {'encap_dscp': 'copy', 'decap_dscp': 'preserve', 'ecn': 'propagate'}
 
 
 def traffic_class_byte(dscp: int) -> int:
@@ -52,6 +64,13 @@ def build_lossless_profile(intent) -> dict:
     # for the DSCPs hosts send (RoCE, CNP and the extra entries).
     host_dscps = [spec['roce_dscp'], spec['cnp_dscp']] + [entry['dscp'] for entry in spec['dscp_map']]
     host_overrides = {dscp: dscp_to_tc[dscp] for dscp in host_dscps if dscp >> 3 != dscp_to_tc[dscp]}
+    # The DSCP each traffic class stands for when a VTEP derives the outer VXLAN DSCP from the class (platforms that
+    # cannot copy the inner DSCP): RoCE and CNP classes their own DSCP, any other class the first DSCP mapped to it.
+    tc_to_dscp = {}
+    for dscp in range(64):
+        tc_to_dscp.setdefault(dscp_to_tc[dscp], dscp)
+    tc_to_dscp[roce_priority] = spec['roce_dscp']
+    tc_to_dscp[cnp] = spec['cnp_dscp']
     watchdog = dict(spec['pfc']['watchdog'])
     return {
         'roce_dscp': spec['roce_dscp'],
@@ -64,27 +83,74 @@ def build_lossless_profile(intent) -> dict:
         'traffic_class_byte': traffic_class_byte(spec['roce_dscp']),
         'dscp_to_tc': dscp_to_tc,
         'tc_to_pg': tc_to_pg,
+        'tc_to_dscp': dict(sorted(tc_to_dscp.items())),
         'tc_to_queue': {tc: tc for tc in range(8)},
         'pfc_to_queue': {priority: priority for priority in range(8)},
         'pfc_to_pg': {priority: priority for priority in priorities},
         'pfc_mask': [1 if priority in priorities else 0 for priority in range(8)],
+        # LLDP application priority TLV: RoCEv2 (UDP 4791) on the RoCE priority, sent on host-facing ports.
+        'lldp_app_priorities': [{'protocol': 'udp', 'port': ROCE_UDP_PORT, 'priority': roce_priority}],
         'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
-        'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler']),
+        'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler'],
+                                                      idle_traffic_classes(spec)),
         'watchdog': watchdog,
         'mtu': dict(spec['mtu']),
         'buffer': dict(spec['buffer']),
     }
 
 
-def _tc_bandwidth_percent(priorities, default_tc, scheduler) -> dict:
+def _tc_bandwidth_percent(priorities, default_tc, scheduler, idle) -> dict:
     """DWRR/ETS percent per traffic class: the lossless share split over the lossless TCs (remainder to the
-    first), the lossy share to the default TC. ETS percentages must not sum above 100 (NVUE, EOS)."""
+    first), the lossy share to the default TC less 1 % for each class no DSCP maps to. Those idle classes get a
+    DWRR share instead of strict priority, so the CNP class is the only strict one and nothing can starve the
+    others (intent validation keeps the lossy share above the idle count). ETS percentages sum to 100."""
     share, remainder = divmod(scheduler['lossless_weight_percent'], len(priorities))
     weights = {tc: share + (1 if index < remainder else 0) for index, tc in enumerate(priorities)}
-    weights[default_tc] = scheduler['lossy_weight_percent']
-    return weights
+    weights[default_tc] = scheduler['lossy_weight_percent'] - len(idle)
+    weights.update((tc, 1) for tc in idle)
+    return dict(sorted(weights.items()))
+
+
+def _vrf_rd_numbers(l3vnis) -> list:
+    """Assigned number of each IP-VRF's route distinguisher (router-id:number, a 16-bit field).
+
+    The L3VNI when it fits above the VLAN range (readable, as AVD does), else the next free number from 4096: an
+    RD never looks like a VLAN id (MAC-VRF RDs are router-id:VLAN), and on EOS the L3VNI has no VLAN at all.
+    """
+    numbers = [vni if 4094 < vni <= 65535 else None for vni in l3vnis]
+    taken = {number for number in numbers if number is not None}
+    candidate = 4096
+    for index, number in enumerate(numbers):
+        if number is None or numbers.index(number) != index:
+            while candidate in taken:
+                candidate += 1
+            numbers[index] = candidate
+            taken.add(candidate)
+    return numbers
+
+
+# ECN maximum threshold cap: a tenth of the ASIC buffer, so one marking queue cannot claim the shared buffer before
+# it marks (and the egress dynamic threshold still lets the queue reach it).
+ECN_MAX_BUFFER_DIVISOR = 10
+
+
+def ecn_thresholds(spec: dict, speed_gbps: int, asic=None) -> dict:
+    """ECN thresholds of one port: the intent values at reference_speed_gbps scaled linearly with the port speed
+    (the same queueing delay on every port: 150 KB at 100G is 12 us), rounded up to whole ASIC buffer cells and
+    the maximum capped at a tenth of the ASIC buffer; or the intent values as given when scale_with_speed is off."""
+    low, high = spec['min_threshold_bytes'], spec['max_threshold_bytes']
+    if spec['scale_with_speed']:
+        low = -(-low * speed_gbps // spec['reference_speed_gbps'])
+        high = -(-high * speed_gbps // spec['reference_speed_gbps'])
+        if asic is not None:
+            cell = asic.cell_bytes
+            low, high = -(-low // cell) * cell, -(-high // cell) * cell
+            high = min(high, asic.buffer_bytes // ECN_MAX_BUFFER_DIVISOR // cell * cell)
+            low = min(low, high // 2)
+    return {'min_threshold_bytes': low, 'max_threshold_bytes': high,
+            'mark_probability_percent': spec['mark_probability_percent']}
 
 
 class _Pool:
@@ -129,10 +195,12 @@ class FabricDesign:
         self.nodes = self.topology.nodes
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
-        self._lane_steps = {}  # node name -> lanes per port (port numbering step)
         self._kubernetes = None
+        self._ecn_cache = {}
         self._check_devices(issues)
         self._check_rails(issues, self.topology.rails)
+        issues.raise_if_any()
+        self._assign_ports(issues)
         issues.raise_if_any()
         self._assign_asns(issues)
         self._assign_addresses(issues)
@@ -147,19 +215,115 @@ class FabricDesign:
             node = self.nodes.get(name)
             if node is None:
                 issues.add(['topology', 'devices', name], override, 'is not a device of this fabric')
-            elif node.role == 'host' and set(override) & {'platform', 'asic'}:
-                issues.add(['topology', 'devices', name], override, 'platform and asic apply to switches only')
-        for node in self.nodes.values():
-            if node.role == 'host':
-                continue
-            asic = get_asic(node.asic)
-            if get_platform(node.platform).lossless_dataplane:
-                for speed in sorted({link.speed_gbps for link in node.links}):
-                    if not asic.supports_speed(speed):
-                        issues.add('topology.asic.%s' % node.role, node.asic,
-                                   '%s has no published headroom for %dG ports (on %s)' % (node.asic, speed, node.name))
+            elif node.role == 'host' and set(override) & {'platform', 'asic', 'model', 'nos_release'}:
+                issues.add(['topology', 'devices', name], override,
+                           'platform, model, asic and nos_release apply to switches only')
+            elif node.role != 'host' and 'nos_release' in override:
+                platform = get_platform(node.platform)
+                if override['nos_release'] not in platform.releases:
+                    issues.add(['topology', 'devices', name, 'nos_release'], override['nos_release'],
+                               'is not a supported %s release (supported: %s)'
+                               % (platform.title, ', '.join(platform.releases)))
+        models = load_models()
+        reported = set()
+        for node in self.switches():
+            problem = self._hardware_problem(node, models)
+            if problem and (tuple(problem[0]), problem[1]) not in reported:
+                reported.add((tuple(problem[0]), problem[1]))
+                issues.add(*problem)
+        if self.intent['underlay']['ecmp']['adaptive_routing']:
+            lacking = sorted({node.model or node.platform for node in self.switches()
+                              if not get_platform(node.platform).adaptive_routing
+                              or not (node.model and models[node.model].adaptive_routing)})
+            if lacking:
+                capable = sorted(name for name, model in models.items() if model.adaptive_routing)
+                issues.add('underlay.ecmp.adaptive_routing', True,
+                           'needs switches that do adaptive routing (%s, on %s); not available on: %s'
+                           % (', '.join(capable), ', '.join(sorted(name for name, platform in PLATFORMS.items()
+                                                                   if platform.adaptive_routing)), ', '.join(lacking)))
         if not self.topology.by_role('leaf'):
             issues.add('topology', None, 'the fabric has no leaves')
+
+    def _hardware_path(self, node, key):
+        override = self.intent['topology']['devices'].get(node.name, {})
+        return ['topology', 'devices', node.name, key] if key in override else ['topology', key, node.role]
+
+    def _hardware_problem(self, node, models):
+        """(path, value, message) of the first thing wrong with a switch's platform/model/ASIC, or None."""
+        platform = get_platform(node.platform)
+        if node.model is None:
+            if platform.uses_models:
+                runs = sorted(name for name, model in models.items() if node.platform in model.nos)
+                return (self._hardware_path(node, 'asic'), node.asic,
+                        'no shipped switch model runs %s with this ASIC; name one in topology.model (models for %s: %s)'
+                        % (node.platform, node.platform, ', '.join(runs)))
+            return None
+        model = models[node.model]
+        if node.platform not in model.nos:
+            return (self._hardware_path(node, 'model'), node.model,
+                    '%s runs %s, not %s' % (model.title, ', '.join(model.nos), node.platform))
+        if node.asic != model.asic:
+            same = sorted(name for name, other in models.items() if other.asic == node.asic and node.platform in other.nos)
+            return (self._hardware_path(node, 'asic'), node.asic,
+                    'contradicts model %s (%s); drop the asic or pick a %s model (%s)'
+                    % (node.model, model.asic, node.asic, ', '.join(same) or 'none shipped'))
+        asic = get_asic(node.asic)
+        for speed in sorted({link.speed_gbps for link in node.links}):
+            if model.mode(speed) is None:
+                return (self._hardware_path(node, 'model'), node.model,
+                        '%s cannot run %dG ports (speeds: %s; on %s)'
+                        % (model.title, speed, ', '.join('%dG' % item for item in model.speeds()), node.name))
+            if platform.lossless_dataplane and not asic.supports_speed(speed, model.headroom_lookup):
+                return (self._hardware_path(node, 'asic'), node.asic,
+                        'no headroom data for %s at %dG (%s; on %s): lossless buffers cannot be sized'
+                        % (node.asic, speed, asic.source, node.name))
+        if platform.lossless_dataplane and platform.uses_sku_buffers and model.sonic is None:
+            return (self._hardware_path(node, 'model'), node.model, 'has no SONiC HWSKU data')
+        return None
+
+    def _assign_ports(self, issues):
+        """Name, lanes, breakout and FEC of every switch port from its model (lab platforms: prefix + number),
+        keyed by link index.
+
+        Topology port p at speed s sits on cage (p - 1) // ports_per_cage + 1 of the model's front panel (port
+        numbers count ports of that speed, so an 800G uplink and a 400G host port may share a number); a cage runs
+        one breakout mode, carries one link per sub-port, and the front panel has model.port_count cages.
+        """
+        self.ports = {}
+        for node in self.switches():
+            platform = get_platform(node.platform)
+            model = get_model(node.model) if node.model else None
+            ports, cage_mode, used_slots = {}, {}, set()
+            for link in node.links:
+                number = link.end(node)[0]
+                if model is None:
+                    ports[link.index] = {
+                        'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None, 'alias': None,
+                        'fec': None, 'breakout': None, 'split': False, 'parent': None, 'cage': number, 'subport': 0}
+                    continue
+                info = None
+                cage = (number - 1) // model.mode(link.speed_gbps).ports + 1
+                if cage > model.port_count:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               '%s has %d ports; %s needs port %d (%dG, cage %d): more ports than the model has; '
+                               'pick a bigger model, fewer servers per leaf or a higher oversubscription'
+                               % (model.title, model.port_count, node.name, number, link.speed_gbps, cage))
+                    break
+                info = physical_port(platform.port_naming, model, number, link.speed_gbps)
+                slot = (info['cage'], info['subport'])
+                if slot in used_slots:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               'cage %d sub-port %d of %s carries two links' % (slot[0], slot[1], node.name))
+                    break
+                used_slots.add(slot)
+                other = cage_mode.setdefault(info['cage'], info['breakout'])
+                if other != info['breakout']:
+                    issues.add(self._hardware_path(node, 'model'), node.model,
+                               'cage %d of %s would need two breakout modes (%s and %s)'
+                               % (info['cage'], node.name, other, info['breakout']))
+                    break
+                ports[link.index] = info
+            self.ports[node.name] = ports
 
     def _check_rails(self, issues, rails):
         hosts_spec = self.intent['hosts']
@@ -273,9 +437,11 @@ class FabricDesign:
         overlay = self.intent['overlay']
         rt_asn = overlay['route_target_asn']
         self.vrfs = []
+        rd_numbers = _vrf_rd_numbers([vrf['l3vni'] for vrf in overlay['vrfs']])
         for index, vrf in enumerate(overlay['vrfs']):
             self.vrfs.append({'name': vrf['name'], 'l3vni': vrf['l3vni'],
                               'vlan': vrf['vlan'] if vrf['vlan'] is not None else 4000 + index,
+                              'rd_number': rd_numbers[index],
                               'route_target': '%d:%d' % (rt_asn, vrf['l3vni'])})
         self.networks = []
         hosts_per_rail = len(self.hosts())
@@ -287,6 +453,12 @@ class FabricDesign:
             if network['vrf'] is not None and gateway is None:
                 gateway = str(subnet.network_address + 1)
             last_host = offset + hosts_per_rail - 1
+            # Routed networks: every leaf carrying the network has its own SVI address (VRR on NVUE: the anycast
+            # gateway is a virtual address; the SVI needs a unique one), taken from the top of the subnet.
+            carriers = [leaf.name for leaf in self.topology.by_role('leaf')
+                        if leaf.rail is None or not network['rails'] or leaf.rail in network['rails']] \
+                if gateway is not None else []
+            first_svi = subnet.num_addresses - 1 - len(carriers)  # offset of the lowest SVI address
             if network['rails'] and offset >= subnet.num_addresses - 1 and offset != DEFAULT_ADDRESS_OFFSET:
                 # The offset the user set is the culprit, not the subnet (with the default offset, the subnet is).
                 if not offset_reported:
@@ -297,6 +469,11 @@ class FabricDesign:
                 issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
                            'is too small: %d hosts from hosts.address_offset %d need offsets up to %d'
                            % (hosts_per_rail, offset, last_host))
+            elif carriers and (last_host >= first_svi or first_svi <= 1):
+                issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
+                           'is too small: %d hosts from offset %d, the gateway and %d per-leaf SVI addresses (VRR) '
+                           'at the top of the subnet need %d addresses'
+                           % (hosts_per_rail, offset, len(carriers), max(last_host, 1) + len(carriers) + 2))
             if gateway is not None and offset <= int(ipaddress.IPv4Address(gateway)) - int(subnet.network_address) <= last_host:
                 issues.add('overlay.networks[%d].gateway' % index, gateway,
                            'collides with host addresses (hosts use offsets %d..%d)' % (offset, last_host))
@@ -305,46 +482,85 @@ class FabricDesign:
                 'subnet': str(subnet), 'prefixlen': subnet.prefixlen, 'vrf': network['vrf'], 'gateway': gateway,
                 'rails': list(network['rails']),
                 'route_target': '%d:%d' % (rt_asn, network_vni(self.intent, network)),
+                'svi_addresses': {leaf: str(subnet.network_address + first_svi + position)
+                                  for position, leaf in enumerate(carriers)},
+                'svi_first_offset': first_svi if carriers else None,
             })
         self.network_by_rail = {rail: net for net in self.networks for rail in net['rails']}
 
     # ----------------------------------------------------------------- buffers
     def _compute_buffers(self, issues):
-        """Headroom per lossless priority group and the summed budget per switch."""
+        """Headroom per lossless priority group and the summed budget per switch, checked against the real pool.
+
+        SONiC: pool sizes are the HWSKU's own defaults (buffers_defaults_t1.j2 of the model). Independent headroom
+        (Spectrum) reserves each PG's full size outside the shared ingress pools, so the sum of sizes must fit what
+        the SKU's total buffer (its egress lossless pool) leaves beside them; a shared headroom pool (Broadcom)
+        holds every PG's xoff inside the ingress pool. Other NOSes size pools themselves; the check uses the ASIC's
+        datasheet buffer times lossless_pool_percent (NVUE renders that percent as its traffic pool).
+        """
         buffer_spec = self.intent['lossless']['buffer']
         mtu = self.intent['lossless']['mtu']['switch']
         priorities = len(self.lossless['lossless_priorities'])
         cache = {}
         self.buffer_budget = {}
-        over = {}  # role -> [switch count, worst (excess, name, needed, pool)]
+        over = {}  # role -> [switch count, worst (excess, name, needed, room)]
         for node in self.switches():
             if not get_platform(node.platform).lossless_dataplane:
                 continue
             asic = get_asic(node.asic)
-            pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
+            model = get_model(node.model) if node.model else None
+            lookup = model.headroom_lookup if model else None
+            shared = asic.shared_headroom(lookup)
             total = 0
             for link in node.links:
-                key = (node.asic, link.speed_gbps, link.cable_length_m)
+                key = (node.model or node.asic, link.speed_gbps, link.cable_length_m)
                 room = cache.get(key)
                 if room is None:
                     room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
-                                                      buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'])
+                                                      buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
+                                                      lookup=lookup)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
-                total += (room.xoff if asic.lookup else room.size) * priorities
-            self.buffer_budget[node.name] = {'pool_bytes': pool, 'headroom_bytes': total,
-                                             'shared_headroom': bool(asic.lookup)}
-            if total > pool:
+                total += (room.xoff if shared else room.size) * priorities
+            uses_sku = get_platform(node.platform).uses_sku_buffers
+            sku = model.sonic['buffer_pools'] if model and model.sonic and uses_sku else None
+            budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
+            if sku:
+                source = '%s HWSKU defaults' % model.sonic['hwsku']
+                pool = buffer_spec['pool_bytes'] or sku['ingress_lossless']
+                if shared:
+                    room_for_headroom = pool
+                else:
+                    # The SKU's total buffer (its egress lossless pool) holds the ingress pools plus every PG's
+                    # reserved headroom. When the SKU's default pool leaves too little, shrink the pool to what
+                    # remains, as SONiC's own dynamic buffer calculator does; an explicit pool_bytes is kept.
+                    room_for_headroom = sku['egress_lossless'] - sku.get('ingress_lossy', 0)
+                    if not buffer_spec['pool_bytes'] and room_for_headroom - pool < total:
+                        # Keep at least a quarter of the SKU's own pool as shared buffer: below that the lossless
+                        # class would pause at every burst.
+                        pool = max(room_for_headroom - total, sku['ingress_lossless'] // MIN_SHRUNK_POOL_DIVISOR)
+                        source += ', ingress lossless pool shrunk to fit the headroom'
+                    room_for_headroom -= pool
+                budget.update(pool_source=source,
+                              egress_lossless_pool_bytes=sku['egress_lossless'], egress_lossy_pool_bytes=sku['egress_lossy'])
+            else:
+                pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
+                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes,
+                              egress_lossy_pool_bytes=max(asic.buffer_bytes - pool, 0))
+                room_for_headroom = pool
+            budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
+            self.buffer_budget[node.name] = budget
+            if total > room_for_headroom:
                 entry = over.setdefault(node.role, [0, None])
                 entry[0] += 1
-                candidate = (total - pool, node.name, total, pool)
+                candidate = (total - room_for_headroom, node.name, total, room_for_headroom, budget['pool_source'])
                 if entry[1] is None or candidate > entry[1]:
                     entry[1] = candidate
         self.headroom = cache
-        for role, (count, (_unused, name, total, pool)) in over.items():
+        for role, (count, (_unused, name, total, room, source)) in over.items():
             issues.add('lossless.buffer', self.intent['lossless']['buffer'],
-                       '%d %s(s) need more lossless headroom than the ingress pool holds; worst %s needs %d bytes '
-                       'for a %d-byte pool (raise lossless_pool_percent or pool_bytes, shorten cables, or use fewer '
-                       'lossless priorities)' % (count, ROLE_LABEL[role], name, total, pool))
+                       '%d %s(s) need more lossless headroom than the buffer holds; worst %s needs %d bytes where '
+                       '%d are left (%s; raise lossless_pool_percent or pool_bytes where they apply, shorten cables, '
+                       'or use fewer lossless priorities)' % (count, ROLE_LABEL[role], name, total, room, source))
 
     # ----------------------------------------------------------------- device models
     def device_names(self, role=None):
@@ -354,15 +570,7 @@ class FabricDesign:
         """Name of `link`'s end on `node`, as the device models name it (hosts: the rail netdev). For docs."""
         if node.role == 'host':
             return self._host_interface(link.rail)
-        return get_platform(node.platform).port_name(link.end(node)[0], self._lane_step(node))
-
-    def _lane_step(self, node) -> int:
-        """Lanes per port at the node's fastest link speed (port numbering step), cached per node."""
-        step = self._lane_steps.get(node.name)
-        if step is None:
-            step = self._lane_steps[node.name] = get_asic(node.asic).lanes(
-                max((item.speed_gbps for item in node.links), default=100))
-        return step
+        return self.ports[node.name][link.index]['name']
 
     def device(self, name: str) -> dict:
         node = self.nodes[name]
@@ -370,14 +578,14 @@ class FabricDesign:
             return self._host_model(node)
         return self._switch_model(node)
 
-    def _interface(self, node, link, platform, lane_step):
+    def _interface(self, node, link):
         port, peer, peer_port = link.end(node)
         upward = link.lower is node
-        peer_platform = get_platform(peer.platform) if peer.role != 'host' else None
-        if peer_platform is not None:
-            peer_interface = peer_platform.port_name(peer_port, self._lane_step(peer))
+        if peer.role != 'host':
+            peer_interface = self.ports[peer.name][link.index]['name']
         else:
             peer_interface = self._host_interface(link.rail)
+        physical = self.ports[node.name][link.index]
         addresses = self.link_ip.get(link.index)
         ipv4 = peer_ipv4 = None
         if addresses:
@@ -388,20 +596,32 @@ class FabricDesign:
         if link.role == 'host_leaf' and ipv4 is None:
             mode = 'access'
             access_vlan = self.network_by_rail[link.rail]['vlan']
-        room = self.headroom.get((node.asic, link.speed_gbps, link.cable_length_m))
+        room = self.headroom.get((node.model or node.asic, link.speed_gbps, link.cable_length_m))
         return {
-            'name': platform.port_name(port, lane_step),
+            'name': physical['name'],
             'port': port,
             'link_index': link.index,
             'link_role': link.role,
             'direction': 'up' if upward else 'down',
             'speed_gbps': link.speed_gbps,
-            'lanes': get_asic(node.asic).lanes(link.speed_gbps),
+            'lanes': physical['lanes'],
+            # Hardware of the port from the switch model: front-panel cage and sub-port, SONiC lanes and alias,
+            # the breakout mode of the cage (as platform.json spells it) and FEC (RS on 25G+ lanes).
+            'cage': physical['cage'],
+            'subport': physical['subport'],
+            'lane_ids': physical['lane_ids'],
+            'alias': physical['alias'],
+            'breakout': physical['breakout'],
+            'breakout_parent': physical['parent'],
+            'split': physical['split'],
+            'fec': physical['fec'],
             'mtu': self.lossless['mtu']['switch'],
             'cable_length_m': link.cable_length_m,
             'peer': peer.name,
             'peer_role': peer.role,
             'peer_interface': peer_interface,
+            # ECN thresholds of this port's lossless queues, scaled with its speed (lossless.ecn).
+            'ecn': self._ecn(node.asic, link.speed_gbps),
             'peer_asn': self.asn.get(peer.name),
             'description': '%s %s' % (peer.name, peer_interface),
             'mode': mode,
@@ -412,6 +632,15 @@ class FabricDesign:
             'headroom': {'xon': room.xon, 'xoff': room.xoff, 'size': room.size} if room else None,
         }
 
+    def _ecn(self, asic, speed_gbps):
+        """ECN thresholds per (ASIC, speed), computed once: every port of that kind shares the same dict."""
+        key = (asic, speed_gbps)
+        ecn = self._ecn_cache.get(key)
+        if ecn is None:
+            ecn = self._ecn_cache[key] = ecn_thresholds(self.intent['lossless']['ecn'], speed_gbps,
+                                                        get_asic(asic) if asic else None)
+        return ecn
+
     def _host_interface(self, rail):
         given = self.intent['hosts']['rail_interfaces']
         return given[rail] if given else 'eth%d' % (rail + 1)
@@ -421,10 +650,8 @@ class FabricDesign:
         return given[rail] if given else 'mlx5_%d' % rail
 
     def _switch_model(self, node):
-        platform = get_platform(node.platform)
-        asic = get_asic(node.asic)
-        lane_step = self._lane_step(node)
-        interfaces = [self._interface(node, link, platform, lane_step) for link in node.links]
+        asic = get_asic(node.asic) if node.asic else None
+        interfaces = [self._interface(node, link) for link in node.links]
         numbered = self.intent['underlay']['routing'] == 'ebgp_numbered'
         fabric_interfaces = [item for item in interfaces if item['link_role'] != 'host_leaf']
         neighbors = [{
@@ -433,6 +660,7 @@ class FabricDesign:
             'description': '%s:%s' % (item['peer'], item['peer_interface']),
         } for item in fabric_interfaces]
         is_leaf = node.role == 'leaf'
+        timers = self.intent['underlay']['timers']
         evpn_enabled = bool(self.networks or self.vrfs)
         advertise = ['%s/32' % self.router_id[node.name]]
         if is_leaf:
@@ -447,7 +675,12 @@ class FabricDesign:
             'role': node.role,
             'platform': node.platform,
             'asic': node.asic,
-            'asic_vendor': asic.vendor,
+            'asic_vendor': asic.vendor if asic else None,
+            'hardware': self._hardware_model(node),
+            # RoCE entropy: hash fields (the UDP source port differs per queue pair), VXLAN inner headers, and
+            # adaptive routing on the fabric ports when the intent opts in (validated against the hardware).
+            'ecmp': dict(self.intent['underlay']['ecmp']),
+            'nos_release': nos_release(self.intent, node.platform, node.name),
             'pod': node.pod,
             'rail': node.rail,
             'management_ip': self.management_ip.get(node.name),
@@ -460,6 +693,11 @@ class FabricDesign:
                 'router_id': self.router_id[node.name],
                 'numbered': numbered,
                 'bfd': self.intent['underlay']['bfd'],
+                'bfd_timers': {'interval_ms': timers['bfd_interval_ms'], 'multiplier': timers['bfd_multiplier']},
+                'timers': {'keepalive_s': timers['keepalive_s'], 'hold_s': timers['hold_s']},
+                # Advertise a prefix only once it is programmed in hardware (EOS `update wait-install`), so a
+                # restarting switch does not attract traffic it would black-hole.
+                'wait_for_fib': True,
                 'neighbors': neighbors,
                 'advertise': advertise,
                 'evpn': evpn_enabled,
@@ -470,6 +708,15 @@ class FabricDesign:
             'buffer': self._buffer_model(node, interfaces),
         }
         return model
+
+    def _hardware_model(self, node):
+        """What the switch is: the shipped model and, for SONiC, DEVICE_METADATA platform and HWSKU."""
+        if node.model is None:
+            return None
+        model = get_model(node.model)
+        sonic = {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None
+        return {'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
+                'sonic': sonic, 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}
 
     def _evpn_model(self, node, interfaces):
         vtep = self.vtep[node.name]
@@ -482,12 +729,27 @@ class FabricDesign:
             # Every leaf carries every network: rail traffic may cross any leaf of the rail's VNI.
             if node.rail is not None and network['rails'] and node.rail not in network['rails']:
                 continue
-            vlans.append(dict(network, ports=ports_by_vlan.get(network['vlan'], []),
-                              rd='%s:%d' % (self.router_id[node.name], network['vlan'])))
-        vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['vlan']))
+            vlan = {key: value for key, value in network.items() if key not in ('svi_addresses', 'svi_first_offset')}
+            vlans.append(dict(vlan, ports=ports_by_vlan.get(network['vlan'], []),
+                              rd='%s:%d' % (self.router_id[node.name], network['vlan']),
+                              svi_ip=network['svi_addresses'].get(node.name)))
+        vrfs = [dict(vrf, rd='%s:%d' % (self.router_id[node.name], vrf['rd_number']))
                 for vrf in self.vrfs if any(vlan['vrf'] == vrf['name'] for vlan in vlans)]
         return {'vtep_ip': vtep, 'source_interface': 'lo', 'udp_port': 4789, 'vlans': vlans, 'vrfs': vrfs,
-                'gateway_mac': ANYCAST_GATEWAY_MAC}
+                'gateway_mac': ANYCAST_GATEWAY_MAC, 'tunnel_qos': self._tunnel_qos(node)}
+
+    def _tunnel_qos(self, node):
+        """How this VTEP sets the outer DSCP, and the outer DSCP tunnelled RoCE then carries.
+
+        Hardware that copies the inner DSCP copies it; on the rest (EOS outside the 7050X3 family) the outer DSCP
+        follows the traffic class, which the lossless profile maps back to the RoCE DSCP (`tc_to_dscp`), so the
+        spines classify tunnelled RoCE into the lossless class either way.
+        """
+        copies = node.model is None or get_model(node.model).vxlan_dscp_propagation
+        qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class')
+        roce = self.lossless['roce_priority']
+        qos['roce_outer_dscp'] = self.lossless['roce_dscp'] if copies else self.lossless['tc_to_dscp'][roce]
+        return qos
 
     def _buffer_model(self, node, interfaces):
         budget = self.buffer_budget.get(node.name)
@@ -499,11 +761,8 @@ class FabricDesign:
             name = 'pg_lossless_%d_%dm_profile' % (item['speed_gbps'] * 1000, item['cable_length_m'])
             item['buffer_profile'] = name
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
-        asic_bytes = get_asic(node.asic).buffer_bytes
-        # Egress: lossless queues may use the whole buffer; lossy queues share what the ingress lossless pool leaves.
         return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
-                    asic_buffer_bytes=asic_bytes, egress_lossless_pool_bytes=asic_bytes,
-                    egress_lossy_pool_bytes=max(asic_bytes - budget['pool_bytes'], 0),
+                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes,
                     dynamic_thresholds=dict(BUFFER_DYNAMIC_THRESHOLDS))
 
     def _host_model(self, node):
@@ -513,15 +772,13 @@ class FabricDesign:
         rails = []
         for link in node.links:
             leaf = link.upper
-            leaf_platform = get_platform(leaf.platform)
-            leaf_step = self._lane_step(leaf)
             entry = {
                 'rail': link.rail,
                 'interface': self._host_interface(link.rail),
                 'rdma_device': self._rdma_device(link.rail),
                 'speed_gbps': link.speed_gbps,
                 'leaf': leaf.name,
-                'leaf_interface': leaf_platform.port_name(link.upper_port, leaf_step),
+                'leaf_interface': self.ports[leaf.name][link.index]['name'],
                 'table': table_base + link.rail,
                 'rule_priority': 1000 + link.rail,
                 'cable_length_m': link.cable_length_m,
@@ -610,7 +867,9 @@ class FabricDesign:
                 continue
             subnet = ipaddress.IPv4Network(network['subnet'])
             start = subnet.network_address + max(subnet.num_addresses // 2, first_free)
-            end = subnet.broadcast_address - 1
+            # Routed networks keep the top of the subnet for the leaves' own SVI addresses.
+            end = (subnet.network_address + network['svi_first_offset'] - 1 if network['svi_first_offset']
+                   else subnet.broadcast_address - 1)
             if start > end:
                 return {'enabled': False, 'reason': 'rail subnet %s has no room for pod addresses after the %d hosts'
                                                     % (subnet, hosts)}
@@ -635,8 +894,14 @@ class FabricDesign:
         }
         if spec['gid_index'] is not None:
             settings['NCCL_IB_GID_INDEX'] = spec['gid_index']
-        if spec['qps_per_connection'] is not None:
-            settings['NCCL_IB_QPS_PER_CONNECTION'] = spec['qps_per_connection']
+        # Entropy: on ECMP fabrics several QPs per connection give each connection several UDP source ports, hence
+        # several paths; adaptive routing sprays packets itself, one QP is enough (NCCL default 1).
+        qps = spec['qps_per_connection']
+        if qps is None:
+            qps = 1 if self.intent['underlay']['ecmp']['adaptive_routing'] else DEFAULT_QPS_PER_CONNECTION
+        settings['NCCL_IB_QPS_PER_CONNECTION'] = qps
+        if spec['split_data_on_qps'] is not None:
+            settings['NCCL_IB_SPLIT_DATA_ON_QPS'] = spec['split_data_on_qps']
         settings.update(sorted(spec['extra'].items()))
         return settings
 
@@ -657,7 +922,11 @@ class FabricDesign:
             'leaf_downlinks': self.topology.leaf_downlinks,
             'leaf_uplinks': self.topology.leaf_uplinks,
             'oversubscription': round(self.topology.oversubscription, 3),
+            # How the fabric was sized: spines per pod and parallel links per leaf-spine pair (gap: sizing).
+            'spines_per_pod': self.topology.spines_per_pod,
+            'links_per_leaf_spine': self.topology.links_per_leaf_spine,
             'platforms': dict(Counter(node.platform for node in self.switches())),
+            'models': dict(Counter(node.model for node in self.switches() if node.model)),
         }
 
 

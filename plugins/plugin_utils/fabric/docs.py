@@ -255,10 +255,12 @@ def lossless_text(design, platform_name=None) -> str:
 
 
 def _budget_text(budget) -> str:
+    """Lossless headroom against the buffer that holds it (the shared headroom pool, or what a SONiC SKU's total
+    leaves beside its ingress pools)."""
     if not budget:
         return '-'
-    return '%s / %s B (%.1f%%)' % (_n(budget['headroom_bytes']), _n(budget['pool_bytes']),
-                                   100.0 * budget['headroom_bytes'] / budget['pool_bytes'])
+    room = budget.get('headroom_room_bytes') or budget['pool_bytes']
+    return '%s / %s B (%.1f%%)' % (_n(budget['headroom_bytes']), _n(room), 100.0 * budget['headroom_bytes'] / room)
 
 
 def devices_md(design) -> str:
@@ -285,7 +287,8 @@ def device_page(design, model, files=()) -> tuple:
 def _switch_page(design, model, files):
     name = model['name']
     facts = [('Role', ROLE_LABEL[model['role']]), ('Platform', get_platform(model['platform']).title),
-             ('ASIC', model['asic']), ('Pod', _cell(model['pod'] if model['role'] != 'super_spine' else None)),
+             ('Model', _cell((model['hardware'] or {}).get('title'))), ('ASIC', _cell(model['asic'])),
+             ('Pod', _cell(model['pod'] if model['role'] != 'super_spine' else None)),
              ('Rail', _cell(model['rail'])), ('ASN', str(model['asn'])), ('Router ID', model['router_id']),
              ('VTEP', _cell(design.vtep.get(name))), ('Management', _cell(model['management_ip'])),
              ('MTU', str(model['mtu'])), ('Lossless profile', lossless_text(design, model['platform'])),
@@ -347,7 +350,9 @@ def index_md(design, device_pages=True) -> str:
         ('GPU servers', '%s (%d GPUs, %d rails each)' % (_n(summary['hosts']), topology.gpus_per_server, summary['rails'])),
         ('Leaves', _n(summary['leaves'])),
         ('Spines', _n(summary['spines']) + (' (%s per pod)' % _n(summary['spines'] // summary['pods'])
-                                            if summary['pods'] > 1 else '')),
+                                            if summary['pods'] > 1 else '')
+         + (', %d links per leaf-spine pair' % summary['links_per_leaf_spine']
+            if summary['links_per_leaf_spine'] > 1 else '')),
     ]
     if summary['super_spines']:
         facts.append(('Super-spines', _n(summary['super_spines'])))
@@ -363,6 +368,8 @@ def index_md(design, device_pages=True) -> str:
             '%s %s x %dG' % (LINK_LABEL[role], _n(count), speed)
             for (role, speed), count in sorted(speeds.items(), key=lambda item: (_role_order(item[0][0]), item[0][1]))))),
         ('Platforms', ', '.join('%s: %s' % (name, _n(count)) for name, count in sorted(summary['platforms'].items()))),
+        ('Switch models', ', '.join('%s: %s' % (name, _n(count)) for name, count in sorted(summary['models'].items()))
+         or '-'),
         ('Underlay', {'ebgp_numbered': 'eBGP on /31 links', 'ebgp_unnumbered': 'unnumbered eBGP (RFC 5549)'}[
             design.intent['underlay']['routing']]),
         ('Server attachment', {'evpn': 'EVPN-VXLAN network per rail', 'routed': '/31 per NIC'}[
@@ -386,7 +393,7 @@ def index_md(design, device_pages=True) -> str:
     worst = {}
     for name, budget in design.buffer_budget.items():
         role = design.nodes[name].role
-        share = budget['headroom_bytes'] / budget['pool_bytes']
+        share = budget['headroom_bytes'] / (budget.get('headroom_room_bytes') or budget['pool_bytes'])
         if role not in worst or share > worst[role][0]:
             worst[role] = (share, name, budget)
     buffers = [(ROLE_LABEL[role], worst[role][1], _budget_text(worst[role][2]))

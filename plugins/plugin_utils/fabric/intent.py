@@ -28,7 +28,7 @@ SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
 NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
-                     'NCCL_IB_QPS_PER_CONNECTION'}
+                     'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 # A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
 NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
 # VRF names a NOS keeps for itself: NVUE's reserved names (Cumulus Linux "NVUE Format Reference") and the VRFs every
@@ -326,11 +326,25 @@ def _check_cross_fields(intent, issues):
         issues.add('topology', sorted(key for key in ('rail_optimized', 'explicit') if key in topology),
                    'set exactly one of rail_optimized or explicit')
     _check_naming(topology['naming'], issues)
+    _check_releases(intent, issues)
     _check_lossless(intent, issues)
     _check_pools(intent, issues)
     _check_overlay(intent, issues)
     _check_underlay(intent, issues)
     _check_hosts(intent, issues)
+
+
+def nos_release(intent, platform, device=None) -> str:
+    """The NOS release a switch is rendered for: its override, its platform's intent value, or the default."""
+    override = intent['topology']['devices'].get(device, {}).get('nos_release') if device else None
+    return override or intent['topology']['nos_release'][platform] or PLATFORMS[platform].default_release
+
+
+def _check_releases(intent, issues):
+    for platform, release in intent['topology']['nos_release'].items():
+        if release is not None and release not in PLATFORMS[platform].releases:
+            issues.add(['topology', 'nos_release', platform], release, 'is not a supported %s release (supported: %s)'
+                       % (PLATFORMS[platform].title, ', '.join(PLATFORMS[platform].releases)))
 
 
 def _check_naming(naming, issues):
@@ -381,6 +395,12 @@ def _check_lossless(intent, issues):
     total = scheduler['lossless_weight_percent'] + scheduler['lossy_weight_percent']
     if total != 100:
         issues.add('lossless.scheduler', scheduler, 'lossless_weight_percent + lossy_weight_percent must be 100 (got %d)' % total)
+    idle = idle_traffic_classes(lossless)
+    if idle and scheduler['lossy_weight_percent'] <= len(idle):
+        issues.add('lossless.scheduler.lossy_weight_percent', scheduler['lossy_weight_percent'],
+                   'must be above %d: the %d traffic classes no DSCP maps to (%s) take 1 %% each from the lossy share, '
+                   'so that only the CNP class is strict priority'
+                   % (len(idle), len(idle), ', '.join(str(tc) for tc in idle)))
     if scheduler['lossless_weight_percent'] < len(priorities):
         issues.add('lossless.scheduler.lossless_weight_percent', scheduler['lossless_weight_percent'],
                    'must give each of the %d lossless priorities at least 1 %%' % len(priorities))
@@ -541,8 +561,22 @@ def _check_overlay(intent, issues):
             rail_owner.setdefault(rail, index)
 
 
+def idle_traffic_classes(lossless) -> list:
+    """Traffic classes no DSCP maps to: not lossless, not the CNP class, not the default class."""
+    used = set(lossless['pfc']['priorities']) | {lossless['cnp_priority'], lossless['default_traffic_class']}
+    return [tc for tc in range(8) if tc not in used]
+
+
 def _check_underlay(intent, issues):
     asn = intent['underlay']['asn']
+    fields = intent['underlay']['ecmp']['hash_fields']
+    if 'l4_src_port' not in fields:
+        issues.add('underlay.ecmp.hash_fields', fields,
+                   'must include l4_src_port: RoCEv2 flows differ only in their UDP source port (one per queue pair)')
+    timers = intent['underlay']['timers']
+    if timers['hold_s'] < 3 * timers['keepalive_s']:
+        issues.add('underlay.timers.hold_s', timers['hold_s'],
+                   'must be at least 3 x underlay.timers.keepalive_s (%d)' % (3 * timers['keepalive_s']))
     if asn['leaf_first'] > asn['leaf_last']:
         issues.add('underlay.asn.leaf_last', asn['leaf_last'], 'must be at least underlay.asn.leaf_first (%d)' % asn['leaf_first'])
     for role in ('spine', 'super_spine'):
@@ -571,6 +605,6 @@ def _check_hosts(intent, issues):
         issues.add('overlay.networks', [], 'must define a network per rail when hosts.attachment is evpn')
 
 
-__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_text', 'validate_intent', 'schema_validator_class',
-           'resolve', 'load_schema', 'apply_defaults', 'platforms_in_use',
-           'named_pools', 'network_vni', 'format_path', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']
+__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_text', 'validate_intent',
+           'schema_validator_class', 'resolve', 'load_schema', 'apply_defaults', 'platforms_in_use', 'named_pools',
+           'network_vni', 'format_path', 'idle_traffic_classes', 'nos_release', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

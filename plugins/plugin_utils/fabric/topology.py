@@ -6,6 +6,11 @@
 Rail-optimized: servers are cut into groups of `leaf downlinks` servers; group g has one leaf per rail and
 rail r of every server in the group plugs into that leaf. Leaves reach all spines of their pod; in three
 tiers, spine i of every pod joins super-spine plane i.
+
+Sizing follows the real servers: a leaf takes at most as many downlinks as there are servers (and as its model's
+front panel holds at the NIC speed), and only the uplinks the oversubscription target needs for them; two tiers get
+the fewest spines (at least 2) that hold every leaf link, with parallel links per leaf-spine pair when a spine has
+room. Uplinks start on the cage after the last downlink cage, in ports of the uplink speed.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from .intent import load_schema
+from .platforms import get_platform
+from .switch_models import default_model, get_model, load_models
 
 ROLE_TIER = {'host': 0, 'leaf': 1, 'spine': 2, 'super_spine': 3}
 LINK_ROLE = {('host', 'leaf'): 'host_leaf', ('leaf', 'spine'): 'leaf_spine', ('spine', 'super_spine'): 'spine_super_spine'}
@@ -31,6 +38,7 @@ class Node:
     group: int | None = None  # leaves and hosts: server group
     plane: int | None = None  # spines: spine index in pod; super-spines: plane
     platform: str | None = None
+    model: str | None = None  # shipped switch model (platforms/models/<model>.yml); None on lab platforms
     asic: str | None = None
     links: list = field(default_factory=list)  # Link objects touching this node, in port order
 
@@ -65,6 +73,8 @@ class Topology:
     leaf_uplinks: int = 0
     oversubscription: float = 1.0
     pods: int = 1
+    spines_per_pod: int = 0
+    links_per_leaf_spine: int = 0
 
     def by_role(self, role):
         return [node for node in self.nodes.values() if node.role == role]
@@ -94,14 +104,49 @@ def intent_rails(intent):
     return generated['rails'] if generated else None
 
 
+def role_hardware(intent, role, override=None) -> tuple:
+    """(platform, model name or None, asic or None) of a switch role, or of one device with its override.
+
+    A device override that changes the platform does not inherit the role's model or ASIC (they belong to the
+    role's NOS); a NOS that renders for real hardware gets the default model of its ASIC when none is named.
+    """
+    topology = intent['topology']
+    override = override or {}
+    platform = override.get('platform', topology['platform'][role])
+    same_platform = platform == topology['platform'][role]
+    model = override.get('model', topology['model'][role] if same_platform else None)
+    asic = override.get('asic', topology['asic'][role] if same_platform else None)
+    if model is None and get_platform(platform).uses_models:
+        found = default_model(platform, asic)
+        model = found.name if found else None
+    if model is not None and model in load_models() and asic is None:
+        asic = get_model(model).asic
+    return platform, model, asic
+
+
 def _settle(node, spec, intent):
-    role_platform = intent['topology']['platform']
-    role_asic = intent['topology']['asic']
-    override = intent['topology']['devices'].get(node.name, {})
     if node.role != 'host':
-        node.platform = override.get('platform', role_platform[node.role])
-        node.asic = override.get('asic', role_asic[node.role])
+        node.platform, node.model, node.asic = role_hardware(
+            intent, node.role, intent['topology']['devices'].get(node.name))
     return node
+
+
+def _role_model(intent, role):
+    """The shipped model of a switch role (None for lab platforms or unknown names, reported by the design)."""
+    _platform, model, _asic = role_hardware(intent, role)
+    return load_models().get(model) if model else None
+
+
+def _ports_per_cage(model, speed):
+    mode = model.mode(speed) if model else None
+    return mode.ports if mode else 1
+
+
+def _first_fresh_port(used, model, used_speed, next_speed):
+    """Topology port number (in units of `next_speed` ports) just before the first cage after `used` ports of
+    `used_speed`: uplinks start on a fresh cage and never share a downlink's cage."""
+    cages = -(-used // _ports_per_cage(model, used_speed))
+    return cages * _ports_per_cage(model, next_speed)
 
 
 def _connect(links, role, lower, lower_port, upper, upper_port, speed, cable, rail=None):
@@ -122,20 +167,43 @@ def _rail_optimized(intent, spec, issues):
     up_speed = spec['uplink_speed_gbps'] or nic_speed
     target = spec['oversubscription']
 
-    if spec['leaf_uplinks'] is not None:
-        uplinks = spec['leaf_uplinks']
-        if uplinks >= radix:
-            issues.add(base + 'leaf_uplinks', uplinks, 'must leave downlinks free on a %d-port leaf (at most %d)' % (radix, radix - 1))
-            return None
-        downlinks = radix - uplinks
-    else:
-        share = target * up_speed / nic_speed
-        downlinks = max(1, int(math.floor(radix * share / (1 + share) + 1e-9)))
-        uplinks = radix - downlinks
-    if uplinks < 1:
+    leaf_model = _role_model(intent, 'leaf')
+    spine_model = _role_model(intent, 'spine')
+    if radix is None:
+        radix = leaf_model.ports_at(nic_speed) if leaf_model and leaf_model.ports_at(nic_speed) else 64
+    elif leaf_model and leaf_model.ports_at(nic_speed) and radix > leaf_model.ports_at(nic_speed):
+        issues.add(base + 'leaf_radix', radix, 'exceeds the %d x %dG ports of the leaf model %s: more ports than the '
+                   'model has' % (leaf_model.ports_at(nic_speed), nic_speed, leaf_model.name))
+        return None
+    down_per_cage, up_per_cage = _ports_per_cage(leaf_model, nic_speed), _ports_per_cage(leaf_model, up_speed)
+
+    def fits(down, up):
+        """Both port groups fit the leaf: the radix in ports and, on a known model, the cages of its front panel."""
+        if down + up > radix:
+            return False
+        return not leaf_model or -(-down // down_per_cage) + -(-up // up_per_cage) <= leaf_model.port_count
+
+    def uplinks_for(down):
+        """Fewest uplinks that keep `down` downlinks within the oversubscription target."""
+        return max(1, int(math.ceil(down * nic_speed / (target * up_speed) - 1e-9)))
+
+    fixed_uplinks = spec['leaf_uplinks']
+    if fixed_uplinks is not None and fixed_uplinks >= radix:
+        issues.add(base + 'leaf_uplinks', fixed_uplinks,
+                   'must leave downlinks free on a %d-port leaf (at most %d)' % (radix, radix - 1))
+        return None
+    most = 0
+    for down in range(radix - 1, 0, -1):
+        if fits(down, fixed_uplinks if fixed_uplinks is not None else uplinks_for(down)):
+            most = down
+            break
+    if most < 1:
         issues.add(base + 'leaf_radix', radix, 'leaves no uplink port at this oversubscription')
         return None
-    downlinks = min(downlinks, servers)
+    # Size by the real servers: a leaf never gets more downlinks than servers per group, and (unless given)
+    # only the uplinks its real downlinks need at the oversubscription target.
+    downlinks = min(most, servers)
+    uplinks = fixed_uplinks if fixed_uplinks is not None else uplinks_for(downlinks)
     ratio = downlinks * nic_speed / (uplinks * up_speed)
     if ratio > target + 1e-9:
         issues.add(base + 'oversubscription', target,
@@ -143,18 +211,30 @@ def _rail_optimized(intent, spec, issues):
                    % (downlinks, nic_speed, uplinks, up_speed, ratio))
         return None
 
-    spines_per_pod = spec['spines'] or uplinks
-    if uplinks % spines_per_pod:
-        issues.add(base + 'spines', spines_per_pod, 'must divide the %d uplinks of each leaf' % uplinks)
-        return None
-    per_spine = uplinks // spines_per_pod
     groups = math.ceil(servers / downlinks)
     leaves_total = groups * rails
-    spine_radix = spec['spine_radix'] or radix
+    spine_radix = spec['spine_radix'] or (spine_model.ports_at(up_speed) if spine_model and spine_model.ports_at(up_speed)
+                                          else radix)
     super_radix = spec['super_spine_radix'] or spine_radix
-    two_tier_fits = leaves_total * per_spine <= spine_radix
+    if spec['spines'] is not None:
+        spines_per_pod = spec['spines']
+        if uplinks % spines_per_pod:
+            issues.add(base + 'spines', spines_per_pod, 'must divide the %d uplinks of each leaf' % uplinks)
+            return None
+        two_tier_fits = leaves_total * (uplinks // spines_per_pod) <= spine_radix
+    else:
+        two_tier_fits = leaves_total <= spine_radix
     tiers = spec['tiers'] if spec['tiers'] != 'auto' else (2 if two_tier_fits else 3)
-    if tiers == 2 and not two_tier_fits:
+    if spec['spines'] is None:
+        spines_per_pod = uplinks
+        if tiers == 2:
+            # Fewest spines that hold every leaf link (at least 2 for redundancy), parallel links per leaf-spine
+            # pair when a spine has room: 16 GPUs on radix-64 boxes get 2 spines, not 32.
+            spines_per_pod = next((count for count in range(1, uplinks + 1)
+                                   if uplinks % count == 0 and count >= min(2, uplinks)
+                                   and leaves_total * (uplinks // count) <= spine_radix), uplinks)
+    per_spine = uplinks // spines_per_pod
+    if tiers == 2 and not leaves_total * per_spine <= spine_radix:
         issues.add(base + 'tiers', 2, 'cannot hold %d leaves x %d links on %d-port spines; use 3 tiers or bigger spines'
                    % (leaves_total, per_spine, spine_radix))
         return None
@@ -169,6 +249,8 @@ def _rail_optimized(intent, spec, issues):
             return None
     pods = math.ceil(groups / groups_per_pod)
     spine_down = groups_per_pod * rails * per_spine
+    leaf_up_first = _first_fresh_port(downlinks, leaf_model, nic_speed, up_speed)
+    spine_up_first = _first_fresh_port(spine_down, spine_model, up_speed, up_speed)
 
     nodes, links = {}, []
     device_name = device_name_rule()
@@ -219,7 +301,7 @@ def _rail_optimized(intent, spec, issues):
         for uplink in range(uplinks):
             plane, copy = divmod(uplink, per_spine)
             spine = spines[leaf.pod, plane + 1]
-            _connect(links, 'leaf_spine', leaf, downlinks + uplink + 1, spine, slot * per_spine + copy + 1,
+            _connect(links, 'leaf_spine', leaf, leaf_up_first + uplink + 1, spine, slot * per_spine + copy + 1,
                      up_speed, cable['leaf_spine'])
 
     if tiers == 3:
@@ -247,11 +329,11 @@ def _rail_optimized(intent, spec, issues):
             for uplink in range(spine_up):
                 position, copy = divmod(uplink, per_super)
                 super_spine = supers[plane, position + 1]
-                _connect(links, 'spine_super_spine', spine, spine_down + uplink + 1, super_spine,
+                _connect(links, 'spine_super_spine', spine, spine_up_first + uplink + 1, super_spine,
                          (pod - 1) * per_super + copy + 1, up_speed, cable['spine_super_spine'])
 
     gpus = spec['gpus_per_server'] or rails
-    return Topology(nodes, links, tiers, rails, gpus, downlinks, uplinks, ratio, pods)
+    return Topology(nodes, links, tiers, rails, gpus, downlinks, uplinks, ratio, pods, spines_per_pod, per_spine)
 
 
 def _explicit(intent, spec, issues):

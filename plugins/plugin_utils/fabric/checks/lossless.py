@@ -199,7 +199,7 @@ def _rule_buffers(ctx, view, item):
 
 def _rule_ecn(ctx, view, item):
     profile = _profile(ctx)
-    ecn = profile['ecn']
+    ecn = item.get('ecn') or profile['ecn']  # per port: the design scales ECN thresholds with the speed
     problems, parts = [], []
     for prio in profile['lossless_priorities']:
         queue = (view['tc_to_queue'] or {}).get(prio, prio)

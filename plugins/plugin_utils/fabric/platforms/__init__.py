@@ -49,14 +49,19 @@ class Platform:
     mtu_max: int
     watchdog: WatchdogRules | None
     config_files: tuple = field(default_factory=tuple)
-
-    def port_name(self, index: int, lane_step: int = 1) -> str:
-        """Name of front-panel port `index` (1-based)."""
-        if self.name == 'sonic':
-            return 'Ethernet%d' % ((index - 1) * lane_step)
-        if self.name == 'eos':
-            return 'Ethernet%d/1' % index
-        return '%s%d' % (self.port_prefix, index)
+    # Real switch hardware: port names, lanes, breakout and FEC come from a shipped switch model
+    # (switch_models.py) named the NOS's way; lab platforms number their ports port_prefix + N.
+    uses_models: bool = False
+    # How the NOS names a (breakout) port: sonic_lanes = the HWSKU port map's Ethernet<first lane>;
+    # slot_lane = Ethernet<port>/<first lane>; split_suffix = swp<port>[s<sub-port>]; sequential = prefix + N.
+    port_naming: str = 'sequential'
+    # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
+    releases: tuple = ()
+    default_release: str | None = None
+    # Renders the switch's buffer pools from the model's HWSKU data (model.sonic['buffer_pools']).
+    uses_sku_buffers: bool = False
+    # Can turn on adaptive routing where the switch model has it.
+    adaptive_routing: bool = False
 
 
 PLATFORMS = {
@@ -66,24 +71,31 @@ PLATFORMS = {
         max_lossless_priorities=2, mtu_max=9216,
         watchdog=WatchdogRules(TimerRule(100, 5000), TimerRule(100, 60000), TimerRule(100, 1000),
                                actions=('drop', 'forward', 'alert')),
-        config_files=('config_db.json', 'frr.conf')),
+        config_files=('config_db.json', 'frr.conf'), uses_models=True, port_naming='sonic_lanes', uses_sku_buffers=True,
+        # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
+        releases=('202305', '202311', '202405', '202411', '202505'), default_release='202405'),
     'eos': Platform(
         'eos', 'Arista EOS (CLI)', 'Ethernet', True,
         max_lossless_priorities=2, mtu_max=9214,
         # EOS takes seconds: timeout/recovery with 2 decimals (10 ms steps), polling with 3 decimals.
         watchdog=WatchdogRules(TimerRule(10, 60000, 10), TimerRule(10, 60000, 10), TimerRule(5, 60000, 1),
                                actions=('drop', 'alert'), unit='s'),
-        config_files=('startup-config.cfg',)),
+        config_files=('startup-config.cfg',), uses_models=True, port_naming='slot_lane',
+        # Multi-agent routing is the default from 4.30.1F (AVD release notes).
+        releases=('4.30', '4.31', '4.32', '4.33', '4.34'), default_release='4.32'),
     'nvue': Platform(
         'nvue', 'NVIDIA Cumulus Linux (NVUE)', 'swp', True,
         max_lossless_priorities=2, mtu_max=9216,
         # NVUE sets only polling-interval and robustness; detection = poll x robustness, action drop.
         watchdog=WatchdogRules(None, None, TimerRule(100, 5000), actions=('drop',), robustness_max=1000),
-        config_files=('startup.yaml',)),
+        config_files=('startup.yaml',), uses_models=True, port_naming='split_suffix', adaptive_routing=True,
+        # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (platforms/nvue.py SYNTAX).
+        releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'), default_release='5.14'),
     'frr': Platform(
         'frr', 'FRR on Linux (lab switch, no lossless data plane)', 'eth', False,
         max_lossless_priorities=8, mtu_max=9500, watchdog=None,
-        config_files=('frr.conf', 'interfaces.json')),
+        config_files=('frr.conf', 'interfaces.json'),
+        releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'), default_release='8.4'),
 }
 
 

@@ -33,9 +33,10 @@ def seconds(value_ms: int, places: int) -> str:
 
 
 def speed_keyword(speed_gbps: int, lanes: int) -> str:
-    if speed_gbps in BARE_SPEEDS or lanes <= 1:
+    """`<rate>g-<lanes>` (400g-8 on 50G lanes, 400g-4 on 100G lanes, 100g-1); legacy 10/25/40G take the bare rate."""
+    if speed_gbps in BARE_SPEEDS:
         return '%dg' % speed_gbps
-    return '%dg-%d' % (speed_gbps, lanes)
+    return '%dg-%d' % (speed_gbps, max(lanes, 1))
 
 
 def dscp_map_lines(dscp_to_tc: dict) -> list:
@@ -49,17 +50,22 @@ def dscp_map_lines(dscp_to_tc: dict) -> list:
     return ['%s to traffic-class %d' % (' '.join(values), tc) for (tc, _unused), values in sorted(groups.items())]
 
 
-def tx_queues(qos: dict) -> list:
+def profile_name(speed_gbps: int) -> str:
+    """One qos profile per port speed: the ECN thresholds scale with the speed (the rest is identical)."""
+    return '%s-%dG' % (PROFILE, speed_gbps)
+
+
+def tx_queues(qos: dict, ecn: dict) -> list:
     """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08)."""
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
-    ecn = qos['ecn']
-    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None}]
+    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
     for tc in qos['lossless_priorities']:
-        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc],
+        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn_count': True,
                        'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
     default = qos['default_traffic_class']
-    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None})
+    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None,
+                   'ecn_count': False})
     return sorted(queues, key=lambda queue: queue['id'])
 
 
@@ -83,13 +89,19 @@ def render(model: dict, env) -> dict:
         'bgp': model['bgp'],
         'evpn': evpn,
         'interfaces': model['interfaces'],
-        'profile': PROFILE if qos else None,
+        'profile_name': profile_name,
+        # One qos profile per port speed, in speed order, with that speed's ECN thresholds.
+        'profiles': [{'name': profile_name(speed), 'queues': tx_queues(qos, ecn)}
+                     for speed, ecn in sorted({item['speed_gbps']: item['ecn'] for item in model['interfaces']}.items())]
+        if qos else [],
         'peer_group': PEER_GROUP,
-        'speeds': {item['speed_gbps']: speed_keyword(item['speed_gbps'], item['lanes']) for item in model['interfaces']},
+        'speed_keyword': speed_keyword,
         'dscp_map': dscp_map_lines(qos['dscp_to_tc']) if qos else [],
-        'queues': tx_queues(qos) if qos else [],
         'watchdog': watchdog_view(qos['watchdog']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'transit': model['role'] != 'leaf',
+        # Without DSCP propagation the outer VXLAN DSCP is the class's DSCP (TC -> DSCP map), VXLAN DSCP Mapping.
+        'outer_dscp_map': sorted((int(tc), dscp) for tc, dscp in qos['tc_to_dscp'].items())
+        if qos and evpn and evpn['tunnel_qos']['encap_dscp'] == 'from_traffic_class' else [],
     }
     return {'startup-config.cfg': env.get_template('eos/startup-config.cfg.j2').render(context)}

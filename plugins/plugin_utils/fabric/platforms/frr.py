@@ -24,6 +24,18 @@ from ..intent import VXLAN_OVERHEAD
 
 FRR_VERSION = '8.4'
 PEER_GROUP = 'FABRIC'
+# bfdd's profile defaults: `show running-config` omits a line that equals its default, so writing it would make the
+# rendered file differ from the running configuration forever (the reload's read-back would never match).
+BFD_PROFILE_DEFAULTS = (('detect-multiplier', 'multiplier', 3), ('receive-interval', 'interval_ms', 300),
+                        ('transmit-interval', 'interval_ms', 300))
+
+
+def bfd_profile_lines(bfd_timers: dict) -> list:
+    """The lines of the FABRIC BFD profile that differ from bfdd's defaults, as FRR prints them."""
+    return ['%s %d' % (keyword, bfd_timers[key]) for keyword, key, default in BFD_PROFILE_DEFAULTS
+            if bfd_timers[key] != default]
+
+
 RESERVED_TABLES = ('main', 'local', 'default')
 
 
@@ -92,7 +104,8 @@ def _vxlan_link(vni, bridge, evpn, mtu):
 
 
 def render(model: dict, env) -> dict:
-    context = dict(model, frr_version=FRR_VERSION, peer_group=PEER_GROUP, netdev=netdev_state(model))
+    context = dict(model, frr_version=FRR_VERSION, peer_group=PEER_GROUP, netdev=netdev_state(model),
+                   bfd_profile=bfd_profile_lines(model['bgp']['bfd_timers']))
     return {
         'frr.conf': env.get_template('frr/frr.conf.j2').render(context),
         'interfaces.json': env.get_template('frr/interfaces.json.j2').render(context),

@@ -20,6 +20,23 @@ traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML qu
 from __future__ import annotations
 
 DOMAIN = 'br_default'
+# Words of the `nv config` YAML per release generation. CL 5.15 replaced `enable: on|off` by `state: enabled|disabled`
+# and enable/disable values by enabled/disabled (NVUE reference: "In Cumulus Linux 5.14 and earlier, you specify
+# enable on or enable off instead of state enabled or state disabled"), and moved VRR from `ip vrr` to `ipv4 vrr`
+# ("In Cumulus Linux 5.14 and earlier, the command is nv show interface <interface-id> ip vrr").
+SYNTAX = {
+    '5.14': {'switch': 'enable', 'on': 'on', 'off': 'off', 'enable': 'enable', 'disable': 'disable', 'vrr': 'ip'},
+    '5.15': {'switch': 'state', 'on': 'enabled', 'off': 'disabled', 'enable': 'enabled', 'disable': 'disabled',
+             'vrr': 'ipv4'},
+}
+
+
+def syntax(release: str) -> dict:
+    """The YAML words of a Cumulus Linux release (validated against platforms.PLATFORMS['nvue'].releases)."""
+    major, minor = (int(part) for part in release.split('.')[:2])
+    return SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14']
+
+
 PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
 
 
@@ -37,6 +54,10 @@ def lossless_pool_percent(qos: dict, buffer: dict) -> int:
     return min(99, max(1, -(-spec['pool_bytes'] * 100 // buffer['asic_buffer_bytes'])))
 
 
+def congestion_profile(speed_gbps: int) -> str:
+    return 'aifabric-%dg' % speed_gbps
+
+
 def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
@@ -49,8 +70,7 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
         if tc in weights:
             scheduler.append({'queue': queue, 'mode': 'dwrr', 'bw': weights[tc]})
         else:
-            # CNP strict (C10). Classes no DSCP maps to carry no traffic; strict keeps the DWRR shares at 100 %
-            # (NVUE rejects a bw-percent total above 100 and the default-global profile gives each TC 12-13 %).
+            # CNP strict (C10); every other class has a DWRR share from the design.
             scheduler.append({'queue': queue, 'mode': 'strict', 'bw': None})
         if tc in lossless:
             congestion.append({'queue': queue, 'ecn': 'enable'})
@@ -63,7 +83,8 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
         'sp_to_queue': sorted(queue_of.items()),
         'scheduler': sorted(scheduler, key=lambda entry: entry['queue']),
         'congestion': sorted(congestion, key=lambda entry: entry['queue']),
-        'ecn': qos['ecn'],
+        # One congestion-control profile per port speed (the design scales ECN thresholds with it), bound per port.
+        'ecn_profiles': sorted({congestion_profile(item['speed_gbps']): item['ecn'] for item in interfaces}.items()),
         'pfc_priorities': sorted(lossless),
         'cnp_priority': cnp,
         'cable_length_m': max((item['cable_length_m'] for item in interfaces), default=1),
@@ -74,6 +95,29 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
             'robustness': watchdog['detection_ms'] // watchdog['poll_interval_ms'],
         } if watchdog['enabled'] else None,
     }
+
+
+# Intent hash field -> NVUE `system forwarding ecmp-hash` leaf (CL "Equal Cost Multipath Load Sharing").
+ECMP_HASH = {'src_ip': 'source-ip', 'dst_ip': 'destination-ip', 'ip_protocol': 'ip-protocol', 'l4_src_port': 'source-port',
+             'l4_dst_port': 'destination-port', 'ipv6_flow_label': 'ipv6-label'}
+INNER_HASH = ('src_ip', 'dst_ip', 'ip_protocol', 'l4_src_port', 'l4_dst_port')
+
+
+def ecmp_hash(ecmp: dict) -> list:
+    """(leaf, on) for every NVUE ecmp-hash field: the intent fields on, the rest off; inner-* for VXLAN."""
+    chosen = set(ecmp['hash_fields'])
+    fields = [(leaf, name in chosen) for name, leaf in ECMP_HASH.items()]
+    fields += [('inner-' + ECMP_HASH[name], ecmp['inner'] and name in chosen) for name in INNER_HASH]
+    return sorted(fields)
+
+
+def breakouts(interfaces) -> list:
+    """(parent swp, `<n>x`) of every split cage: `nv set interface swp1 link breakout 2x` makes swp1s0, swp1s1."""
+    split = {}
+    for item in interfaces:
+        if item.get('split'):
+            split[item['breakout_parent']] = '%sx' % item['breakout'].split('x', 1)[0]
+    return sorted(split.items(), key=lambda entry: int(entry[0][3:]))
 
 
 def render(model: dict, env) -> dict:
@@ -91,8 +135,12 @@ def render(model: dict, env) -> dict:
         'profile': PROFILE,
         'loopback': loopback,
         'q': quote,
+        's': syntax(model['nos_release']),
+        'congestion_profile': congestion_profile,
+        'ecmp_hash': ecmp_hash(model['ecmp']),
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],
+        'breakouts': breakouts(model['interfaces']),
     }
     return {'startup.yaml': env.get_template('nvue/startup.yaml.j2').render(context)}

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from json.encoder import encode_basestring_ascii as _quote
 
+from .frr import bfd_profile_lines
+
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
 # Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
 # scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (§1.2, C25).
 QOS_MAP = 'AIFABRIC'
-WRED_LOSSLESS = 'AIFABRIC_LOSSLESS'
+WRED_LOSSLESS = 'AIFABRIC_LOSSLESS_%dG'  # per port speed: ECN thresholds scale with it
 SCHEDULER_TC = 'AIFABRIC_TC%d'    # DWRR share of one traffic class (model qos.tc_bandwidth_percent)
 SCHEDULER_LOSSY = 'AIFABRIC_LOSSY'  # queues of lossy classes without a share of their own
 SCHEDULER_CNP = 'AIFABRIC_CNP'      # strict priority (C10)
@@ -41,6 +43,12 @@ PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
 INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
 EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
 EGRESS_LOSSY_POOL = 'egress_lossy_pool'
+# Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
+HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
+              'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
+INNER_HASHABLE = ('src_ip', 'dst_ip', 'ip_protocol', 'l4_src_port', 'l4_dst_port')
+COUNTER_GROUPS = ('PORT', 'QUEUE', 'QUEUE_WATERMARK', 'PG_WATERMARK', 'PG_DROP', 'BUFFER_POOL_WATERMARK', 'PFCWD')
+WRED_ECN_COUNTERS_RELEASE = 202311
 
 
 def vrf_name(name: str) -> str:
@@ -76,26 +84,38 @@ def _str_map(mapping) -> dict:
 def config_db(model: dict) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
     interfaces = model['interfaces']
-    tables = {
-        'DEVICE_METADATA': {'localhost': {
-            'hostname': model['name'],
-            'bgp_asn': str(model['bgp']['asn']),
-            'type': DEVICE_TYPE[model['role']],
-            # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
-            'buffer_model': 'traditional',
-            # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
-            'docker_routing_config_mode': 'split-unified',
-            # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
-            # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
-            'default_pfcwd_status': 'disable',
-        }},
+    metadata = {
+        'hostname': model['name'],
+        'bgp_asn': str(model['bgp']['asn']),
+        'type': DEVICE_TYPE[model['role']],
+        # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
+        'buffer_model': 'traditional',
+        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
+        'docker_routing_config_mode': 'split-unified',
+        # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
+        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
+        'default_pfcwd_status': 'disable',
     }
-    tables['PORT'] = {item['name']: {
-        'admin_status': 'up',
-        'description': item['description'],
-        'mtu': str(item['mtu']),
-        'speed': str(item['speed_gbps'] * 1000),  # Mb/s (§1.2)
-    } for item in interfaces}
+    sonic = (model.get('hardware') or {}).get('sonic')
+    if sonic:
+        # The switch the file is for (sonic-device_metadata.yang): a push onto another box fails the deploy's
+        # comparison of DEVICE_METADATA instead of creating ports that do not exist there.
+        metadata.update(platform=sonic['platform'], hwsku=sonic['hwsku'])
+    tables = {'DEVICE_METADATA': {'localhost': metadata}}
+    ports, breakout = {}, {}
+    for item in interfaces:
+        port = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
+                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (§1.2)
+        if item.get('lane_ids'):
+            # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
+            # from the lane rate (sonic-port.yang: rs|fc|none|auto).
+            port.update(lanes=','.join(str(lane) for lane in item['lane_ids']), alias=item['alias'],
+                        index=str(item['cage']), fec=item['fec'])
+            breakout[item['breakout_parent']] = {'brkout_mode': item['breakout']}
+        ports[item['name']] = port
+    tables['PORT'] = ports
+    # The breakout mode of every cage in use, exactly as platform.json spells it (Dynamic Port Breakout).
+    tables['BREAKOUT_CFG'] = breakout
     tables['DEVICE_NEIGHBOR'] = {item['name']: {'name': item['peer'], 'port': item['peer_interface']}
                                  for item in interfaces}
     _add_interfaces(tables, model)
@@ -105,7 +125,29 @@ def config_db(model: dict) -> dict:
         _add_buffers(tables, model)
     if model['evpn'] is not None:
         _add_evpn(tables, model)
+    _add_hash(tables, model)
+    if model['qos'] is not None:
+        _add_counters(tables, model)
     return {name: table for name, table in tables.items() if table}
+
+
+def _add_hash(tables, model):
+    """ECMP hash fields (SONiC generic hash, sonic-hash.yang SWITCH_HASH|GLOBAL.ecmp_hash): RoCEv2 entropy is
+    in the UDP source port; VTEPs also hash the VXLAN inner headers."""
+    ecmp = model['ecmp']
+    fields = [HASH_FIELD[name] for name in ecmp['hash_fields']]
+    if ecmp['inner']:
+        fields += ['INNER_' + HASH_FIELD[name] for name in ecmp['hash_fields'] if name in INNER_HASHABLE]
+    tables['SWITCH_HASH'] = {'GLOBAL': {'ecmp_hash': fields}}
+
+
+def _add_counters(tables, model):
+    """Flex counter groups the validation reads: port, per-queue and PG counters and watermarks, the PFC watchdog
+    and, from 202311, WRED/ECN per queue (sonic-flex_counter.yang)."""
+    groups = list(COUNTER_GROUPS)
+    if int(model['nos_release']) >= WRED_ECN_COUNTERS_RELEASE:
+        groups.append('WRED_ECN_QUEUE')
+    tables['FLEX_COUNTER_TABLE'] = {group: {'FLEX_COUNTER_STATUS': 'enable'} for group in groups}
 
 
 def _add_interfaces(tables, model):
@@ -159,14 +201,21 @@ def _add_qos(tables, model):
     shares = _int_map(qos['tc_bandwidth_percent'])
     schedulers = {SCHEDULER_TC % tc: {'type': 'DWRR', 'weight': str(weight)} for tc, weight in shares.items()}
     schedulers[SCHEDULER_CNP] = {'type': 'STRICT'}
-    ecn = qos['ecn']
-    wred = {'ecn': 'ecn_all'}
-    for colour in ('green', 'yellow', 'red'):
-        wred['wred_%s_enable' % colour] = 'true'
-        wred['%s_min_threshold' % colour] = str(ecn['min_threshold_bytes'])  # bytes (§1.2)
-        wred['%s_max_threshold' % colour] = str(ecn['max_threshold_bytes'])
-        wred['%s_drop_probability' % colour] = str(ecn['mark_probability_percent'])
-    tables['WRED_PROFILE'] = {WRED_LOSSLESS: wred}
+    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (§1.2: bytes).
+    wred_profiles, wred_of_port = {}, {}
+    for item in model['interfaces']:
+        ecn = item['ecn']
+        name = WRED_LOSSLESS % item['speed_gbps']
+        wred_of_port[item['name']] = name
+        if name not in wred_profiles:
+            wred = {'ecn': 'ecn_all'}
+            for colour in ('green', 'yellow', 'red'):
+                wred['wred_%s_enable' % colour] = 'true'
+                wred['%s_min_threshold' % colour] = str(ecn['min_threshold_bytes'])
+                wred['%s_max_threshold' % colour] = str(ecn['max_threshold_bytes'])
+                wred['%s_drop_probability' % colour] = str(ecn['mark_probability_percent'])
+            wred_profiles[name] = wred
+    tables['WRED_PROFILE'] = wred_profiles
 
     lossless_queues, cnp_queue, all_queues = _queues(qos)
     tc_to_queue = _int_map(qos['tc_to_queue'])
@@ -183,14 +232,12 @@ def _add_qos(tables, model):
         else:
             fields = {'scheduler': SCHEDULER_LOSSY}
             schedulers[SCHEDULER_LOSSY] = {'type': 'DWRR', 'weight': str(qos['scheduler']['lossy_weight_percent'])}
-        if queue in lossless_queues:
-            fields['wred_profile'] = WRED_LOSSLESS  # ECN marking for DCQCN (C08)
-        per_queue.append(('|%d' % queue, fields))
+        per_queue.append(('|%d' % queue, fields, queue in lossless_queues))
     tables['SCHEDULER'] = schedulers
     queue_table = {}
     for name in names:
-        for suffix, fields in per_queue:
-            queue_table[name + suffix] = dict(fields)
+        for suffix, fields, lossless in per_queue:
+            queue_table[name + suffix] = dict(fields, wred_profile=wred_of_port[name]) if lossless else dict(fields)
     tables['QUEUE'] = queue_table
 
     watchdog = qos['watchdog']
@@ -303,19 +350,32 @@ def dump_config_db(tables: dict) -> str:
         for key in sorted(table):
             fields = table[key]
             signature = tuple(fields.items())
-            text = formatted.get(signature)
+            try:
+                text = formatted.get(signature)
+            except TypeError:  # a YANG leaf-list (list) value is not hashable: formatted without the cache
+                signature = text = None
             if text is None:
                 if fields:
                     text = '{\n%s\n    }' % ',\n'.join(
-                        ['      %s: %s' % (_quote(field), _quote(fields[field])) for field in sorted(fields)])
+                        ['      %s: %s' % (_quote(field), _value(fields[field])) for field in sorted(fields)])
                 else:
                     text = '{}'
-                formatted[signature] = text
+                if signature is not None:
+                    formatted[signature] = text
             rows.append('    %s: %s' % (_quote(key), text))
         out.append('  %s: {\n%s\n  }' % (_quote(table_name), ',\n'.join(rows)))
     if not out:
         return '{}\n'
     return '{\n%s\n}\n' % ',\n'.join(out)
+
+
+def _value(value) -> str:
+    """A field value as json.dumps(indent=2) writes it at field depth: a string, or a list (YANG leaf-list)."""
+    if isinstance(value, list):
+        if not value:
+            return '[]'
+        return '[\n%s\n      ]' % ',\n'.join('        %s' % _quote(item) for item in value)
+    return _quote(value)
 
 
 # ----------------------------------------------------------------------------------------------- FRR
@@ -331,6 +391,7 @@ def frr_context(model: dict) -> dict:
     return {
         'name': model['name'],
         'bgp': bgp,
+        'bfd_profile': bfd_profile_lines(bgp['bfd_timers']),
         'neighbors': neighbors,
         'peer_groups': [group for group in ('UPLINK', 'DOWNLINK') if group in used],
         'evpn': evpn,

@@ -235,7 +235,7 @@ def test_argument_errors(run, fake_renderer, tmp_path):
     with pytest.raises(AnsibleError) as caught:
         run(intent=str(bad), dest=str(tmp_path / 'x'))
     assert 'Fabric intent has 2 problems' in str(caught.value)
-    assert 'topology.rail_optimized.leaf_radix: must be between 2 and 512' in str(caught.value)
+    assert 'topology.rail_optimized.leaf_radix: must be between 2 and 4096' in str(caught.value)
     assert 'lossless.roce_dscp: must be between 0 and 63' in str(caught.value)
 
 

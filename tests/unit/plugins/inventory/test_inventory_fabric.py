@@ -20,7 +20,7 @@ MULTI_INTENT = {
     'name': 'multi',
     'topology': {
         # 8 servers x 2 rails on 4-port leaves: 3 tiers, 4 pods, 8 leaves, 8 spines, 4 super-spines.
-        'rail_optimized': {'servers': 8, 'rails': 2, 'leaf_radix': 4},
+        'rail_optimized': {'servers': 8, 'rails': 2, 'leaf_radix': 4, 'spine_radix': 4},
         'platform': {'leaf': 'sonic', 'spine': 'eos', 'super_spine': 'nvue'},
         'devices': {'leaf002': {'platform': 'frr'}, 'gpu0001': {'management_ip': '192.0.2.200'}},
     },
@@ -281,7 +281,7 @@ def test_bad_intent_through_ansible_inventory(tmp_path):
 
 def test_large_fabric_loads_fast(loader, tmp_path):
     """2,048 servers x 8 rails at 400G on 64-port leaves: about 3,300 devices."""
-    intent = {'name': 'big', 'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'leaf_radix': 64}},
+    intent = {'name': 'big', 'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'leaf_radix': 64, 'spine_radix': 64}},
               'management': {'pool': '10.200.0.0/18'},
               'overlay': {'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail, 'subnet': '10.%d.0.0/20' % (100 + rail),
                                         'rails': [rail]} for rail in range(8)]}}

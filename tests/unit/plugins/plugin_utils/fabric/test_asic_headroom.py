@@ -2,7 +2,7 @@
 
 import pytest
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import ASICS, get_asic
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import Headroom, ASICS, get_asic
 
 # sonic-buildimage device/mellanox/.../ACS-SN5600/pg_profile_lookup.ini (Spectrum-4), bytes: (size, xon, xoff)
 SN5600 = {
@@ -58,8 +58,23 @@ def test_table_driven_asic_reproduces_rows_and_interpolates():
     middle = th5.headroom(400, 170, 9100).xoff
     assert 446024 < middle < 839216
     assert th5.headroom(400, 600, 9100).xoff > 839216  # beyond the table: slope of the last segment
-    assert not th5.supports_speed(100)
+    assert th5.supports_speed(100) and th5.supports_speed(800) and not th5.supports_speed(50)
     assert th5.supports_speed(400)
+
+
+@pytest.mark.parametrize('name', ['tomahawk3', 'trident3', 'trident4', 'jericho2', 'jericho3'])
+def test_families_without_headroom_data_say_so(name):
+    """No published formula and no SKU table: no speed is supported, and the source says why."""
+    asic = get_asic(name)
+    assert not any(asic.supports_speed(speed) for speed in (25, 100, 400, 800))
+    assert 'no published headroom' in asic.source
+
+
+def test_a_model_table_wins_over_the_family_table():
+    th4 = get_asic('tomahawk4')
+    own = {(400, 5): (1, 2, 3), (400, 40): (1, 20, 30)}
+    assert th4.headroom(400, 5, 9100, lookup=own) == Headroom(1, 2, 3)
+    assert th4.supports_speed(100) and not th4.supports_speed(100, lookup=own)
 
 
 def test_every_asic_has_a_source():

@@ -8,6 +8,7 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent, traffic_class_byte)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))))
@@ -28,7 +29,8 @@ def lab():
 def big():
     return design_from_intent({
         'name': 'pod16k',
-        'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'nic_speed_gbps': 400, 'leaf_radix': 64}},
+        'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'nic_speed_gbps': 400, 'leaf_radix': 64,
+                                        'spine_radix': 64}},
         'overlay': {'networks': rail_networks(8, 20)},
     })
 
@@ -133,7 +135,8 @@ def test_evpn_model_route_targets_and_ports(lab):
 def test_host_addresses_and_nccl(lab):
     host = lab.device('gpu0003')
     assert [entry['address'] for entry in host['rails']] == ['10.100.0.12/24', '10.101.0.12/24']
-    assert host['nccl'] == {'NCCL_IB_HCA': '=mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC': 106, 'NCCL_SOCKET_IFNAME': '=eth0'}
+    assert host['nccl'] == {'NCCL_IB_HCA': '=mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC': 106, 'NCCL_SOCKET_IFNAME': '=eth0',
+                            'NCCL_IB_QPS_PER_CONNECTION': 4}
     assert host['rnic']['pfc_mask'] == [0, 0, 0, 1, 0, 0, 0, 0]
 
 
@@ -181,7 +184,11 @@ def test_headroom_per_interface_and_budget():
     assert rooms[5] < rooms[40]
     budget = leaf['buffer']
     assert budget['headroom_bytes'] == sum(item['headroom']['size'] for item in leaf['interfaces'])
-    assert budget['pool_bytes'] == 160 * 1024 * 1024 // 2
+    # SONiC on the default SN5600: pool sizes are the ACS-SN5600 HWSKU defaults (buffers_defaults_t1.j2), not
+    # a share of the datasheet buffer; the reserved headroom must fit what the SKU's total leaves beside them.
+    assert budget['pool_bytes'] == 52161690 and budget['egress_lossless_pool_bytes'] == 158229504
+    assert budget['headroom_room_bytes'] == 158229504 - 52161690 - 52161690 >= budget['headroom_bytes']
+    assert budget['pool_source'] == 'ACS-SN5600 HWSKU defaults'
     assert [profile['name'] for profile in budget['profiles']] == ['pg_lossless_100000_40m_profile',
                                                                    'pg_lossless_100000_5m_profile']
 
@@ -215,3 +222,53 @@ def test_explicit_topology():
 def test_device_models_are_deterministic(lab):
     again = design_from_file(LAB)
     assert all(lab.device(name) == again.device(name) for name in lab.device_names())
+
+
+def test_routed_networks_get_one_svi_address_per_leaf():
+    design = design_from_intent({'name': 'v', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
+                                                                              'nic_speed_gbps': 100}},
+                                 'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                                             'networks': [dict(rail_networks(2)[0], vrf='T'), rail_networks(2)[1]]}})
+    addresses = {leaf: next(vlan['svi_ip'] for vlan in design.device(leaf)['evpn']['vlans'] if vlan['vlan'] == 100)
+                 for leaf in ('leaf001', 'leaf003')}
+    assert sorted(addresses.values()) == ['10.100.0.253', '10.100.0.254']
+    # Kubernetes pod ranges stop below the SVI block.
+    network = next(item for item in design.kubernetes()['networks'] if item['rail'] == 0)
+    assert network['range_end'] == '10.100.0.252'
+
+
+def test_a_routed_subnet_needs_room_for_the_svi_addresses():
+    with pytest.raises(IntentError) as error:
+        design_from_intent({'name': 'v', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
+                                                                         'nic_speed_gbps': 100}},
+                            'hosts': {'address_offset': 2},
+                            'overlay': {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                                        'networks': [dict(rail_networks(2, 29)[0], vrf='T'), rail_networks(2)[1]]}})
+    assert 'overlay.networks[0].subnet' in str(error.value) and 'per-leaf SVI' in str(error.value)
+
+
+@pytest.mark.parametrize('speed,asic,expected', [
+    (100, None, (150000, 1500000)),
+    (400, None, (600000, 6000000)),
+    (400, 'spectrum4', (600000, 6000000)),      # 192-byte cells divide both
+    (400, 'tomahawk5', (600202, 6000242)),      # rounded up to 254-byte cells
+    (800, 'spectrum3', (1200096, 6710832)),     # max capped at a tenth of the 64 MiB buffer, in cells
+])
+def test_ecn_thresholds_scale_with_speed_and_asic(speed, asic, expected):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import get_asic
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import ecn_thresholds
+    spec = {'min_threshold_bytes': 150000, 'max_threshold_bytes': 1500000, 'mark_probability_percent': 100,
+            'reference_speed_gbps': 100, 'scale_with_speed': True}
+    result = ecn_thresholds(spec, speed, get_asic(asic) if asic else None)
+    assert (result['min_threshold_bytes'], result['max_threshold_bytes']) == expected
+    fixed = ecn_thresholds(dict(spec, scale_with_speed=False), speed, get_asic('spectrum4'))
+    assert (fixed['min_threshold_bytes'], fixed['max_threshold_bytes']) == (150000, 1500000)
+
+
+def test_each_port_gets_the_ecn_of_its_speed():
+    design = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
+        'overlay': {'networks': rail_networks(2)}})
+    leaf = design.device('leaf001')
+    assert {(item['speed_gbps'], item['ecn']['min_threshold_bytes']) for item in leaf['interfaces']} == {
+        (400, 600000), (800, 1200000)}

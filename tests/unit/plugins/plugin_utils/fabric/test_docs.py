@@ -39,7 +39,7 @@ def pod1k():
 @pytest.fixture(scope='module')
 def big():
     """The 16,384-GPU fabric: 2,048 servers x 8 rails at 400G on 64-port leaves (3 tiers, 16 pods)."""
-    return design_from_intent({'name': 'big', 'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'leaf_radix': 64}},
+    return design_from_intent({'name': 'big', 'topology': {'rail_optimized': {'servers': 2048, 'rails': 8, 'leaf_radix': 64, 'spine_radix': 64}},
                                'overlay': {'networks': _rail_networks(8)}})
 
 
@@ -139,14 +139,16 @@ def test_asn_table_three_tiers(big):
 
 def test_pod1k_index_summary(pod1k):
     text = docs.index_md(pod1k)
-    for fact in ('| GPUs | 1,024 |', '| GPU servers | 128 (8 GPUs, 8 rails each) |', '| Leaves | 32 |', '| Spines | 32 |',
-                 '| Tiers | 2 |', '| Oversubscription | 1:1 |', '| Platforms | sonic: 64 |',
+    for fact in ('| GPUs | 1,024 |', '| GPU servers | 128 (8 GPUs, 8 rails each) |', '| Leaves | 32 |',
+                 '| Spines | 8, 4 links per leaf-spine pair |', '| Switch models | nvidia-sn5600: 40 |',
+                 '| Tiers | 2 |', '| Oversubscription | 1:1 |', '| Platforms | sonic: 40 |',
                  '| Leaf ports | 32 down, 32 up |'):
         assert fact in text
     for link in ('(cabling.md)', '(cabling.csv)', '(addressing.md)', '(asn.md)', '(devices.md)', '(overlay.md)',
                  '(topology.svg)'):
         assert link in text
-    assert '| leaf | leaf001 | 18,448,384 / 83,886,080 B (22.0%) |' in text
+    # SN5600 (ACS-SN5600 SKU): headroom against what the SKU's buffer leaves beside its ingress pools.
+    assert '| leaf | leaf001 | 18,448,384 / 53,906,124 B (34.2%) |' in text
 
 
 def test_device_pages_of_a_lossless_switch_and_a_host(pod1k):

@@ -68,7 +68,8 @@ def test_lab_fabric_kubernetes_files_golden(lab):
 def test_nccl_conf_lines_are_exactly_what_nccl_reads(lab):
     model = lab.device('gpu0002')
     lines = [line for line in render_model(model)['nccl.conf'].splitlines() if line and not line.startswith('#')]
-    assert lines == ['NCCL_IB_HCA==mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC=106', 'NCCL_SOCKET_IFNAME==eth0']
+    assert lines == ['NCCL_IB_HCA==mlx5_0:1,mlx5_1:1', 'NCCL_IB_TC=106', 'NCCL_SOCKET_IFNAME==eth0',
+                     'NCCL_IB_QPS_PER_CONNECTION=4']
     for line in lines:  # NCCL splits at the first '=' and keeps the rest verbatim
         key, value = line.split('=', 1)
         assert str(model['nccl'][key]) == value and value == value.strip() and '"' not in value

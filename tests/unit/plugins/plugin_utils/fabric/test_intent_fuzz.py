@@ -14,7 +14,7 @@ VALID = {
     'topology': {
         'rail_optimized': {'servers': 4, 'rails': 2, 'nic_speed_gbps': 100, 'leaf_radix': 4, 'spines': 2},
         'platform': {'leaf': 'sonic', 'spine': 'eos', 'super_spine': 'nvue'},
-        'asic': {'leaf': 'spectrum4', 'spine': 'spectrum3'},
+        'asic': {'leaf': 'spectrum4', 'spine': 'tomahawk4'},
         'naming': {'leaf': 'leaf{n:02d}'},
         'devices': {'leaf01': {'platform': 'frr'}},
     },

@@ -77,7 +77,16 @@ def check_eos(text, model):
         indent = len(line) - len(line.lstrip(' '))
         if indent % 3:
             problems.append('line %d is indented by %d spaces (EOS uses multiples of 3)' % (number, indent))
-    profile_name = eos.PROFILE
+    # One qos profile per port speed (the ECN thresholds scale with it); each is checked in full.
+    ecn_by_speed = {item['speed_gbps']: item['ecn'] for item in model['interfaces']}
+    for speed in sorted(ecn_by_speed):
+        problems.extend(check_profile(text, sections, model, eos.profile_name(speed), ecn_by_speed[speed]))
+    return problems + check_rest(text, sections, model)
+
+
+def check_profile(text, sections, model, profile_name, ecn):
+    problems = []
+    qos = model['qos']
     profile = sections.get('qos profile %s' % profile_name)
     if profile is None:
         return problems + ['qos profile %s is not defined' % profile_name]
@@ -94,11 +103,12 @@ def check_eos(text, model):
     queues = profile_queues(profile)
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
-    ecn = qos['ecn']
     expected_ecn = ('random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d'
                     % (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent']))
     for queue, queue_lines in queues.items():
-        marks = [line for line in queue_lines if line.startswith('random-detect ecn')]
+        marks = [line for line in queue_lines if line.startswith('random-detect ecn') and line != 'random-detect ecn count']
+        if queue in lossless_queues and 'random-detect ecn count' not in queue_lines:
+            problems.append('lossless tx-queue %d does not count ECN marks' % queue)
         if queue in lossless_queues and marks != [expected_ecn]:
             problems.append('lossless tx-queue %d has ECN %s, expected %r' % (queue, marks, expected_ecn))
         if queue not in lossless_queues and marks:
@@ -135,6 +145,13 @@ def check_eos(text, model):
             problems.append('watchdog not enabled in the profile (C12)')
     elif timers or defaults:
         problems.append('watchdog lines present although the watchdog is disabled')
+    return problems
+
+
+def check_rest(text, sections, model):
+    problems = []
+    qos = model['qos']
+    lines = text.splitlines()
     # C01: DSCP map covers every code point once, RoCE and CNP in their classes.
     mapped = {}
     for dscps, tc in re.findall(r'^qos map dscp ([\d ]+) to traffic-class (\d)$', text, re.M):
@@ -148,20 +165,30 @@ def check_eos(text, model):
         problems.append('CNP DSCP %d not mapped to TC %d' % (qos['cnp_dscp'], qos['cnp_priority']))
     if sorted(mapped) != list(range(64)):
         problems.append('DSCP map does not cover 0..63 exactly')
-    # Every Ethernet port references the profile.
-    for header, body_lines in sections.items():
-        if header.startswith('interface Ethernet') and '   service-profile %s' % profile_name not in body_lines:
-            problems.append('%s does not reference the qos profile' % header)
+    # Every Ethernet port references the profile of its speed.
+    for item in model['interfaces']:
+        if '   service-profile %s' % eos.profile_name(item['speed_gbps']) not in sections.get('interface ' + item['name'], []):
+            problems.append('interface %s does not reference the qos profile' % item['name'])
     ports = [header for header in sections if header.startswith('interface Ethernet')]
     if len(ports) != len(model['interfaces']):
         problems.append('%d Ethernet interfaces rendered, model has %d' % (len(ports), len(model['interfaces'])))
-    # C21: VXLAN QoS propagation on VTEPs.
+    # C21: the outer VXLAN header carries the RoCE DSCP. `vxlan qos dscp propagation encapsulation` exists only
+    # on some platforms (EOS "VXLAN DSCP Mapping": 7050X3); elsewhere the outer DSCP follows the traffic class, so
+    # the lossless TC must map back to the RoCE DSCP (and the CNP TC to the CNP DSCP) or spines see a lossy DSCP.
     if model['evpn']:
         vxlan = sections.get('interface Vxlan1', [])
-        for knob in ('vxlan qos ecn propagation', 'vxlan qos dscp propagation encapsulation',
-                     'vxlan qos map dscp to traffic-class decapsulation'):
-            if '   ' + knob not in vxlan:
+        propagates = model['hardware']['vxlan_dscp_propagation']
+        knobs = ('vxlan qos dscp propagation encapsulation', 'vxlan qos map dscp to traffic-class decapsulation')
+        for knob in knobs:
+            if propagates and '   ' + knob not in vxlan:
                 problems.append('Vxlan1 lacks "%s" (C21)' % knob)
+            if not propagates and '   ' + knob in vxlan:
+                problems.append('Vxlan1 has "%s", which %s does not support' % (knob, model['hardware']['model']))
+        if not propagates:
+            for tc, dscp in ((qos['roce_priority'], qos['roce_dscp']), (qos['cnp_priority'], qos['cnp_dscp'])):
+                if 'qos map traffic-class %d to dscp %d' % (tc, dscp) not in lines:
+                    problems.append('outer DSCP of TC %d is not %d: no "qos map traffic-class %d to dscp %d" (C21)'
+                                    % (tc, dscp, tc, dscp))
     # BGP: one neighbor per model neighbor.
     bgp = sections.get('router bgp %d' % model['bgp']['asn'], [])
     peers = [line for line in bgp if re.match(r'^   neighbor (\d+\.\d+\.\d+\.\d+ remote-as|interface \S+ peer-group)', line)]
@@ -201,15 +228,16 @@ def leaf():
     ('recovery-time 0.4\n', 'recovery-time 0.2\n', 'watchdog recovery-time is 0.2'),
     ('   priority-flow-control priority 3 no-drop\n', '', 'no-drop priorities [] != lossless priorities [3]'),
     ('   priority-flow-control on\n', '', 'priority-flow-control on is missing'),
-    ('   tx-queue 0\n      bandwidth percent 50\n      no priority\n',
-     '   tx-queue 0\n      bandwidth percent 50\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
+    ('   tx-queue 0\n      bandwidth percent 45\n      no priority\n',
+     '   tx-queue 0\n      bandwidth percent 45\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
-    ('maximum-threshold 1500000 bytes', 'maximum-threshold 1500 bytes', 'lossless tx-queue 3 has ECN'),
+    ('maximum-threshold 6000242 bytes', 'maximum-threshold 1500000 bytes', 'lossless tx-queue 3 has ECN'),
     ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
-    ('   vxlan qos dscp propagation encapsulation\n', '', 'lacks "vxlan qos dscp propagation encapsulation"'),
-    ('   vxlan qos ecn propagation\n', '', 'lacks "vxlan qos ecn propagation"'),
-    ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS\n', '   ip address 10.0.0.3/31\n',
-     'interface Ethernet4/1 does not reference the qos profile'),
+    ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
+    ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',
+     'which arista-7060x6-64pe does not support'),
+    ('   ip address 10.0.0.3/31\n   service-profile AIFABRIC-LOSSLESS-400G\n', '   ip address 10.0.0.3/31\n',
+     'interface Ethernet2/5 does not reference the qos profile'),
     ('   neighbor 10.0.0.2 remote-as 65100\n', '', '1 BGP neighbors rendered, model has 2'),
     ('qos map dscp 26 to traffic-class 3', 'qos map dscp 26 to traffic-class 0', 'RoCE DSCP 26 not mapped to TC 3'),
     ('qos map dscp 48 to traffic-class 6\n', '', 'CNP DSCP 48 not mapped'),
@@ -241,7 +269,7 @@ def test_seconds_round_trips_milliseconds(ms):
 
 
 @pytest.mark.parametrize('speed,lanes,keyword', [
-    (400, 4, '400g-4'), (400, 8, '400g-8'), (800, 8, '800g-8'), (100, 1, '100g'), (100, 4, '100g-4'),
+    (400, 4, '400g-4'), (400, 8, '400g-8'), (800, 8, '800g-8'), (100, 1, '100g-1'), (25, 1, '25g'), (100, 4, '100g-4'),
     (25, 1, '25g'), (40, 4, '40g'), (200, 2, '200g-2')])
 def test_speed_keyword(speed, lanes, keyword):
     assert eos.speed_keyword(speed, lanes) == keyword
@@ -261,12 +289,12 @@ def test_unnumbered_underlay_and_notify_only_watchdog():
     text = config(design.device('leaf001'))
     assert 'ip routing ipv6 interfaces\n' in text and '\nip routing\n' not in text
     assert 'ipv6 unicast-routing\n' in text
-    assert '   neighbor interface Ethernet3/1 peer-group FABRIC remote-as 65100\n' in text
+    assert '   neighbor interface Ethernet2/1 peer-group FABRIC remote-as 65100\n' in text
     assert '      neighbor FABRIC next-hop address-family ipv6 originate\n' in text
     assert '   neighbor FABRIC bfd\n' in text
     assert 'port action notify-only' in text
     assert 'port timer timeout 1 polling-interval 0.005 recovery-time 2\n' in text
-    assert re.search(r'^interface Ethernet3/1\n(   .*\n)*   ipv6 enable\n', text, re.M)
+    assert re.search(r'^interface Ethernet2/1\n(   .*\n)*   ipv6 enable\n', text, re.M)
 
 
 def test_spines_relay_evpn_with_next_hop_unchanged():
@@ -306,9 +334,9 @@ def test_two_lossless_priorities_split_the_lossless_share():
     model = design.device('leaf001')
     text = config(model)
     assert check_eos(text, model) == []
-    queues = profile_queues(blocks(text)['qos profile %s' % eos.PROFILE])
+    queues = profile_queues(blocks(text)['qos profile %s' % eos.profile_name(400)])
     assert 'bandwidth percent 30' in queues[3] and 'bandwidth percent 30' in queues[4]
-    assert 'bandwidth percent 40' in queues[0]
+    assert 'bandwidth percent 36' in queues[0]  # 40 less 1 % for each idle class 1, 2, 5, 7
     assert 'priority-flow-control priority 4 no-drop' in text
 
 
@@ -366,3 +394,15 @@ def _timed(function, *args):
     start = time.perf_counter()
     function(*args)
     return time.perf_counter() - start
+
+
+def test_spines_classify_the_outer_dscp_every_leaf_emits():
+    """Defect 2: on EOS hardware without VXLAN DSCP propagation the outer DSCP follows the traffic class; the
+    design maps the lossless class back to the RoCE DSCP, which every spine classifies as lossless."""
+    design = DESIGNS['eos_small']
+    for leaf in design.device_names('leaf'):
+        tunnel = design.device(leaf)['evpn']['tunnel_qos']
+        assert tunnel['encap_dscp'] == 'from_traffic_class'
+        for spine in design.device_names('spine'):
+            qos = design.device(spine)['qos']
+            assert qos['dscp_to_tc'][tunnel['roce_outer_dscp']] in qos['lossless_priorities']

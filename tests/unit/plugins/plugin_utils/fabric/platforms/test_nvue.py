@@ -83,16 +83,21 @@ def check_nvue(text, model):
     # C08: ECN on the lossless queues only, with the intent thresholds.
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
-    ecn = qos['ecn']
-    expected = {'ecn': 'enable', 'min-threshold': ecn['min_threshold_bytes'],
-                'max-threshold': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
-    classes = nv_qos.get('congestion-control', {}).get('default-global', {}).get('traffic-class', {})
-    marking = {int(key) for key, value in classes.items() if value.get('ecn') == 'enable'}
-    if marking != lossless_queues:
-        problems.append('ECN marks queues %s, expected the lossless queues %s' % (sorted(marking), sorted(lossless_queues)))
-    for queue in lossless_queues:
-        if classes.get(str(queue)) != expected:
-            problems.append('ECN profile of queue %d is %s, expected %s' % (queue, classes.get(str(queue)), expected))
+    # Every port is bound to the congestion-control profile of its speed (thresholds scale with the speed).
+    for item in model['interfaces']:
+        ecn = item['ecn']
+        bound = config.get('interface', {}).get(item['name'], {}).get('qos', {}).get('congestion-control', {})
+        name = bound.get('profile')
+        expected = {'ecn': 'enable', 'min-threshold': ecn['min_threshold_bytes'],
+                    'max-threshold': ecn['max_threshold_bytes'], 'probability': ecn['mark_probability_percent']}
+        classes = nv_qos.get('congestion-control', {}).get(name, {}).get('traffic-class', {})
+        marking = {int(key) for key, value in classes.items() if value.get('ecn') == 'enable'}
+        if marking != lossless_queues:
+            problems.append('%s: ECN marks queues %s, expected the lossless queues %s'
+                            % (item['name'], sorted(marking), sorted(lossless_queues)))
+        for queue in lossless_queues:
+            if classes.get(str(queue)) != expected:
+                problems.append('ECN profile of queue %d is %s, expected %s' % (queue, classes.get(str(queue)), expected))
     # C17: lossless pool share as the intent says (CL puts 100 % in default-lossy otherwise), total <= 100 %.
     pools = nv_qos.get('traffic-pool', {})
     lossless_percent = pools.get('default-lossless', {}).get('memory-percent')
@@ -155,8 +160,15 @@ def check_nvue(text, model):
     if router.get('autonomous-system') != model['bgp']['asn'] or router.get('router-id') != model['bgp']['router_id']:
         problems.append('router bgp ASN/router-id differ from the model')
     if model['evpn']:
-        if config.get('nve', {}).get('vxlan', {}).get('source', {}).get('address') != model['evpn']['vtep_ip']:
+        vxlan = config.get('nve', {}).get('vxlan', {})
+        if vxlan.get('source', {}).get('address') != model['evpn']['vtep_ip']:
             problems.append('nve vxlan source address is not the VTEP')
+        # C21: the outer header carries the inner DSCP (default `derive` takes it from the switch priority, so
+        # tunnelled RoCE could land in a lossy class on the spines); decapsulation keeps the inner DSCP.
+        encap = vxlan.get('encapsulation', {}).get('dscp', {}).get('action')
+        decap = vxlan.get('decapsulation', {}).get('dscp', {}).get('action')
+        if (encap, decap) != ('copy', 'preserve'):
+            problems.append('nve vxlan DSCP actions are %s/%s, expected copy/preserve' % (encap, decap))
         vlans = config.get('bridge', {}).get('domain', {}).get(nvue.DOMAIN, {}).get('vlan', {})
         for vlan in model['evpn']['vlans']:
             if str(vlan['vni']) not in vlans.get(str(vlan['vlan']), {}).get('vni', {}):
@@ -184,12 +196,17 @@ def test_documented_shape():
     assert config['bridge']['domain']['br_default']['vlan']['101']['vni'] == {'10101': {}}
     assert config['interface']['lo'] == {'ip': {'address': {'10.254.0.1/32': {}, '10.254.16.1/32': {}}},
                                          'type': 'loopback'}
-    assert config['interface']['swp1']['bridge']['domain']['br_default']['access'] == 101
-    assert config['interface']['swp3']['ip']['address'] == {'10.0.0.1/31': {}}
+    assert config['interface']['swp1s0']['bridge']['domain']['br_default']['access'] == 101
+    assert config['interface']['swp2s0']['ip']['address'] == {'10.0.0.1/31': {}}
+    # 400G on the SN5600's 800G cages: 2 x 400G breakout (4 x 100G lanes each), RS FEC (PAM4).
+    assert config['interface']['swp1'] == {'link': {'breakout': {'2x': {}}}}
+    assert config['interface']['swp1s0']['link'] == {'fec': 'rs', 'mtu': 9100, 'speed': '400G'}
     assert config['router']['bgp']['enable'] in ON
     default = config['vrf']['default']['router']['bgp']
-    assert default['neighbor']['10.0.0.0'] == {'address-family': {'l2vpn-evpn': {'enable': True}},
-                                               'description': 'spine001:swp1', 'remote-as': 65100, 'type': 'numbered'}
+    assert default['neighbor']['10.0.0.0'] == {
+        'address-family': {'l2vpn-evpn': {'enable': True}}, 'description': 'spine001:swp1s0', 'remote-as': 65100,
+        'type': 'numbered', 'timers': {'hold': 9, 'keepalive': 3},
+        'bfd': {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300, 'min-tx-interval': 300}}
     assert default['address-family']['ipv4-unicast']['network'] == {'10.254.0.1/32': {}, '10.254.16.1/32': {}}
     assert default['address-family']['l2vpn-evpn']['enable'] in ON
     assert config['evpn']['vni']['10101'] == {'rd': '10.254.0.1:101', 'route-target': {'both': {'65000:10101': {}}}}
@@ -197,7 +214,9 @@ def test_documented_shape():
     tenant = config['vrf']['TENANT']
     assert tenant['evpn']['vni'] == {'50001': {}}
     assert tenant['router']['bgp']['route-import']['from-evpn']['route-target'] == {'65000:50001': {}}
-    assert config['interface']['vlan101']['ip'] == {'address': {'10.101.0.1/24': {}}, 'vrf': 'TENANT'}
+    assert config['interface']['vlan101']['ip'] == {
+        'address': {'10.101.0.253/24': {}}, 'vrf': 'TENANT',
+        'vrr': {'address': {'10.101.0.1/24': {}}, 'enable': True, 'mac-address': '02:00:00:00:01:01', 'state': 'up'}}
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 100, 'robustness': 3}
     assert config['qos']['pfc']['default-global']['switch-priority'] == {'3': {}}
     assert config['qos']['pfc']['default-global']['cable-length'] == 40
@@ -212,10 +231,11 @@ def test_numeric_keys_are_quoted_in_the_text():
 def test_unnumbered_neighbors_use_swp_names():
     config = yaml.safe_load(startup(DESIGNS['nvue_unnumbered'].device('leaf001')))[0]['set']
     neighbors = config['vrf']['default']['router']['bgp']['neighbor']
-    assert sorted(neighbors) == ['swp3', 'swp4']
-    assert neighbors['swp3']['remote-as'] == 'external' and neighbors['swp3']['type'] == 'unnumbered'
-    assert neighbors['swp3']['bfd'] == {'enable': True}
-    assert 'ip' not in config['interface']['swp3']
+    assert sorted(neighbors) == ['swp2s0', 'swp2s1']
+    assert neighbors['swp2s0']['remote-as'] == 'external' and neighbors['swp2s0']['type'] == 'unnumbered'
+    assert neighbors['swp2s0']['bfd'] == {'enable': True, 'detect-multiplier': 3, 'min-rx-interval': 300,
+                                          'min-tx-interval': 300}
+    assert 'ip' not in config['interface']['swp2s0']
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 250, 'robustness': 2}
 
 
@@ -243,17 +263,18 @@ def leaf():
     ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than the longest cable 40 m'),
     ("            '0':\n              ecn: disable\n", "            '0':\n              ecn: enable\n",
      'ECN marks queues [0, 3]'),
-    ('              max-threshold: 1500000\n', '              max-threshold: 15000\n', 'ECN profile of queue 3'),
+    ('              max-threshold: 6000000\n', '              max-threshold: 1500000\n', 'ECN profile of queue 3'),
     ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
      'CNP queue 6 is not strict'),
     ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),
-    ("        qos:\n          pfc-watchdog:\n            state: enable\n        type: swp\n      swp2:",
-     "        type: swp\n      swp2:", 'swp1 has no PFC watchdog'),
-    ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1 is not a swp with MTU 9100'),
-    ("              access: 101\n", "              access: 102\n", 'swp1 access VLAN 102 != 101'),
+    ("          pfc-watchdog:\n            state: enable\n        type: swp\n      swp1s1:",
+     "        type: swp\n      swp1s1:", 'swp1s0 has no PFC watchdog'),
+    ("          mtu: 9100\n", "          mtu: 1500\n", 'swp1s0 is not a swp with MTU 9100'),
+    ("              access: 101\n", "              access: 102\n", 'swp1s0 access VLAN 102 != 101'),
     ('                remote-as: 65100\n', '                remote-as: external\n', "expected (65100, 'numbered')"),
     ("      hostname: 'leaf001'\n", "      hostname: 'leaf009'\n", 'system.hostname is not leaf001'),
     ('          memory-percent: 50\n', '          memory-percent: 60\n', 'default-lossless pool is 60 %'),
+    ('            action: copy\n', '            action: derive\n', 'DSCP actions are derive/preserve'),
     ('- set:\n', '- unset:\n', 'not a one-document `- set:` list'),
     ('    interface:\n', '  interface:\n', 'not valid YAML'),
 ])
@@ -292,7 +313,8 @@ def test_two_lossless_priorities():
     qos = yaml.safe_load(text)[0]['set']['qos']
     assert qos['pfc']['default-global']['switch-priority'] == {'3': {}, '4': {}}
     scheduler = qos['egress-scheduler']['default-global']['traffic-class']
-    assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 50)
+    assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 46)
+    assert all(scheduler[str(tc)] == {'bw-percent': 1, 'mode': 'dwrr'} for tc in (1, 2, 5, 7))
 
 
 def test_disabled_watchdog():
@@ -325,3 +347,43 @@ def test_renderer_does_not_modify_the_model():
     before = copy.deepcopy(model)
     startup(model)
     assert model == before
+
+
+def test_routed_rail_svis_use_vrr():
+    """Defect 3: the rail subnet spans every leaf of the rail through the L2VNI, so each leaf's SVI has its own
+    address and the gateway is the shared VRR address and MAC (CL "Virtual Router Redundancy")."""
+    design = DESIGNS['nvue_small']
+    seen = {}
+    for leaf in ('leaf001', 'leaf003'):  # both rail-0 leaves carry the routed network rail0
+        model = design.device(leaf)
+        config = yaml.safe_load(startup(model))[0]['set']
+        svi = config['interface']['vlan101']
+        vlan = next(item for item in model['evpn']['vlans'] if item['vlan'] == 101)
+        assert svi['ip']['address'] == {'%s/24' % vlan['svi_ip']: {}}
+        assert svi['ip']['vrr'] == {'address': {'10.101.0.1/24': {}}, 'enable': True,
+                                    'mac-address': model['evpn']['gateway_mac'], 'state': 'up'}
+        seen[leaf] = vlan['svi_ip']
+    assert len(set(seen.values())) == 2 and '10.101.0.1' not in seen.values()
+
+
+def test_nvue_syntax_follows_the_release():
+    """Defect 8: CL 5.15 replaced `enable: on` by `state: enabled` (and enable/disable values by enabled/disabled)
+    and moved VRR to `ipv4 vrr`; the release comes from the intent, per platform or per device."""
+    data = _intent()
+    data['overlay'] = {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                       'networks': [{'name': 'rail0', 'vlan': 101, 'subnet': '10.100.0.0/24', 'rails': [0], 'vrf': 'T'},
+                                    {'name': 'rail1', 'vlan': 102, 'subnet': '10.101.0.0/24', 'rails': [1]}]}
+    data['topology']['nos_release'] = {'nvue': '5.15'}
+    data['topology']['devices'] = {'leaf003': {'nos_release': '5.14'}}
+    design = design_from_intent(data)
+    new, old = startup(design.device('leaf001')), startup(design.device('leaf003'))
+    assert design.device('leaf001')['nos_release'] == '5.15' and design.device('leaf003')['nos_release'] == '5.14'
+    # VRR keeps `enable: on` (the current NVUE reference still shows it beside `state up`).
+    assert new.count('enable: on') == new.count('vrr:') and ': enable\n' not in new and 'state: enabled' in new
+    config = yaml.safe_load(new)[0]['set']
+    assert config['evpn'] == {'state': 'enabled'} or config['evpn']['state'] == 'enabled'
+    assert config['nve']['vxlan']['state'] == 'enabled'
+    assert config['interface']['vlan101']['ipv4']['vrr']['address'] == {'10.100.0.1/24': {}}
+    assert config['qos']['pfc']['default-global']['rx'] == 'enabled'
+    assert 'state: enabled' not in old and 'enable: on' in old
+    assert yaml.safe_load(old)[0]['set']['interface']['vlan101']['ip']['vrr']['state'] == 'up'

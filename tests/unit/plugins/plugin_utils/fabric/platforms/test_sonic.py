@@ -41,6 +41,11 @@ ID_OR_RANGE = re.compile(r'^([0-9]+)(-([0-9]+))?$')
 DEVICE_TYPES = {'ToRRouter', 'LeafRouter', 'SpineRouter', 'BackEndToRRouter', 'BackEndLeafRouter'}
 ECN_MODES = {'ecn_none', 'ecn_green', 'ecn_yellow', 'ecn_red', 'ecn_green_yellow', 'ecn_green_red',
              'ecn_yellow_red', 'ecn_all'}
+# YANG leaf-lists are JSON lists in config_db.json: sonic-hash.yang hash-field enum.
+HASH_FIELDS = {'IN_PORT', 'DST_MAC', 'SRC_MAC', 'ETHERTYPE', 'VLAN_ID', 'IP_PROTOCOL', 'DST_IP', 'SRC_IP', 'L4_DST_PORT',
+               'L4_SRC_PORT', 'INNER_DST_MAC', 'INNER_SRC_MAC', 'INNER_ETHERTYPE', 'INNER_IP_PROTOCOL', 'INNER_DST_IP',
+               'INNER_SRC_IP', 'INNER_L4_DST_PORT', 'INNER_L4_SRC_PORT', 'IPV6_FLOW_LABEL'}
+LEAF_LISTS = {('SWITCH_HASH', 'ecmp_hash'): HASH_FIELDS, ('SWITCH_HASH', 'lag_hash'): HASH_FIELDS}
 PORT_KEYED = ('PORT', 'PORT_QOS_MAP', 'PFC_WD', 'DEVICE_NEIGHBOR', 'INTERFACE', 'BUFFER_PG', 'BUFFER_QUEUE', 'QUEUE')
 MAP_TABLES = {'dscp_to_tc_map': 'DSCP_TO_TC_MAP', 'tc_to_pg_map': 'TC_TO_PRIORITY_GROUP_MAP',
               'tc_to_queue_map': 'TC_TO_QUEUE_MAP', 'pfc_to_queue_map': 'MAP_PFC_PRIORITY_TO_QUEUE',
@@ -74,7 +79,10 @@ def format_problems(db):
     for table, rows in db.items():
         for key, fields in rows.items():
             for field, value in fields.items():
-                if not isinstance(value, str):
+                if (table, field) in LEAF_LISTS:
+                    if not isinstance(value, list) or not set(value) <= LEAF_LISTS[table, field]:
+                        add('%s|%s.%s: %r is not a list of %s' % (table, key, field, value, LEAF_LISTS[table, field]))
+                elif not isinstance(value, str):
                     add('%s|%s.%s: CONFIG_DB values are strings, got %r' % (table, key, field, value))
     for table in PORT_KEYED:
         for key in db.get(table, {}):
@@ -383,9 +391,10 @@ def test_metadata_and_roles(small, unnumbered):
                                  (unnumbered, 'sspine001', 'SpineRouter')):
         model = design.device(device)
         meta = json.loads(render_model(model)['config_db.json'])['DEVICE_METADATA']['localhost']
+        sku = model['hardware']['sonic']
         assert meta == {'hostname': device, 'bgp_asn': str(model['asn']), 'type': kind,
                         'buffer_model': 'traditional', 'docker_routing_config_mode': 'split-unified',
-                        'default_pfcwd_status': 'disable'}
+                        'default_pfcwd_status': 'disable', 'platform': sku['platform'], 'hwsku': sku['hwsku']}
 
 
 def test_numbered_leaf_tables(small):
@@ -397,8 +406,12 @@ def test_numbered_leaf_tables(small):
                                                                          for item in uplinks}
     assert db['LOOPBACK_INTERFACE'] == {'Loopback0': {}, 'Loopback0|%s/32' % model['router_id']: {},
                                         'Loopback1': {}, 'Loopback1|%s/32' % model['evpn']['vtep_ip']: {}}
+    # SN5600 (ACS-SN5600): 400G hosts on a 2 x 400G breakout of cage 1, lanes 0-3, alias etp1a, RS FEC.
     assert db['PORT'][hosts[0]['name']] == {'admin_status': 'up', 'description': hosts[0]['description'],
-                                            'mtu': '9100', 'speed': '400000'}
+                                            'mtu': '9100', 'speed': '400000', 'lanes': '0,1,2,3', 'alias': 'etp1a',
+                                            'index': '1', 'fec': 'rs'}
+    assert db['BREAKOUT_CFG'] == {'Ethernet0': {'brkout_mode': '2x400G[200G,100G,50G,40G,25G,10G]'},
+                                  'Ethernet8': {'brkout_mode': '2x400G[200G,100G,50G,40G,25G,10G]'}}
     assert db['DEVICE_NEIGHBOR'][hosts[0]['name']] == {'name': hosts[0]['peer'], 'port': 'eth1'}
     # Rail 0: routed network rail0 (VRF gpu) only; its hosts are untagged members.
     assert db['VLAN'] == {'Vlan100': {'vlanid': '100', 'mtu': '9100', 'admin_status': 'up'},
@@ -442,17 +455,18 @@ def test_qos_objects_follow_the_model(small):
     db = json.loads(render_model(model)['config_db.json'])
     assert db['DSCP_TO_TC_MAP']['AIFABRIC'] == {str(dscp): str(tc) for dscp, tc in qos['dscp_to_tc'].items()}
     assert db['DSCP_TO_TC_MAP']['AIFABRIC']['26'] == '3' and db['DSCP_TO_TC_MAP']['AIFABRIC']['48'] == '6'
-    assert db['SCHEDULER'] == {'AIFABRIC_TC3': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_TC0': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_LOSSY': {'type': 'DWRR', 'weight': '50'},
-                               'AIFABRIC_CNP': {'type': 'STRICT'}}
-    wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS']
+    idle = {'AIFABRIC_TC%d' % tc: {'type': 'DWRR', 'weight': '1'} for tc in (1, 2, 4, 5, 7)}
+    assert db['SCHEDULER'] == dict(idle, AIFABRIC_TC3={'type': 'DWRR', 'weight': '50'},
+                                   AIFABRIC_TC0={'type': 'DWRR', 'weight': '45'}, AIFABRIC_CNP={'type': 'STRICT'})
+    # ECN thresholds scale with the port speed: 150 KB / 1.5 MB at 100G are 600 KB / 6 MB at 400G (Spectrum-4
+    # cells of 192 B divide both).
+    assert list(db['WRED_PROFILE']) == ['AIFABRIC_LOSSLESS_400G']
+    wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS_400G']
     assert (wred['ecn'], wred['green_min_threshold'], wred['green_max_threshold'], wred['green_drop_probability']) == \
-        ('ecn_all', '150000', '1500000', '100')
+        ('ecn_all', '600000', '6000000', '100')
     port = model['interfaces'][0]['name']
     assert [db['QUEUE']['%s|%d' % (port, queue)]['scheduler'] for queue in range(8)] == \
-        ['AIFABRIC_TC0'] + ['AIFABRIC_LOSSY'] * 2 + ['AIFABRIC_TC3'] + ['AIFABRIC_LOSSY'] * 2 + \
-        ['AIFABRIC_CNP', 'AIFABRIC_LOSSY']
+        ['AIFABRIC_TC%d' % queue for queue in range(6)] + ['AIFABRIC_CNP', 'AIFABRIC_TC7']
     assert {key for key in db['QUEUE'] if 'wred_profile' in db['QUEUE'][key]} == \
         {'%s|3' % item['name'] for item in model['interfaces']}
     assert db['PFC_WD'][port] == {'action': 'drop', 'detection_time': '200', 'restoration_time': '200'}
@@ -500,8 +514,9 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
         {'%s|0-2' % port, '%s|3-4' % port, '%s|5-7' % port}
     # The lossless share (50 %) is split over the two lossless classes; the default class keeps 50 %.
     assert {name: row.get('weight') for name, row in db['SCHEDULER'].items()} == {
-        'AIFABRIC_TC3': '25', 'AIFABRIC_TC4': '25', 'AIFABRIC_TC0': '50', 'AIFABRIC_LOSSY': '50', 'AIFABRIC_CNP': None}
-    assert db['QUEUE']['%s|4' % port] == {'scheduler': 'AIFABRIC_TC4', 'wred_profile': 'AIFABRIC_LOSSLESS'}
+        'AIFABRIC_TC3': '25', 'AIFABRIC_TC4': '25', 'AIFABRIC_TC0': '46', 'AIFABRIC_TC1': '1', 'AIFABRIC_TC2': '1',
+        'AIFABRIC_TC5': '1', 'AIFABRIC_TC7': '1', 'AIFABRIC_CNP': None}
+    assert db['QUEUE']['%s|4' % port] == {'scheduler': 'AIFABRIC_TC4', 'wred_profile': 'AIFABRIC_LOSSLESS_400G'}
     assert db['PFC_WD'][port] == {'action': 'forward', 'detection_time': '400', 'restoration_time': '800'}
     assert db['PFC_WD']['GLOBAL'] == {'POLL_INTERVAL': '200'}
 
@@ -535,6 +550,17 @@ def test_frr_evpn_route_targets_and_vrf(small):
         assert '  network %s\n' % prefix in text
     for neighbor in model['bgp']['neighbors']:
         assert ' neighbor %s remote-as %d\n' % (neighbor['ip'], neighbor['remote_asn']) in text
+
+
+@pytest.mark.parametrize('fixture', ['small', 'unnumbered'])
+def test_frr_programs_routes_through_fpm(fixture, request):
+    """zebra hands routes to fpmsyncd (APPL_DB -> ASIC) only with an FPM address; the file must not rely on the
+    bgp container's start-up script appending it (docker_init.sh does so only in some routing-config modes)."""
+    design = request.getfixturevalue(fixture)
+    for device, files in rendered(design).items():
+        head = files['frr.conf'].split('router bgp', 1)[0]
+        assert '\nfpm address 127.0.0.1\n' in head, device
+        assert '\nno fpm use-next-hop-groups\n' in head, device
 
 
 def test_model_after_json_round_trip_renders_the_same(small):
@@ -584,7 +610,7 @@ BREAKAGES = {
     'pfc off': (lambda db: _set(db, 'PORT_QOS_MAP', 'Ethernet0', 'pfc_enable', ''), 'C05', 'chain'),
     'no lossless pg': (_remove_lossless_pg, 'C06', 'chain'),
     'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'egress_lossy_profile'), 'C07', 'chain'),
-    'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS', 'ecn', 'ecn_none'), 'C08', 'chain'),
+    'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS_400G', 'ecn', 'ecn_none'), 'C08', 'chain'),
     'cnp weighted': (lambda db: _set(db, 'QUEUE', 'Ethernet0|6', 'scheduler', 'AIFABRIC_LOSSY'), 'C10', 'chain'),
     'no watchdog': (lambda db: db['PFC_WD'].pop('Ethernet0'), 'C12', 'chain'),
     'inactive port': (lambda db: db['DEVICE_NEIGHBOR'].pop('Ethernet0'), 'C22', 'chain'),

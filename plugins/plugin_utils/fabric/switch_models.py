@@ -1,0 +1,221 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Switch hardware models as data: one YAML file per model in platforms/models/, checked against
+schema/switch-model.schema.yml when loaded.
+
+A model says what the box is (vendor, ASIC family, the NOSes it runs), what its front panel offers (ports, lanes
+per port, native lane rate, the breakout modes exactly as SONiC's platform.json spells them) and, for SONiC, the
+HWSKU's port map (name, lanes, alias per port), its buffer pool sizes and its lossless headroom table. Port names,
+lanes, speeds, breakout and FEC of every rendered port come from here, never from a guess per ASIC.
+
+How a port is carried at a speed (`SwitchModel.mode`): among the breakout modes whose main speed is that speed,
+the one that runs it on the model's native lane rate (the way standard optics and NICs run it: 400G on 100G lanes
+is 2 x 400G of an 800G cage, on 50G lanes 1 x 400G of 8 lanes); else the mode with most ports that lists the
+speed at all. A topology port number p at that speed is cage (p - 1) // ports_per_cage + 1, sub-port
+(p - 1) % ports_per_cage.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from dataclasses import dataclass
+
+import yaml
+
+MODELS_DIR = os.path.join(os.path.dirname(__file__), 'platforms', 'models')
+SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'switch-model.schema.yml')
+# SONiC platform.json breakout mode: <ports>x<speed>G[(<lanes used>)][[<other speeds>]], e.g. 2x400G[200G,100G],
+# 2x100G(4)[40G] (two 100G ports on 4 of the cage's lanes).
+MODE_PATTERN = re.compile(r'^(?P<ports>[1-9][0-9]*)x(?P<speed>[0-9]+)G(\((?P<lanes>[0-9]+)\))?'
+                          r'(\[(?P<others>[0-9]+G(,[0-9]+G)*)\])?$')
+# Forward error correction by lane rate: Reed-Solomon for PAM4 lanes (50G and up, where IEEE 802.3 makes RS-FEC
+# mandatory) and for 25G NRZ lanes (100GBASE-SR4/CR4 and 25G use RS-528); none on 10G lanes.
+RS_FEC_MIN_LANE_GBPS = 25
+
+
+class ModelError(ValueError):
+    """A model file that breaks the schema or its own rules (a bug in shipped data, caught by unit tests)."""
+
+
+@dataclass(frozen=True)
+class BreakoutMode:
+    text: str  # exactly as platform.json spells it (SONiC BREAKOUT_CFG.brkout_mode)
+    ports: int  # ports per cage
+    speed_gbps: int  # main speed
+    lanes_per_port: int
+    other_speeds: tuple
+
+    def carries(self, speed_gbps: int) -> bool:
+        return speed_gbps == self.speed_gbps or speed_gbps in self.other_speeds
+
+
+@dataclass(frozen=True, eq=False)
+class SwitchModel:
+    name: str
+    title: str
+    vendor: str
+    asic: str
+    nos: tuple
+    port_count: int
+    lanes: int
+    lane_gbps: int
+    breakout: tuple
+    sonic: dict | None
+    headroom_lookup: dict | None  # (speed_gbps, cable_m) -> (xon, xoff, size)
+    vxlan_dscp_propagation: bool
+    adaptive_routing: bool
+    default_for: tuple
+    source: str
+
+    def mode(self, speed_gbps: int):
+        """The breakout mode that carries `speed_gbps`, or None when the model cannot run that speed."""
+        return _mode(self, speed_gbps)
+
+    def _choose_mode(self, speed_gbps: int):
+        native = [mode for mode in self.breakout if mode.speed_gbps == speed_gbps]
+        for mode in native:
+            if mode.lanes_per_port * self.lane_gbps == speed_gbps:
+                return mode
+        candidates = native or [mode for mode in self.breakout if mode.carries(speed_gbps)]
+        if not candidates:
+            return None
+        return max(candidates, key=lambda mode: (mode.ports, -self.breakout.index(mode)))
+
+    def speeds(self) -> list:
+        return sorted({speed for mode in self.breakout for speed in (mode.speed_gbps,) + mode.other_speeds})
+
+    def ports_at(self, speed_gbps: int) -> int:
+        """How many ports of `speed_gbps` the front panel offers (0 if it cannot run the speed)."""
+        mode = self.mode(speed_gbps)
+        return self.port_count * mode.ports if mode else 0
+
+    def fec(self, speed_gbps: int, lanes: int) -> str:
+        return 'rs' if speed_gbps / max(lanes, 1) >= RS_FEC_MIN_LANE_GBPS else 'none'
+
+
+@functools.lru_cache(maxsize=256)
+def _mode(model: SwitchModel, speed_gbps: int):
+    return model._choose_mode(speed_gbps)  # pylint: disable=protected-access
+
+
+def parse_mode(text: str) -> BreakoutMode:
+    match = MODE_PATTERN.match(text)
+    if not match:
+        raise ModelError('breakout mode %r is not <ports>x<speed>G[(<lanes>)][[<speeds>]]' % text)
+    ports = int(match.group('ports'))
+    others = tuple(int(item[:-1]) for item in match.group('others').split(',')) if match.group('others') else ()
+    lanes = int(match.group('lanes')) if match.group('lanes') else None
+    return BreakoutMode(text, ports, int(match.group('speed')), lanes, others)
+
+
+def _model_from_data(data: dict, path: str) -> SwitchModel:
+    ports = data['ports']
+    modes = []
+    for text in ports['breakout']:
+        mode = parse_mode(text)
+        used = mode.lanes_per_port or ports['lanes']
+        if used > ports['lanes'] or used % mode.ports:
+            raise ModelError('%s: breakout mode %s uses %d lanes on a %d-lane port' % (path, text, used, ports['lanes']))
+        modes.append(BreakoutMode(text, mode.ports, mode.speed_gbps, used // mode.ports, mode.other_speeds))
+    sonic = data.get('sonic')
+    if sonic is not None:
+        if len(sonic['ports']) != ports['count']:
+            raise ModelError('%s: sonic.ports lists %d ports, the model has %d' % (path, len(sonic['ports']), ports['count']))
+        sonic = dict(sonic, ports=[{'name': name, 'lanes': [int(lane) for lane in lanes.split(',')], 'alias': alias}
+                                   for name, lanes, alias in sonic['ports']])
+        for port in sonic['ports']:
+            if len(port['lanes']) != ports['lanes']:
+                raise ModelError('%s: %s has %d lanes, the model says %d'
+                                 % (path, port['name'], len(port['lanes']), ports['lanes']))
+    lookup = None
+    if data.get('headroom_lookup'):
+        lookup = {(row[0], row[1]): (row[2], row[3], row[4]) for row in data['headroom_lookup']}
+    return SwitchModel(
+        name=data['name'], title=data['title'], vendor=data['vendor'], asic=data['asic'], nos=tuple(data['nos']),
+        port_count=ports['count'], lanes=ports['lanes'], lane_gbps=ports['lane_gbps'], breakout=tuple(modes),
+        sonic=sonic, headroom_lookup=lookup,
+        vxlan_dscp_propagation=bool(data.get('vxlan', {}).get('dscp_propagation', False)),
+        adaptive_routing=bool(data.get('adaptive_routing', False)),
+        default_for=tuple(data.get('default_for', ())),
+        source=os.path.basename(path))
+
+
+@functools.lru_cache(maxsize=1)
+def _schema_validator():
+    import jsonschema
+    with open(SCHEMA_PATH, encoding='utf-8') as handle:
+        schema = yaml.safe_load(handle)
+    return jsonschema.validators.validator_for(schema)(schema)
+
+
+@functools.lru_cache(maxsize=1)
+def load_models() -> dict:
+    """Every shipped model by name, validated against the model schema."""
+    models = {}
+    for entry in sorted(os.listdir(MODELS_DIR)):
+        if not entry.endswith('.yml'):
+            continue
+        path = os.path.join(MODELS_DIR, entry)
+        with open(path, encoding='utf-8') as handle:
+            data = yaml.safe_load(handle)
+        errors = sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
+        if errors:
+            raise ModelError('%s: %s at %s' % (entry, errors[0].message, list(errors[0].absolute_path)))
+        if data['name'] + '.yml' != entry:
+            raise ModelError('%s: name %s must match the file name' % (entry, data['name']))
+        models[data['name']] = _model_from_data(data, path)
+    return models
+
+
+def model_names() -> list:
+    return sorted(load_models())
+
+
+def get_model(name: str) -> SwitchModel:
+    return load_models()[name]
+
+
+def default_model(platform: str, asic: str | None):
+    """The model a role gets when the intent names none: the shipped model that says it is the default for that
+    NOS (data: `default_for`), else the first by name; of the intent's ASIC when it names one."""
+    candidates = [model for model in load_models().values()
+                  if platform in model.nos and (asic is None or model.asic == asic)]
+    candidates.sort(key=lambda model: (platform not in model.default_for, model.name))
+    return candidates[0] if candidates else None
+
+
+# ----------------------------------------------------------------------------------------------- port naming
+def cage_of(port: int, mode: BreakoutMode) -> tuple:
+    """(cage, sub-port) of topology port number `port` (1-based) carried in `mode`."""
+    return (port - 1) // mode.ports + 1, (port - 1) % mode.ports
+
+
+def first_port_on_cage(cage: int, mode: BreakoutMode) -> int:
+    """Topology port number of the first sub-port of `cage` in `mode`."""
+    return (cage - 1) * mode.ports + 1
+
+
+def physical_port(naming: str, model: SwitchModel, port: int, speed_gbps: int) -> dict:
+    """Name, lanes, alias, breakout and FEC of topology port `port` at `speed_gbps` on `model`, named the way
+    the NOS names it (`naming` is the platform's port_naming convention)."""
+    mode = model.mode(speed_gbps)
+    cage, sub = cage_of(port, mode)
+    lanes = mode.lanes_per_port
+    info = {'cage': cage, 'subport': sub, 'lanes': lanes, 'fec': model.fec(speed_gbps, lanes),
+            'breakout': mode.text, 'split': mode.ports > 1, 'lane_ids': None, 'alias': None, 'parent': None}
+    if naming == 'sonic_lanes':
+        parent = model.sonic['ports'][cage - 1]
+        base = int(parent['name'][len('Ethernet'):])
+        info.update(name='Ethernet%d' % (base + sub * lanes), parent=parent['name'],
+                    lane_ids=parent['lanes'][sub * lanes:(sub + 1) * lanes],
+                    alias=parent['alias'] + ('abcdefgh'[sub] if mode.ports > 1 else ''))
+    elif naming == 'slot_lane':
+        info.update(name='Ethernet%d/%d' % (cage, 1 + sub * lanes), parent='Ethernet%d/1' % cage)
+    elif naming == 'split_suffix':
+        info.update(name='swp%d' % cage if mode.ports == 1 else 'swp%ds%d' % (cage, sub), parent='swp%d' % cage)
+    else:
+        raise ModelError('unknown port naming %r' % naming)
+    return info
