@@ -16,7 +16,9 @@ from tests.doubles.eos.config import Config
 from tests.doubles.eos.device import EapiError
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '*', '*.cfg')))
+# Every golden EOS configuration: the EOS fabrics and the EOS switches of the mixed-vendor shape2 fabric.
+GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '*', '*.cfg')) +
+                glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'shape2', '*', 'startup-config.cfg')))
 MANAGEMENT = 'management api http-commands\n   no shutdown\n'
 
 
@@ -29,7 +31,7 @@ def rendered(path):
 
 @pytest.fixture
 def eos(eos_double):
-    return eos_double('leaf001', world={'lldp': {'Ethernet3/1': {'device': 'spine001', 'port': 'Ethernet1/1'}},
+    return eos_double('leaf001', world={'lldp': {'Ethernet2/1': {'device': 'spine001', 'port': 'Ethernet1/1'}},
                                         'remote_vteps': ['10.254.16.2']})
 
 
@@ -225,41 +227,41 @@ def test_state_follows_the_running_config_and_the_fault_knobs(napalm_eos):
     assert peers['10.0.0.0']['peerState'] == 'Established' and peers['10.0.0.0']['asn'] == '65100'
     assert run('show bgp evpn summary')['vrfs']['default']['peers']['10.0.0.2']['peerState'] == 'Established'
     status = run('show interfaces status')['interfaceStatuses']
-    assert status['Ethernet3/1']['linkStatus'] == 'connected'
+    assert status['Ethernet2/1']['linkStatus'] == 'connected'
     assert status['Ethernet1/1']['vlanInformation'] == {'interfaceMode': 'bridged', 'vlanId': 101,
                                                         'interfaceForwardingModel': 'bridged'}
-    assert run('show interfaces')['interfaces']['Ethernet3/1']['mtu'] == 9100
+    assert run('show interfaces')['interfaces']['Ethernet2/1']['mtu'] == 9100
     assert run('show vxlan vni')['vxlanIntfs']['Vxlan1']['vniBindings']['10101']['vlan'] == 101
     assert run('show vxlan vni')['vxlanIntfs']['Vxlan1']['vniBindingsToVrf']['50001']['vrfName'] == 'TENANT'
     assert run('show vxlan vtep')['interfaces']['Vxlan1']['vteps'] == ['10.254.16.2']
     assert run('show lldp neighbors')['lldpNeighbors'] == [
-        {'port': 'Ethernet3/1', 'neighborDevice': 'spine001', 'neighborPort': 'Ethernet1/1', 'ttl': 120}]
-    pfc = run('show priority-flow-control')['interfaceStatuses']['Ethernet3/1']
+        {'port': 'Ethernet2/1', 'neighborDevice': 'spine001', 'neighborPort': 'Ethernet1/1', 'ttl': 120}]
+    pfc = run('show priority-flow-control')['interfaceStatuses']['Ethernet2/1']
     assert pfc['priorities'] == [3] and pfc['enabled'] and pfc['watchdogEnabled'] and pfc['watchdogAction'] == 'drop'
     assert run('show qos maps')['dscpTcMaps']['default']['dscpToTcMap']['26'] == 3
-    assert run('show qos interfaces ecn counters queue')['intfQueueCounters']['Ethernet3/1']['queueCounters']['3'] == '0'
-    assert run('show priority-flow-control counters')['interfaceCounters']['Ethernet3/1'] == {'rxFrames': 0, 'txFrames': 0}
+    assert run('show qos interfaces ecn counters queue')['intfQueueCounters']['Ethernet2/1']['queueCounters']['3'] == '0'
+    assert run('show priority-flow-control counters')['interfaceCounters']['Ethernet2/1'] == {'rxFrames': 0, 'txFrames': 0}
     # Faults: a stuck session, a link down, a pause storm, a tripped watchdog, lossless drops, ECN marks.
-    device.faults.set(bgp_stuck=['10.0.0.2'], interfaces_down=['Ethernet3/1'],
-                      pfc_pause={'Ethernet4/1': {'priority': 3, 'rx_per_s': 1000, 'tx_per_s': 0}},
-                      watchdog_tripped={'Ethernet4/1': {'priority': 3, 'count': 2}},
-                      lossless_drops={'Ethernet4/1': {'priority': 3, 'per_s': 100}},
-                      ecn_marks={'Ethernet4/1': {'queue': 3, 'per_s': 500}})
+    device.faults.set(bgp_stuck=['10.0.0.2'], interfaces_down=['Ethernet2/1'],
+                      pfc_pause={'Ethernet2/5': {'priority': 3, 'rx_per_s': 1000, 'tx_per_s': 0}},
+                      watchdog_tripped={'Ethernet2/5': {'priority': 3, 'count': 2}},
+                      lossless_drops={'Ethernet2/5': {'priority': 3, 'per_s': 100}},
+                      ecn_marks={'Ethernet2/5': {'queue': 3, 'per_s': 500}})
     time.sleep(0.2)
     peers = run('show ip bgp summary vrf all')['vrfs']['default']['peers']
     assert peers['10.0.0.2']['peerState'] == 'Active', 'stuck session'
-    assert peers['10.0.0.0']['peerState'] == 'Active', 'its link (Ethernet3/1, 10.0.0.1/31) is down'
-    assert run('show interfaces status')['interfaceStatuses']['Ethernet3/1']['linkStatus'] == 'notconnect'
+    assert peers['10.0.0.0']['peerState'] == 'Active', 'its link (Ethernet2/1, 10.0.0.1/31) is down'
+    assert run('show interfaces status')['interfaceStatuses']['Ethernet2/1']['linkStatus'] == 'notconnect'
     assert run('show lldp neighbors')['lldpNeighbors'] == []
-    first = run('show priority-flow-control counters')['interfaceCounters']['Ethernet4/1']['rxFrames']
+    first = run('show priority-flow-control counters')['interfaceCounters']['Ethernet2/5']['rxFrames']
     time.sleep(0.2)
-    second = run('show priority-flow-control counters detail')['interfaceCounters']['Ethernet4/1']['priorities']['3']['rxFrames']
+    second = run('show priority-flow-control counters detail')['interfaceCounters']['Ethernet2/5']['priorities']['3']['rxFrames']
     assert 0 < first < second
-    watchdog = run('show priority-flow-control counters watchdog')['interfaces']['Ethernet4/1']['txQueues']['3']
+    watchdog = run('show priority-flow-control counters watchdog')['interfaces']['Ethernet2/5']['txQueues']['3']
     assert watchdog['stuckCount'] == 2 and watchdog['dropCount'] > 0
-    drops = run('show interfaces counters queue drops')['interfaces']['Ethernet4/1']['trafficClasses']
+    drops = run('show interfaces counters queue drops')['interfaces']['Ethernet2/5']['trafficClasses']
     assert drops['TC3']['dropPrecedences']['DP0']['droppedPackets'] > 0 and drops['TC0']['dropPrecedences']['DP0']['droppedPackets'] == 0
-    assert int(run('show qos interfaces ecn counters queue')['intfQueueCounters']['Ethernet4/1']['queueCounters']['3']) > 0
+    assert int(run('show qos interfaces ecn counters queue')['intfQueueCounters']['Ethernet2/5']['queueCounters']['3']) > 0
 
 
 def test_fault_file_written_by_another_process_is_read(eos):

@@ -184,6 +184,9 @@ qos map traffic-class <int:0-7>+ to cos <int:0-7>
 qos map cos <int:0-7>+ to traffic-class <int:0-7>
 qos rewrite dscp @3
 qos profile <name> -> qos-profile
+dcbx application udp|tcp-sctp|tcp-sctp-udp <int:1-65535> priority <int:0-7> @4
+dcbx application ether <int:1536-65535> priority <int:0-7> @4
+dcbx application iscsi priority <int:0-7> @3
 priority-flow-control pause watchdog default timeout <float> @5
 priority-flow-control pause watchdog default recovery-time <float> ... @5
 priority-flow-control pause watchdog default polling-interval <float> @5
@@ -318,6 +321,8 @@ bgp asn notation ... @3
 maximum-paths <int:1-600> ... @1
 distance bgp ... @2
 timers bgp <int:0-3600> <int:0-7200> @2
+update wait-install @2
+update wait-for-convergence @2
 graceful-restart ... @1
 network <prefix4> ...
 network <prefix6> ...
@@ -510,7 +515,7 @@ def identity(pattern, words):
 ORDER = [
     'service', 'transceiver', 'errdisable', 'logging', 'hostname', 'ip name-server', 'dns', 'ip domain', 'ntp',
     'snmp-server', 'spanning-tree', 'tacacs-server', 'radius-server', 'aaa', 'enable', 'username', 'clock', 'vlan',
-    'vrf instance', 'qos map', 'qos rewrite', 'qos profile', 'priority-flow-control', 'queue-monitor', 'hardware',
+    'vrf instance', 'qos map', 'dcbx', 'qos rewrite', 'qos profile', 'priority-flow-control', 'queue-monitor', 'hardware',
     'platform', 'interface Ethernet', 'interface Loopback', 'interface Management', 'interface Port-Channel',
     'interface Vlan', 'interface Vxlan', 'ip access-list', 'ip prefix-list', 'ipv6 prefix-list', 'ip community-list',
     'ip virtual-router', 'ip routing', 'ipv6 unicast-routing', 'ip route', 'ipv6 route', 'route-map', 'peer-filter',
