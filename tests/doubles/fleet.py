@@ -65,7 +65,9 @@ def plan(design):
         }
         entries.append({'name': name, 'platform': model['platform'], 'kind': KINDS.get(model['platform']),
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,
-                        'management_ip': model.get('management_ip')})
+                        'management_ip': model.get('management_ip'),
+                        # SONiC's platform and HwSKU from the switch model, as `show version` and the port map know them
+                        'sonic': (model.get('hardware') or {}).get('sonic')})
     return entries
 
 
@@ -128,6 +130,8 @@ class Fleet:
                 elif kind in ('sonic', 'nvue'):
                     defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
                     device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
+                    if kind == 'sonic' and entry['sonic']:
+                        device.update(hwsku=entry['sonic']['hwsku'], platform=entry['sonic']['platform'])
                     device.update(self.facts.get(name, {}))
                     double = SshDouble(name, kind, directory, public_key, host=self.host, device=device).start()
                     self.devices[name] = double

@@ -83,12 +83,12 @@ def test_in_process_fleet_and_world_from_the_cabling_plan(doubles_fleet):
     leaf = fleet.devices['leaf001']
     lldp = leaf.run_cmds(['show lldp neighbors'])[0]['lldpNeighbors']
     assert lldp == [], 'no interface is configured yet, so no link is up'
-    assert leaf.world['lldp']['Ethernet3/1'] == {'device': 'spine001', 'port': 'swp1'}
+    assert leaf.world['lldp']['Ethernet2/1'] == {'device': 'spine001', 'port': 'swp1s0'}
     assert leaf.world['remote_vteps'] == ['10.254.16.2', '10.254.16.3', '10.254.16.4']
     with open(os.path.join(fleet.state_dir_of('leaf002'), 'device.json'), encoding='utf-8') as handle:
         sonic = json.load(handle)
-    assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp2'}
-    assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012'
+    assert sonic['world']['lldp']['Ethernet8'] == {'device': 'spine001', 'port': 'swp1s1'}
+    assert 'Ethernet12' in sonic['ports'] and sonic['release'] == '202012' and sonic['hwsku'] == 'ACS-SN5600'
     alias = fleet.devices['spine001'].inside
     assert os.path.isdir(alias)
     fleet.stop()

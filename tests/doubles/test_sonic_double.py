@@ -1,7 +1,9 @@
 """The SONiC SSH double driven by netmiko (real OpenSSH server, real netmiko 4.8, real FRR vtysh checks)."""
 
+import glob
 import json
 import os
+import re
 import time
 
 import pytest
@@ -110,6 +112,37 @@ def test_invalid_config_db_is_refused_with_gcu_text_and_nothing_changes(ssh_doub
         'Error: Given patch will produce invalid config. Error: Data Loading Failed\n' + error)
     assert running(conn) == before
     conn.disconnect()
+
+
+def test_every_golden_config_db_passes_the_doubles_validation():
+    """In-process (no SSH): every rendered CONFIG_DB, with its BREAKOUT_CFG, SWITCH_HASH and FLEX_COUNTER_TABLE."""
+    from tests.doubles.ssh import sonic
+    from tests.doubles.ssh.state import sonic_ports
+    paths = sorted(glob.glob(os.path.join(GOLDEN, 'sonic', '*', '*', 'config_db.json')) +
+                   glob.glob(os.path.join(GOLDEN, 'shape2', '*', 'config_db.json')))
+    assert len(paths) > 10
+    for path in paths:
+        with open(path, encoding='utf-8') as handle:
+            config = json.load(handle)
+        facts = {'hwsku': config['DEVICE_METADATA']['localhost']['hwsku'], 'ports': sonic_ports()}
+        sonic._gcu_checks(config, {})  # pylint: disable=protected-access
+        sonic.validate(config, facts)
+        assert {'BREAKOUT_CFG', 'SWITCH_HASH', 'FLEX_COUNTER_TABLE'} <= set(config), path
+
+
+@pytest.mark.parametrize('table, key, fields, error', [
+    ('SWITCH_HASH', 'GLOBAL', {'ecmp_hash': ['SRC_IP', 'SRC_PORT']}, 'Invalid enumeration value "SRC_PORT".'),
+    ('SWITCH_HASH', 'ecmp', {'ecmp_hash': ['SRC_IP']}, 'Node "ecmp" not found as a child of "SWITCH_HASH" node.'),
+    ('FLEX_COUNTER_TABLE', 'QUEUE', {'FLEX_COUNTER_STATUS': 'on'}, 'Invalid enumeration value "on".'),
+])
+def test_new_tables_are_validated(table, key, fields, error):
+    from tests.doubles.ssh import sonic
+    from tests.doubles.ssh.state import sonic_ports
+    with open(CONFIG_DB, encoding='utf-8') as handle:
+        config = json.load(handle)
+    config[table][key] = fields
+    with pytest.raises(sonic.Invalid, match='^%s$' % re.escape(error)):
+        sonic.validate(config, {'hwsku': 'ACS-SN5600', 'ports': sonic_ports()})
 
 
 def test_tables_without_yang_and_old_releases_are_refused(ssh_double, tmp_path):

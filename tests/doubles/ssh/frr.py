@@ -57,8 +57,9 @@ def parse(text):
             if words[2:] == ['peer-group']:
                 groups[target] = {'remote_as': None}
                 continue
-            if target in groups and words[2] == 'remote-as':
-                groups[target]['remote_as'] = words[3]
+            if target in groups:  # a peer group's own settings (remote-as, timers, bfd, ...): not a peer
+                if words[2] == 'remote-as':
+                    groups[target]['remote_as'] = words[3]
                 continue
             peer = current['peers'].setdefault(target, {'group': None, 'remote_as': None, 'desc': None, 'interface': None})
             if words[2] == 'interface':

@@ -37,9 +37,15 @@ BUFFER_QUEUE CABLE_LENGTH CRM DEVICE_METADATA DEVICE_NEIGHBOR DEVICE_NEIGHBOR_ME
 FEATURE FLEX_COUNTER_TABLE INTERFACE KDUMP LLDP LOGGER LOOPBACK_INTERFACE MAP_PFC_PRIORITY_TO_QUEUE MGMT_INTERFACE
 MGMT_PORT MGMT_VRF_CONFIG NTP NTP_SERVER PASSW_HARDENING PFC_PRIORITY_TO_PRIORITY_GROUP_MAP PFC_WD PORT PORTCHANNEL
 PORTCHANNEL_INTERFACE PORTCHANNEL_MEMBER PORT_QOS_MAP QUEUE RADIUS RADIUS_SERVER ROUTE_MAP SCHEDULER SNMP
-SNMP_COMMUNITY SSH_SERVER STATIC_ROUTE SYSLOG_CONFIG SYSLOG_SERVER TACPLUS TACPLUS_SERVER TC_TO_PRIORITY_GROUP_MAP
+SNMP_COMMUNITY SSH_SERVER STATIC_ROUTE SWITCH_HASH SYSLOG_CONFIG SYSLOG_SERVER TACPLUS TACPLUS_SERVER TC_TO_PRIORITY_GROUP_MAP
 TC_TO_QUEUE_MAP TELEMETRY VLAN VLAN_INTERFACE VLAN_MEMBER VRF VXLAN_EVPN_NVO VXLAN_TUNNEL VXLAN_TUNNEL_MAP
 WRED_PROFILE SYSTEM_DEFAULTS USER_ROLE
+'''.split())
+# sonic-hash.yang: the hash-field enumeration of SWITCH_HASH|GLOBAL's leaf-lists (ecmp_hash, lag_hash, ...).
+HASH_FIELDS = frozenset('''
+IN_PORT DST_MAC SRC_MAC ETHERTYPE VLAN_ID IP_PROTOCOL DST_IP SRC_IP L4_DST_PORT L4_SRC_PORT INNER_DST_MAC INNER_SRC_MAC
+INNER_ETHERTYPE INNER_IP_PROTOCOL INNER_DST_IP INNER_SRC_IP INNER_L4_DST_PORT INNER_L4_SRC_PORT IPV6_FLOW_LABEL
+RDMA_BTH_OPCODE RDMA_BTH_DEST_QP
 '''.split())
 # Tables whose keys (first part) must name a port of the PORT table (a YANG leafref).
 PORT_KEYED = ('PORT_QOS_MAP', 'QUEUE', 'BUFFER_PG', 'BUFFER_QUEUE', 'PFC_WD', 'DEVICE_NEIGHBOR',
@@ -174,6 +180,17 @@ def validate(config, facts):
         if 'ecn' in fields:
             _enum(fields['ecn'], ('ecn_none', 'ecn_green', 'ecn_yellow', 'ecn_red', 'ecn_green_yellow',
                                   'ecn_green_red', 'ecn_yellow_red', 'ecn_all'))
+    for key, fields in config.get('SWITCH_HASH', {}).items():
+        if key != 'GLOBAL':
+            raise Invalid('Node "%s" not found as a child of "SWITCH_HASH" node.' % key)
+        for field, values in fields.items():
+            if field.endswith('_hash_algorithm'):
+                continue
+            for value in values if isinstance(values, list) else str(values).split(','):
+                _enum(value, HASH_FIELDS)
+    for key, fields in config.get('FLEX_COUNTER_TABLE', {}).items():
+        if 'FLEX_COUNTER_STATUS' in fields:
+            _enum(fields['FLEX_COUNTER_STATUS'], ('enable', 'disable'))
     for key, fields in config.get('VXLAN_TUNNEL', {}).items():
         if 'src_ip' in fields:
             try:
