@@ -1,5 +1,8 @@
 """The NVUE (Cumulus Linux 5.x) SSH double driven by netmiko's cumulus_linux driver."""
 
+import copy
+import functools
+import glob
 import json
 import os
 import time
@@ -55,7 +58,7 @@ def test_replace_diff_apply_confirm_and_idempotence(ssh_double):
     assert cmd(conn, 'nv config apply --confirm-status').startswith('Confirm timeout remaining: ')
     assert cmd(conn, 'nv config apply --confirm-yes') == 'applied [rev_id: 2]'
     assert revisions(conn)['2']['state'] == 'applied'
-    assert applied(conn)['interface']['swp3']['link']['mtu'] == 9100
+    assert applied(conn)['interface']['swp2s0']['link']['mtu'] == 9100
     assert applied(conn)['evpn']['enable'] == 'on'
     # 5.9+: apply saves the startup configuration.
     with open(os.path.join(double.state_dir, 'nvue', 'revisions.json'), encoding='utf-8') as handle:
@@ -75,8 +78,8 @@ def test_replace_diff_apply_confirm_and_idempotence(ssh_double):
 
 
 @pytest.mark.parametrize('change, error', [
-    (('interface', 'swp3', 'link', 'mtu', 99999), 'Config invalid at interface.swp3.link.mtu: 99999 is greater than the maximum of 9216'),
-    (('interface', 'swp3', 'bogus', 'x', 1), "Config invalid at interface.swp3: Additional properties are not allowed ('bogus' was unexpected)"),
+    (('interface', 'swp2s0', 'link', 'mtu', 99999), 'Config invalid at interface.swp2s0.link.mtu: 99999 is greater than the maximum of 9216'),
+    (('interface', 'swp2s0', 'bogus', 'x', 1), "Config invalid at interface.swp2s0: Additional properties are not allowed ('bogus' was unexpected)"),
     (('interface', 'swp99', 'type', None, 'swp'), "Config invalid at interface.swp99: 'swp99' is not a port of this platform"),
     (('router', 'bgp', 'router-id', None, '10.0.0.300'), "Config invalid at router.bgp.router-id: '10.0.0.300' is not a 'ipv4'"),
 ])
@@ -106,6 +109,69 @@ def test_invalid_config_is_refused_with_nvue_text_and_nothing_changes(ssh_double
     conn.disconnect()
 
 
+@functools.lru_cache(maxsize=1)
+def _golden_trees():
+    import yaml
+    from tests.doubles.ssh import nvue
+    paths = sorted(glob.glob(os.path.join(GOLDEN, 'nvue', '*', '*.yaml')) + glob.glob(os.path.join(GOLDEN, 'shape2', '*', 'startup.yaml')))
+    assert len(paths) > 10
+    trees = {}
+    for path in paths:
+        with open(path, encoding='utf-8') as handle:
+            trees[path] = nvue.from_operations(yaml.load(handle, Loader=nvue._Loader))  # pylint: disable=protected-access
+    return trees
+
+
+def golden_trees():
+    """Every golden NVUE file as an applied tree (a fresh copy each time: tests change them)."""
+    return copy.deepcopy(_golden_trees())
+
+
+def test_every_golden_nvue_file_passes_the_schema_in_both_release_vocabularies():
+    """In-process: 5.14 (`enable: on`) and 5.15 (`state: enabled`, VRR under ipv4) files, breakouts, ECN profiles,
+    scheduler, watchdog, ECMP hash, LLDP application TLV, VXLAN DSCP actions."""
+    from tests.doubles.ssh import nvue
+    from tests.doubles.ssh.state import nvue_ports
+    vocabularies = set()
+    for path, tree in golden_trees().items():
+        assert nvue.validation_errors(tree, {'ports': nvue_ports()}) == [], path
+        vocabularies.add('state' if tree['router']['bgp'].get('state') == 'enabled' else 'enable')
+    assert vocabularies == {'state', 'enable'}
+
+
+@pytest.mark.parametrize('path, value, error', [
+    (('qos', 'egress-scheduler', 'default-global', 'traffic-class', '6', 'mode'), 'wrr',
+     "Config invalid at qos.egress-scheduler.default-global.traffic-class.6.mode: 'wrr' is not one of ['dwrr', 'strict']"),
+    (('qos', 'pfc-watchdog', 'polling-interval'), 50,
+     'Config invalid at qos.pfc-watchdog.polling-interval: 50 is less than the minimum of 100'),
+    (('nve', 'vxlan', 'encapsulation', 'dscp', 'action'), 'preserve',
+     "Config invalid at nve.vxlan.encapsulation.dscp.action: 'preserve' is not one of ['copy', 'set', 'derive']"),
+    (('system', 'forwarding', 'ecmp-hash', 'source-ip'), 'yes',
+     "Config invalid at system.forwarding.ecmp-hash.source-ip: 'yes' is not one of ['on', 'off', 'enabled', 'disabled']"),
+    (('interface', 'swp1', 'link', 'breakout', '3'), {},
+     "Config invalid at interface.swp1.link.breakout: '3' does not match '^([1-8]x|disabled|loopback)$'"),
+])
+def test_new_nvue_keys_are_checked(path, value, error):
+    from tests.doubles.ssh import nvue
+    from tests.doubles.ssh.state import nvue_ports
+    tree = golden_trees()[LEAF]
+    node = tree
+    for key in path[:-1]:
+        node = node.setdefault(key, {})
+    node[path[-1]] = value
+    assert error in nvue.validation_errors(tree, {'ports': nvue_ports()})
+
+
+def test_state_from_a_release_515_file(tmp_path):
+    """BGP families and the watchdog read from 5.15's `state: enabled` the same way as from 5.14's `enable: on`."""
+    from tests.doubles.ssh import nvue
+    tree = golden_trees()[os.path.join(GOLDEN, 'shape2', 'leaf002', 'startup.yaml')]
+    vrfs, _seen, _link_up = nvue._bgp(str(tmp_path), {}, tree)  # pylint: disable=protected-access
+    assert {tuple(peer['families']) for peer in vrfs['default']['peers'].values()} == {('ipv4Unicast', 'l2VpnEvpn')}
+    port = next(name for name, body in tree['interface'].items() if body.get('type') == 'swp')
+    assert nvue._watchdog({}, port, tree)['state'] == 'enabled'  # pylint: disable=protected-access
+
+
 def test_confirm_timer_reverts_when_the_session_drops(ssh_double):
     double, connect = ssh_double('leaf001', 'nvue')
     conn = connect()
@@ -129,31 +195,31 @@ def test_confirm_timer_reverts_when_the_session_drops(ssh_double):
 
 def test_show_commands_follow_config_and_faults(ssh_double):
     double, connect = ssh_double('spine001', 'nvue', world={
-        'lldp': {'swp1': {'device': 'leaf001', 'port': 'swp3'}}, 'remote_vteps': []})
+        'lldp': {'swp1s0': {'device': 'leaf001', 'port': 'swp2s0'}}, 'remote_vteps': []})
     faults.write(double.state_dir, convergence_s=0.3)
     conn = connect()
     cmd(conn, 'nv config replace ' + upload(conn, UNNUMBERED, 'spine001.yaml'))
     cmd(conn, 'nv config apply -y')
     interfaces = json.loads(cmd(conn, 'nv show interface -o json'))
-    assert interfaces['swp1']['link']['oper-status'] == 'up' and interfaces['swp1']['link']['mtu'] == 9100
+    assert interfaces['swp1s0']['link']['oper-status'] == 'up' and interfaces['swp1s0']['link']['mtu'] == 9100
     neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
-    assert sorted(neighbors) == ['swp1', 'swp2', 'swp3', 'swp4']
-    assert neighbors['swp1']['type'] == 'unnumbered'
+    assert sorted(neighbors) == ['swp1s0', 'swp1s1', 'swp2s0', 'swp2s1']
+    assert neighbors['swp1s0']['type'] == 'unnumbered'
     time.sleep(0.4)
     neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
     assert {peer['state'] for peer in neighbors.values()} == {'established'}
-    assert json.loads(cmd(conn, 'nv show interface swp1 lldp neighbor -o json')) == {
-        'leaf001': {'port': {'name': 'swp3', 'description': ''}, 'chassis': {'system-name': 'leaf001'}, 'ttl': 120}}
+    assert json.loads(cmd(conn, 'nv show interface swp1s0 lldp neighbor -o json')) == {
+        'leaf001': {'port': {'name': 'swp2s0', 'description': ''}, 'chassis': {'system-name': 'leaf001'}, 'ttl': 120}}
     assert json.loads(cmd(conn, 'nv show qos pfc -o json'))['default-global']['switch-priority'] == {'3': {}}
-    faults.write(double.state_dir, convergence_s=0, interfaces_down=['swp2'], bgp_stuck=['swp3'],
-                 pfc_pause={'swp1': {'priority': 3, 'tx_per_s': 500}}, watchdog_tripped={'swp1': {'priority': 3, 'count': 1}})
+    faults.write(double.state_dir, convergence_s=0, interfaces_down=['swp1s1'], bgp_stuck=['swp2s0'],
+                 pfc_pause={'swp1s0': {'priority': 3, 'tx_per_s': 500}}, watchdog_tripped={'swp1s0': {'priority': 3, 'count': 1}})
     time.sleep(0.2)
     neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
-    assert (neighbors['swp2']['state'], neighbors['swp3']['state'], neighbors['swp4']['state']) == ('active', 'active', 'established')
-    assert json.loads(cmd(conn, 'nv show interface swp2 -o json'))['link']['oper-status'] == 'down'
-    counters = json.loads(cmd(conn, 'nv show interface swp1 qos counters -o json'))
+    assert (neighbors['swp1s1']['state'], neighbors['swp2s0']['state'], neighbors['swp2s1']['state']) == ('active', 'active', 'established')
+    assert json.loads(cmd(conn, 'nv show interface swp1s1 -o json'))['link']['oper-status'] == 'down'
+    counters = json.loads(cmd(conn, 'nv show interface swp1s0 qos counters -o json'))
     assert counters['pfc-stats']['3']['tx-pause-frames'] > 0 and counters['pfc-stats']['0']['tx-pause-frames'] == 0
-    watchdog = json.loads(cmd(conn, 'nv show interface swp1 qos pfc-watchdog -o json'))
+    watchdog = json.loads(cmd(conn, 'nv show interface swp1s0 qos pfc-watchdog -o json'))
     assert watchdog == {'state': 'enable', 'status': {'3': {'status': 'stormed', 'deadlock-count': 1}}}
     code, output = exit_code(conn, 'nv show nothing -o json')
     assert (code, output) == (1, 'Error: The requested item does not exist: nothing')

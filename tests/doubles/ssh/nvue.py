@@ -27,9 +27,27 @@ from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
 
 TOP_LEVEL = ('acl', 'bridge', 'evpn', 'interface', 'mlag', 'nve', 'platform', 'qos', 'router', 'service', 'system', 'vrf')
+# Cumulus Linux 5.14 and earlier write switches as `enable: on|off` and QoS values as enable/disable; 5.15 and
+# later as `state: enabled|disabled` (NVUE reference, e.g. Set-and-Unset-Commands/VXLAN and System-Forwarding:
+# "In Cumulus Linux 5.14 and earlier, you specify enable on or enable off instead of state enabled or state disabled").
 ON_OFF = {'enum': ['on', 'off']}
+STATE = {'enum': ['enabled', 'disabled']}
 ENABLE = {'enum': ['enable', 'disable', 'enabled', 'disabled']}
+SWITCH_VALUE = {'enum': ['on', 'off', 'enabled', 'disabled']}
 LOOSE = {'type': 'object'}
+PRIORITY_KEYS = {'pattern': '^[0-7]$'}
+
+
+def _per_class(properties):
+    """`traffic-class.'<0-7>'` / `switch-priority.'<0-7>'` members with the given leaves."""
+    return {'type': 'object', 'propertyNames': PRIORITY_KEYS,
+            'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': properties}}
+
+
+VRR = {'type': 'object', 'additionalProperties': False, 'properties': {
+    'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}}, 'enable': ON_OFF, 'state': LOOSE,
+    'mac-address': {'type': 'string', 'pattern': '^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'}, 'mac-id': {'type': 'integer'}}}
+VRR['properties']['state'] = {'anyOf': [{'enum': ['up', 'down']}, {'type': 'object'}]}
 SCHEMA = {
     'type': 'object', 'additionalProperties': False,
     'properties': {
@@ -40,43 +58,89 @@ SCHEMA = {
                 'description': {'type': 'string', 'maxLength': 256},
                 'link': {'type': 'object', 'additionalProperties': False, 'properties': {
                     'mtu': {'type': 'integer', 'minimum': 552, 'maximum': 9216},
-                    'speed': {'type': ['string', 'integer']}, 'fec': {'type': 'string'},
+                    'speed': {'anyOf': [{'type': 'string', 'pattern': '^(auto|[0-9]+(\\.[0-9]+)?[MG])$'}, {'type': 'integer'}]},
+                    'fec': {'enum': ['auto', 'baser', 'off', 'rs', 'driver-auto']},
                     'state': {'type': 'object', 'propertyNames': {'enum': ['up', 'down']}},
-                    'breakout': LOOSE, 'auto-negotiate': ON_OFF, 'lanes': {'type': ['string', 'integer']}}},
+                    # `nv set interface swp1 link breakout 2x` (splits the cage into swp1s0, swp1s1)
+                    'breakout': {'type': 'object', 'propertyNames': {'pattern': '^([1-8]x|disabled|loopback)$'}},
+                    'auto-negotiate': ON_OFF, 'lanes': {'type': ['string', 'integer']}}},
                 'ip': {'type': 'object', 'properties': {
                     'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}},
-                    'vrf': {'type': 'string'}, 'vrr': LOOSE, 'gateway': LOOSE, 'ipv6': LOOSE}},
-                'bridge': LOOSE, 'bond': LOOSE, 'qos': LOOSE, 'router': LOOSE, 'evpn': LOOSE, 'acl': LOOSE,
+                    'vrf': {'type': 'string'}, 'vrr': VRR, 'gateway': LOOSE, 'ipv6': LOOSE}},
+                'ipv4': {'type': 'object', 'properties': {'vrr': VRR}},  # 5.15+: VRR under ipv4
+                'bridge': LOOSE, 'bond': LOOSE, 'router': LOOSE, 'evpn': LOOSE, 'acl': LOOSE,
+                'qos': {'type': 'object', 'properties': {
+                    'congestion-control': {'type': 'object', 'properties': {'profile': {'type': 'string'}}},
+                    'pfc-watchdog': {'type': 'object', 'properties': {'state': ENABLE}}}},
                 'vlan': {'type': 'integer', 'minimum': 1, 'maximum': 4094}, 'base-interface': {'type': 'string'},
-                'lldp': LOOSE, 'ptp': LOOSE,
+                # LLDP application priority TLV (`nv set interface swp1 lldp application-tlv udp-port 4791`)
+                'lldp': {'type': 'object', 'properties': {'application-tlv': {'type': 'object', 'properties': {
+                    'udp-port': {'type': 'object', 'propertyNames': {'pattern': '^[0-9]{1,5}$'}},
+                    'tcp-port': {'type': 'object', 'propertyNames': {'pattern': '^[0-9]{1,5}$'}}}}}},
+                'ptp': LOOSE,
             }}},
         'router': {'type': 'object', 'properties': {'bgp': {'type': 'object', 'properties': {
             'autonomous-system': {'type': ['integer', 'string'], 'minimum': 1, 'maximum': 4294967295},
-            'router-id': {'type': 'string', 'format': 'ipv4'}, 'enable': ON_OFF}}}},
+            'router-id': {'type': 'string', 'format': 'ipv4'}, 'enable': ON_OFF, 'state': STATE}}}},
         'system': {'type': 'object', 'properties': {
-            'hostname': {'type': 'string', 'pattern': r'^[A-Za-z0-9]([A-Za-z0-9.-]{0,61}[A-Za-z0-9])?$'}}},
+            'hostname': {'type': 'string', 'pattern': r'^[A-Za-z0-9]([A-Za-z0-9.-]{0,61}[A-Za-z0-9])?$'},
+            'forwarding': {'type': 'object', 'properties': {'ecmp-hash': {
+                'type': 'object', 'additionalProperties': SWITCH_VALUE, 'propertyNames': {'enum': [
+                    'destination-ip', 'destination-port', 'gtp-teid', 'ingress-interface', 'inner-destination-ip',
+                    'inner-destination-port', 'inner-ip-protocol', 'inner-ipv6-label', 'inner-source-ip',
+                    'inner-source-port', 'ip-protocol', 'ipv6-label', 'source-ip', 'source-port']}}}}}},
         'vrf': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
             'router': {'type': 'object', 'properties': {'bgp': {'type': 'object', 'properties': {
                 'autonomous-system': {'type': ['integer', 'string']},
                 'router-id': {'type': 'string', 'format': 'ipv4'},
-                'enable': ON_OFF,
+                'enable': ON_OFF, 'state': STATE,
                 'neighbor': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
                     'remote-as': {'anyOf': [{'type': 'integer', 'minimum': 1, 'maximum': 4294967295},
                                             {'enum': ['internal', 'external']}]},
-                    'type': {'enum': ['numbered', 'unnumbered']}}}}}}}}}}},
+                    'type': {'enum': ['numbered', 'unnumbered']},
+                    'bfd': {'type': 'object', 'additionalProperties': False, 'properties': {
+                        'enable': ON_OFF, 'state': STATE,
+                        'detect-multiplier': {'type': 'integer', 'minimum': 2, 'maximum': 255},
+                        'min-rx-interval': {'type': 'integer', 'minimum': 50, 'maximum': 60000},
+                        'min-tx-interval': {'type': 'integer', 'minimum': 50, 'maximum': 60000}}},
+                    'timers': {'type': 'object', 'properties': {
+                        'keepalive': {'anyOf': [{'type': 'integer', 'minimum': 1, 'maximum': 65535}, {'enum': ['none', 'auto']}]},
+                        'hold': {'anyOf': [{'type': 'integer', 'minimum': 3, 'maximum': 65535}, {'enum': ['none', 'auto']}]}}},
+                }}}}}}}}}},
         'nve': {'type': 'object', 'properties': {'vxlan': {'type': 'object', 'properties': {
-            'enable': ON_OFF, 'port': {'type': 'integer', 'minimum': 1024, 'maximum': 65535},
-            'source': {'type': 'object', 'properties': {'address': {'type': 'string', 'format': 'ipv4'}}}}}}},
-        'evpn': {'type': 'object', 'properties': {'enable': ON_OFF}},
+            'enable': ON_OFF, 'state': STATE, 'port': {'type': 'integer', 'minimum': 1024, 'maximum': 65535},
+            'source': {'type': 'object', 'properties': {'address': {'type': 'string', 'format': 'ipv4'}}},
+            # VXLAN tunnel DSCP operations (CL "VXLAN Tunnel DSCP Operations")
+            'encapsulation': {'type': 'object', 'properties': {'dscp': {'type': 'object', 'properties': {
+                'action': {'enum': ['copy', 'set', 'derive']}, 'value': {'type': 'integer', 'minimum': 0, 'maximum': 63}}}}},
+            'decapsulation': {'type': 'object', 'properties': {'dscp': {'type': 'object', 'properties': {
+                'action': {'enum': ['copy', 'preserve', 'derive']}}}}}}}}},
+        'evpn': {'type': 'object', 'properties': {'enable': ON_OFF, 'state': STATE}},
         'qos': {'type': 'object', 'properties': {
             'pfc': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
-                'switch-priority': {'type': 'object', 'propertyNames': {'pattern': '^[0-7]$'}},
+                'switch-priority': {'type': 'object', 'propertyNames': PRIORITY_KEYS},
                 'rx': ENABLE, 'tx': ENABLE, 'cable-length': {'type': 'integer', 'minimum': 1, 'maximum': 100000}}}},
             'mapping': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
                 'trust': {'enum': ['l2', 'l3', 'port', 'both']},
                 'dscp': {'type': 'object', 'propertyNames': {'pattern': '^([0-9]|[1-5][0-9]|6[0-3])$'},
                          'additionalProperties': {'type': 'object', 'properties': {
-                             'switch-priority': {'type': 'integer', 'minimum': 0, 'maximum': 7}}}}}}}}},
+                             'switch-priority': {'type': 'integer', 'minimum': 0, 'maximum': 7}}}}}}},
+            # ECN profiles (`default-global` or named, bound per port by interface.<swp>.qos.congestion-control.profile)
+            'congestion-control': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
+                'traffic-class': _per_class({
+                    'ecn': ENABLE, 'red': ENABLE, 'probability': {'type': 'integer', 'minimum': 0, 'maximum': 100},
+                    'min-threshold': {'type': 'integer', 'minimum': 1}, 'max-threshold': {'type': 'integer', 'minimum': 1}})}}},
+            'egress-scheduler': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
+                'traffic-class': _per_class({'mode': {'enum': ['dwrr', 'strict']},
+                                             'bw-percent': {'type': 'integer', 'minimum': 0, 'maximum': 100}})}}},
+            'egress-queue-mapping': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
+                'switch-priority': _per_class({'traffic-class': {'type': 'integer', 'minimum': 0, 'maximum': 7}})}}},
+            'pfc-watchdog': {'type': 'object', 'additionalProperties': False, 'properties': {
+                'polling-interval': {'type': 'integer', 'minimum': 100, 'maximum': 5000},
+                'robustness': {'type': 'integer', 'minimum': 1, 'maximum': 1000}}},
+            'traffic-pool': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
+                'memory-percent': {'type': 'integer', 'minimum': 0, 'maximum': 100}}}},
+        }},
         'bridge': LOOSE, 'service': LOOSE, 'acl': LOOSE, 'mlag': LOOSE, 'platform': LOOSE,
     },
 }
@@ -474,7 +538,7 @@ def _bgp(directory, faults, tree):
         peers = {}
         for name, neighbor in (bgp.get('neighbor') or {}).items():
             families = [family for family, key in (('ipv4Unicast', 'ipv4-unicast'), ('l2VpnEvpn', 'l2vpn-evpn'))
-                        if key == 'ipv4-unicast' or ((neighbor.get('address-family') or {}).get(key) or {}).get('enable') == 'on']
+                        if key == 'ipv4-unicast' or _switched_on((neighbor.get('address-family') or {}).get(key))]
             peers[name] = {'group': neighbor.get('peer-group'), 'remote_as': str(neighbor.get('remote-as', '')),
                            'desc': neighbor.get('description'), 'families': families,
                            'interface': name if neighbor.get('type') == 'unnumbered' or not _is_address(name) else None}
@@ -495,6 +559,12 @@ def _bgp(directory, faults, tree):
                     continue
         return True
     return vrfs, seen, link_up
+
+
+def _switched_on(node):
+    """`enable: on` (5.14 and earlier) or `state: enabled` (5.15 and later)."""
+    node = node or {}
+    return node.get('enable') == 'on' or node.get('state') == 'enabled'
 
 
 def _is_address(text):
@@ -597,13 +667,14 @@ def _qos_counters(faults, name, tree):
 
 def _watchdog(faults, name, tree):
     trip = (faults.get('watchdog_tripped') or {}).get(name, {})
-    enabled = ((((tree.get('interface') or {}).get(name) or {}).get('qos') or {}).get('pfc-watchdog') or {}).get('state') == 'enable'
+    configured = ((((tree.get('interface') or {}).get(name) or {}).get('qos') or {}).get('pfc-watchdog') or {}).get('state')
+    enabled = configured in ('enable', 'enabled')
     status = {}
     for priority in _lossless(tree):
         tripped = bool(trip) and int(trip.get('priority', priority)) == priority
         status[str(priority)] = {'status': 'stormed' if tripped else 'operational',
                                  'deadlock-count': int(trip.get('count', 1)) if tripped else 0}
-    return {'state': 'enable' if enabled else 'disable', 'status': status}
+    return {'state': configured if enabled else 'disable', 'status': status}
 
 
 def main(directory, faults, command, args):
