@@ -7,8 +7,10 @@ Commands run in the switch's shell over SSH (transport `cli`). Shapes handled (i
 tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide and NVUE command reference):
 - `nv config show -o json`: the applied configuration, the same object tree as startup.yaml (a list of
   {set: {...}} / {unset: ...} documents, or the `set` object itself). Lossless settings (qos mapping, pfc,
-  congestion-control, egress-scheduler, pfc-watchdog) and the EVPN route-targets come from it; the rendered
-  startup.yaml parses into the same tree.
+  congestion-control, egress-scheduler, pfc-watchdog; profiles bound per port under interface.<swp>.qos) and the
+  EVPN route-targets come from it; the rendered startup.yaml parses into the same tree. A cage split by `link
+  breakout 2x|4x|8x` is no port (its swpNsM are). Switches read `enable: on` (5.14 and earlier) and
+  `state: enabled` (5.15 and later).
 - `nv show vrf default router bgp neighbor -o json`: {peer: {remote-as, state, address-family|afi-safi: {afi: ...}}};
   Cumulus Linux 5.11 and earlier print the detailed neighbour object here, 5.12 and later a summary per
   neighbour (both carry remote-as, state and the address families).
@@ -97,6 +99,19 @@ def _on(value) -> bool:
     return str(value).lower() in ('on', 'enable', 'enabled', 'true', 'yes')
 
 
+def _switch(node) -> bool:
+    """A feature switch: `enable: on` (Cumulus Linux 5.14 and earlier) or `state: enabled` (5.15 and later)."""
+    node = node if isinstance(node, dict) else {}
+    return _on(node.get('enable', node.get('state', 'off')))
+
+
+def _split_cage(intf) -> bool:
+    """A cage split by `link breakout <n>x` (n > 1): its ports are swpNs0, swpNs1, ...; the cage is no port."""
+    breakout = _get(intf, 'link', 'breakout')
+    return isinstance(breakout, dict) and any(str(key)[:-1].isdigit() and str(key).endswith('x') and
+                                              int(str(key)[:-1]) > 1 for key in breakout)
+
+
 def _ints(mapping):
     return sorted(int(key) for key in (mapping or {}))
 
@@ -111,6 +126,8 @@ def lossless_from_tree(tree, operational=None, source='applied configuration') -
         if (intf or {}).get('type') != 'swp' and not str(name).startswith('swp'):
             continue
         intf = intf or {}
+        if _split_cage(intf):
+            continue
         profiles = {kind: _get(intf, 'qos', kind, 'profile', default='default-global')
                     for kind in ('mapping', 'pfc', 'congestion-control', 'egress-scheduler')}
         mapping = _get(qos, 'mapping', profiles['mapping'], default={}) or {}
@@ -244,7 +261,8 @@ def parse_bgp_summary(output) -> list:
             raise StateError(source, 'neighbour %s has no state' % peer)
         families = info.get('address-family', info.get('afi-safi')) or {}
         afis = [name for name, entry in families.items()
-                if name in AFI and not (isinstance(entry, dict) and str(entry.get('enable', 'on')).lower() == 'off')]
+                if name in AFI and not (isinstance(entry, dict) and
+                                        str(entry.get('enable', entry.get('state', 'on'))).lower() in ('off', 'disabled'))]
         remote = info.get('remote-as', info.get('remote-asn'))
         for afi in afis or ['ipv4-unicast']:
             entry = families.get(afi) if isinstance(families.get(afi), dict) else {}
@@ -297,7 +315,7 @@ def parse_bgp_evpn_vni(output) -> dict:
                      'in_kernel': vni in operational,
                      'import_rts': sorted(set(both) | set(targets.get('import') or {})),
                      'export_rts': sorted(set(both) | set(targets.get('export') or {}))}
-    return {'advertise_all_vni': _on(_get(tree, 'evpn', 'enable', default='off')), 'vnis': vnis}
+    return {'advertise_all_vni': _switch(tree.get('evpn')), 'vnis': vnis}
 
 
 # --------------------------------------------------------------------------- counters

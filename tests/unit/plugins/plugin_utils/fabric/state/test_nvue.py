@@ -80,6 +80,22 @@ def test_lossless_view_from_the_applied_configuration(design):
     assert rendered['ports']['swp1'] == view and rendered['source'] == 'rendered startup.yaml'
 
 
+def test_release_5_15_words_read_like_5_14():
+    """Cumulus Linux 5.15 writes `state: enabled|disabled` where 5.14 wrote `enable: on|off` (shape2's leaf002)."""
+    with open(os.path.join(FIXTURES, '..', '..', 'golden', 'shape2', 'leaf002', 'startup.yaml'), encoding='utf-8') as handle:
+        tree = nvue.config_tree(handle.read())
+    assert tree['evpn'].get('state') == 'enabled' and 'enable' not in tree['evpn']
+    vni = {'rc': 0, 'stdout': '{}', 'stderr': ''}
+    assert nvue.parse_bgp_evpn_vni([json.dumps([{'set': tree}]), vni])['advertise_all_vni']
+    tree['evpn']['state'] = 'disabled'
+    assert not nvue.parse_bgp_evpn_vni([json.dumps([{'set': tree}]), vni])['advertise_all_vni']
+    view = nvue.lossless_from_tree(tree)['ports']
+    assert view and all(port['pfc'] == port['pfcwd'] == [2] and port['watchdog'] for port in view.values())  # RoCE on 2 there
+    sessions = nvue.parse_bgp_summary(json.dumps({'swp5': {'state': 'established', 'remote-as': 65100, 'address-family': {
+        'ipv4-unicast': {'state': 'enabled'}, 'l2vpn-evpn': {'state': 'disabled'}}}}))
+    assert [item['afi'] for item in sessions] == ['ipv4Unicast']
+
+
 def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
     config = json.loads(read('nvue', 'leaf001', 'nv_config_show.json'))
     settings = config[1]['set']
