@@ -48,8 +48,8 @@ def test_catalog_from_the_design_is_a_valid_anta_catalog(design, tmp_path):
     # tunnels to the leaves sharing the rail VNI and the tenant VRF (leaf003); the rail-1 leaves share neither
     assert leaf['anta.tests.vxlan'][2] == {'VerifyVxlanVtep': {'vteps': ['10.254.16.3']}}
     neighbors = leaf['anta.tests.connectivity'][0]['VerifyLLDPNeighbors']['neighbors']
-    assert neighbors == [{'port': 'Ethernet3/1', 'neighbor_device': 'spine001', 'neighbor_port': 'Ethernet1/1'},
-                         {'port': 'Ethernet4/1', 'neighbor_device': 'spine002', 'neighbor_port': 'Ethernet1/1'}]
+    assert neighbors == [{'port': 'Ethernet2/1', 'neighbor_device': 'spine001', 'neighbor_port': 'Ethernet1/1'},
+                         {'port': 'Ethernet2/5', 'neighbor_device': 'spine002', 'neighbor_port': 'Ethernet1/1'}]
 
 
 def test_commands_anta_reads_come_from_its_tests(design):
@@ -79,7 +79,7 @@ def test_anta_results_beside_our_checks_pass_and_fail(design):
     assert {item.category for item in healthy} == {'anta'} and healthy[0].source == 'ANTA VerifyBGPPeerCount'
     broken = copy.deepcopy(states)
     outputs = broken['leaf001']['anta']
-    outputs[command_key('show interfaces', 1)]['interfaces']['Ethernet3/1']['mtu'] = 1500
+    outputs[command_key('show interfaces', 1)]['interfaces']['Ethernet2/1']['mtu'] = 1500
     peers = outputs[command_key('show bgp summary vrf all', 1)]['vrfs']['default']['peers']
     peers['10.0.0.2']['peerState'] = 'Active'
     outputs[command_key('show vxlan vni', 1)]['vxlanIntfs']['Vxlan1']['vniBindings']['10999'] = \
@@ -87,7 +87,7 @@ def test_anta_results_beside_our_checks_pass_and_fail(design):
     found = {item.subject: item for item in checks.run(checks.Context(design, broken), devices=['leaf001'],
                                                        check_ids={'anta'}) if item.status != checks.PASS}
     assert set(found) == {'VerifyBGPPeerCount', 'VerifyL3MTU', 'VerifyVxlanVniBinding'}
-    assert 'Expected: 9100 Actual: 1500' in found['VerifyL3MTU'].seen and 'Ethernet3/1' in found['VerifyL3MTU'].seen
+    assert 'Expected: 9100 Actual: 1500' in found['VerifyL3MTU'].seen and 'Ethernet2/1' in found['VerifyL3MTU'].seen
     assert '10101' in found['VerifyVxlanVniBinding'].seen
     assert all(item.status == checks.FAIL for item in found.values())
 

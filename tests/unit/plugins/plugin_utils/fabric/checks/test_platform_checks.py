@@ -93,11 +93,11 @@ def test_eos_mtu_mismatch_on_one_end_of_one_fabric_link(eos_design):
             if 'interfaces' in output:
                 output['interfaces']['Ethernet1/1']['mtu'] = 1500
     found = bad(run(eos_design, states))
-    link = found[('leaf001', 'link_mtu', 'Ethernet3/1 <-> spine001 Ethernet1/1')]
-    assert link.seen == 'leaf001 Ethernet3/1 MTU 9100, spine001 Ethernet1/1 MTU 1500'
+    link = found[('leaf001', 'link_mtu', 'Ethernet2/1 <-> spine001 Ethernet1/1')]
+    assert link.seen == 'leaf001 Ethernet2/1 MTU 9100, spine001 Ethernet1/1 MTU 1500'
     assert link.message == 'look at spine001 Ethernet1/1 (differs from the design)'
     assert found[('spine001', 'interface_mtu', 'Ethernet1/1')].seen == 'MTU 1500'
-    assert ('leaf001', 'interface_mtu', 'Ethernet3/1') not in found
+    assert ('leaf001', 'interface_mtu', 'Ethernet2/1') not in found
 
 
 def test_eos_pfc_off_on_the_spine_end_fails_the_link_and_the_port(eos_design):
@@ -105,16 +105,16 @@ def test_eos_pfc_off_on_the_spine_end_fails_the_link_and_the_port(eos_design):
     config = states['spine001']['lossless'][0]
     config['cmds']['interface Ethernet1/1']['cmds']['no priority-flow-control'] = None
     found = bad(run(eos_design, states))
-    link = found[('leaf001', 'link_lossless', 'Ethernet3/1 <-> spine001 Ethernet1/1 [deployed]')]
-    assert 'PFC: leaf001 Ethernet3/1 {3}, spine001 Ethernet1/1 {} (look at spine001 Ethernet1/1)' in link.seen
+    link = found[('leaf001', 'link_lossless', 'Ethernet2/1 <-> spine001 Ethernet1/1 [deployed]')]
+    assert 'PFC: leaf001 Ethernet2/1 {3}, spine001 Ethernet1/1 {} (look at spine001 Ethernet1/1)' in link.seen
     assert found[('spine001', 'lossless_pfc', 'Ethernet1/1 [deployed]')].seen == 'PFC on {}'
 
 
 def test_eos_trust_cos_on_a_port_fails_the_dscp_rule(eos_design):
     states = eos_states(eos_design)
-    states['leaf001']['lossless'][0]['cmds']['interface Ethernet3/1']['cmds']['qos trust cos'] = None
+    states['leaf001']['lossless'][0]['cmds']['interface Ethernet2/1']['cmds']['qos trust cos'] = None
     found = bad(run(eos_design, states))
-    assert found[('leaf001', 'lossless_dscp_map', 'Ethernet3/1 [deployed]')].seen.startswith('trust cos, DSCP 26 -> TC 3')
+    assert found[('leaf001', 'lossless_dscp_map', 'Ethernet2/1 [deployed]')].seen.startswith('trust cos, DSCP 26 -> TC 3')
 
 
 def test_nvue_wrong_vni_and_bgp_down(nvue_design):
@@ -134,5 +134,5 @@ def test_nvue_watchdog_in_deadlock_is_named_with_the_port_peer(nvue_design):
     wd = states['leaf001']['counters'][1]
     wd['stdout'] = wd['stdout'].replace('"status": "OK"', '"status": "DEADLOCK"', 4)
     found = bad(run(nvue_design, states))
-    assert found[('leaf001', 'lossless_watchdog_state', 'swp1')].seen == (
+    assert found[('leaf001', 'lossless_watchdog_state', 'swp1s0')].seen == (
         'queue 3 in storm state (0 storms counted); pause frames come from gpu0001 eth1')

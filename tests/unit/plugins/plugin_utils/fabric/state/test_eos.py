@@ -59,7 +59,7 @@ def test_bgp_address_family_not_negotiated_is_not_established():
 
 def test_interfaces_mtu_state_and_addresses():
     interfaces = eos.parse_interfaces([load('4.32', 'leaf001', 'show_interfaces.json')])
-    uplink = interfaces['Ethernet3/1']
+    uplink = interfaces['Ethernet2/1']
     assert (uplink['mtu'], uplink['operstate'], uplink['admin_up'], uplink['lower_up']) == (9100, 'UP', True, True)
     assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
     assert interfaces['Vlan101']['addresses'] == []  # only a virtual address
@@ -67,12 +67,12 @@ def test_interfaces_mtu_state_and_addresses():
 
 def test_lldp_names_current_and_pre_4_23_formats():
     current = {item['interface']: item for item in eos.parse_lldp([load('4.32', 'leaf001', 'show_lldp_neighbors_detail.json')])}
-    assert (current['Ethernet3/1']['system_name'], current['Ethernet3/1']['peer_port']) == ('spine001.fabric.example.net',
+    assert (current['Ethernet2/1']['system_name'], current['Ethernet2/1']['peer_port']) == ('spine001.fabric.example.net',
                                                                                             'Ethernet1/1')
     # a Linux host sends its MAC as port id: the port description names its netdev
     assert (current['Ethernet1/1']['port_id_type'], current['Ethernet1/1']['peer_port']) == ('mac', 'eth1')
     old = eos.parse_lldp([load('4.22', 'leaf001', 'show_lldp_neighbors_detail.json')])
-    assert [(item['interface'], item['peer_port']) for item in old] == [('Ethernet3/1', 'Ethernet1/1')]
+    assert [(item['interface'], item['peer_port']) for item in old] == [('Ethernet2/1', 'Ethernet1/1')]
 
 
 def test_running_config_json_and_cli_text_give_the_same_tree():
@@ -80,10 +80,10 @@ def test_running_config_json_and_cli_text_give_the_same_tree():
     tree = eos.config_tree(data)
     with open(os.path.join(FIXTURES, '..', '..', 'golden', 'eos', 'eos_small', 'leaf001.cfg'), encoding='utf-8') as handle:
         text_tree = eos.config_tree(handle.read())
-    assert tree['qos profile AIFABRIC-LOSSLESS'] == text_tree['qos profile AIFABRIC-LOSSLESS']
-    assert tree['qos profile AIFABRIC-LOSSLESS']['tx-queue 3'] == {
-        'bandwidth percent 50': None, 'no priority': None,
-        'random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100': None}
+    assert tree['qos profile AIFABRIC-LOSSLESS-400G'] == text_tree['qos profile AIFABRIC-LOSSLESS-400G']
+    assert tree['qos profile AIFABRIC-LOSSLESS-400G']['tx-queue 3'] == {
+        'bandwidth percent 50': None, 'no priority': None, 'random-detect ecn count': None,
+        'random-detect ecn minimum-threshold 600202 bytes maximum-threshold 6000242 bytes max-mark-probability 100': None}
     assert 'no aaa root' in tree and 'no aaa root' not in text_tree
 
 
@@ -94,7 +94,8 @@ def test_lossless_view_from_running_config_and_operational_mtu():
     assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu']) == ('dscp', [3], [3], 9100)
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
     assert view['watchdog'] == {'action': 'drop', 'detection_ms': 200, 'restoration_ms': 400} and view['poll_ms'] == 50
-    assert view['queues'][3]['wred'] == {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': 150000, 'max_bytes': 1500000,
+    # the per-speed profile AIFABRIC-LOSSLESS-400G bound by service-profile; `random-detect ecn count` is no threshold
+    assert view['queues'][3]['wred'] == {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': 600202, 'max_bytes': 6000242,
                                          'probability': 100}
     assert view['queues'][6]['scheduler'] == {'type': 'STRICT', 'weight': None}
     assert view['headroom'] == 'platform' and view['pgs'] == {3: {'dynamic': True}} and view['egress'] == {3: 'lossless'}
@@ -103,12 +104,12 @@ def test_lossless_view_from_running_config_and_operational_mtu():
 
 def test_lossless_view_reflects_an_interface_override_and_kbytes():
     data = load('4.32', 'leaf001', 'show_running-config.json')
-    cmds = data['cmds']['interface Ethernet3/1']['cmds']
+    cmds = data['cmds']['interface Ethernet2/1']['cmds']
     cmds['no priority-flow-control'] = None
-    profile = data['cmds']['qos profile AIFABRIC-LOSSLESS']['cmds']['tx-queue 3']['cmds']
-    profile.pop('random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100')
+    profile = data['cmds']['qos profile AIFABRIC-LOSSLESS-400G']['cmds']['tx-queue 3']['cmds']
+    profile.pop('random-detect ecn minimum-threshold 600202 bytes maximum-threshold 6000242 bytes max-mark-probability 100')
     profile['random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3 mbytes'] = None
-    view = eos.parse_lossless([data, load('4.32', 'leaf001', 'show_interfaces.json')])['ports']['Ethernet3/1']
+    view = eos.parse_lossless([data, load('4.32', 'leaf001', 'show_interfaces.json')])['ports']['Ethernet2/1']
     assert view['pfc'] == [] and view['watchdog'] is None
     assert (view['queues'][3]['wred']['min_bytes'], view['queues'][3]['wred']['max_bytes']) == (150000, 3000000)
 

@@ -69,15 +69,20 @@ def test_evpn_vnis_and_route_targets():
 
 def test_lossless_view_from_the_applied_configuration(design):
     state = nvue.parse_lossless([result('leaf001', 'nv_config_show.json'), result('leaf001', 'nv_show_interface.json')])
-    view = state['ports']['swp1']
+    view = state['ports']['swp1s0']
     assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu'], view['cable_length_m']) == ('dscp', [3], [3], 9100, 40)
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
     assert view['watchdog'] == {'action': 'drop', 'detection_ms': 300, 'restoration_ms': 300} and view['poll_ms'] == 100
-    assert view['queues'][3]['wred']['min_bytes'] == 150000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
-    assert set(state['ports']) == {'swp1', 'swp2', 'swp3', 'swp4'}
+    # the port's own ECN profile (`qos.congestion-control.profile aifabric-400g`), not default-global
+    assert view['queues'][3]['wred']['min_bytes'] == 600000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
+    # only the CNP queue is strict; idle queues get a DWRR share
+    assert [tc for tc, queue in sorted(view['queues'].items()) if queue['scheduler']['type'] == 'STRICT'] == [6]
+    # the split cages swp1 and swp2 (link breakout 2x) are not ports
+    assert set(state['ports']) == {'swp1s0', 'swp1s1', 'swp2s0', 'swp2s1'}
     # the rendered startup.yaml reads the same
     rendered = nvue.design_view(design.device('leaf001'))
-    assert rendered['ports']['swp1'] == view and rendered['source'] == 'rendered startup.yaml'
+    assert set(rendered['ports']) == set(state['ports'])
+    assert rendered['ports']['swp1s0'] == view and rendered['source'] == 'rendered startup.yaml'
 
 
 def test_release_5_15_words_read_like_5_14():
@@ -99,36 +104,36 @@ def test_release_5_15_words_read_like_5_14():
 def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
     config = json.loads(read('nvue', 'leaf001', 'nv_config_show.json'))
     settings = config[1]['set']
-    settings['interface']['swp3']['qos']['pfc-watchdog']['state'] = 'disable'
+    settings['interface']['swp2s0']['qos']['pfc-watchdog']['state'] = 'disable'
     settings['qos']['pfc']['default-global']['tx'] = 'disable'
     state = nvue.lossless_from_tree(nvue.config_tree(config))
-    assert state['ports']['swp3']['pfc'] == [] and state['ports']['swp3']['watchdog'] is None
+    assert state['ports']['swp2s0']['pfc'] == [] and state['ports']['swp2s0']['watchdog'] is None
 
 
 def test_interfaces_and_lldp():
     interfaces = nvue.parse_interfaces(result('leaf001', 'nv_show_interface.json'))
-    swp3 = interfaces['swp3']
-    assert (swp3['mtu'], swp3['operstate'], swp3['admin_up']) == (9100, 'UP', True)
-    assert swp3['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
+    uplink = interfaces['swp2s0']
+    assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
+    assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
     data = json.loads(read('nvue', 'leaf001', 'nv_show_interface.json'))
-    data['swp3']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
-    assert nvue.parse_interfaces(json.dumps(data))['swp3']['operstate'] == 'DOWN'
+    data['swp2s0']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
+    assert nvue.parse_interfaces(json.dumps(data))['swp2s0']['operstate'] == 'DOWN'
     neighbors = {item['interface']: item for item in nvue.parse_lldp(result('leaf001', 'lldp.txt'))}
-    assert (neighbors['swp3']['system_name'], neighbors['swp3']['peer_port']) == ('spine001', 'swp1')
-    assert (neighbors['swp1']['port_id_type'], neighbors['swp1']['peer_port']) == ('mac', 'eth1')
+    assert (neighbors['swp2s0']['system_name'], neighbors['swp2s0']['peer_port']) == ('spine001', 'swp1s0')
+    assert (neighbors['swp1s0']['port_id_type'], neighbors['swp1s0']['peer_port']) == ('mac', 'eth1')
     assert nvue.parse_lldp('== swp1\n{"neighbor": {}}') == []
 
 
 def test_counters_per_port_loops():
     ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), result('leaf001', 'pfc_watchdog.txt')])['ports']
-    swp1 = ports['swp1']
-    assert swp1['pfc_rx'][3] == 1822 and swp1['pfc_tx'][3] == 907 and swp1['pfc_tx'][0] == 0
-    assert swp1['queue_dropped'][3] == 0 and swp1['pg_dropped_bytes'][3] == 0 and swp1['ecn_marked_total'] == 412
-    assert swp1['wd_stormed'][3] is False and swp1['wd_storms'][3] == 0
+    host_port = ports['swp1s0']
+    assert host_port['pfc_rx'][3] == 1822 and host_port['pfc_tx'][3] == 907 and host_port['pfc_tx'][0] == 0
+    assert host_port['queue_dropped'][3] == 0 and host_port['pg_dropped_bytes'][3] == 0 and host_port['ecn_marked_total'] == 412
+    assert host_port['wd_stormed'][3] is False and host_port['wd_storms'][3] == 0
     text = read('nvue', 'leaf001', 'pfc_watchdog.txt').replace('"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      '
                                                                '"deadlock-count": 4', 4)
     ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), {'rc': 0, 'stdout': text, 'stderr': ''}])['ports']
-    assert ports['swp1']['wd_stormed'][3] is True and ports['swp1']['wd_storms'][3] == 4
+    assert ports['swp1s0']['wd_stormed'][3] is True and ports['swp1s0']['wd_storms'][3] == 4
 
 
 @pytest.mark.parametrize('parser, output, message', [
