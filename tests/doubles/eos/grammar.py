@@ -16,7 +16,10 @@ Pattern syntax, one per line:
   -> mode                   the line opens a sub-mode
 
 Extend a mode here when the renderer emits a new documented command; tests/doubles/test_eos_double.py
-proves every line of the golden EOS configurations is accepted.
+proves every line of the golden EOS configurations is accepted. `dcbx application udp|tcp-sctp|ether ...
+priority <p>` (the DCBX application priority table, EOS manual "Data Center Bridging") follows the form the
+renderer writes; docs/platform-eos.md marks it [V] (to confirm on a real release), so the double accepting it
+proves only that the file is consistent, not that EOS takes the line.
 """
 
 from __future__ import annotations
