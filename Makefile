@@ -113,8 +113,15 @@ build: setup-python  ## build the collection tarball, install it elsewhere, rend
 	ansible-galaxy collection install --force -p build/collections build/dist/aifabric-fabric-*.tar.gz
 	scripts/check-plugin-docs.sh build/collections
 
+# execution-environment.yml installs the collection from build/ee-collection/aifabric-fabric.tar.gz (a stable name).
+ee-context: setup-python  ## execution environment build context in build/ee (ansible-builder create; offline)
+	rm -rf build/ee build/ee-collection && mkdir -p build/ee-collection
+	ansible-galaxy collection build --force --output-path build/ee-collection .
+	mv build/ee-collection/aifabric-fabric-*.tar.gz build/ee-collection/aifabric-fabric.tar.gz
+	ansible-builder create --file execution-environment.yml --context build/ee
+
 molecule: setup  ## molecule scenarios: render-only, containerlab fabric, fault injection, GPU hosts
 	for scenario in $(SCENARIOS); do molecule test -s $$scenario || exit 1; done
 
 clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)
-	rm -rf out build/dist build/collections $(TEST_ROOT) tests/output
+	rm -rf out build/dist build/collections build/ee build/ee-collection $(TEST_ROOT) tests/output
