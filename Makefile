@@ -120,6 +120,9 @@ ee-context: setup-python  ## execution environment build context in build/ee (an
 	mv build/ee-collection/aifabric-fabric-*.tar.gz build/ee-collection/aifabric-fabric.tar.gz
 	ansible-builder create --file execution-environment.yml --context build/ee
 
+packaging: setup-python  ## the Galaxy tarball, the execution environment build context, AWX jobs through ansible-runner
+	pytest -q -p no:cacheprovider tests/packaging
+
 molecule: setup  ## molecule scenarios: render-only, containerlab fabric, fault injection, GPU hosts
 	for scenario in $(SCENARIOS); do molecule test -s $$scenario || exit 1; done
 
