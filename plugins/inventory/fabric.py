@@ -99,7 +99,7 @@ intent: intent.yml
 
 ---
 # An AWX project: the intent outside the inventory directory, files under <project>/out/pod1
-# (inventories/pod1/pod1.fabric.yml; inventory source path inventories/pod1)
+# (inventory/pod1/pod1.fabric.yml; inventory source path inventory/pod1)
 plugin: aifabric.fabric.fabric
 intent: ../../fabrics/pod1.yml
 output_dir: ../../out
