@@ -87,8 +87,8 @@ lint: setup-python  ## ansible-lint, production profile
 
 collection-copy:
 	mkdir -p $(COLLECTION_COPY)
-	rsync -a --delete --exclude .git --exclude .venv --exclude .ansible --exclude out --exclude tests/output \
-	  --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis --exclude benchmarks/results \
+	rsync -a --delete --delete-excluded --exclude .git --exclude .venv --exclude .ansible --exclude out --exclude /build \
+	  --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis --exclude benchmarks/results \
 	  ./ $(COLLECTION_COPY)/
 
 sanity: setup-python collection-copy $(CORE_VENVS)  ## ansible-test sanity, on every ansible-core release supported

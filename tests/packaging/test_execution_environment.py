@@ -68,8 +68,11 @@ def _introspect(context, collections):
     result = run([sys.executable, str(context / '_build' / 'scripts' / 'introspect.py'), 'introspect', str(collections),
                   '--write-pip', str(pip), '--write-bindep', str(bindep)], cwd=str(context))
     assert result.returncode == 0, result.stdout + result.stderr
-    read = (lambda path: path.read_text().splitlines() if path.exists() else [])
-    return module, [line for line in read(pip) if line], [line for line in read(bindep) if line]
+    return module, _written(pip), _written(bindep)
+
+
+def _written(path):
+    return [line for line in path.read_text().splitlines() if line] if path.exists() else []
 
 
 def expected_python(module, requirements):

@@ -34,8 +34,8 @@ def test_installed_collection_writes_under_the_inventory_output_dir(installed, e
     render = _playbook('aifabric.fabric.render', inventory, elsewhere, env, '-e', 'aifabric_render_docs=false')
     assert render.returncode == 0, render.stdout + render.stderr
     out = project / 'out' / 'pod1'
-    assert sorted(os.listdir(out / 'configs')) == sorted(['gpu%04d' % n for n in range(1, 33)] + ['leaf%03d' % n for n in range(1, 9)]
-                                                       + ['spine%03d' % n for n in range(1, 33)])
+    devices = ['gpu%04d' % n for n in range(1, 33)] + ['leaf%03d' % n for n in range(1, 9)] + ['spine%03d' % n for n in range(1, 33)]
+    assert sorted(os.listdir(out / 'configs')) == sorted(devices)
     assert (out / 'configs' / 'leaf001' / 'config_db.json').is_file()
     validate = _playbook('aifabric.fabric.validate', inventory, elsewhere, env, '-e', 'validate_gather=false')
     assert validate.returncode == 0, validate.stdout + validate.stderr

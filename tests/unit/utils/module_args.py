@@ -8,6 +8,8 @@ import contextlib
 import json
 from unittest import mock
 
+__all__ = ['patch_module_args']
+
 try:
     from ansible.module_utils.testing import patch_module_args
 except ImportError:  # ansible-core < 2.19
