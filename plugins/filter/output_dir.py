@@ -10,8 +10,9 @@ name: output_dir
 short_description: An output directory as an absolute path, refused inside an inventory directory
 version_added: 1.0.0
 description:
-  - Returns the directory as an absolute, symlink-free path. A relative path is taken relative to the controller's
-    current directory, as Ansible does for other paths given on the command line.
+  - Returns the directory as an absolute path. A relative path is taken relative to the controller's current
+    directory, as Ansible does for other paths given on the command line. Symbolic links are left as they are
+    (an output directory may itself be a link, to the latest complete render); they are followed only to compare.
   - Fails when the directory is empty or lies inside a directory used as an inventory source. Ansible reads every
     file under such a directory as inventory on the next run, so rendered configurations, reports or a lab's
     inventory there would break that inventory or add hosts to it.
@@ -44,7 +45,7 @@ EXAMPLES = r"""
 
 RETURN = r"""
 _value:
-  description: The absolute, resolved path of the directory.
+  description: The absolute path of the directory.
   type: path
 """
 
@@ -56,7 +57,8 @@ from ansible.errors import AnsibleFilterError
 def output_dir(path, inventory_sources=None, what='output directory'):
     if not isinstance(path, str) or not path.strip():
         raise AnsibleFilterError('The %s is not set (got %r): give a directory path.' % (what, path))
-    resolved = os.path.realpath(os.path.expanduser(path))
+    absolute = os.path.abspath(os.path.expanduser(path))
+    resolved = os.path.realpath(absolute)
     for source in inventory_sources or []:
         if not isinstance(source, str) or not os.path.isdir(source):
             continue  # files and host lists do not make Ansible read other files
@@ -66,8 +68,8 @@ def output_dir(path, inventory_sources=None, what='output directory'):
                 'The %s %s is inside the inventory directory %s. Ansible reads every file there as an inventory '
                 'source, so the generated files would break the inventory on the next run. Choose a directory '
                 'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
-                'sets this directory).' % (what, resolved, directory))
-    return resolved
+                'sets this directory).' % (what, absolute, directory))
+    return absolute
 
 
 class FilterModule:

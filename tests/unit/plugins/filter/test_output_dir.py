@@ -21,11 +21,14 @@ def project(tmp_path):
     return tmp_path
 
 
-def test_returns_the_absolute_resolved_path(project, monkeypatch):
+def test_returns_the_absolute_path_and_leaves_links_alone(project, monkeypatch):
+    """A relative path is taken from the current directory; a link stays a link (render's output directory may be
+    one, pointing at its latest generation)."""
     monkeypatch.chdir(project)
     assert output_dir('out/lab') == str(project / 'out' / 'lab')
-    os.symlink(project / 'inventories', project / 'link')
-    assert output_dir(str(project / 'link' / 'lab2' / 'x')) == str(project / 'inventories' / 'lab2' / 'x')
+    assert output_dir('./out/../out/lab/') == str(project / 'out' / 'lab')
+    os.symlink(project / 'inventories' / 'lab2', project / 'current')
+    assert output_dir(str(project / 'current')) == str(project / 'current')
 
 
 @pytest.mark.parametrize('inside', ['inventories/lab', 'inventories/lab/out', 'inventories/lab/out/lab/validation'])
@@ -43,6 +46,9 @@ def test_refuses_through_a_symlinked_source(project):
     os.symlink(project / 'inventories' / 'lab', project / 'current')
     with pytest.raises(AnsibleFilterError, match='is inside the inventory directory'):
         output_dir(str(project / 'inventories' / 'lab' / 'out'), [str(project / 'current')])
+    os.symlink(project / 'inventories' / 'lab' / 'out', project / 'out-link')
+    with pytest.raises(AnsibleFilterError, match='The output directory %s is inside' % (project / 'out-link')):
+        output_dir(str(project / 'out-link'), [str(project / 'inventories' / 'lab')])
 
 
 def test_accepts_siblings_files_and_host_lists(project):
