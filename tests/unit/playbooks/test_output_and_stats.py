@@ -64,6 +64,17 @@ def test_failed_render_still_publishes_its_failure(lab_project):
     assert not out.exists()
 
 
+def test_intent_without_inventory_needs_an_output_directory(lab_project):
+    """aifabric_render_intent alone: no inventory names a directory, and the current directory is never the default."""
+    _inventory, out, elsewhere = lab_project
+    result = _playbook('render.yml', 'localhost,', elsewhere, '-e', json.dumps({
+        'aifabric_render_intent': os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'), 'aifabric_render_out': ''}))
+    assert result.returncode != 0
+    assert ('No output directory: an intent rendered without its inventory needs aifabric_render_out (base directory, '
+            'one subdirectory per fabric) or aifabric_render_dest (exact directory).') in ' '.join(result.stdout.split())
+    assert os.listdir(elsewhere) == [] and not out.exists()
+
+
 def test_design_validation_reports_under_the_inventory_output_dir_and_publishes_the_summary(lab_project):
     inventory, out, elsewhere = lab_project
     result = _playbook('validate.yml', inventory, elsewhere, '-e', '{"validate_gather": "false", "validate_out": "",'
