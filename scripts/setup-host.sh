@@ -3,7 +3,9 @@
 # Idempotent: every step checks before it installs.
 set -euo pipefail
 
-APT_PACKAGES=(frr frr-pythontools docker.io debootstrap iproute2 rsync openssh-client sshpass shellcheck)
+# openssh-server + openssh-sftp-server: the SONiC and NVUE device doubles (tests/doubles) run a real sshd per switch.
+APT_PACKAGES=(frr frr-pythontools docker.io debootstrap iproute2 rsync openssh-client openssh-server openssh-sftp-server sshpass
+  shellcheck)
 CONTAINERLAB_VERSION=${CONTAINERLAB_VERSION:-v0.79.0}
 CACHE=${AIFABRIC_CACHE:-/var/cache/aifabric}
 

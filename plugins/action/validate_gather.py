@@ -12,16 +12,19 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import catalog
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import commands_for
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
+    COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-RNIC_PARTS = ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm']
+COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'ping_peers', 'rnic',
-                             'parallel', 'max_loss_percent'))
+                             'parallel', 'max_loss_percent', 'health_interval'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -35,11 +38,15 @@ class ActionModule(ActionBase):
             'rnic': {'type': 'bool', 'default': True},
             'parallel': {'type': 'int', 'default': 8},
             'max_loss_percent': {'type': 'int', 'default': 34},
+            'health_interval': {'type': 'int', 'default': 0},
         })[1]
         intent = args['intent'] or task_vars.get('aifabric_intent')
         if not intent:
             raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
                                     '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+        if args['health_interval'] < 0:
+            raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
+                                    % args['health_interval'])
         design = get_design(intent)
         device = args['device'] or task_vars.get('inventory_hostname')
         if device not in design.nodes:
@@ -47,24 +54,33 @@ class ActionModule(ActionBase):
         options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent']}
         ctx = checks.Context(design, {}, options)
         model = ctx.model(device)
-        commands = commands_for(model, catalog.ping_targets(ctx, model, args['ping_peers']))
-        deadline = time.monotonic() + max(args['settle_timeout'], 0)
+        gatherer = gatherer_for(model)
+        plan = {'pings': catalog.ping_targets(ctx, model, args['ping_peers']), 'rnic': args['rnic']}
+        if gatherer.provides(anta_catalog.ANTA_KEY) and model['role'] in anta_catalog.SWITCHES:
+            plan['anta'] = anta_catalog.eapi_commands(ctx, model)  # the outputs ANTA's tests read, same connection
+        commands = gatherer.commands(model, plan)
+        state_commands = [(key, command) for key, command in commands if key != COUNTERS]
+        counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
         started = time.monotonic()
+        deadline = started + max(args['settle_timeout'], 0)
         attempt = 0
         while True:
             attempt += 1
-            raw = self._gather(commands, model, args, task_vars)
+            raw = self._read(gatherer, model, state_commands, args, task_vars)
             ctx = checks.Context(design, {device: raw}, options)
-            results = checks.run(ctx, devices=[device], categories=('fabric',))
+            results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
             open_results = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
-            if not open_results or time.monotonic() + args['settle_interval'] > deadline:
+            if raw.get(UNREADABLE) or not open_results or time.monotonic() + args['settle_interval'] > deadline:
                 break
             time.sleep(max(args['settle_interval'], 1))
+        if counter_commands and not raw.get(UNREADABLE):
+            raw.update(self._counters(gatherer, model, counter_commands, args, task_vars))
         counted = checks.summary(results)
         result.update(
             changed=False,
             device=device,
             fabric=design.name,
+            platform=gatherer.platform,
             state=raw,
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
@@ -74,15 +90,51 @@ class ActionModule(ActionBase):
         )
         return result
 
-    def _gather(self, commands, model, args, task_vars):
-        outcome = self._execute_module(module_name='aifabric.fabric.validate_commands',
-                                       module_args={'commands': commands, 'parallel': args['parallel']},
-                                       task_vars=task_vars)
-        if outcome.get('failed') or outcome.get('unreachable'):
-            raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
-        raw = dict(outcome.get('outputs') or {})
-        if model['role'] == 'host' and args['rnic']:
-            facts = self._execute_module(module_name='aifabric.fabric.rnic_facts', module_args={'gather': RNIC_PARTS},
-                                         task_vars=task_vars)
-            raw['rnic'] = facts if facts.get('failed') else (facts.get('ansible_facts') or {}).get('aifabric_rnic')
+    def _counters(self, gatherer, model, commands, args, task_vars):
+        """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules)."""
+        first_at = time.time()
+        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)}
+        times = {COUNTERS: first_at}
+        if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
+            time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
+            second_at = time.time()
+            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)
+            times[COUNTERS + SECOND] = second_at
+        raw[TIMES] = times
         return raw
+
+    @staticmethod
+    def _nothing_to_count(gatherer, output):
+        """A device that has nothing to count (a server without RDMA NIC) needs no second reading."""
+        try:
+            return bool(gatherer.parse(COUNTERS, output).get('not_applicable'))
+        except StateError:
+            return False  # unreadable: read again anyway, the checks report the error
+
+    def _read(self, gatherer, model, commands, args, task_vars):
+        """{key: output} of one reading through the platform's transport."""
+        items = flatten(gatherer.transport, commands)
+        if gatherer.transport == 'command':
+            return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+        return {UNREADABLE: 'reading %s needs the %s connection of the deploy drivers, which this installation does not '
+                            'provide' % (gatherer.title, gatherer.transport)}
+
+    def _run_commands(self, items, model, args, task_vars):
+        """argv items through aifabric.fabric.validate_commands (one call), module items one module call each."""
+        outputs = {}
+        argv_items = [{'key': item_key, 'argv': list(command)} for item_key, _key, _index, command in items
+                      if not isinstance(command, dict)]
+        if argv_items:
+            outcome = self._execute_module(module_name=COMMANDS_MODULE,
+                                           module_args={'commands': argv_items, 'parallel': args['parallel']},
+                                           task_vars=task_vars)
+            if outcome.get('failed') or outcome.get('unreachable'):
+                raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
+            outputs.update(outcome.get('outputs') or {})
+        for item_key, _key, _index, command in items:
+            if isinstance(command, dict):
+                facts = self._execute_module(module_name=command['module'], module_args=command.get('args') or {},
+                                             task_vars=task_vars)
+                found = facts.get('ansible_facts') or {}
+                outputs[item_key] = facts if facts.get('failed') or len(found) != 1 else next(iter(found.values()))
+        return outputs

@@ -38,6 +38,8 @@ description:
   - A bad intent fails the inventory source with one error that lists every problem with its path in the intent.
     Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
     is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
+    With it (the collection's C(ansible.cfg) sets it), an Ansible command prints that error once and exits with
+    code 4, instead of also printing the unrelated failures of the other inventory plugins on the same file.
 author:
   - aifabric contributors (@aifabric)
 extends_documentation_fragment:
@@ -123,6 +125,8 @@ groups:
 import os
 import re
 
+from ansible import constants as C
+from ansible import context
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.plugins.inventory import BaseFileInventoryPlugin, Constructable
 
@@ -206,13 +210,13 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
         try:
             design = get_design(intent)
         except AnsibleError as exc:
-            raise AnsibleParserError('%s\n(inventory source: %s)' % (exc.message, path)) from None
+            self._fail_once(AnsibleParserError('%s\n(inventory source: %s)' % (exc.message, path)))
         extra = self.get_option('connection_vars') or {}
         if not isinstance(extra, dict) or not all(isinstance(value, dict) for value in extra.values()):
             raise AnsibleParserError('connection_vars in %s must map group names to mappings of variables' % path)
         output_dir = self.get_option('output_dir')
         if not isinstance(output_dir, str) or not output_dir.strip():
-            raise AnsibleParserError('output_dir in %s must be a directory path (got %r)' % (path, output_dir))
+            self._fail_once(AnsibleParserError('output_dir in %s must be a directory path (got %r)' % (path, output_dir)))
         self._populate(design, intent)
         self.inventory.set_variable('fabric_%s' % design.name, 'aifabric_output_dir',
                                     _plain(os.path.join(_relative_to_config(path, output_dir), design.name)))
@@ -229,6 +233,21 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
             self.inventory.add_group(group)
             for key, value in variables.items():
                 self.inventory.set_variable(group, key, value)
+
+    def _fail_once(self, error):
+        """Report a bad intent once and stop.
+
+        Ansible tries every enabled plugin on a source that one plugin failed to parse and prints each failure: the
+        yaml and ini plugins complain that fabric.yml is not their format, and `auto` runs this plugin again, so the
+        one real error drowns in five. When the run is going to stop at this source anyway
+        (any_unparsed_is_failed, as the collection's ansible.cfg sets) and an Ansible command line is running, print
+        the error once and end the run with Ansible's parser-error exit code. Otherwise (a library caller, or
+        failures configured as warnings) raise it for Ansible to handle as usual.
+        """
+        if C.INVENTORY_ANY_UNPARSED_IS_FAILED and context.CLIARGS:
+            self.display.error(error)
+            raise SystemExit(getattr(error, '_exit_code', 4))
+        raise error
 
     def _populate(self, design, intent):
         inventory = self.inventory

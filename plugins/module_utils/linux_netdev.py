@@ -95,7 +95,7 @@ def validate(state):
             continue
         name = raw['name']
         path = 'links[%d] (%s)' % (index, name)
-        if not IFNAME.match(name):
+        if not IFNAME.fullmatch(name):  # fullmatch: '$' would let a trailing newline through
             problems.append('%s: name must be 1-15 characters of letters, digits, _ . : @ -' % path)
         if name in names:
             problems.append('%s: listed twice' % path)
@@ -110,7 +110,7 @@ def validate(state):
             link['mtu'] = _int(raw['mtu'], 68, 65535, path + '.mtu', problems)
         if raw.get('mac') is not None:
             mac = str(raw['mac']).lower()
-            if not MAC.match(mac):
+            if not MAC.fullmatch(mac):
                 problems.append('%s.mac: %r is not a MAC address such as 02:00:00:00:01:01' % (path, raw['mac']))
             link['mac'] = mac
         if raw.get('state') is not None:

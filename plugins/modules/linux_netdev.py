@@ -45,9 +45,11 @@ options:
   persist_path:
     description:
       - The C(ip -batch) file written when O(persist=true). Use one file per role.
+      - It is taken relative to O(root); C(ip) is looked up in O(bin_path) when given.
     type: path
     default: /etc/aifabric/netdev.d/aifabric.ip
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
 attributes:
   check_mode:
@@ -112,6 +114,7 @@ import os
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.linux_netdev import (
     StateError, boot_script, desired_view, parse_state, plan, summarize, to_text, validate,
 )
@@ -154,6 +157,7 @@ def main():
             purge=dict(type='bool', default=False),
             persist=dict(type='bool', default=True),
             persist_path=dict(type='path', default='/etc/aifabric/netdev.d/aifabric.ip'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
@@ -163,7 +167,10 @@ def main():
         desired = validate(config)
     except StateError as exc:
         module.fail_json(msg='invalid network state: ' + '; '.join(exc.problems), problems=exc.problems)
-    ip = module.get_bin_path('ip', required=True)
+    host = host_access(module)
+    ip = host.which('ip')
+    if ip is None:
+        module.fail_json(msg='ip (iproute2) not found%s' % (' in %s' % ', '.join(host.bin_path) if host.bin_path else ''))
 
     current = read_state(module, ip)
     try:
@@ -172,7 +179,7 @@ def main():
         module.fail_json(msg='; '.join(exc.problems), problems=exc.problems)
     before = summarize(desired, current)
 
-    persist_path = module.params['persist_path']
+    persist_path = host.path(module.params['persist_path'])
     persist_text = boot_file_text(desired) if module.params['persist'] else None
     persisted = False
     if persist_text is not None:

@@ -30,9 +30,11 @@ options:
   path:
     description:
       - The C(sysctl.d) file that holds these parameters. Use one file per role.
+      - Like C(/proc/sys), it is taken relative to O(root).
     type: path
     default: /etc/sysctl.d/90-aifabric.conf
 extends_documentation_fragment:
+  - aifabric.fabric.host_access
   - ansible.builtin.action_common_attributes
 attributes:
   check_mode:
@@ -75,14 +77,14 @@ persisted:
   type: bool
 """
 
-import os
 import re
 
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
+from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 
-NAME = re.compile(r'^[A-Za-z0-9_]+(\.[A-Za-z0-9_/:@-]+)+$')
+NAME = re.compile(r'[A-Za-z0-9_]+(\.[A-Za-z0-9_/:@-]+)+')  # matched whole (fullmatch): no trailing newline
 
 
 def proc_path(name):
@@ -108,35 +110,38 @@ def main():
             sysctl=dict(type='dict', required=True),
             persist=dict(type='bool', default=True),
             path=dict(type='path', default='/etc/sysctl.d/90-aifabric.conf'),
+            **HOST_ACCESS_OPTIONS,
         ),
         supports_check_mode=True,
     )
+    host = host_access(module)
     wanted = {}
     problems = []
     for name, value in module.params['sysctl'].items():
-        if not NAME.match(name) or '..' in name:
+        if not NAME.fullmatch(name) or '..' in name:
             problems.append('%s: not a kernel parameter name such as net.ipv4.ip_forward' % name)
         elif value is None or isinstance(value, (dict, list)):
             problems.append('%s: the value must be a number or text' % name)
         else:
             wanted[name] = normalize(value)
-    missing = [name for name in wanted if not os.path.exists(proc_path(name))]
+    missing = [name for name in wanted if not host.exists(proc_path(name))]
     problems += ['%s: no such kernel parameter here (%s)' % (name, proc_path(name)) for name in sorted(missing)]
     if problems:
         module.fail_json(msg='; '.join(problems), problems=problems)
 
     before = {}
     for name in sorted(wanted):
-        with open(proc_path(name), encoding='utf-8') as handle:
+        with open(host.path(proc_path(name)), encoding='utf-8') as handle:
             before[name] = normalize(handle.read())
     changed_keys = [name for name in sorted(wanted) if before[name] != wanted[name]]
 
     path = module.params['path']
+    target = host.path(path)
     text = file_text(wanted)
     previous = None
     if module.params['persist']:
         try:
-            with open(path, encoding='utf-8') as handle:
+            with open(target, encoding='utf-8') as handle:
                 previous = handle.read()
         except OSError:
             previous = ''
@@ -154,13 +159,13 @@ def main():
 
     for name in changed_keys:
         try:
-            with open(proc_path(name), 'w', encoding='utf-8') as handle:
+            with open(host.path(proc_path(name)), 'w', encoding='utf-8') as handle:
                 handle.write(wanted[name])
         except OSError as exc:
             hint = ' (/proc/sys is read-only here: a container needs it remounted read-write)' if exc.errno == 30 else ''
             module.fail_json(msg='cannot set %s to %s: %s%s' % (name, wanted[name], exc.strerror, hint), **result)
     if persisted:
-        write_atomic(module, path, text)
+        write_atomic(module, target, text)
     module.exit_json(**result)
 
 

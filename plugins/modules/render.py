@@ -19,6 +19,12 @@ description:
     C(overlay.md) lists the VRFs and networks with VLAN, VNI and route targets. C(topology.svg) is a picture of
     the tiers with rails colour-coded.
   - A file is written only when its content differs from what O(dest) holds; the task reports C(changed) only then.
+  - Files are written into a staging generation next to O(dest) (C(.<name>.generations/)) and switched into place
+    atomically when the render is complete; O(dest) is then a symlink to the complete generation. A render that fails
+    or is killed leaves the previous complete output in place. Unchanged files are hard links to the previous
+    generation. C(<dest>/manifest.json) lists the sha256 of every rendered file and marks the generation complete.
+  - One render at a time per O(dest) (a lock file C(.<name>.lock) next to it); a second one waits up to
+    O(lock_timeout) seconds, then fails naming the running one.
   - Runs on the controller only; nothing is sent to any device. Run it once per play (C(run_once), or a play on
     C(localhost)), not once per device.
 author:
@@ -33,8 +39,13 @@ options:
     description:
       - Output directory. Configuration files go to C(<dest>/configs/), documentation to C(<dest>/docs/).
       - A relative path is relative to the current directory of C(ansible-playbook).
+      - Exactly one of O(dest) and O(out) is required.
     type: path
-    required: true
+  out:
+    description:
+      - Base directory; the output directory is C(<out>/<fabric name>), the name taken from the validated intent.
+      - Exactly one of O(dest) and O(out) is required.
+    type: path
   devices:
     description:
       - Render only these devices (names as in the inventory). Default is every device of the fabric.
@@ -50,7 +61,8 @@ options:
     description:
       - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that the intent no longer produces (devices that left
         the fabric, renamed files). Only when every device is rendered (no O(devices)) and rendering succeeded.
-      - Nothing outside those two directories is ever removed.
+      - Nothing outside those directories (and C(<dest>/k8s/)) is ever removed; other files in O(dest) (validation
+        reports) are carried into each new generation.
     type: bool
     default: true
   diff_max_files:
@@ -69,6 +81,11 @@ options:
         C(+N more) box) and only the links between drawn devices, so big fabrics stay readable and small.
     type: int
     default: 16
+  lock_timeout:
+    description:
+      - Seconds to wait for another render into the same O(dest) to finish before failing.
+    type: int
+    default: 300
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -83,7 +100,7 @@ attributes:
 notes:
   - The intent is validated before anything is written; every problem is reported at once with its path.
   - A device whose platform has no renderer, or whose rendering fails, fails the task after every other device has
-    been written; nothing is pruned then.
+    been tried; nothing is changed in O(dest) then (the previous complete output stays).
   - The design computed by the P(aifabric.fabric.fabric#inventory) inventory plugin is reused (same controller process),
     so the fabric is designed once per run.
 seealso:
@@ -153,6 +170,11 @@ configs:
   description: Directory holding C(<device>/<file>) configuration files.
   returned: always
   type: str
+manifest:
+  description: Path of C(manifest.json) of the new output generation; null when nothing changed or in check mode.
+  returned: always
+  type: str
+  sample: /work/out/lab/manifest.json
 index:
   description: Path of the fabric README (C(docs/index.md)); null when O(docs=false).
   returned: always

@@ -17,12 +17,20 @@ description:
   - Lossless checks (rules C01-C25 of the lossless reference) compare switch and host on every host-leaf link
     and every switch port. This covers DSCP to priority, PFC priorities, the CNP class, ECN, the PFC watchdog and
     its timers, buffers and headroom, and the MTU ordering including the VXLAN overhead. They run twice. The
-    C(design) phase reads the rendered configuration and the host model. The C(deployed) phase reads the running
-    CONFIG_DB and the RDMA NIC facts. State a platform or the lab cannot have is reported as not applicable,
-    with the reason.
-  - Writes C(report.json), C(report.md) and C(report.html) (failures first, expected against seen) to O(output_dir),
-    then fails when a check failed or could not read its state, naming the device, the check and what was
-    expected against what was seen.
+    C(design) phase reads the rendered configuration (with each platform's own parser) and the host model. The
+    C(deployed) phase reads the running configuration the switch reports (SONiC CONFIG_DB, EOS running-config,
+    NVUE applied configuration) and the RDMA NIC facts. State a platform or the lab cannot have is reported as
+    not applicable, with the reason.
+  - Both ends of every link are compared through the cabling plan (C(link_mtu), C(link_lossless)), and the counters
+    read twice by M(aifabric.fabric.validate_gather) give rates that the health rules judge on both ends of every
+    link (PFC pause storms, PFC watchdog storms, drops on the lossless class, ECN marks and CNPs, RDMA transport
+    errors); each finding says where the problem starts and which end to look at.
+  - On EOS switches, ANTA's own tests, catalogued from the design, run through ANTA's library on the eAPI outputs
+    the gatherer read (check C(anta)); the catalog is also written as C(anta-catalog.yml) for C(anta nrfu).
+  - Writes C(report.json), C(report.md) and C(report.html) (health findings first, then failures, expected against
+    seen) to O(output_dir), and the verdicts and counters as a Prometheus textfile. The verdict is PASSED only when
+    checks ran and none failed; when nothing could be checked it says so and is not a pass. Fails when a check
+    failed or could not read its state, naming the device, the check and what was expected against what was seen.
   - Action plugin on the controller; no device is contacted.
 author:
   - aifabric contributors (@aifabric)
@@ -72,6 +80,25 @@ options:
     description: How many failures the task message lists (all of them are in the report).
     type: int
     default: 40
+  health_thresholds:
+    description:
+      - Thresholds of the counter health rules, overriding the defaults (per second) - C(pause_rate_max) (1000),
+        C(watchdog_storms_max) (0), C(lossless_drops_max) (0), C(ecn_marks_min) (1), C(cnp_min) (1) and
+        C(rdma_errors_max), a mapping of C(out_of_sequence), C(packet_seq_err), C(implied_nak_seq_err),
+        C(local_ack_timeout_err), C(rx_discards_phy) to a rate (all 0).
+      - An unknown key or a negative value fails the task before anything is judged.
+    type: dict
+    default: {}
+  prometheus_file:
+    description:
+      - Also write the Prometheus text-exposition file (verdicts and lossless counters) to this path, for
+        node_exporter's textfile collector (its file name must end in C(.prom)). It is always written beside the
+        report as C(aifabric-<fabric>.prom) when O(output_dir) is set.
+    type: path
+  anta_catalog:
+    description: Write the ANTA catalog of the EOS switches (C(anta-catalog.yml)) to O(output_dir).
+    type: bool
+    default: true
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -103,7 +130,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 summary:
-  description: Counts - checks_run, passed, failed, errors, not_applicable, results, devices - and C(ok).
+  description:
+    - Counts - checks_run, passed, failed, errors, not_applicable, health_findings, results, devices - the
+      C(verdict) (PASSED, FAILED or NOTHING CHECKED) and C(ok) (true only when checks ran and none failed).
   returned: always
   type: dict
 failures:
@@ -112,7 +141,9 @@ failures:
   type: list
   elements: str
 report:
-  description: Paths of the written reports (json, markdown, html).
-  returned: when output_dir is set
+  description:
+    - Paths of the written files (json, markdown, html, prometheus, prometheus_file, and anta_catalog when EOS switches
+      were checked).
+  returned: when output_dir or prometheus_file is set
   type: dict
 """

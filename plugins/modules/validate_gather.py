@@ -9,11 +9,16 @@ module: validate_gather
 short_description: Read the state of one fabric device for validation, waiting for it to settle if asked
 version_added: 1.0.0
 description:
-  - Builds the list of read-only commands the device's platform needs from the fabric design (FRR C(vtysh ...
-    json), C(ip -j -d addr show), C(lldpcli -f json show neighbors), SONiC C(sonic-cfggen -d --print-data)), plus
-    on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU allows) from each rail
-    NIC to every same-rail peer, and runs them with M(aifabric.fabric.validate_commands).
-  - On GPU servers it also runs M(aifabric.fabric.rnic_facts) for the lossless RDMA NIC state.
+  - Builds the list of read-only commands the device's platform needs from the fabric design, with the gatherer of
+    that platform (FRR C(vtysh ... json), C(ip -j -d addr show), C(lldpcli -f json show neighbors); SONiC also
+    C(sonic-cfggen -d --print-data) and C(sonic-db-cli) reads of APPL_DB and COUNTERS_DB; EOS eAPI JSON; NVUE
+    C(nv ... -o json)), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
+    allows) from each rail NIC to every same-rail peer.
+  - Commands run with M(aifabric.fabric.validate_commands) through the Ansible connection (FRR lab switches, SONiC,
+    GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless RDMA NIC state. EOS (eAPI) and
+    NVUE (SSH) are read through the connection of the deploy drivers.
+  - Reads the lossless counters (PFC frames, queue drops and ECN marks, PFC watchdog, RDMA NIC counters) once, or
+    twice O(health_interval) seconds apart so that M(aifabric.fabric.validate) can judge their rates.
   - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every
     O(settle_interval) seconds until those checks pass or the time is up (a freshly deployed fabric needs a
     few seconds for BGP, EVPN and LLDP); the final verdict is given by M(aifabric.fabric.validate).
@@ -55,6 +60,12 @@ options:
     description: Largest ping loss, in percent, that still counts as reachable.
     type: int
     default: 34
+  health_interval:
+    description:
+      - Seconds between the two readings of the counters. C(0) reads them once (no rates; the counter health
+        rules then report not applicable).
+    type: int
+    default: 0
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -79,8 +90,9 @@ EXAMPLES = r"""
 
 RETURN = r"""
 state:
-  description: Raw gathered state, source key to command result (C(rc), C(stdout), C(stderr)); C(rnic) holds the
-    RDMA NIC facts. Input of M(aifabric.fabric.validate).
+  description: Raw gathered state, state key to command result (C(rc), C(stdout), C(stderr)) or eAPI JSON; C(rnic)
+    holds the RDMA NIC facts, C(counters) and C(counters.2) the two counter readings, C(_times) when they were taken.
+    Input of M(aifabric.fabric.validate).
   returned: always
   type: dict
 check_results:
@@ -100,8 +112,12 @@ settled:
   description: Whether every fabric check of this device passed on the last read.
   returned: always
   type: bool
+platform:
+  description: The gatherer that read the device (frr, sonic, eos, nvue, host).
+  returned: always
+  type: str
 seconds:
-  description: Time spent gathering, settling included.
+  description: Time spent gathering, settling and the counter interval included.
   returned: always
   type: float
 """

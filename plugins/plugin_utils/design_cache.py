@@ -13,9 +13,8 @@ import os
 
 from ansible.errors import AnsibleError
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign, design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent_file
 
 _CACHE = {}
 
@@ -31,7 +30,7 @@ def get_design(intent_path: str) -> FabricDesign:
     design = _CACHE.get(key)
     if design is None:
         try:
-            design = FabricDesign(load_intent_file(path))
+            design = design_from_file(path)
         except IntentError as exc:
             raise AnsibleError('%s\n(intent file: %s)' % (exc.report(), path)) from None
         _CACHE.clear()

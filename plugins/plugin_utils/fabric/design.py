@@ -15,11 +15,13 @@ from collections import Counter
 
 from .asic import get_asic
 from .errors import IssueCollector
-from .intent import VXLAN_OVERHEAD, load_intent, load_intent_file, network_vni
+from .intent import VXLAN_OVERHEAD, load_schema, network_vni, read_intent_file, validate_intent
 from .platforms import get_platform
-from .topology import build_topology
+from .topology import build_topology, intent_rails
 
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
+DEFAULT_ADDRESS_OFFSET = load_schema()['properties']['hosts']['properties']['address_offset']['default']
+DEFAULT_MANAGEMENT_OFFSET = load_schema()['properties']['management']['properties']['offset']['default']
 ROLE_LABEL = {'host': 'GPU server', 'leaf': 'leaf', 'spine': 'spine', 'super_spine': 'super-spine'}
 # Anycast gateway MAC shared by every leaf's SVI of a routed network: without one MAC per gateway IP, hosts
 # learn a different router MAC per leaf. Locally administered (0x02 bit), so no vendor or VRRP MAC clashes.
@@ -93,30 +95,44 @@ class _Pool:
         self.base = int(self.network.network_address)
         self.block = block
         available = self.network.num_addresses // block
-        if needed > available:
+        self.fits = needed <= available
+        if not self.fits:
             issues.add(path, network, 'is too small: %d %s need %d addresses, the pool has %d'
                        % (needed, what, needed * block, self.network.num_addresses))
 
     def address(self, index):
-        return ipaddress.IPv4Address(self.base + index * self.block)
+        offset = index * self.block
+        if offset >= self.network.num_addresses:
+            # The pool is too small (an issue is already recorded and the design stops before any use): stay inside.
+            offset = 0
+        return ipaddress.IPv4Address(self.base + offset)
 
 
 class FabricDesign:
     """Everything derived from one intent. Build once, then ask for devices."""
 
-    def __init__(self, intent: dict):
+    def __init__(self, intent: dict, issues=None):
+        """`intent` has passed the schema; `issues` holds its cross-field problems (validate_intent), if any, so that
+        they are reported together with the design's own."""
         self.intent = intent
         self.name = intent['name']
-        issues = IssueCollector()
-        self.topology = build_topology(intent, issues)
-        issues.raise_if_any()
+        issues = issues if issues is not None else IssueCollector()
+        topology_unusable = any(issue.path == 'topology' or issue.path.startswith('topology.naming')
+                                for issue in issues.issues)
+        self.topology = None if topology_unusable else build_topology(intent, issues)
+        if self.topology is None:
+            # The topology has problems; still report what can be checked without it.
+            rails = intent_rails(intent)
+            if rails is not None:
+                self._check_rails(issues, rails)
+            issues.raise_if_any()
         self.nodes = self.topology.nodes
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
         self._lane_steps = {}  # node name -> lanes per port (port numbering step)
         self._kubernetes = None
         self._check_devices(issues)
-        self._check_rails(issues)
+        self._check_rails(issues, self.topology.rails)
         issues.raise_if_any()
         self._assign_asns(issues)
         self._assign_addresses(issues)
@@ -145,8 +161,7 @@ class FabricDesign:
         if not self.topology.by_role('leaf'):
             issues.add('topology', None, 'the fabric has no leaves')
 
-    def _check_rails(self, issues):
-        rails = self.topology.rails
+    def _check_rails(self, issues, rails):
         hosts_spec = self.intent['hosts']
         for key, default in (('rail_interfaces', 'eth'), ('rdma_devices', 'mlx5_')):
             given = hosts_spec[key]
@@ -190,7 +205,11 @@ class FabricDesign:
                 self.asn[node.name] = asn['spine'] + node.pod - 1
             else:
                 self.asn[node.name] = asn['super_spine']
-        spine_asns = {asn['spine'] + pod - 1 for pod in range(1, self.topology.pods + 1)}
+        last_spine_asn = asn['spine'] + self.topology.pods - 1
+        if last_spine_asn > 4294967295:
+            issues.add('underlay.asn.spine', asn['spine'], 'leaves no ASN for pod %d (spine ASN + pods - 1 = %d is above '
+                       '4294967295)' % (self.topology.pods, last_spine_asn))
+        spine_asns = {asn['spine'] + pod - 1 for pod in range(1, self.topology.pods + 1) if asn['spine'] + pod - 1 <= 4294967295}
         for value in sorted(spine_asns):
             if value == asn['super_spine'] or asn['leaf_first'] <= value <= asn['leaf_last']:
                 issues.add('underlay.asn.spine', asn['spine'],
@@ -232,7 +251,13 @@ class FabricDesign:
         self.management_ip = {}
         ordered = self.switches() + self.hosts()
         if spec['pool']:
-            pool = _Pool('management.pool', spec['pool'], len(ordered) + spec['offset'], issues, 'devices (with offset)')
+            size = ipaddress.IPv4Network(spec['pool']).num_addresses
+            if spec['offset'] >= size and spec['offset'] != DEFAULT_MANAGEMENT_OFFSET:
+                issues.add('management.offset', spec['offset'], 'is beyond management.pool %s (%d addresses: offsets '
+                           '0..%d)' % (spec['pool'], size, size - 1))
+                return
+            pool = _Pool('management.pool', spec['pool'], len(ordered) + spec['offset'], issues,
+                         'devices from offset %d' % spec['offset'])
             for position, node in enumerate(ordered):
                 self.management_ip[node.name] = str(pool.address(spec['offset'] + position))
         self.management_ip.update(overrides)
@@ -255,15 +280,22 @@ class FabricDesign:
         self.networks = []
         hosts_per_rail = len(self.hosts())
         offset = self.intent['hosts']['address_offset']
+        offset_reported = False
         for index, network in enumerate(overlay['networks']):
             subnet = ipaddress.IPv4Network(network['subnet'])
             gateway = network['gateway']
             if network['vrf'] is not None and gateway is None:
                 gateway = str(subnet.network_address + 1)
             last_host = offset + hosts_per_rail - 1
-            if network['rails'] and last_host >= subnet.num_addresses - 1:
+            if network['rails'] and offset >= subnet.num_addresses - 1 and offset != DEFAULT_ADDRESS_OFFSET:
+                # The offset the user set is the culprit, not the subnet (with the default offset, the subnet is).
+                if not offset_reported:
+                    offset_reported = True
+                    issues.add('hosts.address_offset', offset, 'is beyond the rail subnet overlay.networks[%d].subnet '
+                               '%s (host offsets 1..%d)' % (index, network['subnet'], subnet.num_addresses - 2))
+            elif network['rails'] and last_host >= subnet.num_addresses - 1:
                 issues.add('overlay.networks[%d].subnet' % index, network['subnet'],
-                           'is too small: %d hosts from offset %d need addresses up to .%d'
+                           'is too small: %d hosts from hosts.address_offset %d need offsets up to %d'
                            % (hosts_per_rail, offset, last_host))
             if gateway is not None and offset <= int(ipaddress.IPv4Address(gateway)) - int(subnet.network_address) <= last_host:
                 issues.add('overlay.networks[%d].gateway' % index, gateway,
@@ -630,11 +662,13 @@ class FabricDesign:
 
 
 def design_from_intent(data) -> FabricDesign:
-    return FabricDesign(load_intent(data))
+    """The design of an intent mapping; IntentError lists every problem of the intent and of its design at once."""
+    intent, issues = validate_intent(data)
+    return FabricDesign(intent, issues)
 
 
 def design_from_file(path: str) -> FabricDesign:
-    return FabricDesign(load_intent_file(path))
+    return design_from_intent(read_intent_file(path))
 
 
 __all__ = ['FabricDesign', 'design_from_file', 'design_from_intent', 'build_lossless_profile',

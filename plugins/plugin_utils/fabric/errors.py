@@ -5,18 +5,36 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
+_PLAIN_KEY = re.compile(r'[A-Za-z0-9_-]{1,64}')
+
+
 def format_path(parts) -> str:
-    """Render ('lossless', 'pfc', 'priorities', 1) as lossless.pfc.priorities[1]."""
+    """Render ('lossless', 'pfc', 'priorities', 1) as lossless.pfc.priorities[1].
+
+    A key that is not plain (spaces, dots, newlines, not text at all) is shown quoted, as [' a\\nb'], so a hostile
+    key cannot forge lines or paths in the report.
+    """
     text = ''
     for part in parts:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):
             text += '[%d]' % part
+        elif isinstance(part, str) and _PLAIN_KEY.fullmatch(part):
+            text += ('.' if text else '') + part
         else:
-            text += ('.' if text else '') + str(part)
+            text += '[%s]' % _short(part)
     return text or '(root)'
+
+
+class _NoValue:
+    def __repr__(self):
+        return '(no value)'
+
+
+NO_VALUE = _NoValue()  # an Issue about the file itself (YAML syntax, size): there is no value to show
 
 
 @dataclass(frozen=True, eq=False)
@@ -28,11 +46,17 @@ class Issue:
     message: str
 
     def __str__(self) -> str:
+        if self.value is NO_VALUE:
+            return '%s: %s' % (self.path, self.message)
         return '%s: %s (got %s)' % (self.path, self.message, _short(self.value))
 
 
 def _short(value) -> str:
-    text = repr(value)
+    """repr() of the value, bounded: control characters and newlines are escaped, never printed raw."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object's __repr__
+        text = '<%s>' % type(value).__name__
     return text if len(text) <= 80 else text[:77] + '...'
 
 
@@ -40,7 +64,7 @@ class IntentError(ValueError):
     """The intent is invalid; `issues` lists every problem found."""
 
     def __init__(self, issues):
-        unique = {(issue.path, issue.message, repr(issue.value)): issue for issue in issues}
+        unique = {(issue.path, issue.message, _short(issue.value)): issue for issue in issues}
         self.issues = [unique[key] for key in sorted(unique)]
         super().__init__(self.report())
 
@@ -54,8 +78,8 @@ class IntentError(ValueError):
 class IssueCollector:
     """Accumulates issues so that validation reports all of them at once."""
 
-    def __init__(self):
-        self.issues = []
+    def __init__(self, issues=()):
+        self.issues = list(issues)
 
     def add(self, path, value, message):
         if not isinstance(path, str):

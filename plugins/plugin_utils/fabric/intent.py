@@ -14,11 +14,13 @@ import ipaddress
 import itertools
 import math
 import os
+import re
 import string
 
 import yaml
 
-from .errors import IssueCollector, format_path
+from .errors import NO_VALUE, IssueCollector, format_path
+from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_yaml_file, load_yaml_text
 from .platforms import PLATFORMS
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
@@ -27,12 +29,54 @@ VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
 NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
                      'NCCL_IB_QPS_PER_CONNECTION'}
+# A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
+NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
+# VRF names a NOS keeps for itself: NVUE's reserved names (Cumulus Linux "NVUE Format Reference") and the VRFs every
+# NOS already has (default, and the management VRF: mgmt on Cumulus/SONiC, management on EOS).
+RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', 'management'}
+PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
 @functools.lru_cache(maxsize=1)
 def load_schema() -> dict:
     with open(SCHEMA_PATH, encoding='utf-8') as handle:
         return yaml.safe_load(handle)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(pattern):
+    return re.compile(pattern)
+
+
+def _strict_pattern(validator, pattern, instance, schema):
+    """JSON Schema `pattern` with ECMA-262 semantics for `$`: the end of the text, not "before a final newline".
+
+    Python's re lets ^[a-z]+$ match "leaf1\\n"; a name with a newline is exactly what must never reach a file.
+    """
+    if not validator.is_type(instance, 'string'):
+        return
+    match = _compiled(pattern).search(instance)
+    if match is None or (pattern.endswith('$') and match.end() != len(instance)):
+        from jsonschema.exceptions import ValidationError
+        yield ValidationError('%r does not match %r' % (instance, pattern))
+
+
+def _is_integer(checker, instance):
+    """Integers only: not 4.0 (JSON Schema's default accepts it), not true/false."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+def _is_number(checker, instance):
+    return isinstance(instance, (int, float)) and not isinstance(instance, bool)
+
+
+def schema_validator_class():
+    """The jsonschema validator class of the intent: strict integers and ECMA `$` in patterns. Reuse it for new
+    schema fragments so that every field follows the same rules."""
+    import jsonschema
+    base = jsonschema.validators.validator_for(load_schema())
+    checker = base.TYPE_CHECKER.redefine_many({'integer': _is_integer, 'number': _is_number})
+    return jsonschema.validators.extend(base, validators={'pattern': _strict_pattern}, type_checker=checker)
 
 
 @functools.lru_cache(maxsize=1)
@@ -52,12 +96,26 @@ def _validator():
     def _is_ipv4_network(value):
         return not isinstance(value, str) or bool(ipaddress.IPv4Network(value, strict=True))
 
-    cls = jsonschema.validators.validator_for(load_schema())
-    return cls(load_schema(), format_checker=checker)
+    return schema_validator_class()(load_schema(), format_checker=checker)
+
+
+def resolve(schema, root=None):
+    """`schema` with a local $ref ('#/$defs/name') merged in (the referencing node's own keys win)."""
+    ref = schema.get('$ref') if isinstance(schema, dict) else None
+    if not ref:
+        return schema
+    root = load_schema() if root is None else root
+    target = root
+    for part in ref.lstrip('#/').split('/'):
+        target = target[part]
+    merged = dict(resolve(target, root))
+    merged.update((key, value) for key, value in schema.items() if key != '$ref')
+    return merged
 
 
 def apply_defaults(instance, schema):
     """Fill `default` values from the schema into a copy-on-write instance, recursively."""
+    schema = resolve(schema)
     if isinstance(instance, dict) and schema.get('type') == 'object':
         for key, sub in schema.get('properties', {}).items():
             if key not in instance and 'default' in sub:
@@ -89,6 +147,9 @@ def _schema_issues(error, issues):
     schema = error.schema
     kind = error.validator
     value = error.instance
+    if 'propertyNames' in error.absolute_schema_path:
+        # The error is about a key: name the key (the instance), not the mapping that holds it.
+        path = path + [value]
     if kind == 'required':
         missing = [key for key in error.validator_value if key not in (value or {})]
         for key in missing:
@@ -118,10 +179,16 @@ def _schema_issues(error, issues):
         message = {'ipv4': 'must be an IPv4 address such as 10.0.0.1',
                    'ipv4_network': 'must be an IPv4 network such as 10.0.0.0/16 (no host bits set)'}.get(
             error.validator_value, 'must be a valid %s' % error.validator_value)
+    elif kind == 'maxLength':
+        message = 'must be at most %d characters' % error.validator_value
+    elif kind == 'maxProperties':
+        message = 'must have at most %d entries' % error.validator_value
+        value = '%d entries' % len(value)
     elif kind == 'minItems':
         message = 'must list at least %d item%s' % (error.validator_value, '' if error.validator_value == 1 else 's')
     elif kind == 'maxItems':
         message = 'must list at most %d items' % error.validator_value
+        value = '%d items' % len(value)
     elif kind == 'uniqueItems':
         message = 'must not repeat items'
     else:
@@ -129,50 +196,117 @@ def _schema_issues(error, issues):
     issues.add(path, value, message)
 
 
+def read_intent_file(path: str):
+    """The data of an intent file, read with the bounded YAML loader; IntentError with file and line otherwise."""
+    try:
+        return load_yaml_file(path)
+    except IntentYAMLError as exc:
+        _raise_yaml_problems(exc)
+
+
+def read_intent_text(text: str, name: str = '<intent>'):
+    """Like read_intent_file for YAML text in memory; `name` stands for the file in messages."""
+    try:
+        return load_yaml_text(text, name)
+    except IntentYAMLError as exc:
+        _raise_yaml_problems(exc)
+
+
+def _raise_yaml_problems(exc):
+    issues = IssueCollector()
+    for line, message in exc.problems:
+        issues.add('%s:%d' % (exc.path, line) if line else exc.path, NO_VALUE, message)
+    issues.raise_if_any()
+
+
 def load_intent_file(path: str) -> dict:
     """Read an intent YAML file and return the validated intent with defaults applied."""
-    issues = IssueCollector()
-    try:
-        with open(path, encoding='utf-8') as handle:
-            data = yaml.safe_load(handle)
-    except OSError as exc:
-        issues.add('(file)', path, 'cannot be read: %s' % exc.strerror)
-        issues.raise_if_any()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, 'problem_mark', None)
-        where = ' at line %d column %d' % (mark.line + 1, mark.column + 1) if mark else ''
-        issues.add('(file)', path, 'is not valid YAML%s: %s' % (where, getattr(exc, 'problem', exc)))
-        issues.raise_if_any()
-    return load_intent(data)
+    return load_intent(read_intent_file(path))
 
 
 def load_intent(data) -> dict:
     """Validate an intent mapping; return a new mapping with every default filled in."""
-    issues = IssueCollector()
-    if not isinstance(data, dict):
-        issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
-        issues.raise_if_any()
-    intent = apply_defaults(copy.deepcopy(data), load_schema())
-    for path, value in _not_a_number(intent):
-        issues.add(path, value, 'must be a number (NaN is not allowed)')
-    for error in _validator().iter_errors(intent):
-        _schema_issues(error, issues)
-    issues.raise_if_any()
-    _check_cross_fields(intent, issues)
+    intent, issues = validate_intent(data)
     issues.raise_if_any()
     return intent
 
 
-def _not_a_number(node, path=()):
-    """Paths of NaN floats, which JSON Schema range checks silently accept."""
-    if isinstance(node, float) and math.isnan(node):
-        yield list(path), node
-    elif isinstance(node, dict):
-        for key, value in node.items():
-            yield from _not_a_number(value, path + (key,))
-    elif isinstance(node, list):
-        for index, value in enumerate(node):
-            yield from _not_a_number(value, path + (index,))
+def validate_intent(data):
+    """(intent with defaults, IssueCollector of cross-field problems).
+
+    Problems that make the data unsafe to look at further (not plain data, wrong types, out of range) raise
+    IntentError at once, every one of them. Cross-field problems are returned instead, so that the design can add
+    its own (topology, pools) and the user sees every problem in one run.
+    """
+    issues = IssueCollector()
+    if not isinstance(data, dict):
+        issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
+        issues.raise_if_any()
+    _check_plain_data(data, issues)
+    issues.raise_if_any()
+    intent = apply_defaults(copy.deepcopy(data), load_schema())
+    for error in _validator().iter_errors(intent):
+        _schema_issues(error, issues)
+    issues.raise_if_any()
+    _check_cross_fields(intent, issues)
+    return intent, issues
+
+
+def _kind(value) -> str:
+    names = {bool: 'true/false', int: 'an integer', float: 'a number', str: 'text', type(None): 'null',
+             list: 'a list', dict: 'a mapping'}
+    return names.get(type(value), 'a Python %s' % type(value).__name__)
+
+
+def _check_plain_data(data, issues):
+    """Walk the data once, iteratively: text keys only, plain values only, finite numbers, bounded depth and size,
+    no cycles. The YAML loader already enforces most of this for files; the Python API needs it too."""
+    expanded = {}  # id(container) -> expanded value count (shared sub-structures count once per use)
+    stack = [(data, (), False)]
+    open_ids = set()
+    total = 0
+    while stack:
+        node, path, leaving = stack.pop()
+        if leaving:
+            open_ids.discard(id(node))
+            children = node.values() if isinstance(node, dict) else node
+            expanded[id(node)] = 1 + sum(expanded.get(id(child), 1) for child in children)
+            continue
+        if isinstance(node, (dict, list)):
+            if id(node) in open_ids:
+                issues.add(list(path), NO_VALUE, 'contains itself (a recursive structure)')
+                return
+            if id(node) in expanded:
+                total += expanded[id(node)]
+                continue
+            if len(path) > MAX_DEPTH:
+                issues.add(list(path[:MAX_DEPTH]), NO_VALUE, 'nests deeper than %d levels' % MAX_DEPTH)
+                return
+            open_ids.add(id(node))
+            stack.append((node, path, True))
+            if isinstance(node, dict):
+                for key, value in node.items():
+                    if not isinstance(key, str):
+                        issues.add(list(path) + [key], value, 'mapping keys must be text, got %s key %r; quote it or '
+                                                              'remove it' % (_kind(key), key))
+                        continue
+                    stack.append((value, path + (key,), False))
+            else:
+                stack.extend((value, path + (index,), False) for index, value in enumerate(node))
+            total += 1
+        elif not isinstance(node, PLAIN_TYPES):
+            issues.add(list(path), node, 'must be plain data (text, number, true/false, null, list or mapping), got '
+                                         '%s; quote it if it is meant as text' % _kind(node))
+            total += 1
+        elif isinstance(node, float) and math.isnan(node):
+            issues.add(list(path), node, 'must be a number (NaN is not allowed)')
+        elif isinstance(node, float) and math.isinf(node):
+            issues.add(list(path), node, 'must be a finite number')
+        else:
+            total += 1
+        if total > MAX_NODES:
+            issues.add('(root)', NO_VALUE, 'the intent has more than %d values' % MAX_NODES)
+            return
 
 
 def platforms_in_use(intent: dict) -> dict:
@@ -200,24 +334,31 @@ def _check_cross_fields(intent, issues):
 
 
 def _check_naming(naming, issues):
+    """Templates are checked here by their parts; topology.py checks every name they produce."""
     for role, template in naming.items():
+        path = ['topology', 'naming', role]
         try:
-            fields = {field for _literal, field, _spec, _conversion in string.Formatter().parse(template) if field is not None}
+            parts = list(string.Formatter().parse(template))
         except ValueError as exc:
-            issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
+            issues.add(path, template, 'is not a valid name template: %s' % exc)
             continue
-        unknown = fields - NAMING_FIELDS
-        if unknown:
-            issues.add(['topology', 'naming', role], template,
-                       'uses unknown fields %s (allowed: %s)' % (', '.join(sorted(unknown)), ', '.join(sorted(NAMING_FIELDS))))
-            continue
-        try:
-            template.format(n=1, pod=1, rail=0, group=1, plane=1)
-        except (ValueError, IndexError) as exc:
-            issues.add(['topology', 'naming', role], template, 'is not a valid name template: %s' % exc)
-            continue
-        if 'n' not in fields:
-            issues.add(['topology', 'naming', role], template, 'must contain {n} so that names are unique')
+        fields = set()
+        problem = None
+        for _literal, field, spec, conversion in parts:
+            if field is None:
+                continue
+            fields.add(field)
+            if field not in NAMING_FIELDS:
+                problem = 'uses unknown field {%s} (allowed: %s)' % (field, ', '.join(sorted(NAMING_FIELDS)))
+            elif conversion or not NAMING_SPEC.fullmatch(spec or ''):
+                problem = 'formats {%s} as %r; allowed: {%s} or a zero-padded width such as {%s:03d}' % (
+                    field, '%s%s' % ('!' + conversion if conversion else '', ':' + spec if spec else ''), field, field)
+            if problem:
+                break
+        if problem:
+            issues.add(path, template, problem)
+        elif 'n' not in fields:
+            issues.add(path, template, 'must contain {n} so that names are unique')
 
 
 def _check_lossless(intent, issues):
@@ -357,6 +498,11 @@ def network_vni(intent, network) -> int:
 def _check_overlay(intent, issues):
     overlay = intent['overlay']
     vrfs, networks = overlay['vrfs'], overlay['networks']
+    for index, vrf in enumerate(vrfs):
+        if vrf['name'].lower() in RESERVED_VRF_NAMES:
+            issues.add('overlay.vrfs[%d].name' % index, vrf['name'],
+                       'is a name the network OSes keep for themselves (%s); choose another'
+                       % ', '.join(sorted(RESERVED_VRF_NAMES)))
     _check_duplicates(vrfs, 'name', 'overlay.vrfs', issues)
     _check_duplicates(vrfs, 'vlan', 'overlay.vrfs', issues)
     _check_duplicates(networks, 'name', 'overlay.networks', issues)
@@ -418,14 +564,13 @@ def _check_hosts(intent, issues):
     if hosts['bootstrap_interface'] in hosts['rail_interfaces']:
         issues.add('hosts.bootstrap_interface', hosts['bootstrap_interface'], 'must not be a rail interface')
     for key in hosts['nccl']['extra']:
-        if not key.startswith('NCCL_'):
-            issues.add(['hosts', 'nccl', 'extra', key], hosts['nccl']['extra'][key], 'is not an NCCL_ setting')
-        elif key in NCCL_MANAGED_KEYS:
+        if key in NCCL_MANAGED_KEYS:
             issues.add(['hosts', 'nccl', 'extra', key], hosts['nccl']['extra'][key],
                        'is derived from the intent; set it through hosts.nccl or the lossless profile instead')
     if hosts['attachment'] == 'evpn' and not intent['overlay']['networks']:
         issues.add('overlay.networks', [], 'must define a network per rail when hosts.attachment is evpn')
 
 
-__all__ = ['load_intent', 'load_intent_file', 'load_schema', 'apply_defaults', 'platforms_in_use',
+__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_text', 'validate_intent', 'schema_validator_class',
+           'resolve', 'load_schema', 'apply_defaults', 'platforms_in_use',
            'named_pools', 'network_vni', 'format_path', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 
-from .intent import SCHEMA_PATH, load_schema
+from .intent import SCHEMA_PATH, load_schema, resolve
 
 SCHEMA_FILE = 'plugins/plugin_utils/fabric/schema/intent.schema.yml'
 FORMATS = {'ipv4': 'IPv4 address', 'ipv4_network': 'IPv4 network in CIDR form, no host bits set'}
@@ -22,6 +22,7 @@ COLUMNS = ('Key', 'Type', 'Default', 'Allowed', 'Description')
 
 
 def _types(node) -> list:
+    node = resolve(node)
     declared = node.get('type')
     if declared is None and 'enum' in node:
         kinds = []
@@ -37,6 +38,7 @@ def _types(node) -> list:
 
 
 def type_text(node) -> str:
+    node = resolve(node)
     kinds = _types(node)
     text = ' or '.join(TYPE_NAMES.get(kind, kind) for kind in kinds if kind != 'null') or 'any'
     if 'array' in kinds and isinstance(node.get('items'), dict):
@@ -59,10 +61,13 @@ def _number(value) -> str:
 
 
 def allowed_text(node) -> str:
+    node = resolve(node)
     parts = []
     if 'enum' in node:
         parts.append('one of %s' % ', '.join(_literal(value) for value in node['enum']))
     low, high = node.get('minimum'), node.get('maximum')
+    if 'x-allowed' in node:
+        low = high = None  # the prose says it all (a text-or-number value)
     if low is not None and high is not None:
         parts.append('%s to %s' % (_number(low), _number(high)))
     elif low is not None:
@@ -70,7 +75,11 @@ def allowed_text(node) -> str:
     elif high is not None:
         parts.append('at most %s' % _number(high))
     if 'pattern' in node:
-        parts.append(node.get('x-allowed') or 'text matching `%s`' % node['pattern'])
+        parts.append(' '.join((node.get('x-allowed') or 'text matching `%s`' % node['pattern']).split()))
+    if 'maxProperties' in node:
+        parts.append('at most %d entries' % node['maxProperties'])
+    if isinstance(node.get('propertyNames'), dict):
+        parts.append('keys: %s' % allowed_text(node['propertyNames']))
     if 'format' in node:
         parts.append(FORMATS.get(node['format'], node['format']))
     low_items, high_items = node.get('minItems'), node.get('maxItems')
@@ -82,12 +91,12 @@ def allowed_text(node) -> str:
         parts.append('at most %d items' % high_items)
     if node.get('uniqueItems'):
         parts.append('no repeats')
-    items = node.get('items')
+    items = resolve(node['items']) if isinstance(node.get('items'), dict) else None
     if isinstance(items, dict) and items.get('type') != 'object':
         item_text = allowed_text(items)
         if item_text:
             parts.append('items: %s' % item_text)
-    extra = node.get('additionalProperties')
+    extra = resolve(node['additionalProperties']) if isinstance(node.get('additionalProperties'), dict) else None
     if isinstance(extra, dict) and extra.get('type') != 'object':
         value_text = allowed_text(extra)
         parts.append('values: %s%s' % (type_text(extra), ', %s' % value_text if value_text else ''))
@@ -119,6 +128,7 @@ def entries(schema=None):
 def _walk(node, path):
     required = set(node.get('required', ()))
     for key, child in node.get('properties', {}).items():
+        child = resolve(child)
         child_path = '%s.%s' % (path, key) if path else key
         yield child_path, child, key in required
         yield from _descend(child, child_path)
@@ -165,7 +175,7 @@ def generate(schema=None) -> str:
         '| %s |' % ' | '.join(COLUMNS),
         '|%s' % ('---|' * len(COLUMNS)),
     ]
-    top = schema.get('properties', {})
+    top = {key: resolve(node, schema) for key, node in schema.get('properties', {}).items()}
     required = set(schema.get('required', ()))
     for key, node in top.items():
         lines.append(_row(key, node, key in required))
@@ -178,6 +188,17 @@ def generate(schema=None) -> str:
             lines.extend([_description(node), ''])
         lines.extend(['| %s |' % ' | '.join(COLUMNS), '|%s' % ('---|' * len(COLUMNS))])
         lines.extend(_row(path, child, is_required) for path, child, is_required in rows)
+    definitions = schema.get('$defs', {})
+    if definitions:
+        lines.extend(['', '## Names and text', '',
+                      'Everything that reaches a file name or a configuration line follows one of these rules (`$defs` in '
+                      'the schema). Patterns match the whole value: a trailing newline never passes. Integers are '
+                      'integers: `4.0` and `true` are refused where a number of things is expected.', '',
+                      '| Rule | Type | Allowed | Pattern |', '|---|---|---|---|'])
+        for name, node in definitions.items():
+            pattern = node.get('pattern', '')
+            lines.append('| %s |' % ' | '.join(_cell(cell) for cell in (
+                '`%s`' % name, type_text(node), allowed_text(node), '`%s`' % pattern if pattern else '')))
     return '\n'.join(lines) + '\n'
 
 

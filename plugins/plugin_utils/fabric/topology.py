@@ -10,8 +10,12 @@ tiers, spine i of every pod joins super-spine plane i.
 
 from __future__ import annotations
 
+import functools
 import math
+import re
 from dataclasses import dataclass, field
+
+from .intent import load_schema
 
 ROLE_TIER = {'host': 0, 'leaf': 1, 'spine': 2, 'super_spine': 3}
 LINK_ROLE = {('host', 'leaf'): 'host_leaf', ('leaf', 'spine'): 'leaf_spine', ('spine', 'super_spine'): 'spine_super_spine'}
@@ -66,11 +70,28 @@ class Topology:
         return [node for node in self.nodes.values() if node.role == role]
 
 
+@functools.lru_cache(maxsize=1)
+def device_name_rule():
+    """Compiled pattern of $defs/device_name (one definition, in the schema)."""
+    return re.compile(load_schema()['$defs']['device_name']['pattern'])
+
+
+def device_name_allowed() -> str:
+    return ' '.join(load_schema()['$defs']['device_name']['x-allowed'].split())
+
+
 def build_topology(intent, issues) -> Topology | None:
+    """The topology, or None when it cannot be built (the reasons are added to `issues`)."""
     spec = intent['topology']
     if 'rail_optimized' in spec:
         return _rail_optimized(intent, spec['rail_optimized'], issues)
     return _explicit(intent, spec['explicit'], issues)
+
+
+def intent_rails(intent):
+    """Rails per server as the intent states them (rail-optimized), None when only the topology can tell."""
+    generated = intent['topology'].get('rail_optimized')
+    return generated['rails'] if generated else None
 
 
 def _settle(node, spec, intent):
@@ -93,6 +114,7 @@ def _connect(links, role, lower, lower_port, upper, upper_port, speed, cable, ra
 
 def _rail_optimized(intent, spec, issues):
     base = 'topology.rail_optimized.'
+    known = len(issues.issues)  # problems found before (elsewhere in the intent) do not stop the topology
     naming = intent['topology']['naming']
     cable = intent['lossless']['cable_length_m']
     servers, rails, radix = spec['servers'], spec['rails'], spec['leaf_radix']
@@ -149,11 +171,18 @@ def _rail_optimized(intent, spec, issues):
     spine_down = groups_per_pod * rails * per_spine
 
     nodes, links = {}, []
+    device_name = device_name_rule()
+    bad_names = set()
 
     def add(node):
         if node.name in nodes:
             issues.add('topology.naming.%s' % node.role, intent['topology']['naming'][node.role],
-                       'produces the name %s twice; include {n}' % node.name)
+                       'produces the name %r twice; include {n}' % node.name)
+        elif node.role not in bad_names and not device_name.fullmatch(node.name):
+            bad_names.add(node.role)  # one message per template, not one per device
+            issues.add('topology.naming.%s' % node.role, intent['topology']['naming'][node.role],
+                       'produces %r for %s %d, which is not a valid device name (allowed: %s)'
+                       % (node.name, node.role, node.index, device_name_allowed()))
         nodes[node.name] = _settle(node, spec, intent)
         return node
 
@@ -177,7 +206,8 @@ def _rail_optimized(intent, spec, issues):
             number += 1
             name = naming['spine'].format(n=number, pod=pod, rail=0, group=0, plane=plane)
             spines[pod, plane] = add(Node(name, 'spine', number, pod=pod, plane=plane))
-    issues.raise_if_any()
+    if len(issues.issues) > known:
+        return None
 
     for host in hosts:
         position = (host.index - 1) % downlinks + 1
@@ -195,6 +225,9 @@ def _rail_optimized(intent, spec, issues):
     if tiers == 3:
         spine_up = spine_down
         per_plane = math.ceil(pods * spine_up / super_radix)
+        if per_plane > spine_up:  # even one link per super-spine cannot hold every pod (and no divisor exists)
+            issues.add(base + 'super_spine_radix', super_radix, 'is too small for %d pods' % pods)
+            return None
         while spine_up % per_plane:
             per_plane += 1
         per_super = spine_up // per_plane
@@ -208,7 +241,8 @@ def _rail_optimized(intent, spec, issues):
                 number += 1
                 name = naming['super_spine'].format(n=number, pod=0, rail=0, group=0, plane=plane)
                 supers[plane, position] = add(Node(name, 'super_spine', number, pod=0, plane=plane))
-        issues.raise_if_any()
+        if len(issues.issues) > known:
+            return None
         for (pod, plane), spine in spines.items():
             for uplink in range(spine_up):
                 position, copy = divmod(uplink, per_super)
@@ -222,6 +256,7 @@ def _rail_optimized(intent, spec, issues):
 
 def _explicit(intent, spec, issues):
     base = 'topology.explicit.'
+    known = len(issues.issues)
     cable = intent['lossless']['cable_length_m']
     nodes = {}
     role_count = {}
@@ -273,7 +308,8 @@ def _explicit(intent, spec, issues):
             next_rail[a.name] = max(next_rail[a.name], rail + 1)
         length = item['cable_length_m'] if item['cable_length_m'] is not None else cable[role]
         _connect(links, role, a, ports[0], b, ports[1], item['speed_gbps'], length, rail)
-    issues.raise_if_any()
+    if len(issues.issues) > known:
+        return None
     for node in nodes.values():
         node.links.sort(key=lambda link: link.end(node)[0])
         if node.role == 'leaf':

@@ -15,7 +15,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 
 from ..state import DaemonDown, StateError
-from ..state.sources import parser_for
+from ..state.counters import rates
+from ..state.gatherer import SECOND, TIMES, UNREADABLE
+from ..state.sources import gatherer_for
 
 PASS = 'pass'
 FAIL = 'fail'
@@ -38,6 +40,7 @@ class Result:
     rule: str | None = None
     category: str = 'fabric'
     source: str | None = None
+    link: str | None = None  # 'device port' of the lower end when the result is about a link (both-ends checks)
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -54,52 +57,85 @@ class Result:
 class Check:
     id: str
     title: str
-    category: str  # fabric | lossless
+    category: str  # fabric | lossless | health | anta
     roles: tuple  # device roles it applies to
     sources: tuple  # state keys it reads (empty: design only)
     rules: tuple = ()
     description: str = ''
     func: object = field(default=None, compare=False)
+    peers: bool = False  # reads the state of other devices too (link ends), not only the checked one
 
 
 REGISTRY = {}
 
 
-def check(check_id, title, category, roles, sources=(), rules=(), description=''):
+def check(check_id, title, category, roles, sources=(), rules=(), description='', peers=False):
     """Register a check function under `check_id`."""
 
     def decorate(func):
         REGISTRY[check_id] = Check(check_id, title, category, tuple(roles), tuple(sources), tuple(rules),
-                                   description or (func.__doc__ or '').strip().split('\n')[0], func)
+                                   description or (func.__doc__ or '').strip().split('\n')[0], func, peers)
         return func
 
     return decorate
 
 
 class DeviceState:
-    """Raw gathered state of one device ({key: command result}), parsed on first use."""
+    """Raw gathered state of one device ({key: command result}), parsed on first use by its platform's gatherer."""
 
-    def __init__(self, name, raw=None):
+    def __init__(self, name, raw=None, gatherer=None):
         self.name = name
         self.raw = dict(raw or {})
+        self.gatherer = gatherer
+        self.model = None
         self._parsed = {}
 
     def has(self, key) -> bool:
         return key in self.raw
 
+    def describe(self, key) -> str:
+        """The command that reads `key` on this device's platform (Result.source)."""
+        if self.gatherer is None or self.model is None:
+            return key
+        return self.gatherer.describe(key, self.model)
+
+    def provides(self, key) -> bool:
+        """Whether the device's platform can show this state at all (else checks needing it are not applicable)."""
+        return self.gatherer is None or self.gatherer.provides(key)
+
     def get(self, key):
-        """Parsed state; raises StateError (or DaemonDown) when it is missing or unreadable."""
+        """Parsed, platform-neutral state; raises StateError (or DaemonDown) when it is missing or unreadable."""
         if key not in self._parsed:
             try:
+                if self.raw.get(UNREADABLE):
+                    raise StateError(key, self.raw[UNREADABLE])
                 if key not in self.raw:
                     raise StateError(key, 'not gathered')
-                parser = parser_for(key)
-                if parser is None:
-                    raise StateError(key, 'no parser for this state')
-                self._parsed[key] = (True, parser(self.raw[key]))
+                if self.gatherer is None:
+                    raise StateError(key, 'no gatherer for this device')
+                self._parsed[key] = (True, self.gatherer.parse(key, self.raw[key]))
             except StateError as exc:
                 self._parsed[key] = (False, exc)
         ok, value = self._parsed[key]
+        if not ok:
+            raise value
+        return value
+
+    def rates(self, key='counters'):
+        """Per-second rates between the two readings of `key` (and `<key>.2`), taken `interval` seconds apart."""
+        cache_key = key + '/rates'
+        if cache_key not in self._parsed:
+            try:
+                first, second = self.get(key), self.get(key + SECOND)
+                times = self.raw.get(TIMES) or {}
+                if key not in times or key + SECOND not in times:
+                    raise StateError(key, 'the time of the two readings was not recorded')
+                value = rates(first, second, times[key + SECOND] - times[key])
+                value['not_applicable'] = second.get('not_applicable')
+                self._parsed[cache_key] = (True, value)
+            except StateError as exc:
+                self._parsed[cache_key] = (False, exc)
+        ok, value = self._parsed[cache_key]
         if not ok:
             raise value
         return value
@@ -124,10 +160,14 @@ class Context:
     def state(self, name) -> DeviceState:
         if name not in self.states:
             self.states[name] = DeviceState(name)
-        return self.states[name]
+        state = self.states[name]
+        if state.gatherer is None and name in self.design.nodes:
+            state.model = self.model(name)
+            state.gatherer = gatherer_for(state.model)
+        return state
 
     def gathered(self, name) -> bool:
-        return name in self.states and bool(self.states[name].raw)
+        return name in self.states and bool(self.states[name].raw) and not self.states[name].raw.get(UNREADABLE)
 
 
 def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
@@ -137,11 +177,15 @@ def state_problem(device, check_id, subject, exc, expected, category='fabric', r
                   rule=rule, category=category, source=exc.source)
 
 
-def run(ctx, devices=None, check_ids=None, categories=None) -> list:
-    """Run every applicable check on `devices` (default: every device of the design)."""
+def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) -> list:
+    """Run every applicable check on `devices` (default: every device of the design).
+
+    `local_only` leaves out the checks that read other devices' state (what one device can judge by itself).
+    """
     names = devices if devices is not None else ctx.design.device_names()
     selected = [item for item in REGISTRY.values()
-                if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)]
+                if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)
+                and not (local_only and item.peers)]
     results = []
     for name in names:
         model = ctx.model(name)
@@ -159,12 +203,15 @@ def summary(results) -> dict:
         counts[result.status] += 1
         entry = by_check.setdefault(result.check, {status: 0 for status in STATUSES})
         entry[result.status] += 1
-    return {'total': len(results), 'counts': counts, 'by_check': by_check,
-            'ok': counts[FAIL] == 0 and counts[ERROR] == 0}
+    run_count = len(results) - counts[NOT_APPLICABLE]
+    # green only when something was checked and nothing failed: 0 checks run is never a pass
+    return {'total': len(results), 'counts': counts, 'by_check': by_check, 'checks_run': run_count,
+            'ok': counts[FAIL] == 0 and counts[ERROR] == 0 and run_count > 0,
+            'problems': counts[FAIL] + counts[ERROR]}
 
 
 def _load_all():
-    from . import fabric, lossless  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
+    from . import fabric, lossless, links, health, anta_catalog  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
 
 
 _load_all()

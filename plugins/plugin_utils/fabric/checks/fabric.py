@@ -12,7 +12,7 @@ from . import FAIL, NOT_APPLICABLE, PASS, Result, check, state_problem
 from . import catalog
 from ..state import StateError
 from ..state.iproute2 import is_up
-from ..state.sources import UNSUPPORTED, ping_key, platform_of
+from ..state.sources import ping_key
 
 SWITCHES = ('leaf', 'spine', 'super_spine')
 ALL = SWITCHES + ('host',)
@@ -20,13 +20,19 @@ ALL = SWITCHES + ('host',)
 KERNEL_DATAPLANE = ('frr',)
 
 
-def _not_gathered(ctx, model, check_id, subject='all'):
-    """A not-applicable Result when this device's state cannot be checked, else None."""
-    platform = platform_of(model)
-    if platform in UNSUPPORTED:
+def _not_gathered(ctx, model, check_id, key, subject='all'):
+    """A not-applicable Result when this device's platform cannot show `key`, else None."""
+    state = ctx.state(model['name'])
+    if not state.provides(key):
         return Result(model['name'], check_id, subject, NOT_APPLICABLE, 'state from the device', '-',
-                      'not applicable: %s' % UNSUPPORTED[platform])
+                      'not applicable: the %s gatherer does not read %s' % (state.gatherer.title, key))
     return None
+
+
+def _source(ctx, model, *keys):
+    """The commands behind the state keys on this device's platform (Result.source)."""
+    state = ctx.state(model['name'])
+    return '; '.join(state.describe(key) for key in keys if state.provides(key))
 
 
 def _state(ctx, model, check_id, key, subjects, expected):
@@ -34,7 +40,7 @@ def _state(ctx, model, check_id, key, subjects, expected):
 
     `expected` is one text for every subject or a list aligned with `subjects`.
     """
-    skip = _not_gathered(ctx, model, check_id)
+    skip = _not_gathered(ctx, model, check_id, key)
     if skip:
         return None, [skip]
     try:
@@ -65,19 +71,19 @@ def bgp_session(ctx, model):
         seen = by_peer.pop(item['key'], {})
         if not seen:
             results.append(Result(name, 'bgp_session', subject, FAIL, want, 'no such neighbour configured',
-                                  source='show bgp vrf all summary json'))
+                                  source=_source(ctx, model, 'bgp_summary')))
             continue
         states = ['%s %s' % (afi, seen[afi]['state']) if afi in seen else '%s not activated' % afi for afi in item['afis']]
         remote = {session['remote_as'] for session in seen.values()}
         ok = all(afi in seen and seen[afi]['established'] for afi in item['afis']) and remote == {item['remote_asn']}
         text = ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str))
         results.append(Result(name, 'bgp_session', subject, PASS if ok else FAIL, want, text,
-                              source='show bgp vrf all summary json'))
+                              source=_source(ctx, model, 'bgp_summary')))
     for peer, afis in sorted(by_peer.items()):
         states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
         host = next(iter(afis.values())).get('hostname') or ''
         results.append(Result(name, 'bgp_session', ('%s %s' % (peer, host)).strip(), FAIL,
-                              'no session (not in the design)', states, source='show bgp vrf all summary json'))
+                              'no session (not in the design)', states, source=_source(ctx, model, 'bgp_summary')))
     return results
 
 
@@ -87,40 +93,42 @@ def _vni_subject(item):
 
 
 @check('evpn_vni', 'EVPN L2VNIs present', 'fabric', ('leaf',), ('evpn_vni', 'bgp_evpn_vni'),
-       description='Every designed L2VNI of the leaf is known to zebra (VXLAN device bound) and to bgpd '
-                   '(advertise-all-vni, in kernel).')
+       description='Every designed L2VNI of the leaf is bound on the VXLAN data plane (type L2) and installed '
+                   'in BGP EVPN; a missing VNI lists the VNIs the device has.')
 def evpn_vni(ctx, model):
     name = model['name']
     expected = catalog.expected_vnis(ctx, model)
     if not expected:
         return []
     subjects = [_vni_subject(item) for item in expected]
-    zebra, problems = _state(ctx, model, 'evpn_vni', 'evpn_vni', subjects, 'L2VNI in zebra and bgpd')
+    want = 'L2VNI on the VXLAN data plane and in BGP EVPN (installed)'
+    vxlan, problems = _state(ctx, model, 'evpn_vni', 'evpn_vni', subjects, want)
     if problems:
         return problems
-    bgp, problems = _state(ctx, model, 'evpn_vni', 'bgp_evpn_vni', subjects, 'L2VNI in zebra and bgpd')
+    bgp, problems = _state(ctx, model, 'evpn_vni', 'bgp_evpn_vni', subjects, want)
     if problems:
         return problems
     results = []
     for item, subject in zip(expected, subjects):
         vni = item['vni']
         seen = []
-        zebra_vni = zebra.get(vni)
+        bound = vxlan.get(vni)
         bgp_vni = bgp['vnis'].get(vni)
-        if zebra_vni is None:
-            seen.append('not in zebra' + ('' if zebra else ' (zebra knows no VNI: EVPN not enabled)'))
-        elif zebra_vni['type'] != 'L2':
-            seen.append('zebra type %s' % zebra_vni['type'])
+        if bound is None:
+            known = ', '.join(str(other) for other in sorted(vxlan)) if vxlan else None
+            there = ' (VNIs there: %s)' % known if known else ' (no VNI at all: EVPN not enabled)'
+            seen.append('not on the VXLAN data plane' + there)
+        elif bound['type'] != 'L2':
+            seen.append('VXLAN type %s' % bound['type'])
         else:
-            seen.append('zebra L2 on %s' % zebra_vni['vxlan_if'])
+            seen.append('VXLAN L2 on %s' % bound['vxlan_if'])
         if bgp_vni is None:
-            seen.append('not in bgpd' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
+            seen.append('not in BGP EVPN' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
         else:
-            seen.append('bgpd %s' % ('in kernel' if bgp_vni['in_kernel'] else 'NOT in kernel'))
-        ok = zebra_vni is not None and zebra_vni['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
-        results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL,
-                              'L2VNI in zebra and in bgpd (in kernel)', ', '.join(seen),
-                              source='show evpn vni json; show bgp l2vpn evpn vni json'))
+            seen.append('BGP EVPN %s' % ('installed' if bgp_vni['in_kernel'] else 'NOT installed'))
+        ok = bound is not None and bound['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
+        results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL, want, ', '.join(seen),
+                              source=_source(ctx, model, 'evpn_vni', 'bgp_evpn_vni')))
     return results
 
 
@@ -141,13 +149,13 @@ def evpn_route_target(ctx, model):
         seen_vni = bgp['vnis'].get(item['vni'])
         if seen_vni is None:
             results.append(Result(name, 'evpn_route_target', subject, FAIL, want, 'VNI not in bgpd',
-                                  source='show bgp l2vpn evpn vni json'))
+                                  source=_source(ctx, model, 'bgp_evpn_vni')))
             continue
         seen = 'import %s, export %s' % (','.join(seen_vni['import_rts']) or 'none',
                                          ','.join(seen_vni['export_rts']) or 'none')
         ok = seen_vni['import_rts'] == [item['route_target']] and seen_vni['export_rts'] == [item['route_target']]
         results.append(Result(name, 'evpn_route_target', subject, PASS if ok else FAIL, want, seen,
-                              source='show bgp l2vpn evpn vni json'))
+                              source=_source(ctx, model, 'bgp_evpn_vni')))
     return results
 
 
@@ -182,16 +190,16 @@ def evpn_vtep(ctx, model):
             want = 'type-3 route imported (VTEP %s in the VNI %d flood list)' % (ip, item['vni'])
             if ip in flood:
                 results.append(Result(name, 'evpn_vtep', subject, PASS, want, 'in the flood list',
-                                      source='show evpn vni json'))
+                                      source=_source(ctx, model, 'evpn_vni')))
                 continue
             results.append(Result(name, 'evpn_vtep', subject, FAIL, want,
                                   'not in the flood list; ' + _type3_evidence(routes, ip, item['route_target'],
                                                                               local.get(item['vni'])),
-                                  source='show evpn vni json; show bgp l2vpn evpn route type multicast json'))
+                                  source=_source(ctx, model, 'evpn_vni', 'evpn_type3')))
         extra = sorted(flood - set(item['remote_vteps']))
         if extra:
             results.append(Result(name, 'evpn_vtep', 'VNI %d unexpected VTEPs' % item['vni'], FAIL,
-                                  'only the designed VTEPs', ', '.join(extra), source='show evpn vni json'))
+                                  'only the designed VTEPs', ', '.join(extra), source=_source(ctx, model, 'evpn_vni')))
     return results
 
 
@@ -211,6 +219,11 @@ def _type3_evidence(routes, vtep, route_target, local_vni):
 
 
 # --------------------------------------------------------------------------- LLDP
+def _same_host(system_name, device):
+    """LLDP system names are often fully qualified (EOS sends 'leaf001.example.net'): compare the host part."""
+    return bool(system_name) and (system_name == device or str(system_name).split('.', 1)[0] == device)
+
+
 @check('lldp_neighbor', 'LLDP neighbours match the cabling plan', 'fabric', ALL, ('lldp',),
        description='On every cabled port the LLDP neighbour is the designed device and port.')
 def lldp_neighbor(ctx, model):
@@ -228,9 +241,10 @@ def lldp_neighbor(ctx, model):
         want = '%s %s' % (item['peer'], item['peer_interface'])
         seen = by_port.get(item['interface'], [])
         text = ', '.join('%s %s' % (entry['system_name'] or entry['chassis_id'], entry['peer_port']) for entry in seen)
-        ok = any(entry['system_name'] == item['peer'] and entry['peer_port'] == item['peer_interface'] for entry in seen)
+        ok = any(_same_host(entry['system_name'], item['peer']) and entry['peer_port'] == item['peer_interface']
+                 for entry in seen)
         results.append(Result(name, 'lldp_neighbor', item['interface'], PASS if ok else FAIL, want,
-                              text or 'no LLDP neighbour', source='lldpcli show neighbors'))
+                              text or 'no LLDP neighbour', source=_source(ctx, model, 'lldp')))
     return results
 
 
@@ -262,7 +276,7 @@ def interface_state(ctx, model):
     for item in expected:
         seen = interfaces.get(item['name'])
         results.append(Result(model['name'], 'interface_state', item['name'], PASS if is_up(seen) else FAIL,
-                              'up (to %s)' % item['peer'], _describe_link(seen), source='ip -j -d addr show'))
+                              'up (to %s)' % item['peer'], _describe_link(seen), source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -278,7 +292,7 @@ def interface_mtu(ctx, model):
         text = 'MTU %s' % seen['mtu'] if seen else 'interface does not exist'
         ok = seen is not None and seen['mtu'] == item['mtu']
         results.append(Result(model['name'], 'interface_mtu', item['name'], PASS if ok else FAIL,
-                              'MTU %d' % item['mtu'], text, rule='C14', source='ip -j -d addr show'))
+                              'MTU %d' % item['mtu'], text, rule='C14', source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -300,7 +314,7 @@ def interface_address(ctx, model):
         ok = item['address'] in have
         results.append(Result(model['name'], 'interface_address', item['name'], PASS if ok else FAIL,
                               item['address'], ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'),
-                              source='ip -j -d addr show'))
+                              source=_source(ctx, model, 'interfaces')))
     return results
 
 
@@ -328,7 +342,7 @@ def vxlan_device(ctx, model):
         device = by_vni.get(item['vni'])
         if device is None:
             results.append(Result(name, 'vxlan_device', subject, FAIL, want, 'no VXLAN device with VNI %d' % item['vni'],
-                                  rule='C14', source='ip -j -d addr show'))
+                                  rule='C14', source=_source(ctx, model, 'interfaces')))
             continue
         bridge = interfaces.get(device['master']) if device['master'] else None
         seen = '%s %s, local %s, MTU %s, bridge %s MTU %s' % (
@@ -337,7 +351,7 @@ def vxlan_device(ctx, model):
         ok = (device['admin_up'] and device['vxlan']['local'] == item['vtep_ip'] and device['mtu'] >= host_mtu
               and bridge is not None and bridge['mtu'] >= host_mtu and bridge['admin_up'])
         results.append(Result(name, 'vxlan_device', subject, PASS if ok else FAIL, want, seen, rule='C14',
-                              source='ip -j -d addr show'))
+                              source=_source(ctx, model, 'interfaces')))
     return results
 
 

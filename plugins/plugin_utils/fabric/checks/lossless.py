@@ -4,15 +4,16 @@
 """Lossless consistency: switch and host agree on every lossless setting (reference rules C01-C25).
 
 Two phases, both reported:
-- `design` (pre-deploy): the switch side is the configuration the collection renders for it, read back by
-  the platform's state parser where one exists (SONiC config_db.json), else the device model; the host
-  side is the host model (RNIC QoS, DCQCN, MTU).
-- `deployed` (post-deploy): the switch side is the running CONFIG_DB (`sonic-cfggen -d --print-data`),
-  the host side is what aifabric.fabric.rnic_facts read from the NICs.
+- `design` (pre-deploy): the switch side is the configuration the collection renders for it (config_db.json,
+  startup-config, startup.yaml), read back by the platform's own parser (gatherer.design_view); the host side is
+  the host model (RNIC QoS, DCQCN, MTU).
+- `deployed` (post-deploy): the switch side is the running configuration and operational state the switch
+  reports (neutral state key `lossless`: SONiC running CONFIG_DB, EOS running-config + show interfaces, NVUE
+  applied configuration + ip link), the host side is what aifabric.fabric.rnic_facts read from the NICs.
 
-Each side is first turned into a *view* with the same fields, so one set of rules judges every source.
-State that cannot exist is `not_applicable` with the reason (FRR lab switches have no PFC/ECN/buffers;
-containers have no RDMA device); it never passes silently.
+Each side is first turned into a *view* with the same fields (state/views.py), so one set of rules judges
+every platform; no rule names a platform. State that cannot exist is `not_applicable` with the reason (FRR lab
+switches have no PFC/ECN/buffers; containers have no RDMA device); it never passes silently.
 """
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from __future__ import annotations
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Result, check
 from ..intent import VXLAN_OVERHEAD
 from ..platforms import get_platform
-from ..state import StateError, sonic
-from ..state.sources import UNSUPPORTED
+from ..state import StateError
+from ..state.sources import gatherer_for
 
 SWITCHES = ('leaf', 'spine', 'super_spine')
 PHASES = ('design', 'deployed')
@@ -34,109 +35,31 @@ def _profile(ctx):
     return ctx.design.lossless
 
 
-def _model_switch_views(model):
-    """Switch view per port from the device model (platforms without a config parser)."""
-    qos = model['qos']
-    bandwidth = {int(tc): weight for tc, weight in (qos.get('tc_bandwidth_percent') or {}).items()}
-    lossless = set(qos['lossless_priorities'])
-    views = {}
-    for item in model['interfaces']:
-        queues = {}
-        for tc in range(8):
-            queue = qos['tc_to_queue'][tc]
-            if tc == qos['cnp_priority']:
-                sched = {'type': 'STRICT', 'weight': None}
-            else:
-                sched = {'type': 'DWRR', 'weight': bandwidth.get(tc, qos['scheduler']['lossy_weight_percent'])}
-            wred = None
-            if tc in lossless:
-                wred = {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': qos['ecn']['min_threshold_bytes'],
-                        'max_bytes': qos['ecn']['max_threshold_bytes'],
-                        'probability': qos['ecn']['mark_probability_percent']}
-            queues[queue] = {'scheduler': sched, 'wred': wred}
-        room = item.get('headroom')
-        views[item['name']] = {
-            'mtu': item['mtu'], 'dscp_to_tc': dict(qos['dscp_to_tc']), 'dscp_map': 'model',
-            'pfc': sorted(lossless), 'pfcwd': sorted(lossless) if qos['watchdog']['enabled'] else [],
-            'watchdog': ({'action': qos['watchdog']['action'], 'detection_ms': qos['watchdog']['detection_ms'],
-                          'restoration_ms': qos['watchdog']['restoration_ms']} if qos['watchdog']['enabled'] else None),
-            'poll_ms': qos['watchdog']['poll_interval_ms'],
-            'tc_to_pg': dict(qos['tc_to_pg']), 'tc_to_queue': dict(qos['tc_to_queue']),
-            'pfc_to_queue': dict(qos['pfc_to_queue']), 'pfc_to_pg': dict(qos['pfc_to_pg']),
-            'queues': queues,
-            'pgs': {pg: (dict(room, dynamic=False) if room else {'dynamic': True}) for pg in lossless},
-            'egress': {qos['tc_to_queue'][tc]: 'lossless' for tc in lossless},
-            'cable_length_m': item['cable_length_m'], 'in_neighbors': None,
-            'lossless_mtu': qos['buffer']['lossless_mtu'],
-        }
-    return views
-
-
-def _config_db_views(parsed):
-    """Switch view per port from parsed CONFIG_DB."""
-    views = {}
-    neighbors = set(parsed['device_neighbors'])
-    pattern = parsed['lossless_traffic_pattern'] or {}
-    for port, data in parsed['ports'].items():
-        queues = {}
-        for queue, entry in data['queues'].items():
-            sched = entry['scheduler']
-            queues[queue] = {'scheduler': {'type': sched['type'], 'weight': sched['weight']} if sched else None,
-                             'wred': entry['wred']}
-        pgs = {}
-        for pg, profile in data['buffer_pgs'].items():
-            if profile.get('dynamic'):
-                pgs[pg] = {'dynamic': True}
-            elif not profile.get('missing') and (profile.get('xoff') or 0) > 0:
-                pgs[pg] = {'dynamic': False, 'xoff': profile['xoff'], 'xon': profile.get('xon'),
-                           'size': profile.get('size'), 'name': profile['name']}
-        egress = {}
-        for queue, profile in data['buffer_queues'].items():
-            label = '%s %s' % (profile.get('name') or '', profile.get('pool') or '')
-            egress[queue] = 'lossless' if 'lossless' in label else label.strip()
-        views[port] = {
-            'mtu': data['mtu'], 'dscp_to_tc': data['dscp_to_tc'], 'dscp_map': data['maps'].get('dscp_to_tc_map'),
-            'pfc': data['pfc_enable'], 'pfcwd': data['pfcwd_sw_enable'], 'watchdog': data['watchdog'],
-            'poll_ms': parsed['watchdog_poll_ms'], 'tc_to_pg': data['tc_to_pg'], 'tc_to_queue': data['tc_to_queue'],
-            'pfc_to_queue': data['pfc_to_queue'], 'pfc_to_pg': data['pfc_to_pg'], 'queues': queues, 'pgs': pgs,
-            'egress': egress, 'cable_length_m': data['cable_length_m'],
-            'in_neighbors': (port in neighbors) if neighbors else None, 'lossless_mtu': pattern.get('mtu'),
-        }
-    return views
-
-
 def switch_side(ctx, model, phase):
     """{'views': {port: view} | None, 'source', 'na': reason | None, 'error': StateError | None, 'issues': []}."""
     key = ('switch_side', model['name'], phase)
     if key in ctx.cache:
         return ctx.cache[key]
     platform = get_platform(model['platform'])
+    gatherer = gatherer_for(model)
     side = {'views': None, 'source': None, 'na': None, 'error': None, 'issues': []}
-    if not platform.lossless_dataplane or model.get('qos') is None:
-        side['na'] = LAB_NA % platform.title
-    elif phase == 'design':
-        if model['platform'] == 'sonic':
-            side['source'] = 'rendered config_db.json'
-            try:
-                from ..render import render_model  # pylint: disable=import-outside-toplevel
-                parsed = sonic.parse_config_db(render_model(model)['config_db.json'])
-                side['views'], side['issues'] = _config_db_views(parsed), parsed['issues']
-            except StateError as exc:
-                side['error'] = exc
-            except (KeyError, ImportError, ValueError) as exc:
-                side['error'] = StateError('rendered config_db.json', 'cannot render: %s' % exc)
+    try:
+        if not platform.lossless_dataplane or model.get('qos') is None:
+            side['na'] = LAB_NA % platform.title
+        elif phase == 'design':
+            if gatherer.design_view is None:
+                side['na'] = 'the %s gatherer cannot read the rendered configuration' % gatherer.title
+            else:
+                state = gatherer.design_view(model)
+                side.update(views=state['ports'], issues=state['issues'], source=state['source'])
+        elif not ctx.state(model['name']).provides('lossless'):
+            side['na'] = 'the %s gatherer does not read the lossless configuration' % gatherer.title
         else:
-            side['source'] = 'device model'
-            side['views'] = _model_switch_views(model)
-    elif model['platform'] in UNSUPPORTED:
-        side['na'] = UNSUPPORTED[model['platform']]
-    else:
-        side['source'] = 'running CONFIG_DB'
-        try:
-            parsed = ctx.state(model['name']).get('config_db')
-            side['views'], side['issues'] = _config_db_views(parsed), parsed['issues']
-        except StateError as exc:
-            side['error'] = exc
+            side['source'] = gatherer.describe('lossless', model)
+            state = ctx.state(model['name']).get('lossless')
+            side.update(views=state['ports'], issues=state['issues'], source=state['source'])
+    except StateError as exc:
+        side['error'] = exc
     ctx.cache[key] = side
     return side
 
@@ -210,7 +133,11 @@ def _rule_dscp(ctx, view, item):
     seen_tc = (view['dscp_to_tc'] or {}).get(dscp)
     want = 'DSCP %d -> TC %d (map bound to the port)' % (dscp, tc)
     seen = 'no DSCP map bound' if view['dscp_to_tc'] is None else 'DSCP %d -> TC %s (map %s)' % (dscp, seen_tc, view['dscp_map'])
-    return seen_tc == tc, want, seen
+    trusted = view['trust'] in ('dscp', 'both')
+    if not trusted:
+        want = 'DSCP trusted, ' + want
+        seen = 'trust %s, %s' % (view['trust'] or 'not set', seen)
+    return seen_tc == tc and trusted, want, seen
 
 
 def _rule_pfc(ctx, view, item, platform):
@@ -257,11 +184,17 @@ def _rule_buffers(ctx, view, item):
         if view['egress'].get(queue) != 'lossless':
             problems.append('egress queue %s uses %s, not a lossless profile' % (queue, view['egress'].get(queue, 'nothing')))
     cable = view['cable_length_m']
-    if cable is None or cable < item['cable_length_m']:
+    platform_sized = view['headroom'] == 'platform'
+    if (cable is None and not platform_sized) or (cable is not None and cable < item['cable_length_m']):
         problems.append('cable length %s m < cabled %d m (C16)' % (cable, item['cable_length_m']))
-    want = 'lossless PG and queue buffers, xoff >= %s, cable length >= %d m' % (
-        room['xoff'] if room else 'formula', item['cable_length_m'])
-    return not problems, want, '; '.join(problems) or ', '.join(parts) + ', cable %s m' % cable
+    if platform_sized:
+        want = 'lossless PG and queue buffers for every no-drop priority (headroom sized by the switch)%s' % (
+            ', cable length >= %d m' % item['cable_length_m'] if cable is not None else '')
+    else:
+        want = 'lossless PG and queue buffers, xoff >= %s, cable length >= %d m' % (
+            room['xoff'] if room else 'formula', item['cable_length_m'])
+    cable_text = cable if cable is not None else 'not configurable'
+    return not problems, want, '; '.join(problems) or ', '.join(parts) + ', cable %s m' % cable_text
 
 
 def _rule_ecn(ctx, view, item):
@@ -301,7 +234,7 @@ def _rule_cnp(ctx, view, item):
     if not sched or sched['type'] != 'STRICT':
         problems.append('queue %s scheduler is %s, not strict' % (queue, sched['type'] if sched else 'not set'))
     if entry.get('wred') and entry['wred']['ecn'] not in (None, 'ecn_none'):
-        problems.append('queue %s has WRED profile %s (CNPs must not be marked or dropped by WRED)' % (queue, entry['wred']['name']))
+        problems.append('queue %s has WRED profile %s (CNPs must not be marked or dropped by WRED)' % (queue, entry['wred'].get('name', 'with ECN')))
     if profile['roce_dscp'] == dscp:
         problems.append('CNP DSCP equals RoCE DSCP %d (C11)' % dscp)
     want = 'DSCP %d -> TC %d, strict-priority queue, not lossless, no WRED' % (dscp, prio)
@@ -423,12 +356,12 @@ def _collapse_na(results):
 
 
 for _check_id, (_rules, _title, _func, _platform) in SWITCH_RULES.items():
-    check(_check_id, _title, 'lossless', SWITCHES, ('config_db',), _rules,
+    check(_check_id, _title, 'lossless', SWITCHES, ('lossless',), _rules,
           description='%s (%s), per switch port, on the rendered configuration and on the running one.'
                       % (_title, ', '.join(_rules)))(_switch_rule(_check_id))
 
 
-@check('lossless_config', 'Switch configuration format and activation', 'lossless', SWITCHES, ('config_db',),
+@check('lossless_config', 'Switch configuration format and activation', 'lossless', SWITCHES, ('lossless',),
        ('C22', 'C25'), description='CONFIG_DB keys and values in the formats SONiC tools accept (C25) and every '
                                    'lossless port listed in DEVICE_NEIGHBOR so SONiC tools treat it as active (C22).')
 def lossless_config(ctx, model):
@@ -558,7 +491,7 @@ def _host_rule(check_id):
                 leaf_item = next((item for item in leaf['interfaces'] if item['name'] == rail['leaf_interface']), {})
                 ok, want, seen = func(ctx, view, port, leaf_item)
                 results.append(Result(name, check_id, subject, PASS if ok else FAIL, want, seen, rule=rule_text,
-                                      category='lossless', source=source))
+                                      category='lossless', source=source, link='%s %s' % (name, rail['interface'])))
         return _collapse_na(results)
 
     run_rule.__name__ = check_id
@@ -566,9 +499,9 @@ def _host_rule(check_id):
 
 
 for _check_id, (_rules, _title, _func) in HOST_RULES.items():
-    check(_check_id, _title, 'lossless', ('host',), ('rnic', 'config_db'), _rules,
+    check(_check_id, _title, 'lossless', ('host',), ('rnic', 'lossless'), _rules,
           description='%s (%s), per host rail and the leaf port it plugs into, on the design and on the '
-                      'gathered state.' % (_title, ', '.join(_rules)))(_host_rule(_check_id))
+                      'gathered state.' % (_title, ', '.join(_rules)), peers=True)(_host_rule(_check_id))
 
 
 __all__ = ['switch_side', 'host_side', 'SWITCH_RULES', 'HOST_RULES', 'PHASES']

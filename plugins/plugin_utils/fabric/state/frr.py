@@ -13,13 +13,17 @@ Shapes handled (recorded in tests/unit/fixtures/state/captured):
 - `show bgp l2vpn evpn vni json`: {advertiseAllVnis, numVnis, "<vni>": {importRTs, exportRTs, rd, inKernel}}
 - `show bgp l2vpn evpn route type multicast json`: {"<rd>": {rd, "<prefix>": {paths: [[path, ...]]}}, numPrefix}
 vtysh prints '<daemon> is not running' (rc 1) when the daemon owning the state is down: DaemonDown.
+
+GATHERER reads the FRR lab switch (FRR on Linux): these vtysh commands plus iproute2 and lldpd. SONiC reuses
+VTYSH_SOURCES (its `vtysh` runs in the bgp container).
 """
 
 from __future__ import annotations
 
 import re
 
-from . import DaemonDown, StateError, command_output, excerpt, load_json, require_mapping
+from . import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
+from .gatherer import Gatherer, Source
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'
@@ -220,4 +224,18 @@ def parse_evpn_type3(result) -> list:
     return routes
 
 
-__all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'vtysh_output']
+def vtysh(command):
+    return ('vtysh', '-c', command)
+
+
+LEAVES = ('leaf',)
+VTYSH_SOURCES = (
+    Source('bgp_summary', vtysh('show bgp vrf all summary json'), parse_bgp_summary),
+    Source('evpn_vni', vtysh('show evpn vni json'), parse_evpn_vni, roles=LEAVES),
+    Source('bgp_evpn_vni', vtysh('show bgp l2vpn evpn vni json'), parse_bgp_evpn_vni, roles=LEAVES),
+    Source('evpn_type3', vtysh('show bgp l2vpn evpn route type multicast json'), parse_evpn_type3, roles=LEAVES),
+)
+GATHERER = Gatherer('frr', 'FRR on Linux', 'command', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE))
+
+__all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'vtysh_output', 'vtysh',
+           'VTYSH_SOURCES', 'GATHERER']

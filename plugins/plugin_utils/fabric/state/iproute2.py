@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 from . import StateError, command_output, load_json
+from .gatherer import Source
 
 
 def _list(source, result):
@@ -71,4 +72,6 @@ def is_up(interface) -> bool:
                 and interface['operstate'] in ('UP', 'UNKNOWN'))
 
 
-__all__ = ['parse_ip_link', 'parse_ip_route', 'is_up']
+SOURCE = Source('interfaces', ('ip', '-j', '-d', 'addr', 'show'), parse_ip_link)
+
+__all__ = ['parse_ip_link', 'parse_ip_route', 'is_up', 'SOURCE']

@@ -15,6 +15,7 @@ Quirks of the `json` format (lldpd 1.0.x, recorded in tests/unit/fixtures/state/
 from __future__ import annotations
 
 from . import StateError, as_list, command_output, load_json, require_mapping
+from .gatherer import Source
 
 _NAME_ID_TYPES = ('ifname', 'local', 'ifalias')
 
@@ -99,4 +100,6 @@ def parse_lldp_neighbors(result) -> list:
     return neighbors
 
 
-__all__ = ['parse_lldp_neighbors']
+SOURCE = Source('lldp', ('lldpcli', '-f', 'json', 'show', 'neighbors'), parse_lldp_neighbors)
+
+__all__ = ['parse_lldp_neighbors', 'SOURCE']

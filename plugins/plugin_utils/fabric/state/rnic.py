@@ -95,4 +95,4 @@ def parse_rnic_facts(result) -> dict:
     }
 
 
-__all__ = ['parse_rnic_facts']
+__all__ = ['parse_rnic_facts', 'SOURCE']

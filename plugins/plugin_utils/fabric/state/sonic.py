@@ -14,13 +14,23 @@ Output per port: the maps actually bound to it (PORT_QOS_MAP per port, else `glo
 priorities, PFC_WD timers, queue schedulers and WRED/ECN profiles, lossless buffer PGs/queues with their
 profiles, cable length, MTU, plus device-wide watchdog poll interval, buffer model, lossless traffic
 pattern, DEVICE_NEIGHBOR ports and format problems (rule C25).
+
+GATHERER reads a community SONiC switch: FRR JSON through vtysh (the bgp container), the running CONFIG_DB
+(`sonic-cfggen -d --print-data`), port state and MTU from APPL_DB (PORT_TABLE), LLDP neighbours from APPL_DB
+(LLDP_ENTRY_TABLE, written by lldp_syncd) and counters from COUNTERS_DB (port PFC frames, queue drops / ECN marks /
+PFC watchdog, priority-group drops), the databases through sonic-db-cli.
 """
 
 from __future__ import annotations
 
 import re
 
-from . import StateError, command_output, load_json, require_mapping
+import ast
+
+from . import StateError, command_output, excerpt, frr, load_json, require_mapping
+from .counters import number
+from .gatherer import Gatherer, Source
+from .views import lossless_state, port_view
 
 SOURCE = 'SONiC CONFIG_DB'
 _PRIORITY_LIST = re.compile(r'^([0-7](,[0-7])*)?$')
@@ -236,4 +246,256 @@ def parse_config_db(result) -> dict:
     }
 
 
-__all__ = ['parse_config_db']
+# --------------------------------------------------------------------------- lossless view
+def lossless_view(parsed, source='running CONFIG_DB') -> dict:
+    """The neutral `lossless` state (state/views.py) of a parsed CONFIG_DB."""
+    ports = {}
+    neighbors = set(parsed['device_neighbors'])
+    pattern = parsed['lossless_traffic_pattern'] or {}
+    for port, data in parsed['ports'].items():
+        queues = {}
+        for queue, entry in data['queues'].items():
+            sched = entry['scheduler']
+            queues[queue] = {'scheduler': {'type': sched['type'], 'weight': sched['weight']} if sched else None,
+                             'wred': entry['wred']}
+        pgs = {}
+        for pg, profile in data['buffer_pgs'].items():
+            if profile.get('dynamic'):
+                pgs[pg] = {'dynamic': True}
+            elif not profile.get('missing') and (profile.get('xoff') or 0) > 0:
+                pgs[pg] = {'dynamic': False, 'xoff': profile['xoff'], 'xon': profile.get('xon'),
+                           'size': profile.get('size'), 'name': profile['name']}
+        egress = {}
+        for queue, profile in data['buffer_queues'].items():
+            label = '%s %s' % (profile.get('name') or '', profile.get('pool') or '')
+            egress[queue] = 'lossless' if 'lossless' in label else label.strip()
+        ports[port] = port_view(
+            mtu=data['mtu'], trust='dscp' if data['dscp_to_tc'] is not None else None,
+            dscp_to_tc=data['dscp_to_tc'], dscp_map=data['maps'].get('dscp_to_tc_map'),
+            pfc=data['pfc_enable'], pfcwd=data['pfcwd_sw_enable'], watchdog=data['watchdog'],
+            poll_ms=parsed['watchdog_poll_ms'], tc_to_pg=data['tc_to_pg'], tc_to_queue=data['tc_to_queue'],
+            pfc_to_queue=data['pfc_to_queue'], pfc_to_pg=data['pfc_to_pg'], queues=queues, pgs=pgs, egress=egress,
+            cable_length_m=data['cable_length_m'], in_neighbors=(port in neighbors) if neighbors else None,
+            lossless_mtu=pattern.get('mtu'))
+    return lossless_state(ports, source, parsed['issues'])
+
+
+def parse_lossless(result) -> dict:
+    return lossless_view(parse_config_db(result))
+
+
+def design_view(model) -> dict:
+    """The lossless view of the config_db.json this collection renders for `model` (pre-deploy checks)."""
+    from ..render import render_model  # pylint: disable=import-outside-toplevel
+    try:
+        rendered = render_model(model)['config_db.json']
+    except (KeyError, ValueError) as exc:
+        raise StateError('rendered config_db.json', 'cannot render: %s' % exc) from None
+    return lossless_view(parse_config_db(rendered), 'rendered config_db.json')
+
+
+# --------------------------------------------------------------------------- sonic-db-cli dumps
+DB_MARK = '== '
+
+
+def _db_dump(db, table, names, lookup=None):
+    """One shell command printing '== <name> <key>' then `sonic-db-cli <db> HGETALL <key>` per name.
+
+    `lookup` names a COUNTERS_DB name map (COUNTERS_PORT_NAME_MAP ...) whose value is the object id of `name`;
+    the key read is then COUNTERS:<oid>. Names come from the device model (port names), never from free text,
+    and are quoted anyway.
+    """
+    quoted = ' '.join("'%s'" % name.replace("'", '') for name in names)
+    if lookup:
+        body = ('o=$(sonic-db-cli %s HGET %s "$n"); echo "%s$n $o"; sonic-db-cli %s HGETALL "%s:$o"'
+                % (db, lookup, DB_MARK, db, table))
+    else:
+        body = 'echo "%s$n %s:$n"; sonic-db-cli %s HGETALL "%s:$n"' % (DB_MARK, table, db, table)
+    return ['sh', '-c', 'for n in %s; do %s; done' % (quoted, body)]
+
+
+def parse_db_dump(source, result) -> dict:
+    """{name: {'key': key, 'fields': {field: value}}} from the output of _db_dump.
+
+    sonic-db-cli prints a hash as a Python dict literal ({'field': 'value'}), an unknown key as {}.
+    """
+    text = command_output(source, result)
+    entries, name = {}, None
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        if line.startswith(DB_MARK):
+            parts = line[len(DB_MARK):].split(' ', 1)
+            name = parts[0]
+            entries[name] = {'key': parts[1].strip() if len(parts) > 1 else '', 'fields': None}
+            continue
+        if name is None or entries[name]['fields'] is not None:
+            raise StateError(source, 'unexpected line %r' % excerpt(line, 60))
+        try:
+            fields = ast.literal_eval(line.strip())
+        except (ValueError, SyntaxError):
+            raise StateError(source, '%s: not a sonic-db-cli hash: %r' % (name, excerpt(line, 60))) from None
+        if not isinstance(fields, dict):
+            raise StateError(source, '%s: not a sonic-db-cli hash: %r' % (name, excerpt(line, 60)))
+        entries[name]['fields'] = {str(key): value for key, value in fields.items()}
+    if not entries:
+        raise StateError(source, 'empty output (expected one hash per name)')
+    for name, entry in entries.items():
+        if entry['fields'] is None:
+            raise StateError(source, '%s: no hash printed' % name)
+    return entries
+
+
+# --------------------------------------------------------------------------- LLDP (APPL_DB)
+_PORT_ID_SUBTYPES = {'1': 'ifalias', '2': 'portcomponent', '3': 'mac', '4': 'ip', '5': 'ifname', '6': 'agentcircuitid',
+                     '7': 'local'}
+
+
+def _lldp_command(model, options):
+    return _db_dump('APPL_DB', 'LLDP_ENTRY_TABLE', [item['name'] for item in model['interfaces']])
+
+
+def parse_lldp(result) -> list:
+    """Neighbours from APPL_DB LLDP_ENTRY_TABLE:<port> (lldp_rem_sys_name, lldp_rem_port_id, lldp_rem_port_desc,
+    lldp_rem_port_id_subtype as the LLDP MIB number), in the shape of lldp.parse_lldp_neighbors."""
+    from .lldp import _peer_port  # pylint: disable=import-outside-toplevel
+    neighbors = []
+    for port, entry in parse_db_dump('SONiC APPL_DB LLDP_ENTRY_TABLE', result).items():
+        fields = entry['fields']
+        if not fields:
+            continue  # no neighbour on this port
+        subtype = _PORT_ID_SUBTYPES.get(str(fields.get('lldp_rem_port_id_subtype', '')), 'unknown')
+        port_id, descr = fields.get('lldp_rem_port_id'), fields.get('lldp_rem_port_desc')
+        neighbors.append({'interface': port, 'system_name': fields.get('lldp_rem_sys_name'),
+                          'chassis_id': fields.get('lldp_rem_chassis_id'), 'port_id_type': subtype, 'port_id': port_id,
+                          'port_descr': descr, 'peer_port': _peer_port(subtype, port_id, descr), 'via': 'LLDP'})
+    return sorted(neighbors, key=lambda item: item['interface'])
+
+
+# --------------------------------------------------------------------------- interfaces (APPL_DB + CONFIG_DB)
+def _interfaces_command(model, options):
+    return [_db_dump('APPL_DB', 'PORT_TABLE', [item['name'] for item in model['interfaces']]), CONFIG_DB_COMMAND]
+
+
+def parse_interfaces(result) -> dict:
+    """Front-panel ports in the shape of iproute2.parse_ip_link: state and MTU from APPL_DB PORT_TABLE:<port>
+    (admin_status, oper_status, mtu, as portsyncd / portsorch keep them), addresses from CONFIG_DB INTERFACE."""
+    source = 'SONiC APPL_DB PORT_TABLE'
+    outputs = result if isinstance(result, list) else [result]
+    if len(outputs) != 2:
+        raise StateError(source, 'expected the PORT_TABLE dump and CONFIG_DB, got %d outputs' % len(outputs))
+    addresses = {}
+    config = load_json(SOURCE, command_output(SOURCE, outputs[1]))
+    for table in ('INTERFACE', 'PORTCHANNEL_INTERFACE', 'VLAN_INTERFACE'):
+        for key in require_mapping(SOURCE, config, 'CONFIG_DB').get(table, {}) or {}:
+            if '|' in key:
+                name, prefix = key.split('|', 1)
+                address, _sep, length = prefix.partition('/')
+                if '.' in address:
+                    addresses.setdefault(name, []).append({'family': 'inet', 'address': address,
+                                                           'prefixlen': int(length) if length.isdigit() else None})
+    interfaces = {}
+    for name, entry in parse_db_dump(source, outputs[0]).items():
+        fields = entry['fields']
+        if not fields:
+            interfaces[name] = None  # not in PORT_TABLE: the port does not exist on this switch
+            continue
+        up = fields.get('oper_status') == 'up'
+        interfaces[name] = {'ifname': name, 'mtu': int(fields['mtu']) if str(fields.get('mtu', '')).isdigit() else None,
+                            'operstate': 'UP' if up else 'DOWN', 'admin_up': fields.get('admin_status') == 'up',
+                            'lower_up': up, 'master': None, 'kind': 'ethernet', 'vxlan': None,
+                            'addresses': addresses.get(name, [])}
+    return {name: value for name, value in interfaces.items() if value is not None}
+
+
+# --------------------------------------------------------------------------- counters (COUNTERS_DB)
+COUNTER_COMMANDS = ('ports', 'queues', 'pgs')
+
+
+def _counter_queues(model):
+    qos = model.get('qos') or {}
+    tcs = sorted(set(qos.get('lossless_priorities') or []) | ({qos['cnp_priority']} if 'cnp_priority' in qos else set()))
+    return sorted({int((qos.get('tc_to_queue') or {}).get(tc, tc)) for tc in tcs})
+
+
+def _lossless_pgs(model):
+    qos = model.get('qos') or {}
+    return sorted({int((qos.get('tc_to_pg') or {}).get(tc, tc)) for tc in qos.get('lossless_priorities') or []})
+
+
+def _counters_command(model, options):
+    if not model.get('qos'):
+        return None
+    ports = [item['name'] for item in model['interfaces']]
+    return [_db_dump('COUNTERS_DB', 'COUNTERS', ports, 'COUNTERS_PORT_NAME_MAP'),
+            _db_dump('COUNTERS_DB', 'COUNTERS', ['%s:%d' % (port, queue) for port in ports
+                                                 for queue in _counter_queues(model)], 'COUNTERS_QUEUE_NAME_MAP'),
+            _db_dump('COUNTERS_DB', 'COUNTERS', ['%s:%d' % (port, pg) for port in ports for pg in _lossless_pgs(model)],
+                     'COUNTERS_PG_NAME_MAP')]
+
+
+def _split(name, source):
+    port, _sep, index = name.rpartition(':')
+    try:
+        return port, int(index)
+    except ValueError:
+        raise StateError(source, '%r is not <port>:<index>' % name) from None
+
+
+def parse_counters(result) -> dict:
+    """Neutral counters (state/counters.py) from the three COUNTERS_DB dumps (ports, queues, priority groups).
+
+    Ports: SAI_PORT_STAT_PFC_<p>_RX_PKTS / _TX_PKTS. Queues: SAI_QUEUE_STAT_DROPPED_PACKETS,
+    SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS, and the PFC watchdog's PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED /
+    _RESTORED and PFC_WD_STATUS (operational | stormed). Priority groups: SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS.
+    A name without an object id means counter polling for that group is off (`counterpoll queue|pg-drop enable`).
+    """
+    source = 'SONiC COUNTERS_DB'
+    outputs = result if isinstance(result, list) else [result]
+    if len(outputs) != len(COUNTER_COMMANDS):
+        raise StateError(source, 'expected %d dumps (ports, queues, priority groups), got %d'
+                         % (len(COUNTER_COMMANDS), len(outputs)))
+    ports = {}
+    for name, entry in parse_db_dump(source + ' ports', outputs[0]).items():
+        if not entry['key'].split(':', 1)[-1]:
+            raise StateError(source, '%s is not in COUNTERS_PORT_NAME_MAP (port counters not polled)' % name)
+        view = ports.setdefault(name, {})
+        for field, value in entry['fields'].items():
+            match = re.match(r'^SAI_PORT_STAT_PFC_([0-7])_(RX|TX)_PKTS$', field)
+            if match:
+                view.setdefault('pfc_%s' % match.group(2).lower(), {})[int(match.group(1))] = number(source, value, field)
+    for name, entry in parse_db_dump(source + ' queues', outputs[1]).items():
+        port, queue = _split(name, source)
+        if not entry['key'].split(':', 1)[-1]:
+            raise StateError(source, 'queue %s has no counters (not in COUNTERS_QUEUE_NAME_MAP: enable them with '
+                                     '`counterpoll queue enable`)' % name)
+        view = ports.setdefault(port, {})
+        fields = entry['fields']
+        for field, metric in (('SAI_QUEUE_STAT_DROPPED_PACKETS', 'queue_dropped'),
+                              ('SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS', 'queue_ecn_marked'),
+                              ('PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED', 'wd_storms'),
+                              ('PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED', 'wd_restored')):
+            if field in fields:
+                view.setdefault(metric, {})[queue] = number(source, fields[field], '%s %s' % (name, field))
+        if 'PFC_WD_STATUS' in fields:
+            view.setdefault('wd_stormed', {})[queue] = fields['PFC_WD_STATUS'] == 'stormed'
+    for name, entry in parse_db_dump(source + ' priority groups', outputs[2]).items():
+        port, pg = _split(name, source)
+        value = entry['fields'].get('SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS')
+        if entry['key'].split(':', 1)[-1] and value is not None:
+            ports.setdefault(port, {}).setdefault('pg_dropped', {})[pg] = number(source, value, name)
+    return {'ports': ports}
+
+
+CONFIG_DB_COMMAND = ('sonic-cfggen', '-d', '--print-data')
+SOURCES = frr.VTYSH_SOURCES + (
+    Source('interfaces', _interfaces_command, parse_interfaces),
+    Source('lldp', _lldp_command, parse_lldp),
+    Source('lossless', CONFIG_DB_COMMAND, parse_lossless),
+    Source('counters', _counters_command, parse_counters),
+)
+GATHERER = Gatherer('sonic', 'SONiC', 'command', SOURCES, design_view=design_view)
+
+__all__ = ['parse_config_db', 'lossless_view', 'parse_lossless', 'parse_db_dump', 'parse_lldp', 'parse_counters',
+           'parse_interfaces',
+           'design_view', 'GATHERER']

@@ -14,6 +14,8 @@ from unittest.mock import MagicMock
 import pytest
 from tests.unit.utils.ansible_cli import ansible_cli
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import read_manifest, verify
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
@@ -58,9 +60,12 @@ def fake_renderer(monkeypatch, action_loader):
 
 
 def _tree(root):
+    """The rendered files under root (through the dest symlink), without the manifest."""
     found = {}
     for directory, _unused, files in os.walk(root):
         for name in files:
+            if directory == str(root) and name == 'manifest.json':
+                continue
             path = os.path.join(directory, name)
             with open(path, encoding='utf-8') as handle:
                 found[os.path.relpath(path, root)] = handle.read()
@@ -80,6 +85,9 @@ def test_first_run_writes_everything_second_run_changes_nothing(run, fake_render
     assert (first['files'], first['written'], first['unchanged'], first['removed']) == (len(expected), len(expected), 0, 0)
     assert first['index'] == str(dest / 'docs' / 'index.md')
     assert first['summary']['gpus'] == 8
+    assert first['manifest'] == str(dest / 'manifest.json')
+    assert verify(str(dest)) == []
+    assert set(read_manifest(str(dest))['files']) == expected
     before = {path: os.stat(dest / path).st_mtime_ns for path in expected}
 
     second = run(intent=LAB_INTENT, dest=str(dest))
@@ -180,7 +188,13 @@ def test_prune_removes_stale_files_only_inside_configs_and_docs(run, fake_render
     assert run(intent=LAB_INTENT, dest=str(dest), prune=False)['changed'] is False
 
 
-def test_missing_renderer_fails_after_writing_the_others(run, action_loader, monkeypatch, tmp_path):
+def test_failed_render_changes_nothing(run, fake_renderer, action_loader, monkeypatch, tmp_path):
+    """A render that fails for some devices never replaces the previous complete output (nor prunes it)."""
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest))
+    before = _tree(dest)
+    (dest / 'configs' / 'old').mkdir()
+    (dest / 'configs' / 'old' / 'keep.txt').write_text('x')
     module = importlib.import_module(ACTION_MODULE)
 
     def render(model):
@@ -188,20 +202,18 @@ def test_missing_renderer_fails_after_writing_the_others(run, action_loader, mon
             raise ModuleNotFoundError("No module named 'x.hosts'", name='ansible_collections.x.fabric.hosts')
         if model['name'] == 'leaf004':
             raise ValueError('template exploded')
-        return {'model.json': model['name'] + '\n'}
+        return {'model.json': 'new ' + model['name'] + '\n'}
     monkeypatch.setattr(module, 'render_model', render)
-    dest = tmp_path / 'out'
-    (dest / 'configs' / 'old').mkdir(parents=True)
-    (dest / 'configs' / 'old' / 'keep.txt').write_text('x')
     result = run(intent=LAB_INTENT, dest=str(dest))
-    assert result['failed'] is True
+    assert result['failed'] is True and result['changed'] is False
     assert result['devices'] == 5
     assert result['render_errors'] == [
         'no renderer for GPU servers (hosts.py) yet: 4 device(s) not rendered (gpu0001, gpu0002, gpu0003, gpu0004)',
         'leaf004: ValueError: template exploded']
-    assert 'Rendering failed' in result['msg']
-    assert (dest / 'configs' / 'leaf001' / 'model.json').read_text() == 'leaf001\n'
-    assert (dest / 'configs' / 'old' / 'keep.txt').exists()  # no prune after a failure
+    assert 'rendering failed; nothing was changed in %s (the previous output stays)' % dest in result['msg']
+    assert _tree(dest) == dict(before, **{'configs/old/keep.txt': 'x'})
+    assert verify(str(dest)) == []
+    assert not [name for name in os.listdir(tmp_path / '.out.generations') if 'partial' in name]
 
 
 def test_intent_from_inventory_variable(run, fake_renderer, tmp_path):
@@ -299,3 +311,14 @@ def test_render_playbook_refuses_one_dest_for_two_fabrics(tmp_path):
     assert result.returncode != 0
     assert 'aifabric_render_dest names one directory but the inventory has 2 fabrics (lab, other)' in result.stdout
     assert not (tmp_path / 'out').exists()
+
+
+def test_out_names_the_directory_after_the_validated_fabric(run, fake_renderer, tmp_path):
+    from ansible.errors import AnsibleActionFail
+    result = run(intent=LAB_INTENT, out=str(tmp_path / 'base'), devices=['leaf001'], docs=False)
+    assert result['dest'] == str(tmp_path / 'base' / 'lab')
+    assert (tmp_path / 'base' / 'lab' / 'configs' / 'leaf001' / 'model.json').exists()
+    with pytest.raises(AnsibleActionFail, match='mutually exclusive'):
+        run(intent=LAB_INTENT, out=str(tmp_path), dest=str(tmp_path / 'x'))
+    with pytest.raises(AnsibleActionFail, match='one of the following is required'):
+        run(intent=LAB_INTENT)

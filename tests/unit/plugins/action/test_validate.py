@@ -14,9 +14,13 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
 sys.path.insert(0, ROOT)
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states  # noqa: E402
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states  # noqa: E402
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')
+
+
+def read_rnic(name):
+    return read('rnic_facts', name + '.json')
 
 
 @pytest.fixture(scope='module')
@@ -61,12 +65,12 @@ def test_healthy_state_passes_and_writes_the_reports(action_loader, tmp_path):
 def test_fault_fails_the_task_naming_device_check_expected_and_seen(action_loader, tmp_path):
     action = make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(tmp_path)})
     result = action.run(task_vars=gathered_vars('host_mtu_1500'))
-    assert result['failed'] and result['summary']['failed'] == 3
+    assert result['failed'] and result['summary']['failed'] == 4
     assert 'gpu0001 interface_mtu [eth1]: expected MTU 9000; seen MTU 1500' in result['msg']
     assert result['failures'][0].startswith('gpu0001 interface_mtu [eth1]') or any(
         line.startswith('gpu0001 interface_mtu [eth1]') for line in result['failures'])
     report = (tmp_path / 'report.md').read_text()
-    assert report.index('## Failures (3)') < report.index('## Checks')
+    assert report.index('## Failures (4)') < report.index('## Checks')
 
 
 def test_fail_false_reports_without_failing(action_loader):
@@ -121,19 +125,59 @@ def test_gather_reads_once_and_evaluates_the_device(action_loader):
     assert execute.call_args.kwargs['module_name'] == 'aifabric.fabric.validate_commands'
 
 
-def test_gather_on_a_host_plans_pings_and_rnic_facts(action_loader):
+def test_gather_on_a_host_plans_pings_rnic_facts_and_one_counter_reading(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
     states = scenario_states('healthy')
     rnic = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
                                                 'devices': {}, 'errors': []}}}
-    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic]) as execute:
+    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic, rnic]) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
     commands = {item['key']: item['argv'] for item in execute.call_args_list[0].kwargs['module_args']['commands']}
     assert commands['jumbo:eth1:10.100.0.11'] == ['ping', '-n', '-c', '3', '-i', '0.2', '-W', '2', '-I', 'eth1',
                                                   '-M', 'do', '-s', '8972', '10.100.0.11']
     assert commands['ping:eth1:10.100.0.11'][-1] == '10.100.0.11'
-    assert execute.call_args_list[1].kwargs['module_name'] == 'aifabric.fabric.rnic_facts'
-    assert result['state']['rnic']['not_applicable'].startswith('not applicable') and result['settled']
+    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list[1:]]
+    assert calls == [('aifabric.fabric.rnic_facts', ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm']),
+                     ('aifabric.fabric.rnic_facts', ['devices', 'counters'])]
+    state = result['state']
+    assert state['rnic']['not_applicable'].startswith('not applicable') and result['settled']
+    assert 'counters.2' not in state and set(state['_times']) == {'counters'} and result['platform'] == 'host'
+
+
+def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 7, 'rnic': True})
+    states = scenario_states('healthy')
+    first, second = json.loads(read_rnic('ofed_lossless')), json.loads(read_rnic('ofed_lossless'))
+    second['interfaces']['eth1']['counters']['per_priority']['3']['tx_pause'] += 7000
+    answers = [_module_outputs(states, 'gpu0001'), {'ansible_facts': {'aifabric_rnic': first}},
+               {'ansible_facts': {'aifabric_rnic': first}}, {'ansible_facts': {'aifabric_rnic': second}}]
+    clock = iter([1000.0, 1000.5, 1007.0])
+    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep') as sleep, \
+            patch('time.time', side_effect=lambda: next(clock)):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    assert sleep.call_args.args[0] == pytest.approx(6.5)
+    state = result['state']
+    assert state['_times'] == {'counters': 1000.0, 'counters.2': 1007.0}
+    assert state['counters'] is first and state['counters.2'] is second
+
+
+def test_gather_does_not_wait_on_a_server_without_rdma(action_loader):
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 30})
+    none = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
+                                                'devices': {}, 'errors': []}}}
+    states = scenario_states('healthy')
+    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), none, none]), \
+            patch('time.sleep') as sleep:
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    assert not sleep.called and 'counters.2' not in result['state'] and result['state']['counters'] == none[
+        'ansible_facts']['aifabric_rnic']
+
+
+def test_gather_refuses_a_negative_health_interval(action_loader):
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail, match='health_interval must be 0'):
+        make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': -1}).run(
+            task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
 
 
 def test_gather_settles_until_the_device_checks_pass(action_loader):
@@ -202,3 +246,66 @@ def test_validate_commands_runs_read_only_commands_in_parallel(action_loader):
 def test_validate_commands_rejects_duplicate_keys(action_loader):
     result = run_commands_module({'commands': [{'key': 'a', 'argv': ['true']}, {'key': 'a', 'argv': ['true']}]})
     assert result['failed'] and 'unique' in result['msg']
+
+
+# --------------------------------------------------------------------------- reports, textfile, ANTA catalog
+def test_reports_prometheus_textfile_and_nothing_checked(action_loader, tmp_path):
+    from prometheus_client.parser import text_string_to_metric_families
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(tmp_path)})
+    result = action.run(task_vars=gathered_vars('healthy'))
+    prom = result['report']['prometheus']
+    assert prom == str(tmp_path / 'aifabric-capture.prom')
+    names = {family.name for family in text_string_to_metric_families(open(prom, encoding='utf-8').read())}
+    assert {'aifabric_validation_ok', 'aifabric_validation_results'} <= names
+    assert 'anta_catalog' not in result['report']  # no EOS switch in this fabric
+    textfile = tmp_path / 'textfile' / 'aifabric.prom'
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'prometheus_file': str(textfile)})
+    assert action.run(task_vars=gathered_vars('healthy'))['report'] == {'prometheus': str(textfile)}
+    assert textfile.read_text().startswith('# HELP ')
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail, match='must end in .prom'):
+        make_action(action_loader, 'aifabric.fabric.validate', {'prometheus_file': str(tmp_path / 'x.txt')}).run(
+            task_vars=gathered_vars('healthy'))
+    # pre-deploy on the FRR capture fabric: nothing can be checked, and the task says so without passing
+    action = make_action(action_loader, 'aifabric.fabric.validate', {'gathered': False})
+    result = action.run(task_vars=gathered_vars('healthy'))
+    assert not result.get('failed') and result['summary']['verdict'] == 'NOTHING CHECKED' and not result['summary']['ok']
+    assert result['msg'].startswith('Validation checked NOTHING for fabric capture') and 'this is not a pass' in result['msg']
+
+
+def test_health_thresholds_are_validated_before_anything_is_judged(action_loader):
+    from ansible.errors import AnsibleActionFail
+    bad = {'pause_rate_max': -5, 'nonsense': 1, 'rdma_errors_max': {'out_of_sequence': 'x', 'made_up': 0}}
+    with pytest.raises(AnsibleActionFail) as raised:
+        make_action(action_loader, 'aifabric.fabric.validate', {'health_thresholds': bad}).run(
+            task_vars=gathered_vars('healthy'))
+    message = str(raised.value)
+    for fragment in ('validate_health_thresholds.pause_rate_max must be a number >= 0 (per second), got -5',
+                     'validate_health_thresholds.nonsense is not a threshold',
+                     "validate_health_thresholds.rdma_errors_max.out_of_sequence must be a number >= 0, got 'x'",
+                     'validate_health_thresholds.rdma_errors_max.made_up is not an RDMA error counter'):
+        assert fragment in message
+
+
+def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_path):
+    import yaml
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_key
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw
+    intent = os.path.join(FIXTURES, '..', 'intents', 'eos_small.yml')
+    design = design_from_file(intent)
+    ctx = checks.Context(design)
+    state = eos_raw(design.device('leaf001'))
+    state['anta'] = {command_key(command): json.loads(read('eos', '4.32', 'leaf001', command['cmd'].replace(' ', '_') + '.json'))
+                     for command in anta_catalog.eapi_commands(ctx, ctx.model('leaf001'))}
+    task_vars = {'hostvars': {'leaf001': {'aifabric_intent': intent, 'validate_gathered': {'state': state}}},
+                 'ansible_play_hosts_all': ['leaf001']}
+    action = make_action(action_loader, 'aifabric.fabric.validate',
+                         {'output_dir': str(tmp_path), 'checks': ['anta'], 'fail': False})
+    result = action.run(task_vars=task_vars)
+    assert result['summary']['passed'] == 8 and result['summary']['ok']
+    catalog = yaml.safe_load(open(result['report']['anta_catalog'], encoding='utf-8'))
+    assert catalog['anta.tests.vxlan'][2]['VerifyVxlanVtep'] == {'vteps': ['10.254.16.3'], 'filters': {'tags': ['leaf001']}}
+    assert 'anta nrfu --catalog anta-catalog.yml' in open(result['report']['anta_catalog'], encoding='utf-8').read()

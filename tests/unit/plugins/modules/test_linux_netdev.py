@@ -2,18 +2,24 @@
 
 fixtures/linux_netdev/fresh/<node>: a node right after `containerlab deploy` (before any configuration);
 fixtures/linux_netdev/configured/<node>: the same node after playbooks/site.yml.
+The module itself runs against the real iproute2 in a network namespace of its own (check mode changes nothing).
 """
 
 import copy
 import ipaddress
 import json
 import os
+import shutil
+import subprocess
 
 import jinja2
 import pytest
 import yaml
 
+from tests.roles.fakehw.runner import run_module
+
 from ansible_collections.aifabric.fabric.plugins.module_utils import linux_netdev as netdev
+from ansible_collections.aifabric.fabric.plugins.modules import linux_netdev
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 
@@ -260,3 +266,91 @@ def test_routed_host_rails_route_via_their_leaf():
             'table': rail['table'], 'scope': 'link'} in desired['routes']
     assert {'to': '10.128.0.0/13', 'via': rail['gateway'], 'dev': 'eth1', 'src': rail['ip'],
             'table': rail['table']} in desired['routes']
+
+
+# ------------------------------------------------------------------ the module itself, in a real network namespace
+MODULE_STATE = {
+    'links': [{'name': 'br-ut', 'kind': 'bridge', 'mtu': 9000, 'state': 'up', 'addresses': ['10.250.0.1/24']}],
+    'routes': [{'to': '10.251.0.0/24', 'via': '10.250.0.2', 'table': 100}],
+    'rules': [{'from': '10.250.0.0/24', 'table': 100, 'priority': 1000}],
+}
+
+
+@pytest.fixture
+def namespace(tmp_path):
+    """A fresh network namespace and a bin directory whose `ip` runs the real iproute2 inside it."""
+    name = 'aifabric-ut-%d' % os.getpid()
+    subprocess.run(['ip', 'netns', 'add', name], check=True)
+    bindir = tmp_path / 'bin'
+    bindir.mkdir()
+    wrapper = bindir / 'ip'
+    wrapper.write_text('#!/bin/sh\nexec %s -n %s "$@"\n' % (shutil.which('ip'), name))
+    wrapper.chmod(0o755)
+
+    def ip(*args):
+        return json.loads(subprocess.run(['ip', '-n', name, '-j'] + list(args), check=True, capture_output=True,
+                                         text=True).stdout or '[]')
+    try:
+        yield str(bindir), ip
+    finally:
+        subprocess.run(['ip', 'netns', 'delete', name], check=False)
+
+
+def _run_netdev(bindir, root, config, **options):
+    check = options.pop('check_mode', False)
+    values = dict(config=config, bin_path=[bindir], root=root, persist_path='/etc/aifabric/netdev.d/ut.ip')
+    values.update(options)
+    return run_module(linux_netdev.main, values, check_mode=check, diff=True)
+
+
+def _snapshot(ip):
+    """What the module manages, without what the kernel changes by itself (timers, link-local addresses)."""
+    links = sorted((link['ifname'], link['mtu'], link.get('master'), 'UP' in link['flags'],
+                    sorted((entry['local'], entry['prefixlen']) for entry in link.get('addr_info', [])
+                           if entry.get('scope') == 'global'))
+                   for link in ip('-d', 'address', 'show'))
+    routes = sorted((route.get('dst'), route.get('gateway'), route.get('table', 'main'), route.get('dev'))
+                    for route in ip('-4', 'route', 'show', 'table', 'all'))
+    rules = sorted((rule.get('priority'), rule.get('src'), rule.get('table')) for rule in ip('rule', 'show'))
+    return links, routes, rules
+
+
+def test_module_check_mode_changes_nothing_then_applies_once(namespace, tmp_path):
+    bindir, ip = namespace
+    root = str(tmp_path / 'root')
+    persisted = os.path.join(root, 'etc', 'aifabric', 'netdev.d', 'ut.ip')
+    before = _snapshot(ip)
+    check = _run_netdev(bindir, root, MODULE_STATE, check_mode=True)
+    assert check.get('failed') is not True, check
+    assert check['changed'] is True and check['persisted'] is True
+    assert any(command.startswith('link add br-ut type bridge') for command in check['commands'])
+    assert check['diff'][0]['after'] and 'br-ut' in check['diff'][0]['after']
+    assert _snapshot(ip) == before  # nothing created, addressed, routed
+    assert not os.path.exists(root)  # nothing persisted
+
+    applied = _run_netdev(bindir, root, MODULE_STATE)
+    assert applied.get('failed') is not True, applied
+    assert applied['changed'] is True and os.path.isfile(persisted)
+    links = {link['ifname']: link for link in ip('-d', 'address', 'show')}
+    assert links['br-ut']['mtu'] == 9000
+    assert [entry['local'] for entry in links['br-ut']['addr_info'] if entry['family'] == 'inet'] == ['10.250.0.1']
+    assert [route['dst'] for route in ip('route', 'show', 'table', '100')] == ['10.251.0.0/24']
+
+    again = _run_netdev(bindir, root, MODULE_STATE)
+    assert (again['changed'], again['commands'], again['persisted']) == (False, [], False)
+    after = _snapshot(ip)
+    smaller = dict(MODULE_STATE, routes=[])
+    drift = _run_netdev(bindir, root, smaller, check_mode=True)
+    assert drift['changed'] is True and any(command.startswith('route del') for command in drift['commands'])
+    assert _snapshot(ip) == after  # the owned route that would go is still there
+    with open(persisted, encoding='utf-8') as handle:
+        assert '10.251.0.0/24' in handle.read()
+
+
+def test_module_refuses_a_newline_in_a_link_name_before_touching_anything(namespace, tmp_path):
+    bindir, ip = namespace
+    before = _snapshot(ip)
+    bad = {'links': [{'name': 'br-ut\n', 'kind': 'bridge'}]}
+    result = _run_netdev(bindir, str(tmp_path / 'root'), bad)
+    assert result['failed'] is True and 'name must be 1-15 characters' in result['msg']
+    assert _snapshot(ip) == before and not os.path.exists(tmp_path / 'root')

@@ -52,7 +52,8 @@ def test_rows_carry_type_default_allowed_and_description():
             in text)
     assert '| `underlay.routing` | string | `ebgp_numbered` | one of `ebgp_numbered`, `ebgp_unnumbered` |' in text
     assert '| `management.pool` | string or null | `null` | IPv4 network in CIDR form, no host bits set |' in text
-    assert '| `hosts.nccl.extra` | mapping | - | values: string or integer |' in text
+    assert ('| `hosts.nccl.extra` | mapping | - | at most 64 entries; keys: NCCL_ followed by up to 60 capital letters, '
+            'digits or _; values: string or integer, 1-1024 printable ASCII characters without spaces' in text)
     assert '| `topology.devices.<name>.management_ip` | string | - | IPv4 address | Management address (ansible_host). |' in text
     assert 'Units are fixed and appear in key names' in text
 

@@ -84,10 +84,14 @@ def test_bgpd_stopped_is_a_failure_not_an_error(design):
 def test_host_mtu_fault_names_the_rail_and_the_jumbo_path(design):
     found = bad(run(design, 'host_mtu_1500'))
     assert set(found) == {('gpu0001', 'interface_mtu', 'eth1'),
+                          ('gpu0001', 'link_mtu', 'eth1 <-> leaf001 eth1'),
                           ('gpu0001', 'jumbo_frames', 'eth1 -> gpu0002 10.100.0.11'),
                           ('gpu0002', 'jumbo_frames', 'eth1 -> gpu0001 10.100.0.10')}
     mtu = found[('gpu0001', 'interface_mtu', 'eth1')]
     assert (mtu.expected, mtu.seen, mtu.rule) == ('MTU 9000', 'MTU 1500', 'C14')
+    link = found[('gpu0001', 'link_mtu', 'eth1 <-> leaf001 eth1')]
+    assert link.seen == 'gpu0001 eth1 MTU 1500, leaf001 eth1 MTU 9100'
+    assert link.message == 'look at gpu0001 eth1 (differs from the design)'
     assert 'local interface MTU 1500' in found[('gpu0001', 'jumbo_frames', 'eth1 -> gpu0002 10.100.0.11')].seen
 
 
@@ -188,12 +192,12 @@ def test_state_not_gathered_is_an_error_per_subject(design):
     assert found[('spine001', 'bgp_session', '10.0.0.1 leaf001')].seen == 'not gathered'
 
 
-def test_unsupported_platform_is_not_applicable(design, monkeypatch):
+def test_state_a_platform_cannot_show_is_not_applicable(design):
     ctx = checks.Context(design, scenario_states('healthy'))
-    model = dict(ctx.model('spine001'), platform='eos')
-    results = checks.REGISTRY['bgp_session'].func(ctx, model)
+    results = checks.REGISTRY['health_pfc_pause'].func(ctx, ctx.model('leaf001'))
     assert [item.status for item in results] == [checks.NOT_APPLICABLE]
-    assert 'no state gatherer for Arista EOS' in results[0].message
+    assert results[0].message == 'not applicable: the FRR on Linux gatherer reads no counters'
+    assert not ctx.state('leaf001').provides('lossless') and ctx.state('leaf001').provides('bgp_summary')
 
 
 def test_catalog_ping_sampling_is_deterministic(design):
@@ -216,10 +220,17 @@ def test_lab_intent_catalog_counts():
     assert catalog.ping_targets(ctx, ctx.model('gpu0001'), max_peers=1)[0]['jumbo_payload'] == 8972
 
 
-def test_device_state_parses_once_and_names_unknown_sources():
-    state = checks.DeviceState('leaf001', {'bogus': {'rc': 0, 'stdout': '{}'}, 'lldp': {'rc': 0, 'stdout': '{"lldp": {}}'}})
+def test_device_state_parses_once_and_names_unknown_sources(design):
+    ctx = checks.Context(design, {'leaf001': {'bogus': {'rc': 0, 'stdout': '{}'}, 'lldp': {'rc': 0, 'stdout': '{"lldp": {}}'}},
+                                  'leaf002': {'_error': 'reading FRR needs a connection', 'lldp': {}}})
+    state = ctx.state('leaf001')
     assert state.get('lldp') == [] and state.get('lldp') is state.get('lldp')
-    with pytest.raises(StateError, match='no parser for this state'):
+    with pytest.raises(StateError, match='the FRR on Linux gatherer does not read this state'):
         state.get('bogus')
     with pytest.raises(StateError, match='not gathered'):
         state.get('bgp_summary')
+    with pytest.raises(StateError, match='reading FRR needs a connection'):
+        ctx.state('leaf002').get('lldp')
+    assert ctx.gathered('leaf001') and not ctx.gathered('leaf002')
+    with pytest.raises(StateError, match='no gatherer for this device'):
+        checks.DeviceState('stray', {'lldp': {}}).get('lldp')

@@ -41,10 +41,11 @@ def rnic(name):
 
 
 def deployed(design, config_dbs, facts, devices=('leaf001', 'gpu0001')):
-    states = {name: {'config_db': {'rc': 0, 'stdout': json.dumps(db), 'stderr': ''}} for name, db in config_dbs.items()}
+    states = {name: {'lossless': {'rc': 0, 'stdout': json.dumps(db), 'stderr': ''}} for name, db in config_dbs.items()}
     states['gpu0001'] = {'rnic': facts}
     ctx = checks.Context(design, states, {'lossless_phases': ('deployed',)})
-    return checks.run(ctx, devices=list(devices), categories=LOSSLESS)
+    # only the port and host-link rules: the other ends of the leaf uplinks (spines) are not in these fixtures
+    return checks.run(ctx, devices=list(devices), categories=LOSSLESS, check_ids=SWITCH_CHECKS | HOST_CHECKS)
 
 
 def bad(results):
@@ -55,7 +56,10 @@ def test_design_phase_passes_on_rendered_sonic_with_counts_from_the_design(desig
     ctx = checks.Context(design, {}, {'lossless_phases': ('design',)})
     results = checks.run(ctx, categories=LOSSLESS)
     assert bad(results) == {}
-    assert {item.source for item in results if item.device == 'leaf001'} == {'design: rendered config_db.json'}
+    assert {item.source for item in results if item.device == 'leaf001' and item.check != 'link_lossless'} == {
+        'design: rendered config_db.json'}
+    uplinks = sum(1 for link in design.links if link.role != 'host_leaf')
+    assert len([item for item in results if item.check == 'link_lossless']) == uplinks
     switch_ports = sum(len(ctx.model(name)['interfaces']) for name in design.device_names() if name.startswith(('leaf', 'spine')))
     per_check = {}
     for item in results:
@@ -65,12 +69,19 @@ def test_design_phase_passes_on_rendered_sonic_with_counts_from_the_design(desig
     assert all(per_check[check_id] == rails for check_id in HOST_CHECKS)
 
 
-def test_design_phase_on_a_platform_without_parser_uses_the_model():
-    eos = design_from_file(os.path.join(FIXTURES, 'intents', 'eos_lossless.yml'))
-    ctx = checks.Context(eos, {}, {'lossless_phases': ('design',)})
+@pytest.mark.parametrize('intent, source', [
+    ('eos_lossless.yml', 'design: rendered startup-config'),
+    ('nvue_small.yml', 'design: rendered startup.yaml'),
+])
+def test_design_phase_reads_the_rendered_eos_and_nvue_configuration(intent, source):
+    path = os.path.join(FIXTURES, 'intents', intent)
+    if not os.path.exists(path):
+        path = os.path.join(FIXTURES, '..', 'intents', intent)
+    fabric = design_from_file(path)
+    ctx = checks.Context(fabric, {}, {'lossless_phases': ('design',)})
     results = checks.run(ctx, categories=LOSSLESS)
     assert bad(results) == {} and results
-    assert {item.source for item in results if item.device == 'leaf001'} == {'design: device model'}
+    assert {item.source for item in results if item.device == 'leaf001' and item.check.startswith('lossless_')} == {source}
 
 
 def test_deployed_phase_passes_when_switch_and_nic_agree(design, rendered):
@@ -215,9 +226,10 @@ def test_frr_lab_is_not_applicable_for_every_lossless_check():
     ctx = checks.Context(lab, {}, {'lossless_phases': lossless.PHASES})
     results = checks.run(ctx, categories=LOSSLESS)
     assert results and {item.status for item in results} == {checks.NOT_APPLICABLE}
-    assert {item.check for item in results} == SWITCH_CHECKS | HOST_CHECKS
+    assert {item.check for item in results} == SWITCH_CHECKS | HOST_CHECKS | {'link_lossless', 'lossless_watchdog_state'}
     assert all('cannot exist in a software lab' in item.message for item in results)
-    assert {item.source for item in results} == {'design and deployed'}
+    assert {item.source for item in results if item.check != 'lossless_watchdog_state'} == {'design and deployed'}
+    assert {item.source for item in results if item.check == 'lossless_watchdog_state'} == {'deployed'}
 
 
 def test_eos_watchdog_timers_are_judged_in_the_platform_units(design):

@@ -47,8 +47,11 @@ def test_not_applicable_grouped_by_reason(design):
     text = report.markdown(report.build(design, results_of(design, 'healthy')))
     section = text.split('## Not applicable', 1)[1].split('## Passed', 1)[0]
     rows = [line for line in section.splitlines() if line.startswith('| not applicable')]
-    assert rows and all('cannot exist in a software lab' in line for line in rows)
-    assert len(rows) <= 2  # one reason for switches, one for the hosts facing them
+    lossless = [line for line in rows if '| lossless_' in line or '| host_switch' in line or '| link_lossless' in line]
+    assert lossless and all('cannot exist in a software lab' in line for line in lossless)
+    # one reason for the lab switches, one for the hosts facing them, two for counters (FRR reads none, and the
+    # captured hosts' counters were not read), one for ANTA (eAPI only); every result is grouped under its reason
+    assert len(rows) == 5
 
 
 def test_failure_lines_name_device_check_expected_seen(design):
@@ -57,12 +60,57 @@ def test_failure_lines_name_device_check_expected_seen(design):
     assert len(report.failure_lines(results_of(design, 'bgpd_stopped'), limit=2)) == 3
 
 
-def test_html_is_escaped_and_has_the_fabric_picture(design):
+def test_html_is_escaped_has_the_fabric_picture_and_opens_offline(design):
     results = results_of(design, 'healthy')
     results.append(checks.Result('leaf001', 'bgp_session', '<script>', checks.FAIL, 'a & b', '"c"'))
     html = report.to_html(design, report.build(design, results))
     assert '<script>' not in html.split('<body>', 1)[1] and '&lt;script&gt;' in html
     assert html.count('<rect') == len(design.device_names()) and 'fill="#e55"' in html
+    # nothing is fetched: no script, stylesheet, image or font from anywhere (the SVG namespace is a name, not a URL)
+    assert not re.search(r'<(script|link|img|iframe)\b|\b(src|href)=|@import|url\(', html)
+    assert set(re.findall(r'https?://[^\s"\'<>]+', html)) <= {'http://www.w3.org/2000/svg'}
+
+
+def test_nothing_checked_is_said_and_never_green(design, tmp_path):
+    lab = design_from_file(os.path.join(REPO, 'inventories', 'lab', 'intent.yml'))
+    results = checks.run(checks.Context(lab, {}, {'lossless_phases': ('design',)}), categories=('lossless',))
+    built = report.build(lab, results)
+    assert results and built['summary']['checks_run'] == 0 and built['summary']['verdict'] == 'NOTHING CHECKED'
+    assert not built['summary']['ok']
+    paths = report.write(lab, built, str(tmp_path))
+    text = open(paths['markdown'], encoding='utf-8').read()
+    assert text.startswith('# Validation of fabric lab: NOTHING CHECKED') and 'This is not a pass.' in text
+    html = open(paths['html'], encoding='utf-8').read()
+    assert 'verdict-none' in html and 'verdict-ok' not in html.split('<body>', 1)[1]
+
+
+def test_health_findings_come_first(design):
+    results = results_of(design, 'wrong_route_target')
+    results.append(checks.Result('gpu0001', 'health_pfc_pause', 'eth1 <-> leaf001 eth1', checks.FAIL, 'x', 'storm',
+                                 category='health', link='gpu0001 eth1'))
+    built = report.build(design, results)
+    assert built['results'][0]['check'] == 'health_pfc_pause' and built['summary']['health_findings'] == 1
+    text = report.markdown(built)
+    assert text.index('## Lossless health findings (1)') < text.index('## Failures (7)')
+    assert report.failure_lines(results)[0].startswith('gpu0001 health_pfc_pause')
+
+
+def test_picture_stays_readable_at_pod_scale_and_bundles_links():
+    big = design_from_file(os.path.join(REPO, 'inventories', 'pod1k', 'intent.yml'))
+    leaf = big.device_names('leaf')[3]
+    port = big.device(leaf)['interfaces'][-1]['name']
+    results = [checks.Result(leaf, 'link_mtu', 'x', checks.FAIL, 'a', 'b', link='%s %s' % (leaf, port)),
+               checks.Result(leaf, 'health_pfc_pause', 'x', checks.FAIL, 'a', 'b', category='health')]
+    svg = report.picture(big, report.build(big, results), max_per_row=32)
+    rows = re.findall(r'<rect x="[\d.]+" y="(\d+)"', svg)
+    per_row = {y: rows.count(y) for y in set(rows)}
+    roles = [role for role in report.ROLE_ORDER if big.device_names(role)]
+    assert len(per_row) == len(roles) and max(per_row.values()) <= 32  # one row per tier, at most 32 boxes each
+    assert 'GPU servers (%d)' % len(big.device_names('host')) in svg
+    counts = [int(value) for value in re.findall(r'<title>(\d+) links?', svg)]
+    assert sum(counts) == len(big.links) and max(counts) > 1  # every link drawn once, parallel ones bundled
+    assert svg.count('failing</title>') == 1 and 'stroke="#b00" stroke-width="3"' in svg
+    assert len(svg) < 200000
 
 
 def test_large_reports_stay_readable(design, tmp_path):

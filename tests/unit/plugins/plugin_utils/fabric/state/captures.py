@@ -69,3 +69,61 @@ def scenario_states(scenario, interface='eth1'):
                 raw['ping:%s:%s' % (interface, name[len('ping_'):-len('.json')])] = ping_result(relative)
         states[device] = raw
     return states
+
+
+# --------------------------------------------------------------------------- platform outputs (EOS, NVUE, SONiC)
+def _commands(model):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import sources
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
+    gatherer = sources.gatherer_for(model)
+    return gatherer, [(key, command_list(gatherer.transport, command)) for key, command in gatherer.commands(model)]
+
+
+def eos_raw(model, release='4.32', device=None):
+    """What the eAPI transport returns for `model`: {key: [JSON output per command]} from fixtures/state/eos."""
+    _gatherer, commands = _commands(model)
+    raw = {}
+    for key, parts in commands:
+        raw[key] = [json.loads(read('eos', release, device or model['name'], part.replace(' ', '_') + '.json'))
+                    for part in parts]
+    return raw
+
+
+NVUE_FILES = {'nv show vrf default router bgp neighbor -o json': 'nv_show_bgp_neighbor_%s.json',
+              'nv show evpn vni -o json': 'nv_show_evpn_vni.json', 'nv config show -o json': 'nv_config_show.json',
+              'nv show interface -o json': 'nv_show_interface.json'}
+
+
+def _file_of(argv, names, release):
+    line = ' '.join(argv)
+    if argv[0] == 'sh':
+        return next(name for marker, name in names.items() if marker in line)
+    return NVUE_FILES[line] % release if '%s' in NVUE_FILES[line] else NVUE_FILES[line]
+
+
+def nvue_raw(model, release='5.12', device=None):
+    """What the SSH transport returns for `model`: {key: result or [results]} from fixtures/state/nvue."""
+    _gatherer, commands = _commands(model)
+    names = {'counters qos': 'counters_qos.txt', 'pfc-watchdog': 'pfc_watchdog.txt', ' lldp -o json': 'lldp.txt'}
+    raw = {}
+    for key, parts in commands:
+        outputs = [{'rc': 0, 'stdout': read('nvue', device or model['name'], _file_of(part, names, release)), 'stderr': ''}
+                   for part in parts]
+        raw[key] = outputs[0] if len(outputs) == 1 else outputs
+    return raw
+
+
+def sonic_raw(model, config_db, device=None):
+    """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-cli dumps of fixtures."""
+    names = {'COUNTERS_PORT_NAME_MAP': 'counters_ports.txt', 'COUNTERS_QUEUE_NAME_MAP': 'counters_queues.txt',
+             'COUNTERS_PG_NAME_MAP': 'counters_pgs.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt',
+             'PORT_TABLE': 'ports_appl_db.txt'}
+    _gatherer, commands = _commands(model)
+    config = {'rc': 0, 'stdout': json.dumps(config_db), 'stderr': ''}
+    raw = {'lossless': config}
+    for key, parts in commands:
+        if key in ('counters', 'lldp', 'interfaces'):
+            outputs = [config if part[0] == 'sonic-cfggen' else {'rc': 0, 'stdout': read('sonic', device or model['name'], next(
+                name for marker, name in names.items() if marker in part[-1])), 'stderr': ''} for part in parts]
+            raw[key] = outputs[0] if len(outputs) == 1 else outputs
+    return raw

@@ -6,11 +6,13 @@
 import copy
 import json
 import os
+import re
 
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sonic, sources
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read
 
@@ -95,21 +97,29 @@ def test_config_db_reference_problems_are_issues_not_crashes():
         assert any(fragment in issue for issue in issues), (fragment, issues)
 
 
-def test_platform_commands_only_read():
+def test_sonic_commands_only_read():
     design = design_from_file(os.path.join(FIXTURES, 'intents', 'sonic_lossless.yml'))
-    leaf = sources.commands_for(design.device('leaf001'))
-    spine = sources.commands_for(design.device('spine001'))
-    assert [item['key'] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
-                                              'lldp', 'config_db']
-    assert [item['key'] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'config_db']
-    every = [item['argv'] for item in leaf + spine]
-    assert all(argv[0] in ('vtysh', 'ip', 'lldpcli', 'sonic-cfggen') for argv in every)
+    leaf_model, spine_model = design.device('leaf001'), design.device('spine001')
+    gatherer = sources.gatherer_for(leaf_model)
+    leaf, spine = gatherer.commands(leaf_model), gatherer.commands(spine_model)
+    assert [item[0] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
+                                          'lldp', 'lossless', 'counters']
+    assert [item[0] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
+    every = [argv for key, command in leaf + spine for argv in command_list('command', command)]
+    assert all(argv[0] in ('vtysh', 'ip', 'sh', 'sonic-cfggen') for argv in every)
     assert all(argv[-1].startswith('show ') for argv in every if argv[0] == 'vtysh')
+    scripts = [argv[2] for argv in every if argv[0] == 'sh']
+    # sonic-db-cli only reads: HGET / HGETALL, never HSET / DEL / FLUSHDB
+    assert scripts and all(set(re.findall(r'sonic-db-cli \w+ (\w+)', script)) <= {'HGET', 'HGETALL'} for script in scripts)
     assert ['sonic-cfggen', '-d', '--print-data'] in every
     host = design_from_file(INTENT).device('gpu0001')
-    assert [item['key'] for item in sources.commands_for(host)] == ['interfaces', 'lldp']
+    assert [item[0] for item in sources.gatherer_for(host).commands(host)] == ['interfaces', 'lldp', 'rnic', 'counters']
 
 
-def test_unknown_source_key_has_no_parser():
-    assert sources.parser_for('jumbo:eth1:10.0.0.1') is sources.PING_PARSER
-    assert sources.parser_for('nonsense') is None
+def test_unknown_key_has_no_parser_and_says_so():
+    design = design_from_file(INTENT)
+    host = sources.gatherer_for(design.device('gpu0001'))
+    assert host.parser('jumbo:eth1:10.0.0.1') is not None and host.provides('ping:eth1:10.0.0.1')
+    assert not host.provides('lossless') and host.parser('nonsense') is None
+    with pytest.raises(StateError, match='does not read this state'):
+        host.parse('nonsense', '')

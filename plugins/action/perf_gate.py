@@ -1,0 +1,103 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Controller side of aifabric.fabric.perf_gate (documented in plugins/modules/perf_gate.py)."""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+
+from ansible.errors import AnsibleActionFail
+from ansible.plugins.action import ActionBase
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import perf
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import prometheus
+
+
+def _runs(registered):
+    """[(item, result)] of a registered loop, skipped items left out."""
+    return [(item.get('item') or {}, item) for item in (registered or {}).get('results') or [] if not item.get('skipped')]
+
+
+def markdown(fabric, gated, meta) -> str:
+    lines = ['# Performance gate of fabric %s: %s' % (fabric, gated['verdict']), '']
+    lines += ['- %s: %s' % (key.replace('_', ' '), value) for key, value in sorted(meta.items())] + ['']
+    if gated['results']:
+        lines += ['| host | test | status | measured | required | verdict |', '|---|---|---|---|---|---|']
+        lines += ['| %s |' % ' | '.join(str(item.get(key, '-')).replace('|', '\\|') for key in
+                                        ('host', 'test', 'status', 'measured', 'required', 'verdict'))
+                  for item in gated['results']]
+        lines.append('')
+    if gated['not_applicable']:
+        lines += ['## Not run', ''] + ['- %s' % reason for reason in gated['not_applicable']] + ['']
+    return '\n'.join(lines)
+
+
+class ActionModule(ActionBase):
+    TRANSFERS_FILES = False
+    _requires_connection = False
+    _VALID_ARGS = frozenset(('intent', 'plan_var', 'clients_var', 'nccl_var', 'output_dir', 'options', 'fail'))
+
+    def run(self, tmp=None, task_vars=None):
+        result = super().run(tmp, task_vars)
+        task_vars = task_vars or {}
+        args = self.validate_argument_spec(argument_spec={
+            'intent': {'type': 'path'},
+            'plan_var': {'type': 'str', 'default': 'perf_plan'},
+            'clients_var': {'type': 'str', 'default': 'perf_clients'},
+            'nccl_var': {'type': 'str', 'default': 'perf_nccl'},
+            'output_dir': {'type': 'path'},
+            'options': {'type': 'dict', 'default': {}},
+            'fail': {'type': 'bool', 'default': True},
+        })[1]
+        intent = args['intent'] or task_vars.get('aifabric_intent')
+        if not intent:
+            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable.')
+        design = get_design(intent)
+        hostvars = task_vars.get('hostvars', {})
+        planned, outputs = {}, {}
+        for name in task_vars.get('ansible_play_hosts_all') or []:
+            values = hostvars.get(name, {})
+            plan = values.get(args['plan_var'])
+            if name not in design.nodes or not isinstance(plan, dict) or 'clients' not in plan:
+                continue
+            planned[name] = {key: plan.get(key) or ([] if key != 'nccl' else None)
+                             for key in ('servers', 'clients', 'nccl', 'not_applicable')}
+            clients = [dict(rail=item['rail'], rc=run.get('rc'), stdout=run.get('stdout'),
+                            stderr=run.get('stderr') or run.get('msg'))
+                       for item, run in _runs(values.get(args['clients_var']))]
+            nccl = values.get(args['nccl_var'])
+            outputs[name] = {'clients': clients,
+                             'nccl': nccl if isinstance(nccl, dict) and not nccl.get('skipped') and plan.get('nccl') else None}
+        if not planned:
+            raise AnsibleActionFail('No GPU server of the play has a plan (%s): run aifabric.fabric.perf_plan first'
+                                    % args['plan_var'])
+        gated = perf.gate(design, planned, outputs, args['options'])
+        meta = {'generated_at': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M:%S UTC'),
+                'servers': len(planned), 'efficiency_ib_write_bw': perf.options_with_defaults(args['options'])[
+                    'efficiency_ib_write_bw'],
+                'efficiency_all_reduce': perf.options_with_defaults(args['options'])['efficiency_all_reduce']}
+        result.update(changed=False, verdict=gated['verdict'], results=gated['results'],
+                      not_applicable=gated['not_applicable'])
+        if args['output_dir']:
+            os.makedirs(args['output_dir'], exist_ok=True)
+            paths = {'json': os.path.join(args['output_dir'], 'perf.json'),
+                     'markdown': os.path.join(args['output_dir'], 'perf.md')}
+            prometheus.write(paths['json'], json.dumps(dict(gated, fabric=design.name, meta=meta), indent=1) + '\n')
+            prometheus.write(paths['markdown'], markdown(design.name, gated, meta))
+            result['report'] = paths
+        bad = [item for item in gated['results'] if item['status'] == 'fail']
+        headline = 'Performance gate of fabric %s: %s (%d tests, %d below the gate)' % (
+            design.name, gated['verdict'], len(gated['results']), len(bad))
+        if gated['verdict'] == 'NOT APPLICABLE':
+            result['msg'] = '%s; not applicable: %s' % (headline, '; '.join(gated['not_applicable']) or 'nothing ran')
+        elif bad and args['fail']:
+            result['failed'] = True
+            lines = ['%s %s: %s' % (item['host'], item['test'], item['verdict']) for item in bad]
+            result['msg'] = '%s\n%s' % (headline, '\n'.join(lines))
+        else:
+            result['msg'] = headline
+        return result

@@ -1,0 +1,176 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Validation verdicts and lossless counters as a Prometheus text-exposition file (format 0.0.4), for
+node_exporter's textfile collector (--collector.textfile.directory) or any scraper of *.prom files.
+
+Written atomically (a temporary file in the same directory, then rename), so a scrape never reads half a file.
+Label values are escaped as the format requires (backslash, double quote, newline). Metrics:
+
+- aifabric_validation_ok{fabric}                      1 when checks ran and none failed or errored, else 0
+- aifabric_validation_results{fabric,check,status}    results per check and status
+- aifabric_validation_failures{fabric,device,check}   failed or errored results per device and check (non-zero only)
+- aifabric_validation_timestamp_seconds{fabric}       when the validation ran
+- per link end (labels fabric, device, port, peer, peer_port), from the second counter reading and the rates:
+  aifabric_pfc_pause_frames_total / _per_second {direction="rx|tx", priority}; aifabric_pfc_watchdog_storms_total
+  {queue}; aifabric_pfc_watchdog_stormed{queue} (0/1); aifabric_lossless_drops_total / _per_second {kind, index};
+  aifabric_ecn_marked_packets_total / _per_second {queue}; aifabric_rdma_counter_total / _per_second {counter}
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+
+from . import ERROR, FAIL, STATUSES
+
+_NAME = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*$')
+_LABEL = re.compile(r'^[a-zA-Z_][a-zA-Z0-9_]*$')
+PAUSE = (('pfc_rx', 'rx'), ('pfc_tx', 'tx'))
+PAUSE_TOTAL = (('pfc_rx_total', 'rx'), ('pfc_tx_total', 'tx'))
+DROPS = (('queue_dropped', 'queue_packets'), ('queue_dropped_bytes', 'queue_bytes'), ('pg_dropped', 'pg_packets'),
+         ('pg_dropped_bytes', 'pg_bytes'), ('prio_discards', 'nic_priority_packets'))
+ECN = (('queue_ecn_marked', 'queue'), ('ecn_marked_total', 'port'))
+RDMA = ('np_ecn_marked_roce_packets', 'np_cnp_sent', 'rp_cnp_handled', 'out_of_sequence', 'packet_seq_err',
+        'implied_nak_seq_err', 'local_ack_timeout_err', 'rx_discards_phy')
+HELP = {
+    'aifabric_validation_ok': ('gauge', '1 when validation ran checks and none failed or errored, else 0'),
+    'aifabric_validation_results': ('gauge', 'Validation results per check and status'),
+    'aifabric_validation_failures': ('gauge', 'Failed or errored validation results per device and check'),
+    'aifabric_validation_timestamp_seconds': ('gauge', 'Unix time of the validation run'),
+    'aifabric_pfc_pause_frames_total': ('counter', 'PFC pause frames a port received or sent (second reading)'),
+    'aifabric_pfc_pause_frames_per_second': ('gauge', 'PFC pause frames per second between the two readings'),
+    'aifabric_pfc_watchdog_storms_total': ('counter', 'PFC watchdog storms detected on a queue'),
+    'aifabric_pfc_watchdog_stormed': ('gauge', '1 while the PFC watchdog holds a queue in storm state'),
+    'aifabric_lossless_drops_total': ('counter', 'Drops counted on a lossless queue, priority group or NIC priority'),
+    'aifabric_lossless_drops_per_second': ('gauge', 'Drops per second on a lossless queue, priority group or NIC priority'),
+    'aifabric_ecn_marked_packets_total': ('counter', 'Packets marked CE by a switch queue or port'),
+    'aifabric_ecn_marked_packets_per_second': ('gauge', 'Packets marked CE per second'),
+    'aifabric_rdma_counter_total': ('counter', 'RDMA NIC congestion and error counters (mlx5 hw_counters, ethtool)'),
+    'aifabric_rdma_counter_per_second': ('gauge', 'RDMA NIC congestion and error counters per second'),
+}
+
+
+def escape(value) -> str:
+    return str(value).replace('\\', '\\\\').replace('\n', '\\n').replace('"', '\\"')
+
+
+def _number(value) -> str:
+    if isinstance(value, bool):
+        return '1' if value else '0'
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+class Exposition:
+    """Samples grouped by metric name, rendered with one HELP and TYPE line per metric."""
+
+    def __init__(self):
+        self.samples = {}
+
+    def add(self, name, labels, value):
+        if value is None:
+            return
+        if not _NAME.match(name) or name not in HELP:
+            raise ValueError('not a declared metric name: %r' % name)
+        for label in labels:
+            if not _LABEL.match(label):
+                raise ValueError('not a label name: %r' % label)
+        self.samples.setdefault(name, []).append((labels, value))
+
+    def text(self) -> str:
+        lines = []
+        for name in sorted(self.samples):
+            kind, text = HELP[name]
+            lines.append('# HELP %s %s' % (name, text.replace('\\', '\\\\').replace('\n', '\\n')))
+            lines.append('# TYPE %s %s' % (name, kind))
+            for labels, value in self.samples[name]:
+                label_text = ','.join('%s="%s"' % (key, escape(labels[key])) for key in labels)
+                lines.append('%s{%s} %s' % (name, label_text, _number(value)))
+        return '\n'.join(lines) + '\n'
+
+
+def _indexed(values):
+    return sorted(((str(index), value) for index, value in (values or {}).items()), key=lambda item: item[0])
+
+
+def add_counters(exposition, fabric, device, port, peer, peer_port, totals, rates):
+    """Samples of one link end: cumulative values of the second reading and the rates."""
+    base = {'fabric': fabric, 'device': device, 'port': port, 'peer': peer, 'peer_port': peer_port}
+    rates = rates or {}
+    for metric, direction in PAUSE:
+        for index, value in _indexed(totals.get(metric)):
+            labels = dict(base, direction=direction, priority=index)
+            exposition.add('aifabric_pfc_pause_frames_total', labels, value)
+            exposition.add('aifabric_pfc_pause_frames_per_second', labels, (rates.get(metric) or {}).get(int(index)))
+    for metric, direction in PAUSE_TOTAL:
+        if totals.get(metric) is not None:
+            labels = dict(base, direction=direction, priority='all')
+            exposition.add('aifabric_pfc_pause_frames_total', labels, totals[metric])
+            exposition.add('aifabric_pfc_pause_frames_per_second', labels, rates.get(metric))
+    for index, value in _indexed(totals.get('wd_storms')):
+        exposition.add('aifabric_pfc_watchdog_storms_total', dict(base, queue=index), value)
+    for index, value in _indexed(totals.get('wd_stormed')):
+        exposition.add('aifabric_pfc_watchdog_stormed', dict(base, queue=index), bool(value))
+    for metric, kind in DROPS:
+        for index, value in _indexed(totals.get(metric)):
+            labels = dict(base, kind=kind, index=index)
+            exposition.add('aifabric_lossless_drops_total', labels, value)
+            exposition.add('aifabric_lossless_drops_per_second', labels, (rates.get(metric) or {}).get(int(index)))
+    for metric, scope in ECN:
+        values = totals.get(metric)
+        items = _indexed(values) if isinstance(values, dict) else ([('all', values)] if values is not None else [])
+        for index, value in items:
+            labels = dict(base, queue=index if scope == 'queue' else 'all')
+            rate = rates.get(metric)
+            exposition.add('aifabric_ecn_marked_packets_total', labels, value)
+            exposition.add('aifabric_ecn_marked_packets_per_second', labels,
+                           rate.get(int(index)) if isinstance(rate, dict) else rate)
+    for name in RDMA:
+        if totals.get(name) is not None:
+            labels = dict(base, counter=name)
+            exposition.add('aifabric_rdma_counter_total', labels, totals[name])
+            exposition.add('aifabric_rdma_counter_per_second', labels, rates.get(name))
+
+
+def build(fabric, results, summary, timestamp, links=()) -> str:
+    """The exposition text. `links`: [(device, port, peer, peer_port, totals, rates)] of every link end."""
+    exposition = Exposition()
+    exposition.add('aifabric_validation_ok', {'fabric': fabric}, bool(summary['ok'] and summary['checks_run'] > 0))
+    exposition.add('aifabric_validation_timestamp_seconds', {'fabric': fabric}, float(timestamp))
+    per_check, failures = {}, {}
+    for result in results:
+        per_check.setdefault(result.check, {status: 0 for status in STATUSES})[result.status] += 1
+        if result.status in (FAIL, ERROR):
+            failures[(result.device, result.check)] = failures.get((result.device, result.check), 0) + 1
+    for check_id in sorted(per_check):
+        for status in STATUSES:
+            exposition.add('aifabric_validation_results', {'fabric': fabric, 'check': check_id, 'status': status},
+                           per_check[check_id][status])
+    for (device, check_id), count in sorted(failures.items()):
+        exposition.add('aifabric_validation_failures', {'fabric': fabric, 'device': device, 'check': check_id}, count)
+    for device, port, peer, peer_port, totals, rates in links:
+        add_counters(exposition, fabric, device, port, peer, peer_port, totals or {}, rates)
+    return exposition.text()
+
+
+def write(path, text) -> str:
+    """Write atomically: a temporary file in the target directory, then rename over the target."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix='.%s.' % os.path.basename(path), suffix='.tmp', dir=directory)
+    try:
+        with os.fdopen(handle, 'w', encoding='utf-8') as stream:
+            stream.write(text)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+    return path
+
+
+__all__ = ['build', 'write', 'escape', 'Exposition', 'add_counters']

@@ -1,0 +1,472 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Write a render's files into a staging generation and switch it into place only when it is complete.
+
+Layout, for dest = out/lab:
+
+    out/lab -> .lab.generations/g000012     symlink, replaced atomically (rename(2)) when a render completes
+    out/.lab.generations/g000012/           a complete generation: the files and manifest.json
+    out/.lab.generations/g000013.partial/   a render in progress, or killed: never pointed at, removed by the next render
+    out/.lab.lock                           fcntl lock: one render into out/lab at a time
+
+A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
+Files that did not change are hard links to the previous generation, so a one-device change on a fabric of
+thousands of devices writes one device's files. manifest.json lists the sha256 of every file under the render
+roots and marks the generation complete; verify() checks it.
+
+Interface (also what a parallel renderer builds on):
+
+    with StagedOutput(dest, check_mode=False, lock_timeout=300) as output:
+        output.put('configs/leaf001/frr.conf', text)      # any number of times, any order
+        summary = output.finish(roots=('configs', 'docs', 'k8s'), prune=('configs', 'docs', 'k8s'))
+
+Leaving the block without finish() (an exception, a failed render) calls abort(): the staging directory is
+removed and dest is left exactly as it was. put() refuses any path that is absolute, contains '..', control
+characters or empty parts, or resolves (through symlinks) outside the output directory, whatever validated it
+before. The module needs only the standard library.
+"""
+
+from __future__ import annotations
+
+import datetime
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import socket
+import stat
+import time
+import unicodedata
+
+MANIFEST = 'manifest.json'
+MANIFEST_FORMAT = 1
+GENERATION = re.compile(r'^g(\d{6,})$')
+PARTIAL_SUFFIX = '.partial'
+FILE_MODE = 0o644
+NAME_MAX = 255  # bytes per path component (Linux)
+PATH_MAX = 4096
+LOCK_POLL_SECONDS = 0.2
+# Control, format (bidi overrides, zero-width), separator and surrogate characters: never in a file name.
+_INVISIBLE = frozenset(('Cc', 'Cf', 'Cs', 'Zl', 'Zp'))
+
+
+class OutputError(Exception):
+    """The output directory cannot be written safely; the message says why and what to do."""
+
+
+class OutputBusy(OutputError):
+    """Another render holds the lock of the output directory."""
+
+
+def check_relative(relative) -> str:
+    """`relative` if it is a safe path inside the output directory, else OutputError naming the problem."""
+    if not isinstance(relative, str) or not relative:
+        raise OutputError('refusing to write %r: an output file needs a non-empty relative path' % (relative,))
+    problem = None
+    if any(unicodedata.category(char) in _INVISIBLE for char in relative):
+        problem = 'it contains control or invisible formatting characters'
+    elif relative.startswith('/') or '\\' in relative:
+        problem = 'it is absolute or contains a backslash'
+    elif any(part in ('', '.', '..') for part in relative.split('/')):
+        problem = "it has an empty, '.' or '..' part"
+    elif any(len(part.encode('utf-8', 'surrogatepass')) > NAME_MAX for part in relative.split('/')):
+        problem = 'a part is longer than %d bytes' % NAME_MAX
+    elif len(relative.encode('utf-8', 'surrogatepass')) > PATH_MAX // 2:
+        problem = 'it is longer than %d bytes' % (PATH_MAX // 2)
+    if problem:
+        raise OutputError('refusing to write %r: %s; every output file must stay inside the output directory'
+                          % (relative, problem))
+    return relative
+
+
+def _inside(path, root) -> bool:
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def sha256_file(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, 'rb') as handle:
+        for block in iter(lambda: handle.read(1 << 20), b''):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_manifest(directory):
+    """The manifest of a generation directory, or None when it has none (or an unreadable one)."""
+    try:
+        with open(os.path.join(directory, MANIFEST), encoding='utf-8') as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get('files'), dict) else None
+
+
+def verify(dest) -> list:
+    """Problems of the output at `dest` (empty list = complete and every file matches its sha256)."""
+    directory = os.path.realpath(dest)
+    manifest = read_manifest(directory)
+    if manifest is None:
+        return ['%s has no readable %s' % (dest, MANIFEST)]
+    problems = [] if manifest.get('complete') is True else ['%s is not marked complete' % MANIFEST]
+    for relative, digest in sorted(manifest['files'].items()):
+        path = os.path.join(directory, relative)
+        if not os.path.isfile(path):
+            problems.append('%s is missing' % relative)
+        elif sha256_file(path) != digest:
+            problems.append('%s does not match its sha256' % relative)
+    return problems
+
+
+class StagedOutput:
+    """One render into `dest`: put() files, then finish() switches them into place, or abort() leaves dest as it was.
+
+    check_mode: compare only; nothing is created or written (a shared lock is taken only if the lock file exists).
+    lock_timeout: seconds to wait for another render into the same dest before failing with OutputBusy.
+    keep: complete generations kept (the current one and keep - 1 previous ones).
+    on_change(relative, old_bytes_or_None, new_bytes): called for every file whose content changes (for diffs).
+    """
+
+    def __init__(self, dest, check_mode=False, lock_timeout=300.0, keep=2, on_change=None):
+        self.dest = os.path.abspath(dest)
+        parent, name = os.path.split(self.dest)
+        if not name:
+            raise OutputError('dest %s names no directory' % dest)
+        self.parent = parent
+        self.name = name
+        self.generations = os.path.join(parent, '.%s.generations' % name)
+        self.lock_path = os.path.join(parent, '.%s.lock' % name)
+        self.check_mode = check_mode
+        self.lock_timeout = lock_timeout
+        self.keep = max(1, keep)
+        self.on_change = on_change
+        self.files = {}  # relative -> sha256 of everything put()
+        self.written = {}  # relative paths whose content changed (or that are new), in put() order
+        self.unchanged = 0
+        self.removed = []
+        self.generation = None
+        self._lock = None
+        self._current = None  # directory holding the complete output now (a generation or a plain directory)
+        self._staging = None
+        self._staged = set()  # relative paths written into the staging directory
+        self._real_dirs = {}
+        self._done = False
+        self._opened = False
+
+    # ------------------------------------------------------------------ context
+    def __enter__(self):
+        if not self._opened:
+            self.open()
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        if not self._done:
+            self.abort()
+        return False
+
+    def open(self):
+        """Take the lock (waiting up to lock_timeout) and find the current output; returns self."""
+        self._acquire_lock()
+        self._opened = True
+        try:
+            self._current = self._current_directory()
+            if not self.check_mode:
+                self._remove_partials()
+        except BaseException:
+            self._release_lock()
+            raise
+        return self
+
+    # ------------------------------------------------------------------ lock
+    def _acquire_lock(self):
+        if self.check_mode:
+            if not os.path.exists(self.lock_path):
+                return  # nothing was ever rendered here: nothing can change under us, and nothing may be created
+            flags, mode = os.O_RDONLY, fcntl.LOCK_SH
+        else:
+            try:
+                os.makedirs(self.parent, exist_ok=True)
+            except OSError as exc:
+                raise OutputError('cannot create the directory %s: %s' % (self.parent, exc.strerror)) from None
+            flags, mode = os.O_RDWR | os.O_CREAT, fcntl.LOCK_EX
+        try:
+            handle = os.open(self.lock_path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise OutputError('cannot open the lock file %s: %s' % (self.lock_path, exc.strerror)) from None
+        deadline = time.monotonic() + max(0.0, self.lock_timeout)
+        while True:
+            try:
+                fcntl.flock(handle, mode | fcntl.LOCK_NB)
+                break
+            except OSError as exc:
+                if exc.errno not in (errno.EAGAIN, errno.EACCES):
+                    os.close(handle)
+                    raise OutputError('cannot lock %s: %s' % (self.lock_path, exc.strerror)) from None
+            if time.monotonic() >= deadline:
+                holder = self._lock_holder(handle)
+                os.close(handle)
+                raise OutputBusy('another render into %s is running%s; waited %g s for it (lock file %s). Wait for it '
+                                 'to finish, or raise the lock timeout.'
+                                 % (self.dest, holder, self.lock_timeout, self.lock_path))
+            time.sleep(LOCK_POLL_SECONDS)
+        self._lock = handle
+        if not self.check_mode:
+            os.ftruncate(handle, 0)
+            os.pwrite(handle, ('pid %d on %s since %s\n' % (os.getpid(), socket.gethostname(), _now())).encode(), 0)
+
+    @staticmethod
+    def _lock_holder(handle):
+        try:
+            text = os.pread(handle, 200, 0).decode('utf-8', 'replace').strip()
+        except OSError:
+            return ''
+        return ' (%s)' % text if text else ''
+
+    def _release_lock(self):
+        if self._lock is not None:
+            if not self.check_mode:
+                os.ftruncate(self._lock, 0)
+            os.close(self._lock)  # closing releases the flock
+            self._lock = None
+
+    # ------------------------------------------------------------------ directories
+    def _current_directory(self):
+        """The directory that holds the complete output now, or None when dest does not exist yet."""
+        if os.path.islink(self.dest):
+            target = os.path.realpath(self.dest)
+            if (os.path.dirname(target) != os.path.realpath(self.generations)
+                    or not GENERATION.match(os.path.basename(target))):
+                raise OutputError('dest %s is a symlink to %s, which is not an output generation of this collection; '
+                                  'remove the symlink or choose another dest' % (self.dest, os.readlink(self.dest)))
+            if not os.path.isdir(target):
+                raise OutputError('dest %s points at %s, which does not exist; remove the dangling symlink'
+                                  % (self.dest, target))
+            return target
+        if os.path.isdir(self.dest):
+            return os.path.realpath(self.dest)  # a plain directory (output of an older version, or made by hand)
+        if os.path.lexists(self.dest):
+            raise OutputError('dest %s exists and is not a directory' % self.dest)
+        return None
+
+    def _remove_partials(self):
+        """Remove what renders that were killed left behind (we hold the lock: none is running)."""
+        prefix = '.%s.link-' % self.name
+        for name in os.listdir(self.parent):
+            if name.startswith(prefix) and os.path.islink(os.path.join(self.parent, name)):
+                os.unlink(os.path.join(self.parent, name))
+        try:
+            names = os.listdir(self.generations)
+        except FileNotFoundError:
+            return
+        for name in names:
+            if PARTIAL_SUFFIX in name:
+                shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
+
+    def _next_generation(self):
+        numbers = [int(match.group(1)) for match in map(GENERATION.match, os.listdir(self.generations)) if match]
+        return 'g%06d' % (max(numbers, default=0) + 1)
+
+    def _staging_directory(self):
+        if self._staging is None:
+            os.makedirs(self.generations, exist_ok=True)
+            self.generation = self._next_generation()
+            self._staging = os.path.join(self.generations, '%s%s-%d' % (self.generation, PARTIAL_SUFFIX, os.getpid()))
+            os.mkdir(self._staging)
+            self._staging_real = os.path.realpath(self._staging)
+        return self._staging
+
+    def _ensure_directory(self, root, real_root, relative_dir):
+        """Create `relative_dir` under `root`, refusing anything that resolves outside it."""
+        key = (root, relative_dir)
+        if key in self._real_dirs:
+            return self._real_dirs[key]
+        path = os.path.join(root, relative_dir) if relative_dir else root
+        os.makedirs(path, exist_ok=True)
+        real = os.path.realpath(path)
+        if not _inside(real, real_root):
+            raise OutputError('refusing to write into %s: it resolves to %s, outside the output directory'
+                              % (relative_dir, real))
+        self._real_dirs[key] = real
+        return real
+
+    # ------------------------------------------------------------------ files
+    def _old_content(self, relative):
+        if self._current is None:
+            return None
+        path = os.path.join(self._current, relative)
+        directory = os.path.dirname(path)
+        real = self._real_dirs.get(directory)
+        if real is None:
+            real = self._real_dirs[directory] = os.path.realpath(directory)
+        if not _inside(real, self._current):
+            raise OutputError('refusing to read %s: the existing output directory %s has a symlink that leads outside it'
+                              % (relative, self.dest))
+        try:
+            handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR, errno.EISDIR):
+                return None  # a symlink or directory where a file should be: replaced by the file
+            raise
+        with os.fdopen(handle, 'rb') as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None
+            return stream.read()
+
+    def put(self, relative, text):
+        """Stage one file. Returns 'written' when its content is new or changed, 'unchanged' otherwise."""
+        check_relative(relative)
+        if relative == MANIFEST:
+            raise OutputError('refusing to write %s: the name is reserved for the manifest' % MANIFEST)
+        data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
+        self.files[relative] = hashlib.sha256(data).hexdigest()
+        old = self._old_content(relative)
+        if old == data:
+            self.unchanged += 1
+            if relative in self.written:  # put twice, back to the old content: drop the staged copy
+                del self.written[relative]
+                if relative in self._staged:
+                    os.unlink(os.path.join(self._staging, relative))
+                    self._staged.discard(relative)
+            return 'unchanged'
+        self.written[relative] = True
+        if self.on_change is not None:
+            self.on_change(relative, old, data)
+        if not self.check_mode:
+            self._write(relative, data)
+        return 'written'
+
+    def _write(self, relative, data):
+        staging = self._staging_directory()
+        directory, _unused = os.path.split(relative)
+        self._ensure_directory(staging, self._staging_real, directory)
+        path = os.path.join(staging, relative)
+        if relative in self._staged:
+            os.unlink(path)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        with os.fdopen(handle, 'wb') as stream:
+            stream.write(data)
+        os.chmod(path, FILE_MODE)
+        self._staged.add(relative)
+
+    # ------------------------------------------------------------------ finish / abort
+    def _existing_files(self):
+        """relative path -> absolute path of every regular file of the current output (no symlinks followed)."""
+        found = {}
+        if self._current is None:
+            return found
+        for directory, subdirectories, names in os.walk(self._current):
+            for name in list(subdirectories):
+                if os.path.islink(os.path.join(directory, name)):
+                    raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
+                                      'never contains links' % (self.dest, os.path.relpath(os.path.join(directory, name),
+                                                                                           self._current)))
+            for name in names:
+                path = os.path.join(directory, name)
+                mode = os.lstat(path).st_mode
+                relative = os.path.relpath(path, self._current)
+                if not stat.S_ISREG(mode):
+                    raise OutputError('the output directory %s contains %s, which is not a regular file; remove it'
+                                      % (self.dest, relative))
+                found[relative] = path
+        return found
+
+    def finish(self, roots=(), prune=(), meta=None) -> dict:
+        """Complete the render: files under `prune` roots that were not put() are removed; every other existing file
+        is kept. Unless nothing changed (or in check mode), the new generation replaces dest atomically.
+
+        roots: top-level directories whose files the manifest lists (the render's own output).
+        Returns {changed, written, unchanged, removed, files, generation, manifest}.
+        """
+        try:
+            prune = tuple(prune)
+            needed = prune or (self.written and not self.check_mode)  # to prune, or to carry into a new generation
+            existing = self._existing_files() if needed else {}
+            self.removed = sorted(relative for relative in existing
+                                  if relative not in self.files and relative.split('/', 1)[0] in prune)
+            changed = bool(self.written or self.removed)
+            manifest_path = None
+            if changed and not self.check_mode:
+                manifest_path = self._switch(existing, roots, meta)
+            else:
+                self._discard_staging()
+            self._done = True
+            return {'changed': changed, 'written': len(self.written), 'unchanged': self.unchanged,
+                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation if changed
+                    and not self.check_mode else None, 'manifest': manifest_path}
+        except BaseException:
+            self.abort()
+            raise
+        finally:
+            self._release_lock()
+
+    def _switch(self, existing, roots, meta):
+        staging = self._staging_directory()
+        previous = read_manifest(self._current) if self._current else None
+        previous_files = (previous or {}).get('files', {})
+        removed = set(self.removed)
+        digests = dict(self.files)
+        for relative, source in existing.items():
+            if relative == MANIFEST or relative in self._staged or relative in removed:
+                continue
+            directory = os.path.dirname(relative)
+            self._ensure_directory(staging, self._staging_real, directory)
+            target = os.path.join(staging, relative)
+            try:
+                os.link(source, target, follow_symlinks=False)
+            except OSError:
+                shutil.copy2(source, target, follow_symlinks=False)  # another file system, or no hard links
+            if relative not in digests and relative.split('/', 1)[0] in roots:
+                digests[relative] = previous_files.get(relative) or sha256_file(source)
+        listed = {relative: digest for relative, digest in sorted(digests.items()) if relative.split('/', 1)[0] in roots}
+        manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
+                    'meta': meta or {}, 'files': listed}
+        with open(os.path.join(staging, MANIFEST), 'w', encoding='utf-8') as stream:
+            json.dump(manifest, stream, indent=1, sort_keys=True)
+            stream.write('\n')
+        final = os.path.join(self.generations, self.generation)
+        os.rename(staging, final)
+        self._staging = None
+        self._point_dest_at(final)
+        self._trim_generations()
+        return os.path.join(self.dest, MANIFEST)
+
+    def _point_dest_at(self, final):
+        link = os.path.join(self.parent, '.%s.link-%d' % (self.name, os.getpid()))
+        if os.path.lexists(link):
+            os.unlink(link)
+        os.symlink(os.path.relpath(final, self.parent), link)
+        if os.path.isdir(self.dest) and not os.path.islink(self.dest):
+            # Output of an older version (a plain directory): moved aside once, then replaced by the symlink.
+            os.rename(self.dest, os.path.join(self.generations, 'previous-plain-%d%s' % (os.getpid(), PARTIAL_SUFFIX)))
+        os.replace(link, self.dest)
+
+    def _trim_generations(self):
+        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
+        for name in complete[:-self.keep]:
+            shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
+        self._remove_partials()
+
+    def _discard_staging(self):
+        if self._staging is not None:
+            shutil.rmtree(self._staging, ignore_errors=True)
+            self._staging = None
+
+    def abort(self):
+        """Forget this render: remove the staging directory; dest stays exactly as it was."""
+        try:
+            self._discard_staging()
+        finally:
+            self._done = True
+            self._release_lock()
+
+
+def _now():
+    return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
+
+
+__all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'verify', 'read_manifest', 'MANIFEST']

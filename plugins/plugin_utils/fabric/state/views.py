@@ -1,0 +1,55 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The platform-neutral lossless view of a switch port: what every platform's parser produces, what the
+lossless rules (checks/lossless.py) judge.
+
+Fields (None: the platform does not expose it):
+- mtu                     port MTU
+- trust                   'dscp', 'cos', 'both' or None (SONiC: classification follows the bound DSCP map)
+- dscp_to_tc, dscp_map    {dscp: tc} in effect on the port and the name of the map it comes from
+- pfc, pfcwd              priorities with PFC enabled / covered by the PFC watchdog
+- watchdog                {action, detection_ms, restoration_ms} or None; poll_ms: watchdog poll interval
+- tc_to_pg, tc_to_queue, pfc_to_queue, pfc_to_pg   {int: int} maps (None where the platform fixes them)
+- queues                  {queue: {scheduler: {type, weight} | None, wred: {ecn, green_enable, min_bytes, max_bytes,
+                           probability} | None}}
+- pgs                     {pg: {dynamic: True} | {dynamic: False, xoff, xon, size, name}}: lossless ingress buffers
+- egress                  {queue: 'lossless' | profile}: egress buffer of each queue
+- cable_length_m          configured cable length (headroom input)
+- headroom                'configured' (profiles in the configuration) or 'platform' (the NOS sizes headroom
+                           itself for every no-drop priority: EOS, NVUE without explicit thresholds)
+- in_neighbors            SONiC: port listed in DEVICE_NEIGHBOR (C22); None elsewhere
+- lossless_mtu            SONiC LOSSLESS_TRAFFIC_PATTERN mtu; None elsewhere
+"""
+
+from __future__ import annotations
+
+FIELDS = ('mtu', 'trust', 'dscp_to_tc', 'dscp_map', 'pfc', 'pfcwd', 'watchdog', 'poll_ms', 'tc_to_pg', 'tc_to_queue',
+          'pfc_to_queue', 'pfc_to_pg', 'queues', 'pgs', 'egress', 'cable_length_m', 'headroom', 'in_neighbors',
+          'lossless_mtu')
+
+
+def port_view(**fields) -> dict:
+    """A view with every field present (defaults: nothing configured)."""
+    unknown = set(fields) - set(FIELDS)
+    if unknown:
+        raise ValueError('unknown view fields: %s' % ', '.join(sorted(unknown)))
+    view = {'mtu': None, 'trust': None, 'dscp_to_tc': None, 'dscp_map': None, 'pfc': [], 'pfcwd': [], 'watchdog': None,
+            'poll_ms': None, 'tc_to_pg': None, 'tc_to_queue': None, 'pfc_to_queue': None, 'pfc_to_pg': None,
+            'queues': {}, 'pgs': {}, 'egress': {}, 'cable_length_m': None, 'headroom': 'configured',
+            'in_neighbors': None, 'lossless_mtu': None}
+    view.update(fields)
+    return view
+
+
+def identity(values) -> dict:
+    """{v: v}: the fixed priority = TC = PG = queue mapping of platforms without these maps."""
+    return {value: value for value in values}
+
+
+def lossless_state(ports, source, issues=()) -> dict:
+    """The neutral `lossless` state of a switch: {'ports': {port: view}, 'source': ..., 'issues': [...]}."""
+    return {'ports': ports, 'source': source, 'issues': list(issues)}
+
+
+__all__ = ['port_view', 'identity', 'lossless_state', 'FIELDS']

@@ -1,0 +1,139 @@
+"""The on-disk state of an SSH double (one directory per device), shared by its commands and its timer thread.
+
+Commands run as separate processes, so every read-modify-write holds the device lock (fcntl on D/lock).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+SONIC_RELEASE = '202311'
+CUMULUS_RELEASE = '5.9.2'
+
+
+def sonic_ports(count=128, step=4):
+    """Front-panel names of a 64 x 800G switch in SONiC's lane-indexed naming (Ethernet0, Ethernet4, ...)."""
+    return ['Ethernet%d' % (index * step) for index in range(count)]
+
+
+def nvue_ports(count=64):
+    return ['swp%d' % index for index in range(1, count + 1)] + \
+        ['swp%ds%d' % (index, lane) for index in range(1, count + 1) for lane in range(8)]
+
+
+def path(directory, *parts):
+    return os.path.join(directory, *parts)
+
+
+@contextlib.contextmanager
+def locked(directory):
+    with open(path(directory, 'lock'), 'a', encoding='utf-8') as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def read_json(file_path, default=None):
+    try:
+        with open(file_path, encoding='utf-8') as handle:
+            return json.load(handle)
+    except FileNotFoundError:
+        return default
+
+
+def write_json(file_path, data, indent=4):
+    os.makedirs(os.path.dirname(file_path), exist_ok=True)
+    tmp = file_path + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as handle:
+        json.dump(data, handle, indent=indent, sort_keys=True)
+        handle.write('\n')
+    os.replace(tmp, file_path)
+
+
+def device(directory):
+    return read_json(path(directory, 'device.json'), {})
+
+
+def init_device(directory, facts):
+    """Write device.json and the factory state once (a restarted double keeps its saved state)."""
+    facts = dict(facts)
+    kind = facts['kind']
+    if kind == 'sonic':
+        facts.setdefault('release', SONIC_RELEASE)
+        facts.setdefault('hwsku', 'Arista-7060X6-64PE-C256S2')
+        facts.setdefault('platform', 'x86_64-arista_7060x6_64pe')
+        facts.setdefault('ports', sonic_ports())
+    else:
+        facts.setdefault('release', CUMULUS_RELEASE)
+        facts.setdefault('ports', nvue_ports())
+    facts.setdefault('world', {})
+    write_json(path(directory, 'device.json'), facts)
+    if kind == 'sonic' and not os.path.exists(path(directory, 'db', 'CONFIG_DB.json')):
+        from tests.doubles.ssh import sonic
+        sonic.factory(directory, facts)
+    if kind == 'nvue' and not os.path.exists(path(directory, 'nvue', 'revisions.json')):
+        from tests.doubles.ssh import nvue
+        nvue.factory(directory, facts)
+
+
+def first_seen(directory, keys):
+    """When each BGP peer key first appeared in the configuration (sessions come up some time after)."""
+    file_path = path(directory, 'bgp_first_seen.json')
+    seen = read_json(file_path, {})
+    now = time.time()
+    updated = {key: seen.get(key, now) for key in keys}
+    if updated != seen:
+        write_json(file_path, updated)
+    return updated
+
+
+# -- timers: scheduled jobs (systemd-run) and NVUE's confirm rollback -------------------------------------
+def schedule(directory, unit, seconds, argv):
+    write_json(path(directory, 'jobs', unit + '.json'), {'due': time.time() + seconds, 'argv': argv, 'unit': unit})
+
+
+def cancel(directory, unit):
+    for name in (unit, unit[:-6] if unit.endswith('.timer') else unit, unit[:-8] if unit.endswith('.service') else unit):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path(directory, 'jobs', name + '.json'))
+            return True
+    return False
+
+
+def jobs(directory):
+    folder = path(directory, 'jobs')
+    if not os.path.isdir(folder):
+        return []
+    return [read_json(path(folder, name)) for name in sorted(os.listdir(folder)) if name.endswith('.json')]
+
+
+def run_due_timers(directory, inside=None, namespace_pid=None):
+    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace."""
+    now = time.time()
+    for job in jobs(directory):
+        if job and job['due'] <= now:
+            cancel(directory, job['unit'])
+            where = inside or directory
+            env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=ROOT, DOUBLE_PYTHON=python(), DOUBLE_PRIVILEGED='1')
+            env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
+            argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + job['argv'] if namespace_pid else job['argv']
+            with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
+                log.write('%s run %s: %s\n' % (time.ctime(), job['unit'], ' '.join(job['argv'])))
+                log.flush()
+                subprocess.run(argv, env=env, stdout=log, stderr=log, check=False, cwd='/')
+    if device(directory).get('kind') == 'nvue':
+        from tests.doubles.ssh import nvue
+        nvue.expire_confirm(directory)
+
+
+def python():
+    return os.environ.get('DOUBLE_PYTHON', sys.executable)

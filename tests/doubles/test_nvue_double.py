@@ -1,0 +1,160 @@
+"""The NVUE (Cumulus Linux 5.x) SSH double driven by netmiko's cumulus_linux driver."""
+
+import json
+import os
+import time
+
+import pytest
+
+from tests.doubles import faults
+from tests.doubles.pytest_doubles import GOLDEN
+
+LEAF = os.path.join(GOLDEN, 'nvue', 'nvue_small', 'leaf001.yaml')
+UNNUMBERED = os.path.join(GOLDEN, 'nvue', 'nvue_unnumbered', 'spine001.yaml')
+
+
+def cmd(conn, command, **kwargs):
+    return conn.send_command(command, **kwargs).strip()
+
+
+def exit_code(conn, command, **kwargs):
+    output = conn.send_command(command + '; echo "rc=$?"', **kwargs)
+    body, _sep, code = output.rpartition('rc=')
+    return int(code.strip()), body.strip()
+
+
+def upload(conn, source, name):
+    """SFTP over the netmiko session's transport (netmiko's SCP helper has no cumulus_linux class)."""
+    import paramiko
+    with paramiko.SFTPClient.from_transport(conn.remote_conn.get_transport()) as sftp:
+        sftp.put(source, '/tmp/' + name)
+    return '/tmp/' + name
+
+
+def applied(conn):
+    return json.loads(cmd(conn, 'nv config show -o json'))[1]['set']
+
+
+def revisions(conn):
+    return json.loads(cmd(conn, 'nv config revision -o json'))
+
+
+def test_replace_diff_apply_confirm_and_idempotence(ssh_double):
+    double, connect = ssh_double('leaf001', 'nvue')
+    conn = connect()
+    assert conn.find_prompt() == 'cumulus@leaf001:mgmt:~$'
+    factory = applied(conn)
+    path = upload(conn, LEAF, 'leaf001.yaml')
+    assert exit_code(conn, 'nv config replace ' + path) == (0, '')
+    diff = cmd(conn, 'nv config diff')
+    assert diff.startswith('- unset:\n    interface:\n      eth0: {}\n')
+    assert "\n- set:\n    bridge:\n      domain:\n        br_default:\n          vlan:\n            '101':" in diff
+    assert applied(conn) == factory, 'replace only builds the pending revision'
+    assert cmd(conn, 'nv config apply --confirm 60s -y') == 'applied [rev_id: 2]'
+    assert revisions(conn)['2']['state'] == 'confirm'
+    assert cmd(conn, 'nv config apply --confirm-status').startswith('Confirm timeout remaining: ')
+    assert cmd(conn, 'nv config apply --confirm-yes') == 'applied [rev_id: 2]'
+    assert revisions(conn)['2']['state'] == 'applied'
+    assert applied(conn)['interface']['swp3']['link']['mtu'] == 9100
+    assert applied(conn)['evpn']['enable'] == 'on'
+    # 5.9+: apply saves the startup configuration.
+    with open(os.path.join(double.state_dir, 'nvue', 'revisions.json'), encoding='utf-8') as handle:
+        assert json.load(handle)['startup'] == applied(conn)
+    # The same file again: nothing to change.
+    cmd(conn, 'nv config replace ' + path)
+    assert cmd(conn, 'nv config diff') == ''
+    assert exit_code(conn, 'nv config detach') == (0, '')
+    assert 'pending' not in {body['state'] for body in revisions(conn).values()}
+    # The applied configuration saved with `nv config show -o yaml` restores as it is (header item included).
+    assert exit_code(conn, 'nv config show -o yaml > /tmp/backup.yaml && nv config replace /tmp/backup.yaml') == (0, '')
+    assert cmd(conn, 'nv config diff') == ''
+    cmd(conn, 'nv config detach')
+    history = cmd(conn, 'nv config history')
+    assert history.startswith('- rev_id: 2\n') and '  state: applied\n' in history
+    conn.disconnect()
+
+
+@pytest.mark.parametrize('change, error', [
+    (('interface', 'swp3', 'link', 'mtu', 99999), 'Config invalid at interface.swp3.link.mtu: 99999 is greater than the maximum of 9216'),
+    (('interface', 'swp3', 'bogus', 'x', 1), "Config invalid at interface.swp3: Additional properties are not allowed ('bogus' was unexpected)"),
+    (('interface', 'swp99', 'type', None, 'swp'), "Config invalid at interface.swp99: 'swp99' is not a port of this platform"),
+    (('router', 'bgp', 'router-id', None, '10.0.0.300'), "Config invalid at router.bgp.router-id: '10.0.0.300' is not a 'ipv4'"),
+])
+def test_invalid_config_is_refused_with_nvue_text_and_nothing_changes(ssh_double, tmp_path, change, error):
+    import yaml
+    _double, connect = ssh_double('leaf001', 'nvue')
+    conn = connect()
+    before = applied(conn)
+    with open(LEAF, encoding='utf-8') as handle:
+        text = handle.read()
+    top, name, key, sub, value = change
+    operations = yaml.safe_load(text)
+    node = operations[0]['set'].setdefault(top, {}).setdefault(name, {})
+    if sub is None:
+        node[key] = value
+    else:
+        node.setdefault(key, {})[sub] = value
+    broken = tmp_path / 'broken.yaml'
+    broken.write_text(yaml.safe_dump(operations).replace("enable: true", "enable: 'on'"))
+    cmd(conn, 'nv config replace ' + upload(conn, str(broken), 'broken.yaml'))
+    code, output = exit_code(conn, 'nv config apply -y')
+    assert code == 1
+    assert output.splitlines()[0] == 'Invalid config [rev_id: 2]'
+    assert '  ' + error in output.splitlines()
+    assert applied(conn) == before
+    assert revisions(conn)['2']['state'] == 'invalid'
+    conn.disconnect()
+
+
+def test_confirm_timer_reverts_when_the_session_drops(ssh_double):
+    double, connect = ssh_double('leaf001', 'nvue')
+    conn = connect()
+    before = applied(conn)
+    cmd(conn, 'nv config replace ' + upload(conn, LEAF, 'leaf001.yaml'))
+    faults.write(double.state_dir, drop_after_commit=True)
+    started = time.time()
+    with pytest.raises(Exception):
+        cmd(conn, 'nv config apply --confirm 3s -y', read_timeout=1)
+    assert not conn.remote_conn.get_transport().is_active()
+    faults.clear(double.state_dir)
+    conn = connect()
+    assert applied(conn) != before and revisions(conn)['2']['state'] == 'confirm'
+    time.sleep(max(0, started + 3.3 - time.time()))
+    assert applied(conn) == before
+    assert revisions(conn)['2']['state'] == 'confirm_timeout'
+    code, output = exit_code(conn, 'nv config apply --confirm-yes')
+    assert (code, output) == (1, 'Error: No configuration pending confirmation')
+    conn.disconnect()
+
+
+def test_show_commands_follow_config_and_faults(ssh_double):
+    double, connect = ssh_double('spine001', 'nvue', world={
+        'lldp': {'swp1': {'device': 'leaf001', 'port': 'swp3'}}, 'remote_vteps': []})
+    faults.write(double.state_dir, convergence_s=0.3)
+    conn = connect()
+    cmd(conn, 'nv config replace ' + upload(conn, UNNUMBERED, 'spine001.yaml'))
+    cmd(conn, 'nv config apply -y')
+    interfaces = json.loads(cmd(conn, 'nv show interface -o json'))
+    assert interfaces['swp1']['link']['oper-status'] == 'up' and interfaces['swp1']['link']['mtu'] == 9100
+    neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
+    assert sorted(neighbors) == ['swp1', 'swp2', 'swp3', 'swp4']
+    assert neighbors['swp1']['type'] == 'unnumbered'
+    time.sleep(0.4)
+    neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
+    assert {peer['state'] for peer in neighbors.values()} == {'established'}
+    assert json.loads(cmd(conn, 'nv show interface swp1 lldp neighbor -o json')) == {
+        'leaf001': {'port': {'name': 'swp3', 'description': ''}, 'chassis': {'system-name': 'leaf001'}, 'ttl': 120}}
+    assert json.loads(cmd(conn, 'nv show qos pfc -o json'))['default-global']['switch-priority'] == {'3': {}}
+    faults.write(double.state_dir, convergence_s=0, interfaces_down=['swp2'], bgp_stuck=['swp3'],
+                 pfc_pause={'swp1': {'priority': 3, 'tx_per_s': 500}}, watchdog_tripped={'swp1': {'priority': 3, 'count': 1}})
+    time.sleep(0.2)
+    neighbors = json.loads(cmd(conn, 'nv show vrf default router bgp neighbor -o json'))
+    assert (neighbors['swp2']['state'], neighbors['swp3']['state'], neighbors['swp4']['state']) == ('active', 'active', 'established')
+    assert json.loads(cmd(conn, 'nv show interface swp2 -o json'))['link']['oper-status'] == 'down'
+    counters = json.loads(cmd(conn, 'nv show interface swp1 qos counters -o json'))
+    assert counters['pfc-stats']['3']['tx-pause-frames'] > 0 and counters['pfc-stats']['0']['tx-pause-frames'] == 0
+    watchdog = json.loads(cmd(conn, 'nv show interface swp1 qos pfc-watchdog -o json'))
+    assert watchdog == {'state': 'enable', 'status': {'3': {'status': 'stormed', 'deadlock-count': 1}}}
+    code, output = exit_code(conn, 'nv show nothing -o json')
+    assert (code, output) == (1, 'Error: The requested item does not exist: nothing')
+    conn.disconnect()

@@ -1,0 +1,132 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Counters into the neutral shape: SONiC COUNTERS_DB dumps (sonic-db-cli), LLDP from APPL_DB, GPU server NICs
+(rnic_facts); and the rates between two readings."""
+
+import copy
+import json
+import os
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, host, sonic
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.counters import metric, rates
+
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+
+
+def result(text, rc=0, stderr=''):
+    return {'rc': rc, 'stdout': text, 'stderr': stderr}
+
+
+def sonic_counters(device='leaf001'):
+    return [result(read('sonic', device, name)) for name in ('counters_ports.txt', 'counters_queues.txt',
+                                                             'counters_pgs.txt')]
+
+
+def test_sonic_counters_from_counters_db():
+    ports = sonic.parse_counters(sonic_counters())['ports']
+    port = ports['Ethernet0']
+    assert port['pfc_rx'][3] == 1822 and port['pfc_tx'][3] == 907 and port['pfc_tx'][0] == 0
+    assert port['queue_ecn_marked'] == {3: 1388, 6: 0} and port['queue_dropped'] == {3: 0, 6: 0}
+    assert port['wd_stormed'] == {3: False} and port['wd_storms'] == {3: 0} and port['pg_dropped'] == {3: 0}
+    assert set(ports) == {'Ethernet0', 'Ethernet4', 'Ethernet8', 'Ethernet12'}
+
+
+def test_sonic_counters_storm_and_missing_queue_polling():
+    outputs = sonic_counters()
+    outputs[1] = result(outputs[1]['stdout'].replace("'PFC_WD_STATUS': 'operational', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '0'",
+                                                     "'PFC_WD_STATUS': 'stormed', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '3'", 1))
+    port = sonic.parse_counters(outputs)['ports']['Ethernet0']
+    assert port['wd_stormed'][3] is True and port['wd_storms'][3] == 3
+    outputs[1] = result('== Ethernet0:3 \n{}\n')
+    with pytest.raises(StateError, match='queue Ethernet0:3 has no counters .*counterpoll queue enable'):
+        sonic.parse_counters(outputs)
+
+
+@pytest.mark.parametrize('outputs, message', [
+    ([result('')] * 3, 'empty output'),
+    ([result('{}')] * 3, "unexpected line '{}'"),
+    ([result('== Ethernet0 oid:0x1\nnot a dict')] + [result('== a:1 oid:0x2\n{}')] * 2, 'not a sonic-db-cli hash'),
+    ([result('== Ethernet0 oid:0x1\n')] * 3, 'Ethernet0: no hash printed'),
+    ([result('', 127, 'sonic-db-cli: command not found')] * 3, 'command failed \\(rc 127\\)'),
+    ([result('== Ethernet0 oid:0x1\n{}')], 'expected 3 dumps'),
+])
+def test_sonic_counters_bad_output(outputs, message):
+    with pytest.raises(StateError, match=message):
+        sonic.parse_counters(outputs)
+
+
+def test_sonic_lldp_from_appl_db():
+    neighbors = {item['interface']: item for item in sonic.parse_lldp(result(read('sonic', 'leaf001', 'lldp_appl_db.txt')))}
+    assert (neighbors['Ethernet8']['system_name'], neighbors['Ethernet8']['peer_port']) == ('spine001', 'Ethernet0')
+    assert (neighbors['Ethernet0']['port_id_type'], neighbors['Ethernet0']['peer_port']) == ('mac', 'eth1')
+    empty = sonic.parse_lldp(result('== Ethernet0 LLDP_ENTRY_TABLE:Ethernet0\n{}\n'))
+    assert empty == []
+
+
+def test_sonic_interfaces_from_appl_db_and_config_db():
+    design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+    config = {'rc': 0, 'stdout': render_model(design.device('leaf001'))['config_db.json'], 'stderr': ''}
+    interfaces = sonic.parse_interfaces([result(read('sonic', 'leaf001', 'ports_appl_db.txt')), config])
+    uplink = interfaces['Ethernet8']
+    assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
+    assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
+    missing = sonic.parse_interfaces([result('== Ethernet0 PORT_TABLE:Ethernet0\n{}\n'), config])
+    assert missing == {}
+    with pytest.raises(StateError, match='expected the PORT_TABLE dump and CONFIG_DB'):
+        sonic.parse_interfaces([config])
+
+
+def test_sonic_counter_command_reads_only_the_cabled_ports_and_lossless_queues():
+    design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
+    dumps = dict(sonic.GATHERER.commands(design.device('leaf001')))['counters']
+    ports, queues, pgs = (argv[2] for argv in dumps)
+    assert "for n in 'Ethernet0' 'Ethernet4' 'Ethernet8' 'Ethernet12';" in ports
+    assert "'Ethernet0:3' 'Ethernet0:6'" in queues and 'COUNTERS_QUEUE_NAME_MAP' in queues
+    assert "'Ethernet12:3';" in pgs and 'COUNTERS_PG_NAME_MAP' in pgs
+
+
+def rnic(name):
+    return json.loads(read('rnic_facts', name + '.json'))
+
+
+def test_host_counters_from_rnic_facts():
+    ports = host.parse_rnic_counters(rnic('ofed_lossless'))['ports']
+    eth1 = ports['eth1']
+    assert eth1['pfc_rx'] == {3: 18422} and eth1['pfc_tx'] == {3: 9071} and eth1['prio_discards'][3] == 0
+    assert eth1['np_cnp_sent'] == 1203 and eth1['rp_cnp_handled'] == 1175 and eth1['rx_discards_phy'] == 0
+    facts = host.parse_rnic_counters(rnic('no_rdma'))
+    assert facts['ports'] == {} and facts['not_applicable'].startswith('not applicable')
+
+
+def test_host_counters_need_the_counters_part():
+    facts = rnic('ofed_lossless')
+    for data in facts['interfaces'].values():
+        data.pop('counters')
+    for device in facts['devices'].values():
+        for port in device['ports']:
+            port.pop('hw_counters')
+    assert host.parse_rnic_counters(facts)['ports']['eth1'] == {'pfc_rx': {}, 'pfc_tx': {}, 'prio_discards': {}}
+    broken = rnic('ofed_lossless')
+    broken['interfaces']['eth1']['counters']['per_priority']['3']['tx_pause'] = 'n/a'
+    with pytest.raises(StateError, match='eth1 prio 3 tx_pause is not a number'):
+        host.parse_rnic_counters(broken)
+
+
+def test_rates_between_two_readings():
+    first = {'ports': {'Ethernet0': {'pfc_tx': {3: 100}, 'wd_stormed': {3: False}, 'queue_dropped': {3: 50}}}}
+    second = copy.deepcopy(first)
+    second['ports']['Ethernet0'].update(pfc_tx={3: 12100}, wd_stormed={3: True}, queue_dropped={3: 10})
+    second['ports']['Ethernet4'] = {'pfc_tx': {3: 5}}
+    value = rates(first, second, 10)
+    port = value['ports']['Ethernet0']
+    assert port['pfc_tx'][3] == 1200 and port['wd_stormed'][3] is True
+    assert port['queue_dropped'][3] == 1  # cleared between the readings: counts from zero
+    assert value['ports']['Ethernet4']['pfc_tx'][3] is None  # not in the first reading
+    assert metric(port, 'pfc_tx', 3) == 1200 and metric(port, 'pfc_rx', 3) is None
+    with pytest.raises(StateError, match='not apart in time'):
+        rates(first, second, 0)

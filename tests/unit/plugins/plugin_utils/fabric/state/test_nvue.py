@@ -1,0 +1,134 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVUE `nv ... -o json` outputs -> platform-neutral state (tests/unit/fixtures/state/nvue; BGP neighbours in the
+Cumulus Linux 5.11 and 5.12 shapes)."""
+
+import json
+import os
+import shlex
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, nvue
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
+
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+
+
+@pytest.fixture(scope='module')
+def design():
+    return design_from_file(os.path.join(FIXTURES, '..', 'intents', 'nvue_small.yml'))
+
+
+def result(*parts):
+    return {'rc': 0, 'stdout': read('nvue', *parts), 'stderr': ''}
+
+
+def test_commands_read_only_and_cli_lines_are_quoted(design):
+    model = design.device('leaf001')
+    gatherer = gatherer_for(model)
+    assert gatherer.transport == 'cli'
+    argvs = [argv for _key, command in gatherer.commands(model) for argv in command_list('cli', command)]
+    assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) for argv in argvs)
+    assert all(argv[2] == 'show' for argv in argvs if argv[:2] == ['nv', 'config'])
+    loops = [argv[2] for argv in argvs if argv[0] == 'sh']
+    # every nv inside the loops only shows; CL 5.4 and earlier spelled counters `qos counters`
+    assert all(' nv show interface "$n" ' in loop and ' nv set' not in loop and 'unset' not in loop for loop in loops)
+    assert any('counters qos -o json 2>/dev/null || nv show interface "$n" qos counters -o json' in loop for loop in loops)
+    assert shlex.split(gatherer.line(argvs[-1]))[:2] == ['sh', '-c'] and shlex.split(gatherer.line(argvs[-1]))[2] == loops[-1]
+
+
+@pytest.mark.parametrize('release', ['5.11', '5.12'])
+def test_bgp_neighbours_of_both_releases(release):
+    sessions = nvue.parse_bgp_summary(result('leaf001', 'nv_show_bgp_neighbor_%s.json' % release))
+    assert {(item['peer'], item['afi'], item['established'], item['remote_as']) for item in sessions} == {
+        ('10.0.0.0', 'ipv4Unicast', True, 65100), ('10.0.0.0', 'l2VpnEvpn', True, 65100),
+        ('10.0.0.2', 'ipv4Unicast', True, 65100), ('10.0.0.2', 'l2VpnEvpn', True, 65100)}
+    assert {item['prefixes_received'] for item in sessions} == {6, 12}
+
+
+def test_bgp_neighbour_down_and_state_as_an_object():
+    data = json.loads(read('nvue', 'leaf001', 'nv_show_bgp_neighbor_5.12.json'))
+    data['10.0.0.0']['state'] = 'active'
+    data['10.0.0.2']['state'] = {'established': {}}
+    sessions = {(item['peer'], item['afi']): item for item in nvue.parse_bgp_summary(json.dumps(data))}
+    assert not sessions[('10.0.0.0', 'ipv4Unicast')]['established'] and sessions[('10.0.0.0', 'ipv4Unicast')]['state'] == 'active'
+    assert sessions[('10.0.0.2', 'l2VpnEvpn')]['established']
+
+
+def test_evpn_vnis_and_route_targets():
+    vnis = nvue.parse_evpn_vni(result('leaf001', 'nv_show_evpn_vni.json'))
+    assert vnis[10101]['remote_vteps'] == ['10.254.16.3'] and vnis[50001]['type'] == 'L3'
+    targets = nvue.parse_bgp_evpn_vni([result('leaf001', 'nv_config_show.json'), result('leaf001', 'nv_show_evpn_vni.json')])
+    assert targets['advertise_all_vni'] and targets['vnis'][10101]['import_rts'] == ['65000:10101']
+    assert targets['vnis'][10101]['in_kernel'] and nvue.parse_evpn_vni('{}') == {}
+
+
+def test_lossless_view_from_the_applied_configuration(design):
+    state = nvue.parse_lossless([result('leaf001', 'nv_config_show.json'), result('leaf001', 'nv_show_interface.json')])
+    view = state['ports']['swp1']
+    assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu'], view['cable_length_m']) == ('dscp', [3], [3], 9100, 40)
+    assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
+    assert view['watchdog'] == {'action': 'drop', 'detection_ms': 300, 'restoration_ms': 300} and view['poll_ms'] == 100
+    assert view['queues'][3]['wred']['min_bytes'] == 150000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
+    assert set(state['ports']) == {'swp1', 'swp2', 'swp3', 'swp4'}
+    # the rendered startup.yaml reads the same
+    rendered = nvue.design_view(design.device('leaf001'))
+    assert rendered['ports']['swp1'] == view and rendered['source'] == 'rendered startup.yaml'
+
+
+def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
+    config = json.loads(read('nvue', 'leaf001', 'nv_config_show.json'))
+    settings = config[1]['set']
+    settings['interface']['swp3']['qos']['pfc-watchdog']['state'] = 'disable'
+    settings['qos']['pfc']['default-global']['tx'] = 'disable'
+    state = nvue.lossless_from_tree(nvue.config_tree(config))
+    assert state['ports']['swp3']['pfc'] == [] and state['ports']['swp3']['watchdog'] is None
+
+
+def test_interfaces_and_lldp():
+    interfaces = nvue.parse_interfaces(result('leaf001', 'nv_show_interface.json'))
+    swp3 = interfaces['swp3']
+    assert (swp3['mtu'], swp3['operstate'], swp3['admin_up']) == (9100, 'UP', True)
+    assert swp3['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
+    data = json.loads(read('nvue', 'leaf001', 'nv_show_interface.json'))
+    data['swp3']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
+    assert nvue.parse_interfaces(json.dumps(data))['swp3']['operstate'] == 'DOWN'
+    neighbors = {item['interface']: item for item in nvue.parse_lldp(result('leaf001', 'lldp.txt'))}
+    assert (neighbors['swp3']['system_name'], neighbors['swp3']['peer_port']) == ('spine001', 'swp1')
+    assert (neighbors['swp1']['port_id_type'], neighbors['swp1']['peer_port']) == ('mac', 'eth1')
+    assert nvue.parse_lldp('== swp1\n{"neighbor": {}}') == []
+
+
+def test_counters_per_port_loops():
+    ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), result('leaf001', 'pfc_watchdog.txt')])['ports']
+    swp1 = ports['swp1']
+    assert swp1['pfc_rx'][3] == 1822 and swp1['pfc_tx'][3] == 907 and swp1['pfc_tx'][0] == 0
+    assert swp1['queue_dropped'][3] == 0 and swp1['pg_dropped_bytes'][3] == 0 and swp1['ecn_marked_total'] == 412
+    assert swp1['wd_stormed'][3] is False and swp1['wd_storms'][3] == 0
+    text = read('nvue', 'leaf001', 'pfc_watchdog.txt').replace('"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      '
+                                                               '"deadlock-count": 4', 4)
+    ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), {'rc': 0, 'stdout': text, 'stderr': ''}])['ports']
+    assert ports['swp1']['wd_stormed'][3] is True and ports['swp1']['wd_storms'][3] == 4
+
+
+@pytest.mark.parametrize('parser, output, message', [
+    (nvue.parse_bgp_summary, {'rc': 0, 'stdout': '', 'stderr': ''}, 'empty output'),
+    (nvue.parse_bgp_summary, {'rc': 1, 'stdout': '', 'stderr': 'Error: vrf default not found'}, 'command failed \\(rc 1\\)'),
+    (nvue.parse_bgp_summary, '{"swp51": {"remote-as": 65199}}', 'neighbour swp51 has no state'),
+    (nvue.parse_bgp_summary, '{"error": "Not Found"}', 'NVUE error: Not Found'),
+    (nvue.parse_evpn_vni, '{"vni10": {}}', "VNI key 'vni10' is not a number"),
+    (nvue.parse_counters, ['{}', ''], 'does not start with a port marker|empty output'),
+    (nvue.parse_counters, ['== swp1\n{"pfc-stats": {"3": {"rx-pause-frames": "lots"}}}', '== swp1\n{}'],
+     'rx-pause-frames is not a number'),
+    (nvue.config_tree, '[{"header": {}}]', 'no `set` document'),
+    (nvue.config_tree, '- set: {qos: [', 'not valid YAML'),
+    (nvue.parse_interfaces, '{"swp1": {"link": {"mtu": 9216}}}', 'swp1 has no link oper-status or mtu'),
+    (nvue.parse_lldp, '== swp1\n{"neighbor": []}', 'swp1 neighbor is list'),
+])
+def test_malformed_outputs_are_state_errors(parser, output, message):
+    with pytest.raises(StateError, match=message):
+        parser(output)

@@ -1,0 +1,237 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The staged output writer: atomic switch, manifest, hard-linked unchanged files, lock, path containment."""
+
+import os
+import threading
+import time
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
+    OutputBusy, OutputError, StagedOutput, check_relative, read_manifest, verify,
+)
+
+ROOTS = ('configs', 'docs')
+
+
+def render(dest, files, prune=ROOTS, **options):
+    with StagedOutput(str(dest), **options) as output:
+        for relative, text in files.items():
+            output.put(relative, text)
+        return output.finish(roots=ROOTS, prune=prune, meta={'test': True})
+
+
+def tree(root):
+    found = {}
+    for directory, _unused, names in os.walk(root):
+        for name in names:
+            path = os.path.join(directory, name)
+            with open(path, encoding='utf-8') as handle:
+                found[os.path.relpath(path, root)] = handle.read()
+    return found
+
+
+FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',
+         'docs/index.md': '# lab\n'}
+
+
+def test_first_render_switches_a_complete_generation_into_place(tmp_path):
+    dest = tmp_path / 'lab'
+    summary = render(dest, FILES)
+    assert summary['changed'] is True and summary['written'] == 3 and summary['generation'] == 'g000001'
+    assert os.path.islink(dest) and os.readlink(dest) == os.path.join('.lab.generations', 'g000001')
+    assert tree(dest) == dict(FILES, **{'manifest.json': (dest / 'manifest.json').read_text()})
+    manifest = read_manifest(str(dest))
+    assert manifest['complete'] is True and manifest['meta'] == {'test': True} and set(manifest['files']) == set(FILES)
+    assert verify(str(dest)) == []
+    again = render(dest, FILES)
+    assert (again['changed'], again['written'], again['unchanged'], again['generation']) == (False, 0, 3, None)
+    assert os.readlink(dest).endswith('g000001')
+
+
+def test_unchanged_files_are_hard_links_and_the_previous_generation_is_kept(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    render(dest, dict(FILES, **{'configs/leaf2/frr.conf': 'hostname leaf2\n!\n'}))
+    generations = tmp_path / '.lab.generations'
+    assert sorted(os.listdir(generations)) == ['g000001', 'g000002']
+    old, new = generations / 'g000001', generations / 'g000002'
+    assert os.stat(old / 'configs/leaf1/frr.conf').st_ino == os.stat(new / 'configs/leaf1/frr.conf').st_ino
+    assert os.stat(old / 'configs/leaf2/frr.conf').st_ino != os.stat(new / 'configs/leaf2/frr.conf').st_ino
+    assert (old / 'configs/leaf2/frr.conf').read_text() == 'hostname leaf2\n'  # readers of g1 see g1, whole
+    render(dest, dict(FILES, **{'docs/index.md': '# lab 3\n'}))
+    assert sorted(os.listdir(generations)) == ['g000002', 'g000003']  # keep=2
+    assert verify(str(dest)) == []
+
+
+def test_prune_and_subsets(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    partial = render(dest, {'configs/leaf1/frr.conf': 'hostname leaf1 v2\n'}, prune=())
+    assert (partial['written'], partial['removed']) == (1, [])
+    assert tree(dest)['configs/leaf2/frr.conf'] == 'hostname leaf2\n'  # carried over
+    assert set(read_manifest(str(dest))['files']) == set(FILES)
+    assert verify(str(dest)) == []
+    full = render(dest, {'configs/leaf1/frr.conf': 'hostname leaf1 v2\n', 'docs/index.md': '# lab\n'})
+    assert full['removed'] == ['configs/leaf2/frr.conf']
+    assert 'configs/leaf2/frr.conf' not in tree(dest) and verify(str(dest)) == []
+
+
+def test_files_outside_the_render_roots_are_kept_but_not_listed(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    (dest / 'validation').mkdir()
+    (dest / 'validation' / 'report.json').write_text('{}')
+    render(dest, dict(FILES, **{'docs/index.md': '# new\n'}))
+    assert (dest / 'validation' / 'report.json').read_text() == '{}'
+    assert 'validation/report.json' not in read_manifest(str(dest))['files']
+
+
+def test_abort_leaves_dest_as_it_was(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    with pytest.raises(RuntimeError):
+        with StagedOutput(str(dest)) as output:
+            output.put('configs/leaf1/frr.conf', 'half\n')
+            raise RuntimeError('render died')
+    assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n'
+    assert os.listdir(tmp_path / '.lab.generations') == ['g000001']
+
+
+def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    partial = tmp_path / '.lab.generations' / 'g000002.partial-999999'
+    (partial / 'configs' / 'leaf1').mkdir(parents=True)
+    (partial / 'configs' / 'leaf1' / 'frr.conf').write_text('')  # what a SIGKILL leaves behind
+    assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n' and verify(str(dest)) == []
+    render(dest, dict(FILES, **{'docs/index.md': '# next\n'}))
+    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'g000002']
+    assert verify(str(dest)) == []
+
+
+def test_check_mode_creates_nothing(tmp_path):
+    dest = tmp_path / 'new' / 'lab'
+    seen = []
+    summary = render(dest, FILES, check_mode=True, on_change=lambda relative, old, new: seen.append((relative, old)))
+    assert summary['changed'] is True and summary['written'] == 3
+    assert seen == [(relative, None) for relative in FILES]
+    assert not (tmp_path / 'new').exists()
+    render(dest, FILES)
+    before = tree(dest)
+    check = render(dest, {'configs/leaf1/frr.conf': 'x\n'}, check_mode=True)
+    assert check['removed'] == ['configs/leaf2/frr.conf', 'docs/index.md'] and check['written'] == 1
+    assert tree(dest) == before and os.listdir(tmp_path / 'new' / '.lab.generations') == ['g000001']
+
+
+@pytest.mark.parametrize('relative', [
+    '../escape', '/etc/passwd', 'configs/../../x', 'configs//x', 'configs/./x', 'configs/x\n', 'configs/\x00x',
+    'con\\figs', '', 'configs/' + 'a' * 256, 'configs/\u202ex',
+])
+def test_paths_that_leave_the_output_directory_are_refused(tmp_path, relative):
+    with pytest.raises(OutputError, match='refusing to write'):
+        check_relative(relative)
+    with StagedOutput(str(tmp_path / 'lab')) as output:
+        with pytest.raises(OutputError, match='refusing to write'):
+            output.put(relative, 'x')
+    assert not (tmp_path / 'escape').exists() and not (tmp_path / 'x').exists()
+
+
+def test_symlinks_out_of_the_output_directory_are_refused(tmp_path):
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    dest = tmp_path / 'lab'
+    (dest / 'configs').mkdir(parents=True)
+    os.symlink(str(outside), str(dest / 'configs' / 'leaf1'))  # a plain (old) output directory with a planted link
+    with StagedOutput(str(dest)) as output:
+        with pytest.raises(OutputError, match='symlink that leads outside'):
+            output.put('configs/leaf1/frr.conf', 'x')
+    os.unlink(str(dest / 'configs' / 'leaf1'))
+    os.symlink(str(outside / 'f'), str(dest / 'configs' / 'file'))
+    with StagedOutput(str(dest)) as output:
+        output.put('configs/leaf1/frr.conf', 'x')
+        with pytest.raises(OutputError, match='not a regular file'):
+            output.finish(roots=ROOTS, prune=ROOTS)
+    assert os.listdir(outside) == []
+
+
+def test_a_foreign_symlink_as_dest_is_refused(tmp_path):
+    (tmp_path / 'elsewhere').mkdir()
+    os.symlink(str(tmp_path / 'elsewhere'), str(tmp_path / 'lab'))
+    with pytest.raises(OutputError, match='not an output generation'):
+        StagedOutput(str(tmp_path / 'lab')).open()
+    (tmp_path / 'file').write_text('')
+    with pytest.raises(OutputError, match='exists and is not a directory'):
+        StagedOutput(str(tmp_path / 'file')).open()
+
+
+def test_a_plain_output_directory_is_taken_over(tmp_path):
+    """Output of an older version (a plain directory): stale render files pruned, other files kept."""
+    dest = tmp_path / 'lab'
+    (dest / 'configs' / 'gone').mkdir(parents=True)
+    (dest / 'configs' / 'gone' / 'frr.conf').write_text('old\n')
+    (dest / 'configs' / 'leaf1').mkdir()
+    (dest / 'configs' / 'leaf1' / 'frr.conf').write_text('hostname leaf1\n')
+    (dest / 'notes.txt').write_text('mine\n')
+    summary = render(dest, FILES)
+    assert summary['removed'] == ['configs/gone/frr.conf'] and summary['unchanged'] == 1
+    assert os.path.islink(dest)
+    assert tree(dest) == dict(FILES, **{'notes.txt': 'mine\n', 'manifest.json': (dest / 'manifest.json').read_text()})
+    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001']
+
+
+def test_verify_finds_tampering(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    (dest / 'configs' / 'leaf1' / 'frr.conf').write_text('edited\n')
+    os.unlink(str(dest / 'docs' / 'index.md'))
+    assert verify(str(dest)) == ['configs/leaf1/frr.conf does not match its sha256', 'docs/index.md is missing']
+    assert verify(str(tmp_path / 'nothing')) == ['%s has no readable manifest.json' % (tmp_path / 'nothing')]
+
+
+def test_a_second_render_fails_clearly_after_the_lock_timeout(tmp_path):
+    dest = tmp_path / 'lab'
+    with StagedOutput(str(dest)) as first:
+        first.put('configs/leaf1/frr.conf', 'one\n')
+        started = time.monotonic()
+        with pytest.raises(OutputBusy) as busy:
+            StagedOutput(str(dest), lock_timeout=0.5).open()
+        assert 0.4 < time.monotonic() - started < 5
+        message = str(busy.value)
+        assert 'another render into %s is running (pid %d on ' % (dest, os.getpid()) in message
+        assert 'waited 0.5 s' in message
+        first.finish(roots=ROOTS, prune=ROOTS)
+    assert verify(str(dest)) == []
+
+
+def test_a_second_render_waits_for_the_first(tmp_path):
+    dest = tmp_path / 'lab'
+    order = []
+
+    def second():
+        summary = render(dest, {'configs/leaf1/frr.conf': 'two\n'}, lock_timeout=30)
+        order.append(('second', summary['generation']))
+
+    with StagedOutput(str(dest)) as first:
+        first.put('configs/leaf1/frr.conf', 'one\n')
+        thread = threading.Thread(target=second)
+        thread.start()
+        time.sleep(0.6)
+        assert order == [] and thread.is_alive()  # waiting for the lock
+        order.append(('first', first.finish(roots=ROOTS, prune=ROOTS)['generation']))
+    thread.join(30)
+    assert order == [('first', 'g000001'), ('second', 'g000002')]
+    assert tree(dest)['configs/leaf1/frr.conf'] == 'two\n' and verify(str(dest)) == []
+
+
+def test_leftovers_of_a_kill_between_link_and_rename_are_removed(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    os.symlink('.lab.generations/g000001', str(tmp_path / '.lab.link-999999'))  # killed just before the rename
+    render(dest, dict(FILES, **{'docs/index.md': '# v2\n'}))
+    assert sorted(name for name in os.listdir(tmp_path) if not name.startswith('.lab.generations')) == ['.lab.lock', 'lab']
+    with StagedOutput(str(dest)) as output:
+        with pytest.raises(OutputError, match='reserved for the manifest'):
+            output.put('manifest.json', '{}')
