@@ -115,7 +115,8 @@ def test_python_api_refuses_generated(tmp_path):
 def _playbook(inventory, *args):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default',
-               ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false')
+               ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false',
+               COLUMNS='100000')  # ansible-core < 2.19 wraps errors and warnings at the terminal width
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     return subprocess.run(ansible_cli('playbook') + ['-i', inventory, os.path.join(ROOT, 'playbooks', 'render.yml')]
                           + list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
