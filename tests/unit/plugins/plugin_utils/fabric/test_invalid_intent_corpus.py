@@ -115,8 +115,7 @@ def test_python_api_refuses_generated(tmp_path):
 def _playbook(inventory, *args):
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
                ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default',
-               ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false',
-               COLUMNS='100000')  # ansible-core < 2.19 wraps errors and warnings at the terminal width
+               ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false')
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     return subprocess.run(ansible_cli('playbook') + ['-i', inventory, os.path.join(ROOT, 'playbooks', 'render.yml')]
                           + list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
@@ -188,10 +187,12 @@ def test_inventory_reports_a_bad_intent_once(tmp_path):
     with concurrent.futures.ThreadPoolExecutor(max_workers=PLAYBOOK_WORKERS) as pool:
         for (label, name, intent, expects), result in pool.map(run, sample):
             output = result.stdout + result.stderr
+            # ansible-core < 2.19 wraps errors at 80 columns, at spaces and after hyphens: compare without whitespace.
+            unwrapped = ''.join(output.split())
             problems = [] if result.returncode == 4 else ['exit code %d' % result.returncode]
             for expected, words in expects:
                 where = expected.replace('{file}', intent)
-                if where not in output or words not in output:
+                if ''.join(where.split()) not in unwrapped or ''.join(words.split()) not in unwrapped:
                     problems.append('no "%s" ... "%s"' % (where, words))
             if EXCEPTION_NAME.search(output):
                 problems.append('exception name %r' % EXCEPTION_NAME.search(output).group(0))
