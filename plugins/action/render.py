@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
@@ -96,7 +96,10 @@ class ActionModule(ActionBase):
             if args[key] < (1 if key == 'max_nodes_per_tier' else 0):
                 raise AnsibleActionFail('%s must not be negative%s' % (key, ' or zero' if key == 'max_nodes_per_tier' else ''))
         started = time.perf_counter()
-        design = get_design(intent)
+        try:
+            design = get_design(intent)
+        except AnsibleError as exc:  # this loop item fails, not the whole loop (ansible-core < 2.19 aborts the loop)
+            raise AnsibleActionFail(exc.message) from None
         designed = time.perf_counter()
         # With `out`, the fabric's own (validated) name picks the directory: nobody parses the intent before us.
         dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))

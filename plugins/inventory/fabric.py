@@ -30,6 +30,11 @@ description:
   - Connection variables are group variables of the platform groups and of C(gpu_servers), see O(connection_vars).
     Inventory group variables have the lowest precedence, so normal C(group_vars/<group>.yml) files next to the
     inventory or the playbook override them.
+  - The group variable C(aifabric_output_dir) of C(fabric_<name>) is the directory the fabric's generated files go to
+    (see O(output_dir)); the render and validate playbooks and the lab use it unless told otherwise.
+  - On ansible-core 2.19 and later the values the plugin computes (names, roles, platforms, addresses, paths) are
+    marked as plain data that holds no template, so C(ansible-inventory --list) and AWX inventory imports show plain
+    strings rather than values wrapped in C(__ansible_unsafe). A value that contains a brace stays marked unsafe.
   - A bad intent fails the inventory source with one error that lists every problem with its path in the intent.
     Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
     is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
@@ -55,13 +60,28 @@ options:
     description:
       - Group variables set on the platform groups and on C(gpu_servers), keyed by group name.
       - An entry replaces the default of that group; C({}) removes it.
-      - 'Defaults: C(platform_sonic), C(platform_frr) and C(gpu_servers) use C(ansible_connection: ansible.builtin.ssh);
-        C(platform_eos) uses C(ansible_connection: ansible.netcommon.httpapi) with C(ansible_network_os: arista.eos.eos);
-        C(platform_nvue) uses C(ansible_connection: ansible.netcommon.httpapi) with C(ansible_network_os: nvidia.nvue.httpapi).'
+      - 'Default: every platform group and C(gpu_servers) use C(ansible_connection: ansible.builtin.ssh). The
+        collection reaches EOS and NVUE switches from the controller through its own drivers, so it needs no
+        connection plugin from another collection; set C(ansible.netcommon.httpapi) or C(network_cli) here (and install
+        those collections) only for your own tasks that need them.'
     type: dict
     default: {}
+  output_dir:
+    description:
+      - Directory of the generated files of the fabric, in a subdirectory named after the fabric, C(<output_dir>/<fabric name>).
+        That is where the rendered configurations and documents, the validation reports and the lab's work directory go. The plugin sets
+        C(aifabric_output_dir) to that subdirectory (a group variable of C(fabric_<name>), so C(group_vars) override it).
+      - A relative path is relative to the directory of this configuration file; C(~) and environment variables are
+        expanded.
+      - The default is C(out/) of the project in the layout C(<project>/inventories/<name>/fabric.yml).
+        Keep it outside the inventory directory, because Ansible reads every file of a directory given with C(-i)
+        as an inventory source.
+    type: str
+    default: ../../out
 notes:
   - The configuration file name must end in C(fabric.yml) or C(fabric.yaml), for example C(fabric.yml) or C(pod1k.fabric.yml).
+  - For an AWX or Automation Platform inventory source from a project, keep the intent file outside the inventory
+    directory (O(intent) may point anywhere), so that no other inventory plugin reads it whatever C(enable_plugins) is.
   - When the inventory is a directory that also holds the intent file (C(inventories/lab/intent.yml)), the plugin claims
     the intent file and adds nothing from it, so that the C(ansible.builtin.yaml) plugin does not read the intent as
     YAML inventory. Keep this plugin before C(ansible.builtin.yaml) in C(enable_plugins).
@@ -74,9 +94,17 @@ seealso:
 
 EXAMPLES = r"""
 ---
-# inventories/lab/fabric.yml, with the intent next to it in inventories/lab/intent.yml
+# inventories/lab/fabric.yml, with the intent next to it in inventories/lab/intent.yml;
+# generated files go to out/lab two directories up (the default output_dir)
 plugin: aifabric.fabric.fabric
 intent: intent.yml
+
+---
+# An AWX project: the intent outside the inventory directory, files under <project>/out/pod1
+# (inventory/pod1/pod1.fabric.yml; inventory source path inventory/pod1)
+plugin: aifabric.fabric.fabric
+intent: ../../fabrics/pod1.yml
+output_dir: ../../out
 
 ---
 # Another fabric; reach the switches through a jump host and add a custom group
@@ -102,6 +130,11 @@ from ansible import context
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.plugins.inventory import BaseFileInventoryPlugin, Constructable
 
+try:
+    from ansible.template import trust_as_template
+except ImportError:  # ansible-core < 2.19 lists plain strings as plain strings already
+    trust_as_template = None
+
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 
 CONFIG_SUFFIXES = ('fabric.yml', 'fabric.yaml')
@@ -109,18 +142,26 @@ INTENT_LINE = re.compile(r'^intent:\s*(\S.*?)\s*(?:#.*)?$')
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 ROLE_GROUP = {'leaf': 'leaf', 'spine': 'spine', 'super_spine': 'super_spine', 'host': 'gpu_servers'}
 HOST_PLATFORM = 'linux'
-DEFAULT_CONNECTION_VARS = {
-    'platform_sonic': {'ansible_connection': 'ansible.builtin.ssh'},
-    'platform_frr': {'ansible_connection': 'ansible.builtin.ssh'},
-    'platform_eos': {'ansible_connection': 'ansible.netcommon.httpapi', 'ansible_network_os': 'arista.eos.eos'},
-    'platform_nvue': {'ansible_connection': 'ansible.netcommon.httpapi', 'ansible_network_os': 'nvidia.nvue.httpapi'},
-    'gpu_servers': {'ansible_connection': 'ansible.builtin.ssh'},
-}
+# Every platform group and the GPU servers: the collection's drivers need nothing but SSH from Ansible.
+DEFAULT_CONNECTION = {'ansible_connection': 'ansible.builtin.ssh'}
+CONNECTION_GROUP = re.compile(r'^(platform_[a-z0-9_]+|gpu_servers)$')
+
+
+def _relative_to_config(config_path, path):
+    path = os.path.expandvars(os.path.expanduser(path))
+    return os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(config_path)), path))
 
 
 def _intent_path(config_path, intent):
-    intent = os.path.expandvars(os.path.expanduser(intent or 'intent.yml'))
-    return os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(config_path)), intent))
+    return _relative_to_config(config_path, intent or 'intent.yml')
+
+
+def _plain(value):
+    """A value the plugin computed, marked as holding no template (ansible-core 2.19+), so that exports (ansible-inventory
+    --list, AWX inventory imports) show it as a plain string. Anything with a '{' keeps Ansible's default: untrusted."""
+    if trust_as_template is None or not isinstance(value, str) or '{' in value:
+        return value
+    return trust_as_template(value)
 
 
 def _sibling_intent(path):
@@ -170,18 +211,28 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
             design = get_design(intent)
         except AnsibleError as exc:
             self._fail_once(AnsibleParserError('%s\n(inventory source: %s)' % (exc.message, path)))
-        connection_vars = dict(DEFAULT_CONNECTION_VARS)
         extra = self.get_option('connection_vars') or {}
         if not isinstance(extra, dict) or not all(isinstance(value, dict) for value in extra.values()):
             raise AnsibleParserError('connection_vars in %s must map group names to mappings of variables' % path)
-        connection_vars.update(extra)
+        output_dir = self.get_option('output_dir')
+        if not isinstance(output_dir, str) or not output_dir.strip():
+            self._fail_once(AnsibleParserError('output_dir in %s must be a directory path (got %r)' % (path, output_dir)))
         self._populate(design, intent)
-        for group, variables in connection_vars.items():
-            # Defaults go only on groups this fabric uses; groups named in connection_vars always exist.
-            if group in extra or group in self.inventory.groups:
-                self.inventory.add_group(group)
-                for key, value in variables.items():
-                    self.inventory.set_variable(group, key, value)
+        self.inventory.set_variable('fabric_%s' % design.name, 'aifabric_output_dir',
+                                    _plain(os.path.join(_relative_to_config(path, output_dir), design.name)))
+        # Defaults go only on groups this fabric uses and never replace what another fabric's configuration set;
+        # groups named in connection_vars always exist and get exactly those variables.
+        groups = self.inventory.groups
+        for group in sorted(set(groups) - set(extra)):
+            if CONNECTION_GROUP.match(group) and any(host.vars.get('aifabric_fabric') == design.name
+                                                     for host in groups[group].get_hosts()):
+                for key, value in DEFAULT_CONNECTION.items():
+                    if key not in groups[group].vars:
+                        self.inventory.set_variable(group, key, _plain(value))
+        for group, variables in extra.items():
+            self.inventory.add_group(group)
+            for key, value in variables.items():
+                self.inventory.set_variable(group, key, value)
 
     def _fail_once(self, error):
         """Report a bad intent once and stop.
@@ -241,7 +292,7 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
             if address:
                 host_vars['ansible_host'] = address
             for key, value in host_vars.items():
-                inventory.set_variable(name, key, value)
+                inventory.set_variable(name, key, _plain(value))
             inventory.add_child(fabric_group, name)
             inventory.add_child(ROLE_GROUP[node.role], name)
             if node.role != 'host':

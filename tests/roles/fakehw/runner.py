@@ -6,7 +6,7 @@
 from unittest import mock
 
 from ansible.module_utils import basic
-from ansible.module_utils.testing import patch_module_args
+from tests.unit.utils.module_args import patch_module_args
 
 
 class ModuleExit(Exception):

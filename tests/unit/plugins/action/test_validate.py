@@ -211,7 +211,7 @@ def test_gather_reports_a_failed_read(action_loader):
 # --------------------------------------------------------------------------- validate_commands module
 def run_commands_module(args):
     from ansible.module_utils import basic
-    from ansible.module_utils.testing import patch_module_args
+    from tests.unit.utils.module_args import patch_module_args
     from ansible_collections.aifabric.fabric.plugins.modules import validate_commands
 
     class Done(Exception):

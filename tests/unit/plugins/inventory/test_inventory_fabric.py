@@ -120,13 +120,9 @@ def test_no_ansible_host_without_management_addresses(loader, tmp_path):
 
 
 def test_connection_vars_on_platform_groups(multi):
-    assert multi.groups['platform_sonic'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
-    assert multi.groups['platform_frr'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
-    assert multi.groups['gpu_servers'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
-    assert multi.groups['platform_eos'].get_vars() == {'ansible_connection': 'ansible.netcommon.httpapi',
-                                                       'ansible_network_os': 'arista.eos.eos'}
-    assert multi.groups['platform_nvue'].get_vars() == {'ansible_connection': 'ansible.netcommon.httpapi',
-                                                        'ansible_network_os': 'nvidia.nvue.httpapi'}
+    """SSH on every platform: the defaults need no connection plugin from a collection galaxy.yml does not declare."""
+    for group in ('platform_sonic', 'platform_frr', 'platform_eos', 'platform_nvue', 'gpu_servers'):
+        assert multi.groups[group].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}, group
 
 
 def test_unused_platform_groups_are_not_created(loader):
@@ -144,7 +140,7 @@ def test_connection_vars_option_replaces_a_default(loader, tmp_path):
     assert inventory.groups['platform_sonic'].get_vars() == {'ansible_connection': 'ansible.netcommon.network_cli',
                                                              'ansible_network_os': 'dellemc.enterprise_sonic.sonic'}
     assert inventory.groups['gpu_servers'].get_vars() == {}
-    assert inventory.groups['platform_eos'].get_vars()['ansible_network_os'] == 'arista.eos.eos'
+    assert inventory.groups['platform_eos'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh'}
 
 
 def test_group_vars_file_overrides_connection_default(loader, tmp_path):
@@ -154,12 +150,13 @@ def test_group_vars_file_overrides_connection_default(loader, tmp_path):
     path = _write(tmp_path, MULTI_INTENT)
     (tmp_path / 'group_vars').mkdir()
     (tmp_path / 'group_vars' / 'platform_eos.yml').write_text('ansible_connection: ansible.netcommon.network_cli\n')
+    (tmp_path / 'group_vars' / 'fabric_multi.yml').write_text('aifabric_output_dir: /srv/fabrics/multi\n')
     data_loader = DataLoader()
     manager = InventoryManager(data_loader, sources=[path])
     variables = VariableManager(loader=data_loader, inventory=manager)
     spine = variables.get_vars(host=manager.get_host('spine001'))
     assert spine['ansible_connection'] == 'ansible.netcommon.network_cli'
-    assert spine['ansible_network_os'] == 'arista.eos.eos'
+    assert spine['aifabric_output_dir'] == '/srv/fabrics/multi'
     assert variables.get_vars(host=manager.get_host('leaf001'))['ansible_connection'] == 'ansible.builtin.ssh'
 
 
@@ -173,6 +170,30 @@ def test_relative_intent_path_is_relative_to_the_config_file(loader, tmp_path):
     config.write_text('plugin: aifabric.fabric.fabric\nintent: ../fabrics/multi.yml\n')
     inventory = _parse(loader, str(config))
     assert inventory.hosts['leaf001'].get_vars()['aifabric_intent'] == str(tmp_path / 'fabrics' / 'multi.yml')
+
+
+def test_output_dir_default_is_the_project_out_directory(loader, tmp_path):
+    """<project>/inventories/<name>/fabric.yml -> <project>/out/<fabric>: outside the inventory directory."""
+    inventory = _parse(loader, _write(tmp_path / 'project' / 'inventories' / 'pod', MULTI_INTENT))
+    assert inventory.groups['fabric_multi'].get_vars()['aifabric_output_dir'] == str(tmp_path / 'project' / 'out' / 'multi')
+    assert 'aifabric_output_dir' not in inventory.hosts['leaf001'].get_vars()  # a group variable, overridable
+
+
+def test_output_dir_option_is_relative_to_the_config_file(loader, tmp_path, monkeypatch):
+    config = {'plugin': 'aifabric.fabric.fabric', 'intent': 'intent.yml', 'output_dir': '../generated'}
+    inventory = _parse(loader, _write(tmp_path / 'inventory', MULTI_INTENT, config))
+    assert inventory.groups['fabric_multi'].get_vars()['aifabric_output_dir'] == str(tmp_path / 'generated' / 'multi')
+    monkeypatch.setenv('FABRIC_OUT', str(tmp_path / 'srv'))
+    config['output_dir'] = '$FABRIC_OUT/fabrics'
+    inventory = _parse(loader, _write(tmp_path / 'inventory', MULTI_INTENT, config))
+    assert inventory.groups['fabric_multi'].get_vars()['aifabric_output_dir'] == str(tmp_path / 'srv' / 'fabrics' / 'multi')
+
+
+def test_output_dir_must_be_a_path(loader, tmp_path):
+    from ansible.errors import AnsibleParserError
+    config = {'plugin': 'aifabric.fabric.fabric', 'intent': 'intent.yml', 'output_dir': ' '}
+    with pytest.raises(AnsibleParserError, match="output_dir in .*fabric.yml must be a directory path \\(got ' '\\)"):
+        _parse(loader, _write(tmp_path, MULTI_INTENT, config))
 
 
 def test_constructed_groups_and_compose(loader, tmp_path):
@@ -206,6 +227,24 @@ def test_two_fabrics_in_one_inventory(loader, tmp_path):
     with pytest.raises(AnsibleParserError, match='Fabric clash has device names that another fabric of this inventory '
                                                  'already uses: gpu0001, gpu0002'):
         plugin.parse(inventory, DataLoader(), _write(tmp_path / 'three', clash), cache=False)
+
+
+def test_connection_defaults_never_replace_another_fabrics_settings(loader, tmp_path):
+    """Two fabrics share platform_sonic: the second one's defaults leave the first one's connection_vars alone."""
+    from ansible.inventory.data import InventoryData
+    from ansible.parsing.dataloader import DataLoader
+    plugin = loader.get('aifabric.fabric.fabric')
+    inventory = InventoryData()
+    explicit = {'plugin': 'aifabric.fabric.fabric', 'intent': 'intent.yml',
+                'connection_vars': {'platform_sonic': {'ansible_connection': 'ansible.builtin.ssh', 'ansible_user': 'admin'}}}
+    plugin.parse(inventory, DataLoader(), _write(tmp_path / 'one', MULTI_INTENT, explicit), cache=False)
+    other = {'name': 'other', 'topology': {'rail_optimized': {'servers': 2, 'rails': 1, 'leaf_radix': 4},
+                                           'platform': {'leaf': 'sonic', 'spine': 'sonic', 'super_spine': 'sonic'},
+                                           'naming': {'host': 'b{n:02d}', 'leaf': 'bleaf{n}', 'spine': 'bspine{n}'}},
+             'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
+    plugin.parse(inventory, DataLoader(), _write(tmp_path / 'two', other), cache=False)
+    assert inventory.groups['platform_sonic'].get_vars() == {'ansible_connection': 'ansible.builtin.ssh', 'ansible_user': 'admin'}
+    assert inventory.groups['fabric_other'].get_vars()['aifabric_output_dir'] == str(tmp_path.parent / 'out' / 'other')
 
 
 def test_verify_file(loader, tmp_path):
@@ -267,16 +306,38 @@ def test_lab_directory_through_ansible_inventory():
     assert sorted(data['all']['children']) == sorted(['ungrouped', 'fabric_lab', 'switches', 'gpu_servers', 'pod_1',
                                                       'platform_frr', 'rail_0', 'rail_1'])
     assert data['leaf']['hosts'] == ['leaf001', 'leaf002', 'leaf003', 'leaf004']
-    # Values from the intent are data, not templates: Ansible 2.19 lists them as untrusted.
-    assert data['_meta']['hostvars']['spine001']['aifabric_platform'] in ('frr', {'__ansible_unsafe': 'frr'})
+    # Plain strings on every ansible-core release (AWX imports this JSON as it is).
+    assert data['_meta']['hostvars']['spine001']['aifabric_platform'] == 'frr'
+    assert data['_meta']['hostvars']['spine001']['aifabric_intent'] == os.path.join(LAB, 'intent.yml')
+    assert data['_meta']['hostvars']['spine001']['aifabric_output_dir'] == os.path.join(ROOT, 'out', 'lab')
+
+
+def test_export_is_plain_json_and_a_value_with_a_brace_stays_unsafe(tmp_path):
+    """`ansible-inventory --list --export` (what an AWX inventory update runs): computed values are plain strings; a
+    path with a '{' keeps the untrusted marking of ansible-core 2.19+ (plain on older releases, which mark nothing)."""
+    from ansible.release import __version__
+    path = _write(tmp_path / 'in{side}', MULTI_INTENT)
+    result = _ansible_inventory('-i', path, '--list', '--export')
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    host = data['_meta']['hostvars']['spine001']
+    assert (host['aifabric_fabric'], host['aifabric_role'], host['aifabric_platform'], host['ansible_host']) == (
+        'multi', 'spine', 'eos', '192.168.50.18')
+    assert data['platform_eos']['vars'] == {'ansible_connection': 'ansible.builtin.ssh'}
+    intent = str(tmp_path / 'in{side}' / 'intent.yml')
+    if tuple(int(part) for part in __version__.split('.')[:2]) >= (2, 19):
+        assert host['aifabric_intent'] == {'__ansible_unsafe': intent}
+    else:
+        assert host['aifabric_intent'] == intent
 
 
 def test_bad_intent_through_ansible_inventory(tmp_path):
     path = _write(tmp_path, {'name': 'x', 'topology': {'rail_optimized': {'servers': 4, 'rails': 99}}})
     result = _ansible_inventory('-i', path, '--list')
     assert result.returncode != 0
-    assert 'topology.rail_optimized.rails: must be between 1 and 16' in result.stderr
-    assert 'Traceback' not in result.stderr
+    stderr = ' '.join(result.stderr.split())  # ansible-core < 2.19 wraps warnings at the terminal width
+    assert 'topology.rail_optimized.rails: must be between 1 and 16' in stderr
+    assert 'Traceback' not in stderr
 
 
 def test_large_fabric_loads_fast(loader, tmp_path):

@@ -187,10 +187,12 @@ def test_inventory_reports_a_bad_intent_once(tmp_path):
     with concurrent.futures.ThreadPoolExecutor(max_workers=PLAYBOOK_WORKERS) as pool:
         for (label, name, intent, expects), result in pool.map(run, sample):
             output = result.stdout + result.stderr
+            # ansible-core < 2.19 wraps errors at 80 columns, at spaces and after hyphens: compare without whitespace.
+            unwrapped = ''.join(output.split())
             problems = [] if result.returncode == 4 else ['exit code %d' % result.returncode]
             for expected, words in expects:
                 where = expected.replace('{file}', intent)
-                if where not in output or words not in output:
+                if ''.join(where.split()) not in unwrapped or ''.join(words.split()) not in unwrapped:
                     problems.append('no "%s" ... "%s"' % (where, words))
             if EXCEPTION_NAME.search(output):
                 problems.append('exception name %r' % EXCEPTION_NAME.search(output).group(0))

@@ -1,0 +1,77 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+from __future__ import annotations
+
+DOCUMENTATION = r"""
+---
+name: output_dir
+short_description: An output directory as an absolute path, refused inside an inventory directory
+version_added: 1.0.0
+description:
+  - Returns the directory as an absolute path. A relative path is taken relative to the controller's current
+    directory, as Ansible does for other paths given on the command line. Symbolic links are left as they are
+    (an output directory may itself be a link, to the latest complete render); they are followed only to compare.
+  - Fails when the directory is empty or lies inside a directory used as an inventory source. Ansible reads every
+    file under such a directory as inventory on the next run, so rendered configurations, reports or a lab's
+    inventory there would break that inventory or add hosts to it.
+  - The render and validate playbooks and the lab use it on every directory they write to.
+author:
+  - aifabric contributors (@aifabric)
+positional: inventory_sources
+options:
+  _input:
+    description: The output directory.
+    type: path
+    required: true
+  inventory_sources:
+    description: The inventory sources of the run, normally the magic variable C(ansible_inventory_sources).
+    type: list
+    elements: str
+    default: []
+  what:
+    description: What the directory is for, used in the error message.
+    type: str
+    default: output directory
+"""
+
+EXAMPLES = r"""
+- name: Render into the fabric's output directory, never into the inventory
+  aifabric.fabric.render:
+    dest: "{{ aifabric_output_dir | aifabric.fabric.output_dir(ansible_inventory_sources) }}"
+  run_once: true
+"""
+
+RETURN = r"""
+_value:
+  description: The absolute path of the directory.
+  type: path
+"""
+
+import os
+
+from ansible.errors import AnsibleFilterError
+
+
+def output_dir(path, inventory_sources=None, what='output directory'):
+    if not isinstance(path, str) or not path.strip():
+        raise AnsibleFilterError('The %s is not set (got %r): give a directory path.' % (what, path))
+    absolute = os.path.abspath(os.path.expanduser(path))
+    resolved = os.path.realpath(absolute)
+    for source in inventory_sources or []:
+        if not isinstance(source, str) or not os.path.isdir(source):
+            continue  # files and host lists do not make Ansible read other files
+        directory = os.path.realpath(source)
+        if resolved == directory or resolved.startswith(directory.rstrip(os.sep) + os.sep):
+            raise AnsibleFilterError(
+                'The %s %s is inside the inventory directory %s. Ansible reads every file there as an inventory '
+                'source, so the generated files would break the inventory on the next run. Choose a directory '
+                'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
+                'sets this directory).' % (what, absolute, directory))
+    return absolute
+
+
+class FilterModule:
+    def filters(self):
+        return {'output_dir': output_dir}

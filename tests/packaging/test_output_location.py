@@ -1,0 +1,65 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Where render and validate write when the collection is installed from its tarball and run by FQCN: under the
+directory the inventory names, whatever the current directory is and with PWD unset; never into an inventory.
+(tests/unit/playbooks runs the same for this checkout's playbooks, on every ansible-core release tested.)"""
+
+import json
+import os
+
+import pytest
+
+from tests.packaging.conftest import ansible_env, run
+from tests.unit.utils.ansible_cli import ansible_cli
+
+
+@pytest.fixture
+def elsewhere(tmp_path):
+    """The current directory of the runs: must stay empty."""
+    path = tmp_path / 'elsewhere'
+    path.mkdir()
+    return path
+
+
+def _playbook(playbook, inventory, cwd, env, *extra):
+    return run(ansible_cli('playbook') + ['-i', str(inventory), playbook] + list(extra), env=env, cwd=str(cwd))
+
+
+def test_installed_collection_writes_under_the_inventory_output_dir(installed, empty_config, project, elsewhere):
+    """aifabric.fabric.render and .validate by FQCN from another directory, PWD unset (ansible_env drops it)."""
+    env = ansible_env(collections_path=installed, config=empty_config)
+    assert 'PWD' not in env
+    inventory = project / 'inventory' / 'pod1'
+    render = _playbook('aifabric.fabric.render', inventory, elsewhere, env, '-e', 'aifabric_render_docs=false')
+    assert render.returncode == 0, render.stdout + render.stderr
+    out = project / 'out' / 'pod1'
+    devices = ['gpu%04d' % n for n in range(1, 33)] + ['leaf%03d' % n for n in range(1, 9)] + ['spine%03d' % n for n in range(1, 33)]
+    assert sorted(os.listdir(out / 'configs')) == sorted(devices)
+    assert (out / 'configs' / 'leaf001' / 'config_db.json').is_file()
+    validate = _playbook('aifabric.fabric.validate', inventory, elsewhere, env, '-e', 'validate_gather=false')
+    assert validate.returncode == 0, validate.stdout + validate.stderr
+    report = json.loads((out / 'validation' / 'report.json').read_text())
+    assert report['fabric'] == 'pod1' and report['summary']['ok'] and report['summary']['passed'] > 0
+    assert os.listdir(elsewhere) == []
+
+
+def test_refuses_to_write_into_an_inventory_directory(installed, empty_config, project, elsewhere):
+    """output_dir inside the inventory directory: Ansible would read the rendered files as inventory next time.
+    The run stops before anything is written; the same directory given as a file source is accepted."""
+    inventory = project / 'inventory' / 'pod1'
+    config = inventory / 'pod1.fabric.yml'
+    config.write_text(config.read_text().replace('output_dir: ../../out', 'output_dir: out'))
+    env = ansible_env(collections_path=installed, config=empty_config)
+    render = _playbook('aifabric.fabric.render', inventory, elsewhere, env)
+    assert render.returncode != 0
+    assert 'The render directory of fabric pod1 %s is inside the inventory directory %s.' % (
+        inventory / 'out' / 'pod1', inventory) in ' '.join(render.stdout.split())
+    assert not (inventory / 'out').exists()
+    validate = _playbook('aifabric.fabric.validate', inventory, elsewhere, env, '-e', 'validate_gather=false',
+                         '--limit', 'leaf001')
+    assert validate.returncode != 0 and 'validation report directory' in validate.stdout
+    assert not (inventory / 'out').exists()
+    by_file = _playbook('aifabric.fabric.render', config, elsewhere, env, '-e', 'aifabric_render_docs=false')
+    assert by_file.returncode == 0, by_file.stdout + by_file.stderr
+    assert (inventory / 'out' / 'pod1' / 'configs' / 'leaf001' / 'config_db.json').is_file()

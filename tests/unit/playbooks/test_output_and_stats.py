@@ -1,0 +1,99 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""playbooks/render.yml and playbooks/validate.yml of this checkout: where they write (the inventory's output
+directory, whatever the current directory, PWD unset) and the custom stats they publish. Runs on every
+ansible-core release `make units` tests."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+from tests.unit.utils.ansible_cli import ansible_cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+
+
+def _playbook(name, inventory, cwd, *extra):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_SHOW_CUSTOM_STATS='1')
+    env.pop('PWD', None)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory), os.path.join(ROOT, 'playbooks', name)] + list(extra),
+                          cwd=str(cwd), env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def _custom_stats(stdout):
+    """The custom stats block ansible-playbook prints at the end (show_custom_stats): {'aifabric_...': {...}}."""
+    match = re.search(r'CUSTOM STATS: \*+\s+RUN: (\{.*\})\s*$', stdout, re.S)
+    assert match, stdout[-2000:]
+    return json.loads(match.group(1))
+
+
+@pytest.fixture
+def lab_project(tmp_path):
+    """A copy of inventories/lab at <project>/inventories/lab, and an empty current directory elsewhere."""
+    inventory = tmp_path / 'project' / 'inventories' / 'lab'
+    shutil.copytree(os.path.join(ROOT, 'inventories', 'lab'), inventory)
+    elsewhere = tmp_path / 'elsewhere'
+    elsewhere.mkdir()
+    return inventory, tmp_path / 'project' / 'out' / 'lab', elsewhere
+
+
+def test_render_writes_under_the_inventory_output_dir_and_publishes_counts(lab_project):
+    inventory, out, elsewhere = lab_project
+    result = _playbook('render.yml', inventory, elsewhere, '-e', '{"aifabric_render_devices": "leaf001, spine001",'
+                                                                 ' "aifabric_render_out": "", "aifabric_render_docs": "false"}')
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert sorted(os.listdir(out / 'configs')) == ['leaf001', 'spine001'] and os.listdir(elsewhere) == []
+    published = _custom_stats(result.stdout)['aifabric_render']['lab']
+    assert (published['devices'], published['dest'], published['failed'], published['index']) == (2, str(out), False, None)
+    assert published['written'] == published['files'] == len(os.listdir(out / 'configs' / 'leaf001')) * 2
+
+
+def test_failed_render_still_publishes_its_failure(lab_project):
+    inventory, out, elsewhere = lab_project
+    result = _playbook('render.yml', inventory, elsewhere, '-e', '{"aifabric_render_devices": ["leaf001", "leaf042"]}')
+    assert result.returncode != 0
+    published = _custom_stats(result.stdout)['aifabric_render']['lab']
+    assert published['failed'] is True and 'leaf042' in published['msg']
+    assert not out.exists()
+
+
+def test_intent_without_inventory_needs_an_output_directory(lab_project):
+    """aifabric_render_intent alone: no inventory names a directory, and the current directory is never the default."""
+    _inventory, out, elsewhere = lab_project
+    result = _playbook('render.yml', 'localhost,', elsewhere, '-e', json.dumps({
+        'aifabric_render_intent': os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'), 'aifabric_render_out': ''}))
+    assert result.returncode != 0
+    assert ('No output directory: an intent rendered without its inventory needs aifabric_render_out (base directory, '
+            'one subdirectory per fabric) or aifabric_render_dest (exact directory).') in ' '.join(result.stdout.split())
+    assert os.listdir(elsewhere) == [] and not out.exists()
+
+
+def test_design_validation_reports_under_the_inventory_output_dir_and_publishes_the_summary(lab_project):
+    inventory, out, elsewhere = lab_project
+    result = _playbook('validate.yml', inventory, elsewhere, '-e', '{"validate_gather": "false", "validate_out": "",'
+                                                                   ' "validate_checks": "", "validate_skip_checks": ""}')
+    assert result.returncode == 0, result.stdout + result.stderr
+    with open(out / 'validation' / 'report.json', encoding='utf-8') as handle:
+        report = json.load(handle)
+    published = _custom_stats(result.stdout)['aifabric_validate']['lab']
+    assert {key: published[key] for key in report['summary']} == report['summary']
+    assert published['report'] == str(out / 'validation' / 'report.json') and published['failures'] == []
+    assert os.listdir(elsewhere) == []
+
+
+def test_validate_out_survey_answer_and_check_list_text(lab_project, tmp_path):
+    inventory, out, elsewhere = lab_project
+    result = _playbook('validate.yml', inventory, elsewhere, '-e', json.dumps({
+        'validate_gather': 'false', 'validate_out': str(tmp_path / 'reports'), 'validate_checks': 'lossless_pfc, lossless_ecn'}))
+    assert result.returncode == 0, result.stdout + result.stderr
+    with open(tmp_path / 'reports' / 'lab' / 'validation' / 'report.json', encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert sorted({result['check'] for result in report['results']}) == ['lossless_ecn', 'lossless_pfc']
+    assert not out.exists()
