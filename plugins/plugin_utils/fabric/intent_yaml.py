@@ -108,10 +108,12 @@ class IntentLoader(_EventSource):
     def construct_object(self, node, deep=False):
         try:
             return super().construct_object(node, deep=deep)
-        except (ValueError, TypeError, OverflowError) as exc:
-            if isinstance(exc, yaml.YAMLError):
+        except (ValueError, TypeError, OverflowError, IndexError, KeyError, AttributeError) as exc:
+            if isinstance(exc, yaml.YAMLError) or not isinstance(node, yaml.ScalarNode):
                 raise
-            # A scalar whose explicit tag it does not fit (!!float name, !!int x, !!timestamp 2024-13-45).
+            # A scalar whose explicit tag it does not fit (!!float name, !!int x, !!timestamp 2024-13-45); PyYAML's
+            # constructors fail on an empty one with IndexError (!!int, !!float), KeyError (!!bool) or
+            # AttributeError (!!timestamp).
             tag = node.tag.replace('tag:yaml.org,2002:', '!!')
             raise _Stop(node.start_mark, 'the value %r cannot be read as %s' % (_short(node.value), tag)) from None
 
