@@ -19,12 +19,14 @@ import stat
 import pytest
 import yaml
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from tests.packaging.conftest import EXAMPLE_PROJECT, ROOT, ansible_env, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
 PLUGIN_GROUP = re.compile(r'^(all|ungrouped|switches|leaf|spine|super_spine|gpu_servers|fabric_pod1|platform_sonic|'
                           r'rail_\d+|pod_\d+)$')
-POD1_DEVICES = 32 + 8 + 32
+# Every device of the example fabric, as the design sizes it (servers, rail leaves, spines).
+POD1_DEVICES = len(design_from_file(os.path.join(EXAMPLE_PROJECT, 'fabrics', 'pod1.yml')).nodes)
 SURVEY_TYPES = {'text': str, 'textarea': str, 'password': str, 'multiplechoice': str, 'multiselect': (str, list),
                 'integer': int, 'float': (float, int)}
 

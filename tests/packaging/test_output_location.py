@@ -10,7 +10,8 @@ import os
 
 import pytest
 
-from tests.packaging.conftest import ansible_env, run
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from tests.packaging.conftest import EXAMPLE_PROJECT, ansible_env, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
 
@@ -34,7 +35,7 @@ def test_installed_collection_writes_under_the_inventory_output_dir(installed, e
     render = _playbook('aifabric.fabric.render', inventory, elsewhere, env, '-e', 'aifabric_render_docs=false')
     assert render.returncode == 0, render.stdout + render.stderr
     out = project / 'out' / 'pod1'
-    devices = ['gpu%04d' % n for n in range(1, 33)] + ['leaf%03d' % n for n in range(1, 9)] + ['spine%03d' % n for n in range(1, 33)]
+    devices = list(design_from_file(os.path.join(EXAMPLE_PROJECT, 'fabrics', 'pod1.yml')).nodes)
     assert sorted(os.listdir(out / 'configs')) == sorted(devices)
     assert (out / 'configs' / 'leaf001' / 'config_db.json').is_file()
     validate = _playbook('aifabric.fabric.validate', inventory, elsewhere, env, '-e', 'validate_gather=false')
