@@ -17,8 +17,13 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
+    EapiSettings, TransportError, eapi_json, eapi_session)
 
 COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
+EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
+             'ansible_httpapi_port', 'ansible_httpapi_use_ssl', 'ansible_httpapi_validate_certs',
+             'ansible_httpapi_ca_path', 'ansible_command_timeout')
 
 
 class ActionModule(ActionBase):
@@ -114,10 +119,25 @@ class ActionModule(ActionBase):
     def _read(self, gatherer, model, commands, args, task_vars):
         """{key: output} of one reading through the platform's transport."""
         items = flatten(gatherer.transport, commands)
-        if gatherer.transport == 'command':
-            return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
-        return {UNREADABLE: 'reading %s needs the %s connection of the deploy drivers, which this installation does not '
-                            'provide' % (gatherer.title, gatherer.transport)}
+        if gatherer.transport == 'eapi':
+            try:
+                outputs = self._run_eapi(items, model, task_vars)
+            except TransportError as error:
+                return {UNREADABLE: str(error)}
+            return regroup(items, outputs, gatherer.keyed)
+        return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+
+    def _run_eapi(self, items, model, task_vars):
+        """Every eAPI item in one session (commands read by several keys run once)."""
+        host_vars = {name: self._templar.template(task_vars.get(name)) for name in EAPI_VARS if name in task_vars}
+        settings = EapiSettings.from_host_vars(model['name'], host_vars)
+        unique = []
+        for _item_key, _key, _index, command in items:
+            if command not in unique:
+                unique.append(command)
+        with eapi_session(settings) as driver:
+            answers = eapi_json(driver, settings, unique)
+        return {item_key: answers[unique.index(command)] for item_key, _key, _index, command in items}
 
     def _run_commands(self, items, model, args, task_vars):
         """argv items through aifabric.fabric.validate_commands (one call), module items one module call each."""

@@ -14,9 +14,13 @@ description:
     C(sonic-cfggen -d --print-data) and C(sonic-db-cli) reads of APPL_DB and COUNTERS_DB; EOS eAPI JSON; NVUE
     C(nv ... -o json)), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
     allows) from each rail NIC to every same-rail peer.
-  - Commands run with M(aifabric.fabric.validate_commands) through the Ansible connection (FRR lab switches, SONiC,
-    GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless RDMA NIC state. EOS (eAPI) and
-    NVUE (SSH) are read through the connection of the deploy drivers.
+  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH: FRR lab
+    switches, SONiC, Cumulus Linux, GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless
+    RDMA NIC state. EOS is read over eAPI from the controller with napalm's C(eos) driver, one session per reading,
+    with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
+    C(ansible_httpapi_use_ssl), C(ansible_httpapi_validate_certs), C(ansible_httpapi_ca_path) (HTTPS with
+    certificate validation unless told otherwise). A switch that cannot be reached is reported unreadable with the
+    reason; the password never appears in results.
   - Reads the lossless counters (PFC frames, queue drops and ECN marks, PFC watchdog, RDMA NIC counters) once, or
     twice O(health_interval) seconds apart so that M(aifabric.fabric.validate) can judge their rates.
   - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every

@@ -56,12 +56,17 @@ def plan(design):
     switches = [name for name in design.device_names() if design.nodes[name].role != 'host']
     models = {name: design.device(name) for name in switches}
     vteps = {name: model['evpn']['vtep_ip'] for name, model in models.items() if model.get('evpn')}
+    vnis = {name: {item['vni'] for item in model['evpn'].get('vlans', [])} for name, model in models.items() if model.get('evpn')}
     entries = []
     for name in switches:
         model = models[name]
         world = {
             'lldp': {item['name']: {'device': item['peer'], 'port': item['peer_interface']} for item in model['interfaces']},
             'remote_vteps': sorted(ip for other, ip in vteps.items() if other != name) if name in vteps else [],
+            # who floods for which VNI: only the VTEPs that carry it (EVPN type-3 routes follow the VNIs)
+            'remote_vteps_by_vni': {str(vni): sorted(vteps[other] for other in vteps if other != name and vni in vnis[other])
+                                    for vni in vnis.get(name, ())},
+            'vtep_ip': vteps.get(name),
         }
         entries.append({'name': name, 'platform': model['platform'], 'kind': KINDS.get(model['platform']),
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,

@@ -12,6 +12,8 @@ import re
 import time
 import zlib
 
+from tests.doubles.world import flooding_vteps, remote_vteps
+
 SPEED = re.compile(r'^(\d+)(g|m)')
 
 
@@ -342,8 +344,35 @@ def _summary(device, family):
 def show_vxlan_vtep(device):
     if 'Vxlan1' not in interfaces(device.running):
         return {'vteps': [], 'interfaces': {}}
-    vteps = list(device.world.get('remote_vteps', []))
+    vteps = flooding_vteps(device.world)
     return {'vteps': vteps, 'interfaces': {'Vxlan1': {'vteps': vteps}}}
+
+
+def show_bgp_evpn_imet(device):
+    """IMET (type-3) routes: this switch's own per VLAN of `router bgp` (its RD and route-targets) and one per remote
+    VTEP of the VLAN's VNI, carrying the same route-targets (the fabric uses one RT per VNI)."""
+    data = bgp(device.running) or {'asn': '0', 'router_id': '0.0.0.0'}
+    section = device.running.section('router', 'bgp')
+    bindings = show_vxlan_vni(device)['vxlanIntfs'].get('Vxlan1', {}).get('vniBindings', {})
+    vni_of = {str(item['vlan']): vni for vni, item in bindings.items()}
+    own = device.world.get('vtep_ip')
+    routes = {}
+    for block in (section.find('vlan') if section is not None else []):
+        vni = vni_of.get(block.words[1])
+        if vni is None:
+            continue
+        rd = next((child.words[1] for child in block.children if child.words[0] == 'rd'), None)
+        targets = ['Route-Target-AS:%s' % child.words[-1] for child in block.children
+                   if child.words[0] == 'route-target' and child.words[1] in ('both', 'import')]
+        origins = ([(rd, own, None)] if own else []) + [('%s:%s' % (vtep, block.words[1]), vtep, vtep)
+                                                       for vtep in remote_vteps(device.world, vni)]
+        for route_rd, vtep, peer in origins:
+            routes['RD: %s imet %s' % (route_rd, vtep)] = {
+                'routeKeyDetail': {'rd': route_rd, 'nlriType': 'imet', 'ipGenAddr': vtep, 'etid': '0'},
+                'evpnRoutePaths': [{'nextHop': vtep if peer else '', 'routeType': {'valid': True, 'active': True},
+                                    'peerEntry': {'peerAddr': peer} if peer else {},
+                                    'routeDetail': {'extCommunities': targets + ['TunnelEncap:tunnelTypeVxlan']}}]}
+    return {'vrf': 'default', 'routerId': data['router_id'], 'asn': data['asn'], 'evpnRoutes': routes}
 
 
 def show_vxlan_vni(device):
@@ -514,6 +543,12 @@ def show_queue_counters(device):
     return {'interfaces': out}
 
 
+def show_queue_counters_detail(device):
+    """`show interfaces counters queue detail`: the drop counters of `... queue drops` under egressQueueCounters."""
+    ports = show_queue_counters(device)['interfaces']
+    return {'egressQueueCounters': {'interfaces': {name: {'ucastQueues': body} for name, body in ports.items()}}}
+
+
 def show_ecn_counters(device):
     out = {}
     for name, profile in _lossless_ports(device):
@@ -571,6 +606,8 @@ HANDLERS = {
     'show qos interfaces': show_qos_interfaces,
     'show interfaces counters queue': show_queue_counters,
     'show interfaces counters queue drops': show_queue_counters,
+    'show interfaces counters queue detail': show_queue_counters_detail,
+    'show bgp evpn route-type imet': show_bgp_evpn_imet,
     'show qos interfaces ecn counters queue': show_ecn_counters,
     'show configuration sessions': show_sessions,
     'show configuration sessions detail': lambda device: show_sessions(device, detail=True),

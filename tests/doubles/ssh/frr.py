@@ -22,7 +22,7 @@ FRR_RELOAD_PATHS = ('/usr/lib/frr/frr-reload.py', 'frr-reload.py', '/usr/bin/frr
 def parse(text):
     """router bgp sections as data: {vrf: {asn, router_id, peers: {peer: {...}}, evpn: bool, ipv4_default}}."""
     vrfs, groups = {}, {}
-    current, family = None, None
+    current, family, vni_block = None, None, None
     for raw in text.splitlines():
         line = raw.strip()
         words = line.split()
@@ -48,6 +48,15 @@ def parse(text):
             current['ipv4_default'] = False
         elif words == ['advertise-all-vni']:
             current['advertise_all_vni'] = True
+        elif family == 'l2VpnEvpn' and words[0] == 'vni' and len(words) == 2:
+            vni_block = current.setdefault('vnis', {}).setdefault(int(words[1]), {'rd': None, 'import': [], 'export': []})
+        elif words[0] == 'exit-vni':
+            vni_block = None
+        elif vni_block is not None and words[0] == 'rd' and len(words) == 2:
+            vni_block['rd'] = words[1]
+        elif vni_block is not None and words[0] == 'route-target' and len(words) == 3:
+            for direction in (('import', 'export') if words[1] == 'both' else (words[1],)):
+                vni_block[direction].append(words[2])
         elif words[0] == 'neighbor' and len(words) >= 3:
             target = words[1]
             if family:

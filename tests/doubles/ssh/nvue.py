@@ -25,6 +25,7 @@ import yaml
 
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
+from tests.doubles.world import remote_vteps
 
 TOP_LEVEL = ('acl', 'bridge', 'evpn', 'interface', 'mlag', 'nve', 'platform', 'qos', 'router', 'service', 'system', 'vrf')
 # Cumulus Linux 5.14 and earlier write switches as `enable: on|off` and QoS values as enable/disable; 5.15 and
@@ -616,11 +617,11 @@ def show(directory, faults, args):
                                                {'rx-prefix': 2 if up else 0, 'tx-prefix': 2 if up else 0}
                                                for family in peer['families']}}
     elif words == ['evpn', 'vni']:
-        remote = facts.get('world', {}).get('remote_vteps', [])
         result = {}
         for _domain, body in (((tree.get('bridge') or {}).get('domain')) or {}).items():
             for vlan, vlan_body in (body.get('vlan') or {}).items():
                 for vni in (vlan_body.get('vni') or {}):
+                    remote = remote_vteps(facts.get('world', {}), vni)
                     result[str(vni)] = {'bridge-domain': _domain, 'vlan': int(vlan), 'type': 'L2', 'mac-count': 0,
                                         'host-count': 0, 'remote-vtep': {ip: {'type': 'flood'} for ip in remote}}
     elif words in (['qos', 'pfc'], ['qos', 'congestion-control'], ['qos', 'mapping'], ['qos', 'egress-scheduler'],

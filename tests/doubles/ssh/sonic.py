@@ -25,6 +25,7 @@ import zlib
 
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session, table
+from tests.doubles.world import remote_vteps
 
 GCU_SINCE = 202205
 CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
@@ -625,6 +626,10 @@ def vtysh(directory, faults, args):
             sys.stdout.write(json.dumps(frr.summary(vrfs, seen, faults, _link_up(directory, faults, config), 'all'), indent=2) + '\n')
         elif words == 'show evpn vni json':
             sys.stdout.write(json.dumps(evpn_vni(directory, config, vrfs), indent=2) + '\n')
+        elif words == 'show bgp l2vpn evpn vni json':
+            sys.stdout.write(json.dumps(bgp_evpn_vni(directory, config, vrfs), indent=2) + '\n')
+        elif words == 'show bgp l2vpn evpn route type multicast json':
+            sys.stdout.write(json.dumps(bgp_evpn_imet(directory, config, vrfs), indent=2) + '\n')
         elif words in ('write memory', 'write', 'copy running-config startup-config'):
             shutil.copyfile(state.path(directory, 'frr', 'running.conf'), state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf'))
             sys.stdout.write('Note: this version of vtysh never writes vtysh.conf\nBuilding Configuration...\n'
@@ -638,12 +643,64 @@ def vtysh(directory, faults, args):
 def evpn_vni(directory, config, vrfs):
     if not vrfs.get('default', {}).get('advertise_all_vni'):
         return {}
-    remote = state.device(directory).get('world', {}).get('remote_vteps', [])
+    world = state.device(directory).get('world', {})
     out = {}
     for _key, fields in sorted(config.get('VXLAN_TUNNEL_MAP', {}).items()):
         vni = int(fields['vni'])
+        remote = remote_vteps(world, vni)
         out[str(vni)] = {'vni': vni, 'type': 'L2', 'vxlanIf': 'vtep-%s' % fields.get('vlan', '')[4:], 'numMacs': 0,
                          'numArpNd': 0, 'numRemoteVteps': len(remote), 'tenantVrf': 'default', 'remoteVteps': list(remote)}
+    return out
+
+
+def _evpn_vnis(directory, config, vrfs):
+    """{vni: (rd, import RTs, export RTs)} of the VNIs bgpd advertises (FRR's defaults: RD router-id:VLAN-ish
+    index, RT ASN:VNI), as `vni N` blocks of `address-family l2vpn evpn` override them."""
+    bgpd = vrfs.get('default', {})
+    vnis = {}
+    for index, vni in enumerate(sorted(int(key) for key in evpn_vni(directory, config, vrfs)), start=1):
+        block = (bgpd.get('vnis') or {}).get(vni) or {'rd': None, 'import': [], 'export': []}
+        default_rt = '%s:%d' % (bgpd.get('asn'), vni)
+        vnis[vni] = (block['rd'] or '%s:%d' % (bgpd.get('router_id') or '0.0.0.0', index),
+                     block['import'] or [default_rt], block['export'] or [default_rt])
+    return vnis
+
+
+def _own_vtep(config):
+    return next((fields.get('src_ip') for fields in config.get('VXLAN_TUNNEL', {}).values()), None)
+
+
+def bgp_evpn_vni(directory, config, vrfs):
+    """`show bgp l2vpn evpn vni json` (FRR 8.x): bgpd's VNIs with their RD and route-targets."""
+    vnis = _evpn_vnis(directory, config, vrfs)
+    out = {'advertiseAllVnis': 'Enabled' if vrfs.get('default', {}).get('advertise_all_vni') else 'Disabled',
+           'numVnis': len(vnis), 'numL2Vnis': len(vnis), 'numL3Vnis': 0}
+    for vni, (rd, imports, exports) in vnis.items():
+        out[str(vni)] = {'vni': vni, 'type': 'L2', 'inKernel': 'True', 'rd': rd, 'originatorIp': _own_vtep(config),
+                         'advertiseGatewayMacip': 'Disabled', 'importRTs': imports, 'exportRTs': exports}
+    return out
+
+
+def bgp_evpn_imet(directory, config, vrfs):
+    """`show bgp l2vpn evpn route type multicast json`: this switch's IMET route per VNI and one per remote VTEP
+    of that VNI, with the VNI's route-targets (one RT per VNI in the fabric)."""
+    world = state.device(directory).get('world', {})
+    own = _own_vtep(config)
+    out, count = {}, 0
+    for vni, (rd, _imports, exports) in _evpn_vnis(directory, config, vrfs).items():
+        origins = ([(rd, own, None)] if own else []) + [('%s:%d' % (vtep, vni % 65536), vtep, vtep)
+                                                       for vtep in remote_vteps(world, vni)]
+        for route_rd, vtep, peer in origins:
+            prefix = '[3]:[0]:[32]:[%s]' % vtep
+            path = {'valid': True, 'bestpath': True, 'ethTag': 0, 'ip': vtep, 'path': '' if peer is None else '65100',
+                    'extendedCommunity': {'string': ' '.join('RT:%s' % target for target in exports) + ' ET:8'},
+                    'nexthops': [{'ip': vtep or '0.0.0.0', 'afi': 'ipv4', 'used': True}]}
+            if peer:
+                path['peerId'] = peer
+            out.setdefault(route_rd, {'rd': route_rd})[prefix] = {'prefix': prefix, 'prefixLen': 352, 'paths': [[path]]}
+            count += 1
+    out['numPrefix'] = count
+    out['numPaths'] = count
     return out
 
 

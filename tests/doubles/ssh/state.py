@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -52,7 +53,8 @@ def read_json(file_path, default=None):
 
 def write_json(file_path, data, indent=4):
     os.makedirs(os.path.dirname(file_path), exist_ok=True)
-    tmp = file_path + '.tmp'
+    # one temporary file per writer: sessions of one switch run commands in parallel (a validation reads with 8)
+    tmp = '%s.%d.%d.tmp' % (file_path, os.getpid(), threading.get_ident())
     with open(tmp, 'w', encoding='utf-8') as handle:
         json.dump(data, handle, indent=indent, sort_keys=True)
         handle.write('\n')

@@ -10,8 +10,8 @@ platform-neutral state that the checks read:
     gatherer.parse(key, output)       -> neutral state of `key`
 
 `command` is what the gatherer's transport sends: an argv list (transport `command`: run by the
-aifabric.fabric.validate_commands module through the Ansible connection; transport `cli`: joined into one
-shell line and sent over the platform's SSH session) or one or several eAPI commands (transport `eapi`).
+aifabric.fabric.validate_commands module through the host's Ansible connection, SSH on SONiC, Cumulus Linux,
+FRR and GPU servers) or one or several eAPI commands (transport `eapi`: napalm's eos driver, transport.py).
 `output` is the command result ({rc, stdout, stderr}) or the eAPI JSON object; a key with several commands
 gets the list of their results.
 
@@ -55,7 +55,7 @@ class Gatherer:
     def __init__(self, platform, title, transport, sources, extra=None, extra_parser=None, design_view=None):
         self.platform = platform
         self.title = title
-        self.transport = transport  # command | cli | eapi
+        self.transport = transport  # command | eapi
         self.sources = {source.key: source for source in sources}
         self._extra = extra  # callable(model, options) -> [(key, command)] (pings)
         self._extra_parser = extra_parser  # callable(key) -> parser or None

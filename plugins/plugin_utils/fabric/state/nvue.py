@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA Cumulus Linux (NVUE): `nv ... -o json` outputs turned into platform-neutral state.
 
-Commands run in the switch's shell over SSH (transport `cli`). Shapes handled (instances in
+Commands run on the switch over Ansible's SSH connection (transport `command`; Cumulus Linux has Python 3). Shapes handled (instances in
 tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide and NVUE command reference):
 - `nv config show -o json`: the applied configuration, the same object tree as startup.yaml (a list of
   {set: {...}} / {unset: ...} documents, or the `set` object itself). Lossless settings (qos mapping, pfc,
@@ -404,7 +404,7 @@ SOURCES = (
     Source('lossless', [CONFIG, INTERFACES], parse_lossless),
     Source('counters', _counters_command, parse_counters),
 )
-GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', 'cli', SOURCES, design_view=design_view)
+GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', 'command', SOURCES, design_view=design_view)
 
 __all__ = ['GATHERER', 'config_tree', 'lossless_from_tree', 'parse_lossless', 'parse_bgp_summary', 'parse_evpn_vni',
            'parse_bgp_evpn_vni', 'parse_counters', 'design_view', 'parse_interfaces', 'parse_lldp']

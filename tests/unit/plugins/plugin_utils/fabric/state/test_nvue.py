@@ -30,8 +30,8 @@ def result(*parts):
 def test_commands_read_only_and_cli_lines_are_quoted(design):
     model = design.device('leaf001')
     gatherer = gatherer_for(model)
-    assert gatherer.transport == 'cli'
-    argvs = [argv for _key, command in gatherer.commands(model) for argv in command_list('cli', command)]
+    assert gatherer.transport == 'command'
+    argvs = [argv for _key, command in gatherer.commands(model) for argv in command_list('command', command)]
     assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) for argv in argvs)
     assert all(argv[2] == 'show' for argv in argvs if argv[:2] == ['nv', 'config'])
     loops = [argv[2] for argv in argvs if argv[0] == 'sh']
