@@ -14,7 +14,7 @@ description:
     C(sonic-cfggen -d --print-data) and C(sonic-db-cli) reads of APPL_DB and COUNTERS_DB; EOS eAPI JSON; NVUE
     C(nv ... -o json)), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
     allows) from each rail NIC to every same-rail peer.
-  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH: FRR lab
+  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH to FRR lab
     switches, SONiC, Cumulus Linux, GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless
     RDMA NIC state. EOS is read over eAPI from the controller with napalm's C(eos) driver, one session per reading,
     with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
