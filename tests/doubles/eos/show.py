@@ -364,8 +364,8 @@ def show_bgp_evpn_imet(device):
         rd = next((child.words[1] for child in block.children if child.words[0] == 'rd'), None)
         targets = ['Route-Target-AS:%s' % child.words[-1] for child in block.children
                    if child.words[0] == 'route-target' and child.words[1] in ('both', 'import')]
-        origins = ([(rd, own, None)] if own else []) + [('%s:%s' % (vtep, block.words[1]), vtep, vtep)
-                                                       for vtep in remote_vteps(device.world, vni)]
+        remote = [('%s:%s' % (vtep, block.words[1]), vtep, vtep) for vtep in remote_vteps(device.world, vni)]
+        origins = ([(rd, own, None)] if own else []) + remote
         for route_rd, vtep, peer in origins:
             routes['RD: %s imet %s' % (route_rd, vtep)] = {
                 'routeKeyDetail': {'rd': route_rd, 'nlriType': 'imet', 'ipGenAddr': vtep, 'etid': '0'},

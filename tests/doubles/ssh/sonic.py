@@ -688,8 +688,8 @@ def bgp_evpn_imet(directory, config, vrfs):
     own = _own_vtep(config)
     out, count = {}, 0
     for vni, (rd, _imports, exports) in _evpn_vnis(directory, config, vrfs).items():
-        origins = ([(rd, own, None)] if own else []) + [('%s:%d' % (vtep, vni % 65536), vtep, vtep)
-                                                       for vtep in remote_vteps(world, vni)]
+        remote = [('%s:%d' % (vtep, vni % 65536), vtep, vtep) for vtep in remote_vteps(world, vni)]
+        origins = ([(rd, own, None)] if own else []) + remote
         for route_rd, vtep, peer in origins:
             prefix = '[3]:[0]:[32]:[%s]' % vtep
             path = {'valid': True, 'bestpath': True, 'ethTag': 0, 'ip': vtep, 'path': '' if peer is None else '65100',
