@@ -15,10 +15,12 @@ import time
 
 from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
+from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 
 ARGUMENT_SPEC = {
@@ -32,6 +34,7 @@ ARGUMENT_SPEC = {
     'diff_max_bytes': {'type': 'int', 'default': 131072},
     'max_nodes_per_tier': {'type': 'int', 'default': docs.MAX_NODES_PER_TIER},
     'lock_timeout': {'type': 'int', 'default': 300},
+    'progress_interval': {'type': 'float', 'default': 2.0},
 }
 CONFIGS = 'configs'
 DOCS = 'docs'
@@ -113,7 +116,10 @@ class ActionModule(ActionBase):
                 raise AnsibleActionFail('%s not a device of fabric %s: %s' % (
                     'is' if len(unknown) == 1 else 'are', design.name, ', '.join(unknown[:20])))
             wanted = set(args['devices'])
-            names = [name for name in names if name in wanted]
+            if wanted == set(names):
+                args['devices'] = None  # every device (e.g. the inventory's hosts, unsliced): a whole-fabric render
+            else:
+                names = [name for name in names if name in wanted]
 
         diffs = _Diffs(args['diff_max_files'], args['diff_max_bytes']) if self._task.diff else None
         try:
@@ -183,6 +189,8 @@ class ActionModule(ActionBase):
         missing = {}
         rendered = []
         host_rows = {}  # addressing rows of the servers rendered here, so the docs need not rebuild their models
+        progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
+                            interval=args['progress_interval'])
         for name in names:
             model = design.device(name)
             try:
@@ -193,6 +201,7 @@ class ActionModule(ActionBase):
                     missing.setdefault(kind, []).append(name)
                 else:
                     errors[name] = '%s: %s' % (type(exc).__name__, exc)
+                progress.step()
                 continue
             rendered.append(name)
             for file_name in sorted(files):
@@ -203,6 +212,7 @@ class ActionModule(ActionBase):
                 if model['role'] == 'host':
                     host_rows[name] = docs.host_address_rows(model)
             del files, model
+            progress.step()
         if args['devices'] is None:
             try:
                 fabric_files = render_fabric(design)
@@ -211,6 +221,7 @@ class ActionModule(ActionBase):
                 fabric_files = {}
             for relative, text in sorted(fabric_files.items()):
                 output.put(relative, text)
+        progress.finish()
         devices_done = time.perf_counter()
         if args['docs'] and not (errors or missing):
             for relative, text in docs.fabric_docs(design, args['max_nodes_per_tier'], host_rows=host_rows):

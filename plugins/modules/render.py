@@ -50,6 +50,9 @@ options:
     description:
       - Render only these devices (names as in the inventory). Default is every device of the fabric.
       - The fabric-wide documents are always about the whole fabric; device pages are written for the rendered devices.
+      - A list naming every device is a whole-fabric render. A subset (a C(--limit) or an AWX job slice) writes the
+        same bytes for its devices as a whole-fabric render and removes nothing; the fabric-wide Kubernetes files
+        come with whole-fabric renders only.
     type: list
     elements: str
   docs:
@@ -86,6 +89,12 @@ options:
       - Seconds to wait for another render into the same O(dest) to finish before failing.
     type: int
     default: 300
+  progress_interval:
+    description:
+      - Seconds between progress lines (devices rendered out of the total, elapsed time) on long renders; nothing
+        is shown for a render that ends sooner.
+    type: float
+    default: 2.0
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
