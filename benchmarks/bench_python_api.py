@@ -50,7 +50,7 @@ def child(args):
     _common.import_path()
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent_file
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_model
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_devices
     environment()  # the Jinja2 environment (templates compile lazily, on first use, inside the phases)
     phases = {'import': (clock() - started_wall, cpu() - started_cpu)}
 
@@ -75,8 +75,9 @@ def child(args):
         made = set()
 
         def render_all(names, kind):
-            for name in names:
-                files = render_model(design.device(name))
+            # worker processes render while this one writes, in order (the render action does the same)
+            for item in render_devices(design, names, workers=args.workers or None):
+                name, files = item['name'], item['files']
                 counts[kind] += 1
                 counts['files'] += len(files)
                 for file_name, text in files.items():
@@ -98,18 +99,20 @@ def child(args):
         total = (clock() - started_wall, cpu() - started_cpu)
         import resource
         usage = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
         result = {
             'platform': args.platform,
             'servers': args.servers,
             'output': args.output,
             'phases': {name: {'wall': wall, 'cpu': processor} for name, (wall, processor) in phases.items()},
             'pipeline_wall': total[0] - phases['import'][0],
-            'pipeline_cpu': total[1] - phases['import'][1],
+            'pipeline_cpu': total[1] - phases['import'][1] + children.ru_utime + children.ru_stime,
             'total_wall': total[0],
-            'total_cpu': total[1],
-            'cpu_user': usage.ru_utime,  # whole process, including interpreter start-up
-            'cpu_sys': usage.ru_stime,  # kernel time: mostly file creation in the disk and tmpfs modes
-            'peak_rss': _common.peak_rss_bytes(),
+            'total_cpu': total[1] + children.ru_utime + children.ru_stime,
+            'cpu_user': usage.ru_utime + children.ru_utime,  # whole process and its render workers
+            'cpu_sys': usage.ru_stime + children.ru_stime,  # kernel time: mostly file creation (disk, tmpfs modes)
+            'workers': args.workers or 'all CPUs',
+            'peak_rss': _common.peak_rss_bytes() + children.ru_maxrss * 1024,  # this process + the largest worker
             'peak_rss_after_design': rss_design,
             'summary': design.summary(),
             'counts': counts,
@@ -122,7 +125,7 @@ def child(args):
 
 
 # ----------------------------------------------------------------------------------------------- parent
-def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, quiet=False):
+def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, quiet=False, workers=0):
     """Measure and return {'runs': [...], 'summary': {...}} (also used by run_all.py)."""
     script = os.path.abspath(__file__)
     runs = []
@@ -130,7 +133,8 @@ def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, qu
     for iteration in range(repeat):
         for platform_name in platforms:  # interleaved, so load changes hit every platform alike
             for write in write_modes:
-                argv = [script, '--child', '--platform', platform_name, '--servers', str(servers), '--output', write]
+                argv = [script, '--child', '--platform', platform_name, '--servers', str(servers), '--output', write,
+                        '--workers', str(workers)]
                 load = os.getloadavg()[0]
                 result = _common.run_child(argv)
                 result['load1_before'] = load
@@ -221,6 +225,7 @@ def main(argv=None):
                         help='comma-separated output modes: none (render only), disk (temporary directory in $TMPDIR), '
                              'tmpfs (/dev/shm); default: all three')
     parser.add_argument('--servers', type=int, default=2048, help='GPU servers (2048 = 16,384 GPUs)')
+    parser.add_argument('--workers', type=int, default=0, help='render processes (0: every CPU; 1: serial)')
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--platform', help=argparse.SUPPRESS)
     parser.add_argument('--output', choices=WRITE_MODES, default='none', help=argparse.SUPPRESS)
@@ -232,7 +237,7 @@ def main(argv=None):
     if unknown:
         parser.error('unknown --write mode(s): %s' % ', '.join(unknown))
     platforms = [name.strip() for name in args.platforms.split(',') if name.strip()]
-    data = run(platforms, args.repeat, modes, args.servers)
+    data = run(platforms, args.repeat, modes, args.servers, workers=args.workers)
     path = _common.save_result('python_api.json', data)
     print(report(data))
     print('Results: %s' % path)

@@ -21,7 +21,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_devices, render_fabric
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -35,6 +35,7 @@ ARGUMENT_SPEC = {
     'max_nodes_per_tier': {'type': 'int', 'default': docs.MAX_NODES_PER_TIER},
     'lock_timeout': {'type': 'int', 'default': 300},
     'progress_interval': {'type': 'float', 'default': 2.0},
+    'workers': {'type': 'int', 'default': 0},
 }
 CONFIGS = 'configs'
 DOCS = 'docs'
@@ -75,12 +76,6 @@ class _Diffs:
         return diffs
 
 
-def _renderer_missing(exc, model):
-    """True when `exc` says the renderer module of this device's platform does not exist (yet)."""
-    expected = 'hosts' if model['role'] == 'host' else model['platform']
-    return isinstance(exc, ModuleNotFoundError) and (exc.name or '').rsplit('.', 1)[-1] == expected
-
-
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(ARGUMENT_SPEC)
@@ -95,7 +90,7 @@ class ActionModule(ActionBase):
         if not intent:
             raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
                                     '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
-        for key in ('diff_max_files', 'diff_max_bytes', 'max_nodes_per_tier'):
+        for key in ('diff_max_files', 'diff_max_bytes', 'max_nodes_per_tier', 'workers'):
             if args[key] < (1 if key == 'max_nodes_per_tier' else 0):
                 raise AnsibleActionFail('%s must not be negative%s' % (key, ' or zero' if key == 'max_nodes_per_tier' else ''))
         started = time.perf_counter()
@@ -191,28 +186,24 @@ class ActionModule(ActionBase):
         host_rows = {}  # addressing rows of the servers rendered here, so the docs need not rebuild their models
         progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
                             interval=args['progress_interval'])
-        for name in names:
-            model = design.device(name)
-            try:
-                files = render_model(model)
-            except Exception as exc:  # one device's failure must not hide the others'
-                if _renderer_missing(exc, model):
-                    kind = 'GPU servers (hosts.py)' if model['role'] == 'host' else 'platform %s' % model['platform']
-                    missing.setdefault(kind, []).append(name)
-                else:
-                    errors[name] = '%s: %s' % (type(exc).__name__, exc)
-                progress.step()
+        for item in render_devices(design, names, workers=args['workers'] or None, pages=args['docs']):
+            progress.step()
+            name = item['name']
+            if item['missing']:
+                missing.setdefault(item['missing'], []).append(name)
+                continue
+            if item['error']:
+                errors[name] = item['error']
                 continue
             rendered.append(name)
+            files = item['files']
             for file_name in sorted(files):
                 output.put('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name])
-            if args['docs']:
-                page, text = docs.device_page(design, model, sorted(files))
-                output.put('%s/%s' % (DOCS, page), text)
-                if model['role'] == 'host':
-                    host_rows[name] = docs.host_address_rows(model)
-            del files, model
-            progress.step()
+            if item['page']:
+                output.put('%s/%s' % (DOCS, item['page'][0]), item['page'][1])
+            if item['host_rows'] is not None:
+                host_rows[name] = item['host_rows']
+            del files, item
         if args['devices'] is None:
             try:
                 fabric_files = render_fabric(design)

@@ -95,6 +95,13 @@ options:
         is shown for a render that ends sooner.
     type: float
     default: 2.0
+  workers:
+    description:
+      - Processes that render devices in parallel while this one writes the files, in the same order and to the same
+        bytes as a serial render. V(0) uses every CPU this process may run on; fabrics under 256 devices render in
+        one process. V(1) renders serially.
+    type: int
+    default: 0
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:

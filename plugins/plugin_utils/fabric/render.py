@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import multiprocessing
 import os
 
 import jinja2
@@ -61,3 +62,67 @@ def render_fabric(design) -> dict:
         return {}
     from . import hosts
     return hosts.render_kubernetes(design.kubernetes(), design.name, environment())
+
+
+# --------------------------------------------------------------------------- many devices, both cores
+PARALLEL_MIN_DEVICES = 256  # below this, starting worker processes costs more than it saves
+CHUNK = 64
+_WORK = {}  # what forked workers inherit: the design and whether device pages are wanted
+
+
+def renderer_missing(exc_name, exc_module, model) -> bool:
+    """True when the error says the renderer module of this device's platform does not exist (yet)."""
+    expected = 'hosts' if model['role'] == 'host' else model['platform']
+    return exc_name == 'ModuleNotFoundError' and (exc_module or '').rsplit('.', 1)[-1] == expected
+
+
+def _render_one(design, name, pages):
+    """{name, files, page, host_rows, error, missing}: one device, errors as text (they cross process boundaries)."""
+    model = design.device(name)
+    item = {'name': name, 'files': None, 'page': None, 'host_rows': None, 'error': None, 'missing': None}
+    try:
+        item['files'] = render_model(model)
+    except Exception as exc:  # one device's failure must not hide the others'
+        if renderer_missing(type(exc).__name__, getattr(exc, 'name', None), model):
+            item['missing'] = 'GPU servers (hosts.py)' if model['role'] == 'host' else 'platform %s' % model['platform']
+        else:
+            item['error'] = '%s: %s' % (type(exc).__name__, exc)
+        return item
+    if pages:
+        from . import docs
+        item['page'] = docs.device_page(design, model, sorted(item['files']))
+        if model['role'] == 'host':
+            item['host_rows'] = docs.host_address_rows(model)
+    return item
+
+
+def _render_chunk(names):
+    return [_render_one(_WORK['design'], name, _WORK['pages']) for name in names]
+
+
+def default_workers() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def render_devices(design, names, workers=None, pages=False):
+    """Yield each device's rendered item (see _render_one), in the order of `names`.
+
+    With more than one worker and enough devices, forked worker processes render chunks of devices while the
+    caller consumes (writes) the results in order, so the output is byte-identical to a serial run."""
+    workers = default_workers() if workers is None else max(1, workers)
+    if workers == 1 or len(names) < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
+        for name in names:
+            yield _render_one(design, name, pages)
+        return
+    chunks = [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
+    design.device(names[0])  # lazily built design tables, built once here rather than once per worker
+    _WORK.update(design=design, pages=pages)
+    try:
+        with multiprocessing.get_context('fork').Pool(workers) as pool:
+            for items in pool.imap(_render_chunk, chunks):
+                yield from items
+    finally:
+        _WORK.clear()

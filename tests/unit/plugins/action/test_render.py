@@ -21,6 +21,7 @@ LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
 LAB_DEVICES = ['gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'] + LAB_SWITCHES
 ACTION_MODULE = 'ansible_collections.aifabric.fabric.plugins.action.render'
+RENDER_MODULE = 'ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render'  # render_model lives here
 FABRIC_DOCS = ['index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
                'topology.svg']
 
@@ -54,7 +55,7 @@ def fake_renderer(monkeypatch, action_loader):
 
     def render(model):
         return {'model.json': json.dumps({'name': model['name'], 'role': model['role']}, sort_keys=True) + '\n'}
-    monkeypatch.setattr(module, 'render_model', render)
+    monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'render_model', render)
     monkeypatch.setattr(module, 'render_fabric', lambda design: {'k8s/%s.yaml' % design.name: 'fabric: %s\n' % design.name})
     return render
 
@@ -195,7 +196,7 @@ def test_failed_render_changes_nothing(run, fake_renderer, action_loader, monkey
     before = _tree(dest)
     (dest / 'configs' / 'old').mkdir()
     (dest / 'configs' / 'old' / 'keep.txt').write_text('x')
-    module = importlib.import_module(ACTION_MODULE)
+    module = importlib.import_module(RENDER_MODULE)
 
     def render(model):
         if model['role'] == 'host':
