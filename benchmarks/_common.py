@@ -58,13 +58,15 @@ def gpu16k_intent(switch_platform: str, servers: int = 2048) -> dict:
             # Each NOS's default switch model (SN5600 for SONiC/NVUE, 7060X6-64PE for EOS), 64 ports per box.
             'platform': {'leaf': switch_platform, 'spine': switch_platform, 'super_spine': switch_platform},
         },
-        # 1,280 switches + 2,048 servers from offset 10 fit a /20.
-        'management': {'pool': '172.16.0.0/20'},
-        'underlay': {'routing': 'ebgp_numbered', 'bfd': True},
+        # 1,280 switches + 2,048 servers from offset 10 fit a /20; the 65,536-GPU fabric (13,312 devices) a /18.
+        'management': {'pool': '172.16.0.0/%d' % (20 if servers <= 2048 else 18)},
+        'underlay': {'routing': 'ebgp_numbered', 'bfd': True,
+                     **({} if servers <= 2048 else {'pools': {'loopback': '10.254.0.0/18', 'vtep': '10.254.64.0/18', 'p2p': '10.0.0.0/13'}})},
         'overlay': {
             'vrfs': [{'name': 'gpu', 'l3vni': 50000}],
             # /20 per rail: 2,048 hosts from offset 10, pods (Kubernetes) in the upper half.
-            'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail, 'subnet': '10.%d.0.0/20' % (100 + rail),
+            'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail,
+                          'subnet': '10.%d.0.0/%d' % (100 + rail, 20 if servers <= 2048 else 18),
                           'vrf': 'gpu', 'rails': [rail]} for rail in range(8)],
         },
         'hosts': {'attachment': 'evpn', 'gpudirect': 'dmabuf'},
@@ -213,6 +215,14 @@ def fmt_stat(stat, scale=1.0, digits=2, unit=''):
         return '%.*f%s' % (digits, stat['median'] * scale, unit)
     return '%.*f%s (%.*f-%.*f, n=%d)' % (
         digits, stat['median'] * scale, unit, digits, stat['min'] * scale, digits, stat['max'] * scale, stat['n'])
+
+
+def cpus() -> int:
+    """CPUs this process may run on (what the render workers use)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
 
 
 def machine() -> dict:

@@ -16,7 +16,8 @@ Models and rendered text are dropped after each device, as the render action doe
 The output directory is removed after each pass; the removal is not timed. Peak memory is ru_maxrss of the
 child (whole process: interpreter, imports, design and the largest device in flight).
 
-Targets (issue): <= 10 s wall and <= 1 GiB peak RSS per platform on the 2-core build machine.
+Targets (issue 11, 2-core build machine, every CPU rendering): 16,384 GPUs <= 5 s wall; 65,536 GPUs (--servers
+8192) <= 20 s wall; <= 1 GiB peak RSS (this process plus its largest render worker).
 
     python benchmarks/bench_python_api.py                       # 3 platforms x 3 output modes x 3 repeats
     python benchmarks/bench_python_api.py --platforms eos --repeat 5 --write disk
@@ -35,7 +36,12 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402
 
 PLATFORMS = ('sonic', 'eos', 'nvue')
-TARGET_SECONDS = 10.0
+TARGET_SECONDS = 5.0  # 16,384 GPUs
+TARGET_SECONDS_65K = 20.0  # 65,536 GPUs and more
+
+
+def target_seconds(servers) -> float:
+    return TARGET_SECONDS if servers <= 2048 else TARGET_SECONDS_65K
 TARGET_RSS = _common.GIB
 WRITE_MODES = ('none', 'disk', 'tmpfs')
 TMPFS = '/dev/shm'
@@ -168,11 +174,12 @@ def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, qu
                 'devices': selected[0]['summary'],
             }
             entry = summary[key]
-            entry['pass_time'] = entry['total_wall']['median'] <= TARGET_SECONDS
-            entry['pass_cpu'] = entry['total_cpu']['median'] <= TARGET_SECONDS
+            entry['pass_time'] = entry['total_wall']['median'] <= target_seconds(servers)
+            # CPU time of this process and its workers, against the wall target times the CPUs they share
+            entry['pass_cpu'] = entry['total_cpu']['median'] <= target_seconds(servers) * _common.cpus()
             entry['pass_rss'] = entry['peak_rss']['max'] <= TARGET_RSS
     return {'benchmark': 'python_api', 'servers': servers, 'repeat': repeat, 'machine_before': before,
-            'machine_after': after, 'targets': {'seconds': TARGET_SECONDS, 'peak_rss_bytes': TARGET_RSS},
+            'machine_after': after, 'targets': {'seconds': target_seconds(servers), 'peak_rss_bytes': TARGET_RSS},
             'summary': summary, 'runs': runs}
 
 

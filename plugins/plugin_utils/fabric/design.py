@@ -422,6 +422,8 @@ class FabricDesign:
                 return
             pool = _Pool('management.pool', spec['pool'], len(ordered) + spec['offset'], issues,
                          'devices from offset %d' % spec['offset'])
+            if not pool.fits:
+                return  # one problem on the pool, not thousands of duplicate addresses that follow from it
             for position, node in enumerate(ordered):
                 self.management_ip[node.name] = str(pool.address(spec['offset'] + position))
         self.management_ip.update(overrides)

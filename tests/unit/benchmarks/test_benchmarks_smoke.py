@@ -39,3 +39,10 @@ def test_leafspine_pipeline_ours():
     configs, marks = pipeline(make_inputs(2, 4), lambda: 0.0)
     assert sorted(configs) == ['leaf1', 'leaf2', 'leaf3', 'leaf4', 'spine1', 'spine2'] and len(marks) == 5
     assert all(text.count('service-profile') == 2 for name, text in configs.items() if name.startswith('leaf'))
+
+
+def test_one_device_change_toy_fabric():
+    """bench_one_change on a toy fabric: every round really changes the leaf's configuration."""
+    import bench_one_change  # pylint: disable=import-outside-toplevel
+    data = bench_one_change.run('sonic', repeat=2, servers=8, quiet=True)
+    assert [run['written'] for run in data['runs']] == [1, 1] and data['whole']['devices'] > 8

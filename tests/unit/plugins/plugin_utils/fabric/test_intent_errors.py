@@ -307,3 +307,13 @@ def test_unreadable_and_malformed_files(tmp_path):
     with pytest.raises(IntentError) as caught:
         design_from_file(str(broken))
     assert 'broken.yml:3: is not valid YAML' in caught.value.report()
+
+
+def test_a_management_pool_too_small_is_one_problem_not_a_duplicate_per_device():
+    intent = copy.deepcopy(BASE)
+    intent['management'] = {'pool': '172.16.0.0/29'}  # 8 addresses for 10 devices from offset 10 (20 needed)
+    with pytest.raises(IntentError) as caught:
+        FabricDesign(load_intent(intent))
+    lines = [line for line in str(caught.value).splitlines() if line.startswith('  - ')]
+    assert lines == ["  - management.pool: is too small: 20 devices from offset 10 need 20 addresses, the pool has 8 "
+                     "(got '172.16.0.0/29')"]

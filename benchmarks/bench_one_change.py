@@ -1,0 +1,113 @@
+#!/usr/bin/env python
+"""One-device change on the 16,384-GPU fabric, end to end through the Python API.
+
+Setup (not timed): the whole fabric is rendered into an output directory with the staged writer, as
+`playbooks/render.yml` leaves it. Then one leaf's intent changes (its NOS release, which changes its rendered
+configuration) and a fresh process times what a user runs for that change: read + validate the edited intent,
+design the fabric, render that one device, and switch the output to a new complete generation (staged writer:
+manifest, lock, the other 10,751 files hard-linked). Every round moves the leaf to another release, so every round
+writes. Reported with CPU time beside wall time and peak RSS.
+
+    python benchmarks/bench_one_change.py [--platform sonic] [--repeat 3] [--servers 2048]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import sys
+import tempfile
+import time
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402  pylint: disable=wrong-import-position
+
+TARGET_SECONDS = 2.0
+# Each round moves one leaf to the next of these releases, so that every round really changes its configuration.
+RELEASES = {'sonic': ('202305', '202311'), 'eos': ('4.30', '4.31'), 'nvue': ('5.14', '5.15')}
+
+
+def render_into(dest, intent_path, devices=None):
+    """What the render action does, through the Python API: design, render, stage, switch. Returns counts."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import StagedOutput
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_devices
+    design = design_from_file(intent_path)
+    names = list(design.nodes) if devices is None else devices
+    with StagedOutput(dest).open() as output:
+        for item in render_devices(design, names):
+            for file_name, text in sorted(item['files'].items()):
+                output.put('configs/%s/%s' % (item['name'], file_name), text)
+        summary = output.finish(roots=['configs'], meta={'fabric': design.name}, prune=[] if devices else ['configs'])
+    return {'written': summary['written'], 'files': summary['files'], 'devices': len(names)}
+
+
+def child(args):
+    _common.import_path()
+    started_wall, started_cpu = time.perf_counter(), time.process_time()
+    counts = render_into(args.dest, args.intent, devices=[args.device])
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    _common.emit({'wall': time.perf_counter() - started_wall, 'cpu': time.process_time() - started_cpu,
+                   'peak_rss': usage.ru_maxrss * 1024, **counts})
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
+    parser.add_argument('--platform', default='sonic', choices=sorted(RELEASES))
+    parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--servers', type=int, default=2048)
+    parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--dest', help=argparse.SUPPRESS)
+    parser.add_argument('--intent', help=argparse.SUPPRESS)
+    parser.add_argument('--device', help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child(args)
+    data = run(args.platform, args.repeat, args.servers)
+    print('Fabric gpu16k (%d devices, %d files), %s: one-device change median %.2f s wall (min %.2f, max %.2f); '
+          'target <= %.1f s: %s' % (data['whole']['devices'], data['whole']['files'], args.platform, data['median_wall'],
+                                   data['min_wall'], data['max_wall'], TARGET_SECONDS, 'PASS' if data['pass'] else 'FAIL'))
+    print('Results: %s' % _common.save_result('one_change.json', data))
+    return 0 if data['pass'] else 1
+
+
+def run(platform='sonic', repeat=3, servers=2048, quiet=False):
+    """Render the whole fabric once, then time `repeat` one-device changes, each in a fresh process."""
+    _common.import_path()
+    work = tempfile.mkdtemp(prefix='aifabric-bench-change-')
+    try:
+        intent = _common.gpu16k_intent(platform, servers)
+        intent_path = os.path.join(work, 'intent.yml')
+        with open(intent_path, 'w', encoding='utf-8') as handle:
+            yaml.safe_dump(intent, handle, sort_keys=False)
+        dest = os.path.join(work, 'out')
+        whole = render_into(dest, intent_path)
+        device = 'leaf001'
+        runs = []
+        for index in range(repeat):
+            release = RELEASES[platform][index % len(RELEASES[platform])]
+            intent['topology'].setdefault('devices', {})[device] = {'nos_release': release}
+            with open(intent_path, 'w', encoding='utf-8') as handle:
+                yaml.safe_dump(intent, handle, sort_keys=False)
+            load = os.getloadavg()[0]
+            result = _common.run_child([os.path.abspath(__file__), '--child', '--dest', dest, '--intent', intent_path,
+                                        '--device', device])
+            result['load1'] = load
+            runs.append(result)
+            if not quiet:
+                print('  one-device change: %.2f s wall (%.2f s CPU), %d file(s) written, peak RSS %d MiB, load %.2f'
+                      % (result['wall'], result['cpu'], result['written'], result['peak_rss'] // 2 ** 20, load))
+        walls = sorted(item['wall'] for item in runs)
+        median = walls[len(walls) // 2]
+        return {'platform': platform, 'servers': servers, 'runs': runs, 'median_wall': median, 'min_wall': walls[0],
+                'max_wall': walls[-1], 'pass': median <= TARGET_SECONDS, 'whole': whole, 'machine': _common.machine()}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    sys.exit(main())
