@@ -38,12 +38,14 @@ import _common  # noqa: E402
 PLATFORMS = ('sonic', 'eos', 'nvue')
 TARGET_SECONDS = 5.0  # 16,384 GPUs
 TARGET_SECONDS_65K = 20.0  # 65,536 GPUs and more
+TARGET_RSS = _common.GIB
+WRITE_MODES = ('none', 'disk', 'tmpfs')
 
 
 def target_seconds(servers) -> float:
     return TARGET_SECONDS if servers <= 2048 else TARGET_SECONDS_65K
-TARGET_RSS = _common.GIB
-WRITE_MODES = ('none', 'disk', 'tmpfs')
+
+
 TMPFS = '/dev/shm'
 
 
