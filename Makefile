@@ -76,8 +76,8 @@ lab-down: setup-python  ## remove the lab
 
 test: setup unit role-tests lint sanity units build packaging molecule  ## every test: the full CI run
 
-unit: setup-python  ## fast unit tests with plain pytest (ansible-test units runs tests/unit in CI), device doubles
-	pytest -q -p no:cacheprovider tests/unit tests/doubles
+unit: setup-python  ## fast unit tests with plain pytest (ansible-test units runs tests/unit in CI), device doubles, deploy
+	pytest -q -p no:cacheprovider tests/unit tests/doubles tests/deploy
 
 role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools
 	pytest -q -p no:cacheprovider tests/roles

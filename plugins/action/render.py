@@ -21,7 +21,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_devices, render_fabric
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
+    USERS_VARIABLE, SecretsError, render_devices, render_fabric, switch_user_hashes)
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -98,6 +99,12 @@ class ActionModule(ActionBase):
             design = get_design(intent)
         except AnsibleError as exc:  # this loop item fails, not the whole loop (ansible-core < 2.19 aborts the loop)
             raise AnsibleActionFail(exc.message) from None
+        try:
+            declared = design.intent['management']['users']
+            user_hashes = switch_user_hashes(declared, self._templar.template(task_vars.get(USERS_VARIABLE))
+                                             if declared else None)
+        except SecretsError as exc:
+            raise AnsibleActionFail('Fabric %s: %s. Nothing was rendered.' % (design.name, exc)) from None
         designed = time.perf_counter()
         # With `out`, the fabric's own (validated) name picks the directory: nobody parses the intent before us.
         dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))
@@ -124,7 +131,7 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail(str(exc)) from None
         with output:
             try:
-                rendered, errors, missing, devices_done = self._render(design, names, args, output)
+                rendered, errors, missing, devices_done = self._render(design, names, args, output, user_hashes)
             except OutputError as exc:
                 raise AnsibleActionFail('%s. Nothing was changed in %s.' % (exc, dest)) from None
             failed = bool(errors or missing)
@@ -178,7 +185,7 @@ class ActionModule(ActionBase):
                               '\n  - %s' % (design.name, dest, '\n  - '.join(problems)))
         return result
 
-    def _render(self, design, names, args, output):
+    def _render(self, design, names, args, output, user_hashes):
         """Put the files of `names` (and, for a whole-fabric run, the fabric's own files) and the docs into `output`."""
         errors = {}
         missing = {}
@@ -186,7 +193,8 @@ class ActionModule(ActionBase):
         host_rows = {}  # addressing rows of the servers rendered here, so the docs need not rebuild their models
         progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
                             interval=args['progress_interval'])
-        for item in render_devices(design, names, workers=args['workers'] or None, pages=args['docs']):
+        for item in render_devices(design, names, workers=args['workers'] or None, pages=args['docs'],
+                                   user_hashes=user_hashes):
             progress.step()
             name = item['name']
             if item['missing']:

@@ -87,31 +87,9 @@ import tempfile
 from ansible.module_utils.basic import AnsibleModule
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
+from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
 
 # Lines FRR prints but cannot change: the version banner.
-IGNORED_PREFIXES = ('frr version',)
-
-
-def parse_reload_test(output):
-    """(lines to delete, lines to add) from `frr-reload.py --test` output."""
-    sections = {'delete': [], 'add': []}
-    current = None
-    lines = output.splitlines()
-    for index, line in enumerate(lines):
-        if line.startswith('Lines To Delete') and index + 1 < len(lines) and lines[index + 1].startswith('==='):
-            current = 'delete'
-            continue
-        if line.startswith('Lines To Add') and index + 1 < len(lines) and lines[index + 1].startswith('==='):
-            current = 'add'
-            continue
-        if current is None or line.startswith('===') or not line.strip():
-            continue
-        if line.startswith(IGNORED_PREFIXES):
-            continue
-        sections[current].append(line.rstrip())
-    return sections['delete'], sections['add']
-
-
 def running_config(module):
     rc, out, err = module.run_command(['vtysh', '-c', 'show running-config'])
     if rc != 0:

@@ -31,6 +31,9 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 KINDS = {'eos': 'eos', 'sonic': 'sonic', 'nvue': 'nvue'}
 READY_TIMEOUT = 30.0
+# SHA-512 crypt of a lab-only password (`openssl passwd -6 -salt aifabrictest lab-only-not-a-secret`): what
+# aifabric_switch_users gives every user the intent's management.users declares.
+TEST_PASSWORD_HASH = '$6$aifabrictest$UjtAzwcExjwnlOwAXJZ/KS1e7NZpbtTn/hrhgnubkYMbMSl5RF6Eogbjz1WHLSkkpBIpvOJZ2cToji9jlCFYi0'
 
 
 def load_design(intent_path):
@@ -83,6 +86,7 @@ class Fleet:
         """`facts`: {switch: {fact: value}} overrides, e.g. {'leaf002': {'release': '202012'}} (a SONiC without GCU),
         {'leaf001': {'version': '4.30.1F'}} (EOS), {'spine001': {'release': '5.8.0'}} (NVUE without auto-save)."""
         self.entries = plan(design)
+        self.users = [user['name'] for user in design.intent['management']['users']]
         self.facts = facts or {}
         self.state_dir = os.path.abspath(state_dir)
         self.host = host
@@ -172,7 +176,8 @@ class Fleet:
                                'aifabric_double': endpoint['kind']}
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'
-                + yaml.safe_dump({'all': {'hosts': hosts}}, sort_keys=True))
+                + yaml.safe_dump({'all': {'hosts': hosts, 'vars': {'aifabric_switch_users': self.user_hashes()}}},
+                                 sort_keys=True))
         path = os.path.join(self.state_dir, 'inventory.yml')
         descriptor = os.open(path + '.tmp', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, 'w') as handle:
@@ -181,6 +186,10 @@ class Fleet:
         summary = {'devices': {name: dict(endpoint) for name, endpoint in self.endpoints.items()}, 'skipped': self.skipped}
         with open(os.path.join(self.state_dir, 'fleet.json'), 'w', encoding='utf-8') as handle:
             json.dump(summary, handle, indent=1, sort_keys=True)
+
+    def user_hashes(self):
+        """aifabric_switch_users for the intent's management.users (the render needs a hash for each)."""
+        return {name: TEST_PASSWORD_HASH for name in self.users}
 
     def state_dir_of(self, name):
         return os.path.join(self.state_dir, 'devices', name)

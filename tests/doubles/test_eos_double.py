@@ -19,14 +19,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # Every golden EOS configuration: the EOS fabrics and the EOS switches of the mixed-vendor shape2 fabric.
 GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '*', '*.cfg')) +
                 glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'shape2', '*', 'startup-config.cfg')))
-MANAGEMENT = 'management api http-commands\n   no shutdown\n'
 
 
 def rendered(path):
-    """A golden configuration plus the eAPI stanza a real deploy renders (else the replace locks eAPI out)."""
+    """A golden configuration (with its management plane: eAPI stays enabled through a replace)."""
     with open(path, encoding='utf-8') as handle:
-        text = handle.read()
-    return text.replace('\nend\n', '\n' + MANAGEMENT + 'end\n')
+        return handle.read()
 
 
 @pytest.fixture
@@ -188,8 +186,9 @@ def test_replace_without_eapi_locks_the_manager_out_until_the_timer_reverts(napa
     import pyeapi
     driver, device = napalm_eos
     before = running(device)
-    with open(GOLDEN[0], encoding='utf-8') as handle:
-        driver.load_replace_candidate(config=handle.read())  # no `management api http-commands`
+    candidate = rendered(GOLDEN[0])
+    candidate = candidate[:candidate.index('management api http-commands')] + 'end\n'  # eAPI dropped
+    driver.load_replace_candidate(config=candidate)
     driver.commit_config(revert_in=1)
     with pytest.raises((pyeapi.eapilib.ConnectionError, ConnectionException)):
         driver.has_pending_commit()

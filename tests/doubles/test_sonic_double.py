@@ -134,13 +134,19 @@ def test_every_golden_config_db_passes_the_doubles_validation():
     ('SWITCH_HASH', 'GLOBAL', {'ecmp_hash': ['SRC_IP', 'SRC_PORT']}, 'Invalid enumeration value "SRC_PORT".'),
     ('SWITCH_HASH', 'ecmp', {'ecmp_hash': ['SRC_IP']}, 'Node "ecmp" not found as a child of "SWITCH_HASH" node.'),
     ('FLEX_COUNTER_TABLE', 'QUEUE', {'FLEX_COUNTER_STATUS': 'on'}, 'Invalid enumeration value "on".'),
+    ('MGMT_INTERFACE', 'eth1|192.168.100.11/24', {'gwaddr': '192.168.100.1'},
+     'Leafref "/sonic-mgmt_port:sonic-mgmt_port/sonic-mgmt_port:MGMT_PORT/sonic-mgmt_port:MGMT_PORT_LIST/'
+     'sonic-mgmt_port:name" of value "eth1" points to a non-existing leaf.'),
+    ('MGMT_VRF_CONFIG', 'vrf_global', {'mgmtVrfEnabled': 'yes'}, 'Invalid enumeration value "yes".'),
+    ('NTP_SERVER', 'ntp.example.net', {}, 'Invalid value "ntp.example.net" in "server address" element.'),
+    ('SYSLOG_SERVER', '192.168.100.3', {'vrf': 'Vrf9'}, 'Invalid value "Vrf9" in "vrf" element.'),
 ])
 def test_new_tables_are_validated(table, key, fields, error):
     from tests.doubles.ssh import sonic
     from tests.doubles.ssh.state import sonic_ports
     with open(CONFIG_DB, encoding='utf-8') as handle:
         config = json.load(handle)
-    config[table][key] = fields
+    config.setdefault(table, {})[key] = fields
     with pytest.raises(sonic.Invalid, match='^%s$' % re.escape(error)):
         sonic.validate(config, {'hwsku': 'ACS-SN5600', 'ports': sonic_ports()})
 

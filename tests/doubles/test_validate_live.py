@@ -20,20 +20,17 @@ import sys
 import pytest
 
 from tests.doubles import faults
-from tests.doubles.fleet import Fleet, load_design
+from tests.doubles.fleet import TEST_PASSWORD_HASH, Fleet, load_design
 from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
-# What every switch needs beside the fabric configuration to stay reachable (the management plane is not in the
-# rendered files yet: issue 7); on EOS that is eAPI.
-EOS_MANAGEMENT = 'management api http-commands\n   no shutdown\n!\n'
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
 
 
 def _render(design, name):
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
-    return render_device(design, name)
+    return render_device(design, name, {user['name']: TEST_PASSWORD_HASH for user in design.intent['management']['users']})
 
 
 def _ssh(fleet, key, name, command, data=None):
@@ -55,9 +52,7 @@ def live(tmp_path_factory):
         if kind == 'eos':
             os.makedirs(fleet.state_dir_of(name), exist_ok=True)
             with open(os.path.join(fleet.state_dir_of(name), 'startup-config'), 'w', encoding='utf-8') as handle:
-                rendered = _render(design, name)['startup-config.cfg'].rstrip()
-                assert rendered.endswith('\nend')
-                handle.write(rendered[:-len('end')] + EOS_MANAGEMENT + 'end\n')
+                handle.write(_render(design, name)['startup-config.cfg'])
     fleet.start()
     try:
         key = os.path.join(fleet.state_dir, 'secrets', 'id_ed25519')

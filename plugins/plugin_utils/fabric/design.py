@@ -427,12 +427,42 @@ class FabricDesign:
             for position, node in enumerate(ordered):
                 self.management_ip[node.name] = str(pool.address(spec['offset'] + position))
         self.management_ip.update(overrides)
-        owners = {}
+        self.management_network = ipaddress.IPv4Network(spec['pool']) if spec['pool'] else None
+        self.management_gateway = spec['gateway'] or (str(self.management_network.network_address + 1)
+                                                      if self.management_network and
+                                                      self.management_network.prefixlen < 31 else None)
+        owners = {self.management_gateway: 'the management gateway'} if self.management_gateway else {}
         for name, address in self.management_ip.items():
             if address in owners:
                 issues.add(['topology', 'devices', name, 'management_ip'], address,
                            'is already the management address of %s' % owners[address])
+            elif self.management_network and name in overrides and self.nodes[name].role != 'host' and \
+                    ipaddress.IPv4Address(address) not in self.management_network:
+                issues.add(['topology', 'devices', name, 'management_ip'], address,
+                           'is outside management.pool %s (the switch gets the pool\'s prefix length and gateway)'
+                           % self.management_network)
             owners[address] = name
+
+    def _management_model(self, node):
+        """What a full-config replace must keep so the operator is not locked out: the management interface with
+        its address and gateway (in the NOS's management VRF), services and local users (hashes come at render
+        time from Ansible variables, never from the design)."""
+        spec = self.intent['management']
+        platform = get_platform(node.platform)
+        address = self.management_ip.get(node.name)
+        in_pool = address is not None and self.management_network is not None
+        return {
+            'interface': platform.management_interface,
+            'vrf': platform.management_vrf if spec['vrf'] else None,
+            'address': '%s/%d' % (address, self.management_network.prefixlen) if in_pool else None,
+            'gateway': self.management_gateway if in_pool else None,
+            'ntp_servers': list(spec['ntp_servers']),
+            'syslog_servers': list(spec['syslog_servers']),
+            'dns_servers': list(spec['dns_servers']),
+            'dns_domain': spec['dns_domain'],
+            'tacacs_servers': list(spec['tacacs_servers']),
+            'users': [{'name': user['name'], 'role': user['role']} for user in spec['users']],
+        }
 
     # ----------------------------------------------------------------- overlay
     def _build_overlay(self, issues):
@@ -686,6 +716,7 @@ class FabricDesign:
             'pod': node.pod,
             'rail': node.rail,
             'management_ip': self.management_ip.get(node.name),
+            'management': self._management_model(node),
             'asn': self.asn[node.name],
             'router_id': self.router_id[node.name],
             'mtu': self.lossless['mtu']['switch'],

@@ -332,6 +332,7 @@ def _check_cross_fields(intent, issues):
     _check_overlay(intent, issues)
     _check_underlay(intent, issues)
     _check_hosts(intent, issues)
+    _check_management(intent['management'], issues)
 
 
 def nos_release(intent, platform, device=None) -> str:
@@ -509,6 +510,21 @@ def _check_duplicates(items, key, base, issues, describe=None):
                        'duplicates %s[%d].%s%s' % (base, seen[value], key, describe or ''))
         else:
             seen[value] = index
+
+
+def _check_management(management, issues):
+    gateway, pool = management['gateway'], management['pool']
+    if gateway is not None:
+        if not pool:
+            issues.add('management.gateway', gateway, 'needs management.pool (the network the gateway is on)')
+        else:
+            network = ipaddress.IPv4Network(pool)
+            hosts = (network.network_address + 1, network.broadcast_address - 1) if network.prefixlen < 31 else \
+                (network.network_address, network.broadcast_address)
+            if not hosts[0] <= ipaddress.IPv4Address(gateway) <= hosts[1]:
+                issues.add('management.gateway', gateway, 'must be a host address of management.pool %s (%s..%s)'
+                           % (pool, hosts[0], hosts[1]))
+    _check_duplicates(management['users'], 'name', 'management.users', issues)
 
 
 def network_vni(intent, network) -> int:

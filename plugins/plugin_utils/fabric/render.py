@@ -16,6 +16,7 @@ import importlib
 import json
 import multiprocessing
 import os
+import re
 
 import jinja2
 
@@ -46,14 +47,64 @@ def _renderer(kind: str):
     return importlib.import_module('%s.%s' % (__package__, module)).render
 
 
-def render_model(model: dict) -> dict:
-    """Files for one device model: {relative file name: content}."""
+# --------------------------------------------------------------------------- secrets
+USERS_VARIABLE = 'aifabric_switch_users'
+# SHA-512 crypt (`mkpasswd -m sha-512`, `openssl passwd -6`): the one hash EOS, SONiC and Cumulus all accept.
+SHA512_CRYPT = re.compile(r'^\$6\$(?:rounds=[0-9]{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{86}$')
+
+
+class SecretsError(ValueError):
+    """A secret the rendered configuration needs is missing or malformed (the message never holds its value)."""
+
+
+def switch_user_hashes(declared, users) -> dict:
+    """{name: hash} for the users the intent declares, from the Ansible variable aifabric_switch_users.
+
+    `declared`: the intent's management.users; `users`: the variable's value ({name: hash}) or None."""
+    if not declared:
+        return {}
+    if not isinstance(users, dict):
+        raise SecretsError('%s is not set: management.users declares %s; give each a SHA-512 crypt hash '
+                           '({name: "$6$..."}, from `mkpasswd -m sha-512`), best from Ansible Vault'
+                           % (USERS_VARIABLE, ', '.join(user['name'] for user in declared)))
+    problems = []
+    for user in declared:
+        value = users.get(user['name'])
+        if value is None:
+            problems.append('%s.%s is missing (management.users declares it)' % (USERS_VARIABLE, user['name']))
+        elif not isinstance(value, str) or not SHA512_CRYPT.match(value):
+            problems.append('%s.%s is not a SHA-512 crypt hash ("$6$<salt>$<86 characters>"); clear-text '
+                            'passwords are refused' % (USERS_VARIABLE, user['name']))
+    if problems:
+        raise SecretsError('; '.join(problems))
+    return {user['name']: users[user['name']] for user in declared}
+
+
+def with_user_hashes(model: dict, hashes) -> dict:
+    """The model with each management user's hash (a copy: design models are cached and shared). hashes=None is a
+    design view (the state parsers read the rendered QoS from it): no users at all, never a file to deploy."""
+    management = model.get('management')
+    if model['role'] == 'host' or not management or not management['users']:
+        return model
+    if hashes is None:
+        return dict(model, management=dict(management, users=[]))
+    missing = [user['name'] for user in management['users'] if not (hashes or {}).get(user['name'])]
+    if missing:
+        raise SecretsError('%s: no password hash for %s (set %s)' % (model['name'], ', '.join(missing), USERS_VARIABLE))
+    users = [dict(user, hash=hashes[user['name']]) for user in management['users']]
+    return dict(model, management=dict(management, users=users))
+
+
+def render_model(model: dict, user_hashes=None) -> dict:
+    """Files for one device model: {relative file name: content}. `user_hashes`: see switch_user_hashes(); None
+    renders a design view without local users (see with_user_hashes)."""
     kind = 'host' if model['role'] == 'host' else model['platform']
-    return _renderer(kind)(model, environment())
+    return _renderer(kind)(with_user_hashes(model, user_hashes), environment())
 
 
-def render_device(design, name: str) -> dict:
-    return render_model(design.device(name))
+def render_device(design, name: str, user_hashes=None) -> dict:
+    """The files of one device as they are deployed: every declared user needs its hash."""
+    return render_model(design.device(name), {} if user_hashes is None else user_hashes)
 
 
 def render_fabric(design) -> dict:
@@ -76,12 +127,12 @@ def renderer_missing(exc_name, exc_module, model) -> bool:
     return exc_name == 'ModuleNotFoundError' and (exc_module or '').rsplit('.', 1)[-1] == expected
 
 
-def _render_one(design, name, pages):
+def _render_one(design, name, pages, user_hashes=None):
     """{name, files, page, host_rows, error, missing}: one device, errors as text (they cross process boundaries)."""
     model = design.device(name)
     item = {'name': name, 'files': None, 'page': None, 'host_rows': None, 'error': None, 'missing': None}
     try:
-        item['files'] = render_model(model)
+        item['files'] = render_model(model, user_hashes)
     except Exception as exc:  # one device's failure must not hide the others'
         if renderer_missing(type(exc).__name__, getattr(exc, 'name', None), model):
             item['missing'] = 'GPU servers (hosts.py)' if model['role'] == 'host' else 'platform %s' % model['platform']
@@ -97,7 +148,7 @@ def _render_one(design, name, pages):
 
 
 def _render_chunk(names):
-    return [_render_one(_WORK['design'], name, _WORK['pages']) for name in names]
+    return [_render_one(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes']) for name in names]
 
 
 def default_workers() -> int:
@@ -107,19 +158,20 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def render_devices(design, names, workers=None, pages=False):
+def render_devices(design, names, workers=None, pages=False, user_hashes=None):
     """Yield each device's rendered item (see _render_one), in the order of `names`.
 
     With more than one worker and enough devices, forked worker processes render chunks of devices while the
     caller consumes (writes) the results in order, so the output is byte-identical to a serial run."""
+    user_hashes = {} if user_hashes is None else user_hashes  # files to deploy: every declared user needs a hash
     workers = default_workers() if workers is None else max(1, workers)
     if workers == 1 or len(names) < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
         for name in names:
-            yield _render_one(design, name, pages)
+            yield _render_one(design, name, pages, user_hashes)
         return
     chunks = [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
     design.device(names[0])  # lazily built design tables, built once here rather than once per worker
-    _WORK.update(design=design, pages=pages)
+    _WORK.update(design=design, pages=pages, user_hashes=user_hashes)
     try:
         with multiprocessing.get_context('fork').Pool(workers) as pool:
             for items in pool.imap(_render_chunk, chunks):

@@ -1,18 +1,25 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Controller-side device connections that Ansible's own connection plugins do not give: Arista eAPI.
+"""Controller-side device connections that Ansible's own connection plugins do not give: Arista eAPI and the
+switch shells of SONiC and Cumulus.
 
-EOS is read over eAPI (JSON-RPC over HTTPS) with napalm's `eos` driver, whose pyeapi node runs the commands; the
+EOS is reached over eAPI (JSON-RPC over HTTPS) with napalm's `eos` driver, whose pyeapi node runs the commands; the
 connection settings come from the host's Ansible variables (the `ansible_httpapi_*` names that
-ansible.netcommon's httpapi connection uses, so one inventory serves both). Errors become TransportError: one
-sentence naming the device, the step and the device's own error text, never a password.
+ansible.netcommon's httpapi connection uses, so one inventory serves both). SONiC and Cumulus are reached over SSH
+with netmiko (`linux` / `cumulus_linux`), files go over SFTP on the same connection. Errors become TransportError
+(or CommandFailed for a command that ran and failed): one sentence naming the device, the step and the device's own
+error text, never a password.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
+import re
+import shlex
 import ssl
+import time
 from dataclasses import dataclass, field
 
 
@@ -22,6 +29,7 @@ class TransportError(Exception):
     def __init__(self, device, step, message):
         self.device = device
         self.step = step
+        self.message = message
         super().__init__('%s: %s failed: %s' % (device, step, message))
 
 
@@ -133,4 +141,159 @@ def eapi_json(driver, settings, commands) -> list:
     return outputs
 
 
-__all__ = ['TransportError', 'EapiSettings', 'eapi_session', 'eapi_json']
+class CommandFailed(TransportError):
+    """A shell command ran on the device and exited non-zero (or the session was cut while it ran)."""
+
+    def __init__(self, device, step, message, output=''):
+        self.output = output
+        super().__init__(device, step, message)
+
+
+def _flag(host_vars, name, default):
+    value = host_vars.get(name, default)
+    return value if isinstance(value, bool) else str(value).strip().lower() in ('1', 'true', 'yes', 'on')
+
+
+@dataclass(frozen=True)
+class ShellSettings:
+    """How to reach one switch's shell over SSH. The password is kept out of repr()."""
+
+    device: str
+    host: str
+    username: str
+    password: str | None = field(default=None, repr=False)
+    port: int = 22
+    key_file: str | None = None
+    known_hosts: str | None = None
+    host_key_checking: bool = True
+    timeout: int = 30
+
+    @classmethod
+    def from_host_vars(cls, device, host_vars):
+        """ansible_host, ansible_port, ansible_user, ansible_password or ansible_ssh_private_key_file (as Ansible's
+        ssh connection takes them); aifabric_ssh_known_hosts (default ~/.ssh/known_hosts) and
+        aifabric_ssh_host_key_checking (default true: an unknown or changed host key is refused)."""
+        username = host_vars.get('ansible_user')
+        password = host_vars.get('ansible_password') or host_vars.get('ansible_ssh_pass')
+        key_file = host_vars.get('ansible_ssh_private_key_file') or host_vars.get('ansible_private_key_file')
+        if not username:
+            raise TransportError(device, 'SSH login', 'no ansible_user set for this host')
+        if not password and not key_file:
+            raise TransportError(device, 'SSH login', 'neither ansible_password nor ansible_ssh_private_key_file is '
+                                 'set for this host')
+        try:
+            port = int(host_vars.get('ansible_port') or 22)
+        except (TypeError, ValueError):
+            raise TransportError(device, 'SSH settings', 'ansible_port must be a port number, got %r'
+                                 % (host_vars.get('ansible_port'),)) from None
+        return cls(device=device, host=str(host_vars.get('ansible_host') or device), username=str(username),
+                   password=str(password) if password else None, port=port, key_file=key_file or None,
+                   known_hosts=host_vars.get('aifabric_ssh_known_hosts') or None,
+                   host_key_checking=_flag(host_vars, 'aifabric_ssh_host_key_checking', True),
+                   timeout=int(host_vars.get('ansible_command_timeout') or 30))
+
+
+RC_MARKER = re.compile(r'__aifabric_rc=(\d+)')
+BEGIN_MARKER = '__aifabric_begin'
+
+
+class Shell:
+    """Commands on a switch's shell through an open netmiko connection, each with its exit code.
+
+    netmiko's send_command waits for a prompt and, when the switch cuts the session (a commit that takes the
+    management address away), only gives up at its read timeout; this reads until the command's own exit-code
+    marker and fails at once on a closed channel."""
+
+    def __init__(self, connection, settings):
+        self.connection = connection
+        self.settings = settings
+
+    def run(self, command, step, timeout=120, check=True):
+        """(exit code, output) of `command` run by the login shell; CommandFailed when check and it fails."""
+        # The markers are split in the command line so that the shell's echo of it never matches them.
+        wrapped = "printf '%%s\\n' '__aifabric''_begin'; %s; echo \"__aifabric_\"\"rc=$?\"\n" % command
+        try:
+            self.connection.write_channel(wrapped)
+        except Exception as error:  # paramiko / socket errors: the session is gone
+            raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)' % _reason(error, self.settings))
+        buffer = ''
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                chunk = self.connection.read_channel()
+            except Exception as error:
+                raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)'
+                                    % _reason(error, self.settings), buffer) from None
+            buffer += chunk
+            match = RC_MARKER.search(buffer)
+            if match:
+                break
+            channel = self.connection.remote_conn
+            if not chunk and (channel is None or channel.closed or channel.exit_status_ready()):
+                raise CommandFailed(self.settings.device, step, 'the switch closed the SSH session', buffer)
+            if time.monotonic() > deadline:
+                raise CommandFailed(self.settings.device, step, 'no answer within %d s' % timeout, buffer)
+            if not chunk:
+                time.sleep(0.02)
+        output = buffer[:match.start()].replace('\r', '')
+        begin = output.find(BEGIN_MARKER + '\n')
+        output = output[begin + len(BEGIN_MARKER) + 1:] if begin >= 0 else output
+        code = int(match.group(1))
+        if check and code != 0:
+            raise CommandFailed(self.settings.device, step, _last_lines(output) or 'exit code %d' % code, output)
+        return code, output
+
+    def upload(self, text, remote_path, step):
+        """Write `text` to `remote_path` on the switch over SFTP (on the netmiko connection's transport)."""
+        import paramiko  # pylint: disable=import-outside-toplevel
+        try:
+            sftp = paramiko.SFTPClient.from_transport(self.connection.remote_conn.get_transport())
+            try:
+                with sftp.open(remote_path, 'w') as handle:
+                    handle.write(text.encode('utf-8'))
+            finally:
+                sftp.close()
+        except Exception as error:
+            raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: %s'
+                                % (remote_path, _reason(error, self.settings))) from None
+
+
+def _last_lines(output, count=6):
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    return ' | '.join(lines[-count:])
+
+
+def quote(text):
+    return shlex.quote(str(text))
+
+
+@contextlib.contextmanager
+def shell_session(settings, device_type='linux'):
+    """An open Shell on the switch (netmiko `linux` for SONiC, `cumulus_linux` for NVUE)."""
+    from netmiko import ConnectHandler  # pylint: disable=import-outside-toplevel
+
+    known_hosts = os.path.expanduser(settings.known_hosts or '~/.ssh/known_hosts')
+    options = {'device_type': device_type, 'host': settings.host, 'port': settings.port, 'username': settings.username,
+               'conn_timeout': settings.timeout, 'auth_timeout': settings.timeout, 'banner_timeout': settings.timeout,
+               'allow_agent': False, 'fast_cli': False, 'ssh_strict': settings.host_key_checking,
+               'system_host_keys': False, 'alt_host_keys': settings.host_key_checking, 'alt_key_file': known_hosts}
+    if settings.key_file:
+        options.update(use_keys=True, key_file=os.path.expanduser(settings.key_file))
+    if settings.password:
+        options['password'] = settings.password
+    try:
+        connection = ConnectHandler(**options)
+    except Exception as error:  # netmiko, paramiko and socket errors alike: one sentence, no traceback
+        raise TransportError(settings.device, 'SSH connection to %s:%d' % (settings.host, settings.port),
+                             _reason(error, settings)) from None
+    shell = Shell(connection, settings)
+    try:
+        shell.run('export PAGER=cat SYSTEMD_PAGER=cat LANG=C', 'session setup', timeout=settings.timeout)
+        yield shell
+    finally:
+        with contextlib.suppress(Exception):
+            connection.disconnect()
+
+
+__all__ = ['TransportError', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json', 'ShellSettings', 'Shell',
+           'shell_session', 'quote']

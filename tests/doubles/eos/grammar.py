@@ -375,7 +375,8 @@ interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> ... @1
 multihop ... @1
 ''',
     'management-api': '''
-protocol https|http|unix-socket|http localhost ... @2
+protocol https|http|unix-socket @2
+protocol http localhost ... @3
 no protocol ... @2
 shutdown @1
 no shutdown @1

@@ -1,7 +1,8 @@
 """`systemd-run --on-active=...` and `systemctl stop|list-timers`: the transient timers a switch's systemd offers.
 
 A SONiC deploy arms its confirm timer this way (`systemd-run --on-active=300 --unit=NAME config rollback CP`)
-and cancels it on confirm (`systemctl stop NAME.timer`); systemd.time(7) spans (`300`, `300s`, `5min`).
+and cancels it on confirm (`systemctl stop NAME.timer`), asking first whether it still runs (`systemctl is-active
+NAME.timer`: `active`, exit 0 / `inactive`, exit 3); systemd.time(7) spans (`300`, `300s`, `5min`).
 Documented in systemd-run(1) and systemctl(1).
 """
 
@@ -60,6 +61,11 @@ def main(directory, command, args):
         with state.locked(directory):
             shutil.copyfile(state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf'), state.path(directory, 'frr', 'running.conf'))
         return 0
+    if args[:1] == ['is-active'] and len(args) == 2 and args[1].endswith('.timer'):
+        # a transient timer is active until it fires or is stopped
+        active = any(job['unit'] == args[1][:-len('.timer')] for job in state.jobs(directory))
+        sys.stdout.write('active\n' if active else 'inactive\n')
+        return 0 if active else 3
     if args[:1] == ['is-active'] and len(args) == 2:
         sys.stdout.write('active\n' if args[1] in ('bgp', 'bgp.service', 'swss', 'syncd', 'nvued', 'frr') else 'inactive\n')
         return 0 if args[1] in ('bgp', 'bgp.service', 'swss', 'syncd', 'nvued', 'frr') else 3

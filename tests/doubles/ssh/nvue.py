@@ -84,6 +84,14 @@ SCHEMA = {
             'autonomous-system': {'type': ['integer', 'string'], 'minimum': 1, 'maximum': 4294967295},
             'router-id': {'type': 'string', 'format': 'ipv4'}, 'enable': ON_OFF, 'state': STATE}}}},
         'system': {'type': 'object', 'properties': {
+            # `nv set system aaa user NAME hashed-password '<hash>'` / `role system-admin|nvue-admin|nvue-monitor`
+            'aaa': {'type': 'object', 'properties': {
+                'user': {'type': 'object', 'propertyNames': {'pattern': '^[a-z_][a-z0-9_-]{0,31}$'},
+                         'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': {
+                             'hashed-password': {'type': 'string', 'pattern': '^\\$[0-9a-z]+\\$'},
+                             'password': {'type': 'string'}, 'full-name': {'type': 'string'},
+                             'role': {'enum': ['system-admin', 'nvue-admin', 'nvue-monitor']}}}},
+                'tacacs': LOOSE, 'radius': LOOSE, 'authentication-order': LOOSE}},
             'hostname': {'type': 'string', 'pattern': r'^[A-Za-z0-9]([A-Za-z0-9.-]{0,61}[A-Za-z0-9])?$'},
             'forwarding': {'type': 'object', 'properties': {'ecmp-hash': {
                 'type': 'object', 'additionalProperties': SWITCH_VALUE, 'propertyNames': {'enum': [
@@ -142,7 +150,12 @@ SCHEMA = {
             'traffic-pool': {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
                 'memory-percent': {'type': 'integer', 'minimum': 0, 'maximum': 100}}}},
         }},
-        'bridge': LOOSE, 'service': LOOSE, 'acl': LOOSE, 'mlag': LOOSE, 'platform': LOOSE,
+        # `nv set service dns|ntp|syslog <vrf> server <address>` (and `dns <vrf> search <domain>`)
+        'service': {'type': 'object', 'properties': {
+            service: {'type': 'object', 'additionalProperties': {'type': 'object', 'properties': {
+                'server': {'type': 'object', 'propertyNames': {'format': 'ipv4'}}, 'search': LOOSE}}}
+            for service in ('dns', 'ntp', 'syslog')}},
+        'bridge': LOOSE, 'acl': LOOSE, 'mlag': LOOSE, 'platform': LOOSE,
     },
 }
 CHECKER = jsonschema.FormatChecker()

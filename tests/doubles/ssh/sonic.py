@@ -71,6 +71,7 @@ def factory(directory, facts):
         'PORT': {port: {'admin_status': 'down', 'alias': 'etp%d' % (index + 1), 'lanes': ','.join(
             str(lane) for lane in range(index * 8, index * 8 + 8)), 'mtu': '9100', 'speed': '400000'}
             for index, port in enumerate(facts['ports'])},
+        'MGMT_PORT': {'eth0': {'admin_status': 'up', 'alias': 'eth0'}},
         'MGMT_INTERFACE': {'eth0|192.0.2.10/24': {'gwaddr': '192.0.2.1'}},
         'FEATURE': {'bgp': {'state': 'enabled'}, 'lldp': {'state': 'enabled'}},
     }
@@ -107,6 +108,13 @@ def _prefix(value):
         ipaddress.ip_interface(value)
     except ValueError:
         raise Invalid('Invalid value "%s" in "ip-prefix" element.' % value) from None
+
+
+def _address(value, element):
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        raise Invalid('Invalid value "%s" in "%s" element.' % (value, element)) from None
 
 
 def validate(config, facts):
@@ -204,6 +212,26 @@ def validate(config, facts):
         if 'vlan' in fields and fields['vlan'] not in config.get('VLAN', {}):
             raise Invalid('Leafref "/sonic-vlan:sonic-vlan/sonic-vlan:VLAN/sonic-vlan:VLAN_LIST/sonic-vlan:name" of value "%s" '
                           'points to a non-existing leaf.' % fields['vlan'])
+    # Management plane (sonic-mgmt_interface, sonic-mgmt_vrf, sonic-ntp, sonic-syslog, sonic-dns, sonic-system-tacacs)
+    for key, fields in config.get('MGMT_INTERFACE', {}).items():
+        port, _sep, prefix = key.partition('|')
+        if port not in config.get('MGMT_PORT', {}):
+            raise Invalid('Leafref "/sonic-mgmt_port:sonic-mgmt_port/sonic-mgmt_port:MGMT_PORT/sonic-mgmt_port:'
+                          'MGMT_PORT_LIST/sonic-mgmt_port:name" of value "%s" points to a non-existing leaf.' % port)
+        _prefix(prefix)
+        if 'gwaddr' in fields:
+            _address(fields['gwaddr'], 'gwaddr')
+    for fields in config.get('MGMT_VRF_CONFIG', {}).values():
+        if 'mgmtVrfEnabled' in fields:
+            _enum(fields['mgmtVrfEnabled'], ('true', 'false'))
+    for table in ('NTP_SERVER', 'SYSLOG_SERVER', 'DNS_NAMESERVER', 'TACPLUS_SERVER'):
+        for key, fields in config.get(table, {}).items():
+            _address(key, 'server address')
+            if 'vrf' in fields and fields['vrf'] not in ('default', 'mgmt') and fields['vrf'] not in config.get('VRF', {}):
+                raise Invalid('Invalid value "%s" in "vrf" element.' % fields['vrf'])
+    for fields in config.get('NTP', {}).values():
+        if 'vrf' in fields:
+            _enum(fields['vrf'], ('default', 'mgmt'))
     metadata = config.get('DEVICE_METADATA', {}).get('localhost', {})
     if 'bgp_asn' in metadata:
         _int_field(metadata['bgp_asn'], 1, 4294967295)

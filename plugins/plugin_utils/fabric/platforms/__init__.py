@@ -62,6 +62,10 @@ class Platform:
     uses_sku_buffers: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False
+    # The out-of-band management port and the VRF it lives in when management.vrf is on (SONiC and Cumulus
+    # require the name mgmt; EOS takes any name, MGMT by convention).
+    management_interface: str = 'eth0'
+    management_vrf: str = 'mgmt'
 
 
 PLATFORMS = {
@@ -82,7 +86,8 @@ PLATFORMS = {
                                actions=('drop', 'alert'), unit='s'),
         config_files=('startup-config.cfg',), uses_models=True, port_naming='slot_lane',
         # Multi-agent routing is the default from 4.30.1F (AVD release notes).
-        releases=('4.30', '4.31', '4.32', '4.33', '4.34'), default_release='4.32'),
+        releases=('4.30', '4.31', '4.32', '4.33', '4.34'), default_release='4.32',
+        management_interface='Management1', management_vrf='MGMT'),
     'nvue': Platform(
         'nvue', 'NVIDIA Cumulus Linux (NVUE)', 'swp', True,
         max_lossless_priorities=2, mtu_max=9216,

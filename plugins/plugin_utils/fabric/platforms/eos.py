@@ -81,11 +81,21 @@ def watchdog_view(watchdog: dict):
     }
 
 
+# Local users: admin = privilege 15 with EOS's built-in network-admin role, operator = read-only network-operator.
+USER_ROLES = {'admin': '15 role network-admin', 'operator': '1 role network-operator'}
+TACACS_GROUP = 'aifabric'
+
+
 def render(model: dict, env) -> dict:
     qos = model['qos']
     evpn = model['evpn']
+    management = model['management']
     context = {
         'm': model,
+        'mgmt': management,
+        'in_vrf': ' vrf %s' % management['vrf'] if management['vrf'] else '',
+        'tacacs_group': TACACS_GROUP,
+        'user_roles': USER_ROLES,
         'bgp': model['bgp'],
         'evpn': evpn,
         'interfaces': model['interfaces'],

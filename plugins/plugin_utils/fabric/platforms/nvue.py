@@ -120,14 +120,33 @@ def breakouts(interfaces) -> list:
     return sorted(split.items(), key=lambda entry: int(entry[0][3:]))
 
 
+# NVUE's built-in roles: system-admin (sudo and nv set), nvue-monitor (nv show only).
+USER_ROLES = {'admin': 'system-admin', 'operator': 'nvue-monitor'}
+
+
+def management_services(management) -> list:
+    """[(service, [(key, members)])] in NVUE's key order: `nv set service dns|ntp|syslog <vrf> server|search X`."""
+    dns = [('search', [management['dns_domain']])] if management['dns_domain'] else []
+    services = [('dns', dns + [('server', management['dns_servers'])]),
+                ('ntp', [('server', management['ntp_servers'])]),
+                ('syslog', [('server', management['syslog_servers'])])]
+    return [(service, [(key, members) for key, members in keys if members])
+            for service, keys in services if any(members for _key, members in keys)]
+
+
 def render(model: dict, env) -> dict:
     qos = model['qos']
     evpn = model['evpn']
     loopback = ['%s/32' % model['router_id']]
     if evpn and evpn['vtep_ip'] != model['router_id']:
         loopback.append('%s/32' % evpn['vtep_ip'])
+    management = model['management']
     context = {
         'm': model,
+        'mgmt': management,
+        'service_vrf': management['vrf'] or 'default',
+        'services': management_services(management),
+        'user_roles': USER_ROLES,
         'bgp': model['bgp'],
         'evpn': evpn,
         'interfaces': model['interfaces'],

@@ -81,6 +81,33 @@ def _str_map(mapping) -> dict:
 
 
 # ----------------------------------------------------------------------------------------------- CONFIG_DB
+# How a deploy combines the rendered CONFIG_DB with the switch's: the rows of these tables are merged field by field
+# into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name) ...
+MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
+# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed).
+REPLACED_TABLES = frozenset({
+    'AAA', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PROFILE', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR',
+    'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE',
+    'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP',
+    'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER',
+    'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO',
+    'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+
+
+def deploy_target(running: dict, rendered: dict) -> dict:
+    """The CONFIG_DB a deploy applies with `config replace`: the running one with the rendered tables in."""
+    target = {table: rows for table, rows in running.items() if table not in REPLACED_TABLES}
+    for table, rows in rendered.items():
+        if table in MERGED_TABLES:
+            merged = {key: dict(fields) for key, fields in target.get(table, {}).items()}
+            for key, fields in rows.items():
+                merged[key] = dict(merged.get(key, {}), **fields)
+            target[table] = merged
+        else:
+            target[table] = rows
+    return target
+
+
 def config_db(model: dict) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
     interfaces = model['interfaces']
@@ -128,7 +155,36 @@ def config_db(model: dict) -> dict:
     _add_hash(tables, model)
     if model['qos'] is not None:
         _add_counters(tables, model)
+    _add_management(tables, model['management'])
     return {name: table for name, table in tables.items() if table}
+
+
+def _add_management(tables, management):
+    """What `config replace` must keep for the operator to stay connected: eth0 with its address and gateway in the
+    management VRF (sonic-mgmt_port.yang, sonic-mgmt_interface.yang, sonic-mgmt_vrf.yang) and the services reached
+    through it (sonic-ntp, sonic-syslog, sonic-dns, sonic-system-tacacs, sonic-system-aaa). Local users are Linux
+    accounts, not CONFIG_DB rows: a replace leaves them as they are."""
+    port = management['interface']
+    vrf = 'mgmt' if management['vrf'] else 'default'
+    tables['MGMT_PORT'] = {port: {'admin_status': 'up', 'alias': port, 'description': 'management'}}
+    if management['vrf']:
+        tables['MGMT_VRF_CONFIG'] = {'vrf_global': {'mgmtVrfEnabled': 'true'}}
+    if management['address']:
+        row = {'gwaddr': management['gateway']} if management['gateway'] else {}
+        tables['MGMT_INTERFACE'] = {'%s|%s' % (port, management['address']): row}
+    if management['ntp_servers']:
+        tables['NTP'] = {'global': {'src_intf': port, 'vrf': vrf}}
+        tables['NTP_SERVER'] = {server: {'association_type': 'server', 'iburst': 'on'}
+                                for server in management['ntp_servers']}
+    if management['syslog_servers']:
+        tables['SYSLOG_SERVER'] = {server: {'port': '514', 'vrf': vrf} for server in management['syslog_servers']}
+    if management['dns_servers']:
+        tables['DNS_NAMESERVER'] = {server: {} for server in management['dns_servers']}
+    if management['tacacs_servers']:
+        tables['TACPLUS_SERVER'] = {server: {'priority': str(len(management['tacacs_servers']) - index),
+                                             'tcp_port': '49', 'vrf': vrf}
+                                    for index, server in enumerate(management['tacacs_servers'])}
+        tables['AAA'] = {'authentication': {'login': 'tacacs+,local', 'failthrough': 'True'}}
 
 
 def _add_hash(tables, model):

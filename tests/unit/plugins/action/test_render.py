@@ -53,7 +53,7 @@ def fake_renderer(monkeypatch, action_loader):
     """Every device renders to one small JSON file, so the tests do not depend on the platform renderers."""
     module = importlib.import_module(ACTION_MODULE)
 
-    def render(model):
+    def render(model, user_hashes=None):
         return {'model.json': json.dumps({'name': model['name'], 'role': model['role']}, sort_keys=True) + '\n'}
     monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'render_model', render)
     monkeypatch.setattr(module, 'render_fabric', lambda design: {'k8s/%s.yaml' % design.name: 'fabric: %s\n' % design.name})
@@ -198,7 +198,7 @@ def test_failed_render_changes_nothing(run, fake_renderer, action_loader, monkey
     (dest / 'configs' / 'old' / 'keep.txt').write_text('x')
     module = importlib.import_module(RENDER_MODULE)
 
-    def render(model):
+    def render(model, user_hashes=None):
         if model['role'] == 'host':
             raise ModuleNotFoundError("No module named 'x.hosts'", name='ansible_collections.x.fabric.hosts')
         if model['name'] == 'leaf004':

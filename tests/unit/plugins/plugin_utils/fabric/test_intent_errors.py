@@ -246,6 +246,28 @@ CASES = [
      'topology.devices.leaf001.model', 'runs eos, not sonic'),
     ('host-override-platform', _set(['topology', 'devices'], {'gpu0001': {'platform': 'eos'}}), 'topology.devices.gpu0001',
      'apply to switches only'),
+    ('management-gateway-outside-pool', _set(['management'], {'pool': '192.168.0.0/24', 'gateway': '192.168.1.1'}),
+     'management.gateway', 'must be a host address of management.pool 192.168.0.0/24'),
+    ('management-gateway-without-pool', _set(['management'], {'gateway': '192.168.1.1'}), 'management.gateway',
+     'needs management.pool'),
+    ('management-gateway-is-a-switch', _set(['management'], {'pool': '192.168.0.0/24', 'gateway': '192.168.0.10'}),
+     'topology.devices.leaf001.management_ip', 'is already the management address of the management gateway'),
+    ('management-switch-outside-pool', lambda intent: intent.update(
+        management={'pool': '192.168.0.0/24'}, topology=dict(intent['topology'], devices={
+            'leaf001': {'management_ip': '10.9.9.9'}})),
+     'topology.devices.leaf001.management_ip', 'is outside management.pool 192.168.0.0/24'),
+    ('management-ntp-not-an-address', _set(['management'], {'ntp_servers': ['ntp.example.net']}),
+     'management.ntp_servers[0]', 'must be an IPv4 address'),
+    ('management-too-many-dns', _set(['management'], {'dns_servers': ['10.0.0.%d' % n for n in range(1, 5)]}),
+     'management.dns_servers', 'at most 3'),
+    ('management-user-name', _set(['management'], {'users': [{'name': 'root;reboot'}]}), 'management.users[0].name',
+     'a Linux user name'),
+    ('management-user-role', _set(['management'], {'users': [{'name': 'ops', 'role': 'root'}]}),
+     'management.users[0].role', 'admin'),
+    ('management-user-duplicate', _set(['management'], {'users': [{'name': 'ops'}, {'name': 'ops'}]}),
+     'management.users[1].name', 'duplicates management.users[0].name'),
+    ('management-domain-injection', _set(['management'], {'dns_domain': 'lab.net\nusername x'}),
+     'management.dns_domain', 'RFC 1123'),
 ]
 
 

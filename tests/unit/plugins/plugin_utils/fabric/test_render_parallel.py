@@ -39,7 +39,7 @@ def test_a_failing_device_is_reported_from_a_worker_and_the_others_still_render(
     victim = names[len(names) // 2]
     original = render.render_model
 
-    def exploding(model):
+    def exploding(model, user_hashes=None):
         if model['name'] == victim:
             raise ValueError('template exploded')
         return original(model)

@@ -308,7 +308,8 @@ def test_spines_relay_evpn_with_next_hop_unchanged():
 def test_l2_only_leaf_has_no_vrf_or_gateway():
     text = config(DESIGNS['eos_small'].device('leaf002'))  # rail 1: pure L2VNI
     assert 'vxlan vlan 102 vni 10102' in text
-    assert 'vrf instance' not in text and 'ip virtual-router' not in text and 'interface Vlan' not in text
+    assert 'ip virtual-router' not in text and 'interface Vlan' not in text
+    assert [line for line in text.splitlines() if line.startswith('vrf instance')] == ['vrf instance MGMT']
 
 
 def test_model_after_json_round_trip_renders_identically():

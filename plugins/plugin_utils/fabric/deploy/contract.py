@@ -1,0 +1,171 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The deploy contract every platform follows:
+
+    push:     preflight -> load the candidate and diff it against the running config -> (no diff: nothing to do;
+              check mode: stop here) -> lock-out guard -> commit with a confirm timer armed on the switch
+    confirm:  (after the health gate) confirm, save to startup, read back: the diff must now be empty
+    rollback: put the switch back to what it ran before the push, at once
+
+A failure before the commit leaves the switch as it was (the candidate is discarded); a failure after it rolls
+back at once, and when the session itself is lost, the timer on the switch reverts it. Every error is a
+DeployError naming the device, the step and the switch's own text, with the state the switch is left in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+
+from . import (CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
+from ..transport import TransportError
+
+DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
+
+
+class Driver:
+    """What a platform driver implements (one connection per `session()`; state between push and confirm lives on
+    the switch: a config session, a checkpoint and timer, an NVUE revision)."""
+
+    platform = None
+    files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
+
+    def __init__(self, device, host_vars):
+        self.device = device
+        self.host_vars = host_vars
+
+    def session(self):
+        """Context manager: the open connection (yields self)."""
+        raise NotImplementedError
+
+    def preflight(self):
+        """Refuse a switch this driver cannot deploy safely (e.g. a release without the needed commands)."""
+
+    def prepare(self, files) -> str:
+        """Load `files` as the candidate; return the diff against the running configuration ('' when equal)."""
+        raise NotImplementedError
+
+    def discard(self):
+        """Drop the loaded candidate; the running configuration is untouched."""
+        raise NotImplementedError
+
+    def lockout_problems(self, files) -> list:
+        """Why committing `files` would cut the deploy off from the switch (empty list: it would not)."""
+        return []
+
+    def commit(self, confirm_seconds):
+        """Make the candidate the running configuration, with a timer on the switch that reverts it unless
+        confirm() comes within `confirm_seconds`."""
+        raise NotImplementedError
+
+    def confirm(self):
+        """Stop the timer and save the running configuration to startup."""
+        raise NotImplementedError
+
+    def rollback(self) -> bool:
+        """Revert a pending (unconfirmed) commit now; False when there was none."""
+        raise NotImplementedError
+
+
+def driver_for(platform, device, host_vars) -> Driver:
+    """The driver of `platform` (module deploy/<platform>.py, class DRIVER) for one switch."""
+    try:
+        module = importlib.import_module('%s.%s' % (__package__, platform))
+    except ModuleNotFoundError as error:
+        if (error.name or '').rsplit('.', 1)[-1] != platform:
+            raise
+        raise DeployError(device, 'driver', 'aifabric.fabric has no deploy driver for platform %s' % platform) from None
+    return module.DRIVER(device, host_vars)
+
+
+def _as_deploy_error(error, step, outcome):
+    if isinstance(error, DeployError):
+        return error
+    return DeployError(error.device, error.step or step, error.message, outcome)
+
+
+@contextlib.contextmanager
+def _steps(driver, step, outcome=FAILED):
+    """Errors of the library or the switch inside become DeployError with `outcome`."""
+    try:
+        yield
+    except TransportError as error:
+        raise _as_deploy_error(error, step, outcome) from None
+
+
+def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
+    """{'outcome', 'diff', 'changed'}; DeployError when the push fails (see the module docstring)."""
+    with _steps(driver, 'connect'), driver.session():
+        with _steps(driver, 'preflight'):
+            driver.preflight()
+        try:
+            diff = driver.prepare(files)
+        except TransportError as error:
+            with contextlib.suppress(TransportError):
+                driver.discard()
+            raise _as_deploy_error(error, 'load candidate', FAILED) from None
+        if not diff.strip() or check_mode:
+            with _steps(driver, 'discard candidate'):
+                driver.discard()
+            return {'outcome': WOULD_CHANGE if diff.strip() else UNCHANGED, 'diff': diff, 'changed': bool(diff.strip())}
+        with _steps(driver, 'lock-out guard'):
+            problems = driver.lockout_problems(files)
+        if problems:
+            with _steps(driver, 'discard candidate'):
+                driver.discard()
+            raise DeployError(driver.device, 'lock-out guard', 'refusing to commit a configuration that would cut '
+                              'the operator off: %s' % '; '.join(problems))
+        try:
+            driver.commit(confirm_seconds)
+        except DeployError:
+            raise
+        except TransportError as error:
+            raise _after_failed_commit(driver, error, confirm_seconds) from None
+        return {'outcome': PENDING_CONFIRM, 'diff': diff, 'changed': True}
+
+
+def _after_failed_commit(driver, error, confirm_seconds):
+    """Roll back at once (on a new session when the switch cut this one); failing that, the switch's timer does."""
+    reasons = []
+    for attempt in (_same_session, _new_session):
+        try:
+            reverted = attempt(driver)
+        except TransportError as rollback_error:
+            reasons.append(rollback_error.message)
+            continue
+        return DeployError(driver.device, error.step, error.message + (' (rolled back)' if reverted else ''),
+                           ROLLED_BACK if reverted else FAILED)
+    return DeployError(driver.device, error.step, '%s; the rollback failed too (%s): the switch reverts by itself '
+                       'when its %d s confirm timer runs out' % (error.message, reasons[-1], confirm_seconds), REVERTING)
+
+
+def _same_session(driver):
+    return driver.rollback()
+
+
+def _new_session(driver):
+    with driver.session():
+        return driver.rollback()
+
+
+def confirm(driver, files) -> dict:
+    """Confirm the pending commit, save it, and prove the running configuration is the rendered one."""
+    with _steps(driver, 'connect', REVERTING), driver.session():
+        with _steps(driver, 'confirm', REVERTING):
+            driver.confirm()
+        with _steps(driver, 'read back', CONFIRMED):
+            diff = driver.prepare(files)
+            driver.discard()
+        if diff.strip():
+            raise DeployError(driver.device, 'read back', 'the running configuration differs from the rendered one '
+                              'after the confirm:\n%s' % diff[:DIFF_SHOWN], CONFIRMED)
+    return {'outcome': CONFIRMED, 'changed': True}
+
+
+def rollback(driver) -> dict:
+    """Revert a pending commit now (a batch whose health gate failed)."""
+    with _steps(driver, 'connect', REVERTING), driver.session():
+        with _steps(driver, 'rollback', REVERTING):
+            reverted = driver.rollback()
+    return {'outcome': ROLLED_BACK if reverted else UNCHANGED, 'changed': reverted}

@@ -1,0 +1,113 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVIDIA Cumulus Linux 5.x: NVUE's CLI over SSH with netmiko (docs/platform-nvue.md).
+
+push: `nv config replace <file>` (the rendered startup.yaml becomes the pending revision), `nv config diff`,
+`nv config apply -y --confirm <N>s` (NVUE rolls back to the previous applied revision unless confirmed in time).
+confirm: `nv config apply --confirm-yes`, `nv config save`. rollback: `nv config apply --confirm-no`.
+A candidate that is not applied is dropped with `nv config detach`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+
+import yaml
+
+from .contract import Driver
+from ..transport import ShellSettings, TransportError, quote, shell_session
+
+FILE = 'startup.yaml'
+MANAGEMENT_PORT = 'eth0'
+
+
+def _set_tree(text):
+    """The `set` tree of an NVUE YAML document ([{header}, {set: ...}] or [{set: ...}])."""
+    tree = {}
+    for item in yaml.safe_load(text) or []:
+        if isinstance(item, dict) and isinstance(item.get('set'), dict):
+            tree.update(item['set'])
+    return tree
+
+
+class NvueDriver(Driver):
+    platform = 'nvue'
+    files = (FILE,)
+    device_type = 'cumulus_linux'
+
+    def __init__(self, device, host_vars):
+        super().__init__(device, host_vars)
+        self.settings = ShellSettings.from_host_vars(device, host_vars)
+        self.shell = None
+        self.workdir = None
+
+    @contextlib.contextmanager
+    def session(self):
+        with shell_session(self.settings, self.device_type) as shell:
+            previous, self.shell = self.shell, shell
+            try:
+                self.workdir = self.run('mktemp -d /tmp/aifabric-deploy.XXXXXX', 'work directory').strip().splitlines()[-1]
+                yield self
+            finally:
+                with contextlib.suppress(TransportError):
+                    shell.run('rm -rf %s' % quote(self.workdir), 'clean up', check=False)
+                self.shell = previous
+
+    def run(self, command, step, **kwargs):
+        return self.shell.run(command, step, **kwargs)[1]
+
+    def prepare(self, files):
+        path = '%s/%s' % (self.workdir, FILE)
+        self.shell.upload(files[FILE], path, 'upload startup.yaml')
+        self.run('nv config replace %s' % quote(path), 'nv config replace')
+        return self.run('nv config diff', 'nv config diff')
+
+    def discard(self):
+        self.run('nv config detach', 'nv config detach')
+
+    def lockout_problems(self, files):
+        candidate = _set_tree(files[FILE])
+        problems = []
+        address = ((candidate.get('interface') or {}).get(MANAGEMENT_PORT) or {}).get('ip', {}).get('address')
+        if not address:
+            problems.append('%s would have no address (set management.pool)' % MANAGEMENT_PORT)
+        ssh = (candidate.get('service') or {}).get('ssh') or {}
+        if any(isinstance(body, dict) and body.get('enable', body.get('state')) in ('off', 'disabled', False)
+               for body in ssh.values()):
+            problems.append('the SSH service would be disabled')
+        applied = json.loads(self.run('nv config show -o json', 'nv config show'))
+        managed_users = set(((_set_tree(json.dumps(applied)).get('system') or {}).get('aaa') or {}).get('user') or {})
+        kept_users = set(((candidate.get('system') or {}).get('aaa') or {}).get('user') or {})
+        if self.settings.username in managed_users - kept_users:
+            problems.append('the deploy logs in as %s, an NVUE user the configuration would remove (list it in '
+                            'management.users)' % self.settings.username)
+        return problems
+
+    def commit(self, confirm_seconds):
+        try:
+            self.run('nv config apply -y --confirm %ds' % confirm_seconds, 'nv config apply --confirm', timeout=600)
+        except TransportError:
+            with contextlib.suppress(TransportError):
+                self.discard()  # a refused apply leaves the revision pending: drop it
+            raise
+
+    def _pending_confirm(self):
+        return 'No pending confirmation' not in self.run('nv config apply --confirm-status', 'confirm status')
+
+    def confirm(self):
+        if not self._pending_confirm():
+            raise TransportError(self.device, 'confirm', 'no revision is pending confirmation: the confirm timer ran '
+                                 'out and NVUE rolled back to the previous revision')
+        self.run('nv config apply --confirm-yes', 'nv config apply --confirm-yes')
+        self.run('nv config save', 'nv config save')
+
+    def rollback(self):
+        if not self._pending_confirm():
+            return False
+        self.run('nv config apply --confirm-no', 'nv config apply --confirm-no')
+        return True
+
+
+DRIVER = NvueDriver
