@@ -26,10 +26,24 @@ EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpap
              'ansible_httpapi_ca_path', 'ansible_command_timeout')
 
 
+def result_key(item) -> str:
+    """`<check> <subject>`: how must_pass names one result."""
+    return '%s %s' % (item['check'], item['subject'])
+
+
+def _open_results(results, must_pass):
+    """What keeps the device from settling: every failed or errored check, or with `must_pass` only those of them
+    (and any of them no longer reported at all)."""
+    if must_pass is None:
+        return [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
+    return sorted(set(must_pass) - passed)
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'ping_peers', 'rnic',
-                             'parallel', 'max_loss_percent', 'health_interval'))
+                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -44,6 +58,7 @@ class ActionModule(ActionBase):
             'parallel': {'type': 'int', 'default': 8},
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
+            'must_pass': {'type': 'list', 'elements': 'str'},
         })[1]
         intent = args['intent'] or task_vars.get('aifabric_intent')
         if not intent:
@@ -74,7 +89,7 @@ class ActionModule(ActionBase):
             raw = self._read(gatherer, model, state_commands, args, task_vars)
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
-            open_results = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+            open_results = _open_results(results, args['must_pass'])
             if raw.get(UNREADABLE) or not open_results or time.monotonic() + args['settle_interval'] > deadline:
                 break
             time.sleep(max(args['settle_interval'], 1))
@@ -89,7 +104,9 @@ class ActionModule(ActionBase):
             state=raw,
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
-            settled=not open_results,
+            settled=not open_results and not raw.get(UNREADABLE),
+            passed=sorted(result_key(item.to_dict()) for item in results if item.status == checks.PASS),
+            open_checks=[item if isinstance(item, str) else result_key(item.to_dict()) for item in open_results],
             summary=counted['counts'],
             check_results=[item.to_dict() for item in results],
         )

@@ -25,8 +25,10 @@ description:
     as long as their device names differ (C(topology.naming) in the intent); a name used by two fabrics is an error.
   - Host variables are C(aifabric_intent) (absolute path of the intent file), C(aifabric_fabric) (fabric name),
     C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (V(sonic), V(eos), V(nvue),
-    V(frr), or V(linux) for GPU servers) and C(ansible_host) (the management address of the device when the intent
-    assigns one through C(management.pool) or C(topology.devices.<name>.management_ip)).
+    V(frr), or V(linux) for GPU servers), C(ansible_host) (the management address of the device when the intent
+    assigns one through C(management.pool) or C(topology.devices.<name>.management_ip)) and, on switches,
+    C(aifabric_deploy_batch) (the rolling deploy batch, from 1 on, one rail's leaves, then halves of the spines of
+    every pod, then halves of the super-spines of every plane; override it like any host variable).
   - Connection variables are group variables of the platform groups and of C(gpu_servers), see O(connection_vars).
     Inventory group variables have the lowest precedence, so normal C(group_vars/<group>.yml) files next to the
     inventory or the playbook override them.
@@ -136,6 +138,7 @@ except ImportError:  # ansible-core < 2.19 lists plain strings as plain strings 
     trust_as_template = None
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.batches import batch_of
 
 CONFIG_SUFFIXES = ('fabric.yml', 'fabric.yaml')
 INTENT_LINE = re.compile(r'^intent:\s*(\S.*?)\s*(?:#.*)?$')
@@ -279,6 +282,7 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
                 'Fabric %s has device names that another fabric of this inventory already uses: %s%s. Give each '
                 'fabric its own names (topology.naming in the intent) or use separate inventories.' % (
                     design.name, ', '.join(clashes[:10]), ' and %d more' % (len(clashes) - 10) if len(clashes) > 10 else ''))
+        batches = batch_of(design)
         for name, node in design.nodes.items():
             inventory.add_host(name)
             platform = HOST_PLATFORM if node.role == 'host' else node.platform
@@ -288,6 +292,8 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
                 'aifabric_role': node.role,
                 'aifabric_platform': platform,
             }
+            if name in batches:
+                host_vars['aifabric_deploy_batch'] = batches[name]
             address = management.get(name)
             if address:
                 host_vars['ansible_host'] = address

@@ -70,6 +70,13 @@ options:
         rules then report not applicable).
     type: int
     default: 0
+  must_pass:
+    description:
+      - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health
+        gate: what passed before a push must pass again after it). Without it every fabric check of the device
+        counts. An unreadable device never settles.
+    type: list
+    elements: str
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -112,8 +119,19 @@ attempts:
   description: How many times the state was read.
   returned: always
   type: int
+passed:
+  description: The results that passed on the last read, each as C(<check> <subject>) (what O(must_pass) takes).
+  returned: always
+  type: list
+  elements: str
+open_checks:
+  description: What kept the device from settling on the last read, each as C(<check> <subject>).
+  returned: always
+  type: list
+  elements: str
 settled:
-  description: Whether every fabric check of this device passed on the last read.
+  description: Whether the device was readable and every fabric check of it (or every O(must_pass) result) passed on
+    the last read.
   returned: always
   type: bool
 platform:

@@ -16,6 +16,8 @@ Knobs (all optional):
   watchdog_tripped: {intf: {priority: P, count: N}}              PFC watchdog storms detected/restored
   lossless_drops: {intf: {priority: P, per_s: N}}                drops on a lossless (no-drop) queue
   ecn_marks: {intf: {queue: Q, per_s: N}}                        ECN-marked packets on a queue
+  after_commit: {knob: value, ...}  knobs that take effect at the next commit (a configuration the device takes but
+                                   that breaks it: what a deploy's health gate must catch)
 """
 
 from __future__ import annotations
@@ -39,6 +41,20 @@ def write(state_dir, **knobs):
 
 def clear(state_dir):
     write(state_dir)
+
+
+def committed(state_dir):
+    """Called by a double when it commits a configuration: `after_commit` knobs take effect now."""
+    path = os.path.join(state_dir, FILE)
+    try:
+        with open(path, encoding='utf-8') as handle:
+            knobs = json.load(handle)
+    except (OSError, ValueError):
+        return
+    if knobs.get('after_commit'):
+        knobs.update(knobs.pop('after_commit'))
+        knobs.pop('_since', None)
+        write(state_dir, **knobs)
 
 
 class Faults:

@@ -14,7 +14,7 @@ import time
 
 from tests.doubles.eos import show
 from tests.doubles.eos.config import CommandRejected, Config, unified_diff
-from tests.doubles.faults import Faults
+from tests.doubles.faults import Faults, committed
 
 DEFAULT_VERSION = '4.31.2F'
 DEFAULT_MODEL = 'DCS-7060X6-64PE'
@@ -244,6 +244,8 @@ class EosDevice:
         session.timer = threading.Timer(seconds, self._expire, [name])
         session.timer.daemon = True
         session.timer.start()
+        if self.state_dir:
+            committed(self.state_dir)
         self._set_running(session.config.copy())
         if self.faults.get('drop_after_commit'):
             self.dark = True

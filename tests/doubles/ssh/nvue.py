@@ -23,6 +23,7 @@ import time
 import jsonschema
 import yaml
 
+from tests.doubles import faults as faults_file
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
 from tests.doubles.world import remote_vteps
@@ -470,6 +471,7 @@ def _apply(directory, faults, data, facts, rest):
     data['applied'] = rev_id
     if data['pending'] == rev_id:
         data['pending'] = None
+    faults_file.committed(directory)
     if confirm_time is not None:
         try:
             seconds = _seconds(confirm_time)

@@ -23,6 +23,7 @@ import sys
 import time
 import zlib
 
+from tests.doubles import faults as faults_file
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session, table
 from tests.doubles.world import remote_vteps
@@ -264,6 +265,7 @@ def _apply_target(directory, faults, target, dry_run):
         raise ValueError('Given patch will produce invalid config. Error: Data Loading Failed\n%s' % exc) from None
     if not dry_run:
         state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
+        faults_file.committed(directory)
 
 
 def _fail(subcommand, usage, message, verb):

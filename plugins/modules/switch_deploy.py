@@ -1,0 +1,105 @@
+#!/usr/bin/python
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+
+DOCUMENTATION = r"""
+---
+module: switch_deploy
+short_description: Push, confirm or roll back the rendered configuration of one SONiC, EOS or NVUE switch
+version_added: 1.0.0
+description:
+  - Renders this switch from the fabric intent and deploys it with the driver of its platform, all from the
+    controller, one connection per step. Arista EOS with napalm's C(eos) driver over eAPI (configuration session,
+    C(commit timer), C(abort)); SONiC (202205 or later) with netmiko over SSH (C(config checkpoint),
+    C(config replace), C(config rollback), C(frr-reload.py) in the bgp container, a C(systemd-run) confirm timer);
+    Cumulus Linux 5.x with netmiko over SSH (C(nv config replace), C(nv config apply --confirm)). See
+    docs/deploy.md and docs/platform-*.md.
+  - O(step=push) loads the candidate, diffs it against the running configuration and, when they differ, commits
+    it with a confirm timer on the switch: the switch returns to its previous configuration by itself unless
+    O(step=confirm) comes within O(confirm_timeout) seconds. A push the switch refuses leaves it as it was. Before
+    committing, a lock-out guard refuses a configuration that would cut the deploy off (EOS eAPI shut or the login
+    user removed, no management address on SONiC or NVUE, the NVUE login user removed).
+  - O(step=confirm) confirms, saves to startup and reads back (the diff must then be empty). O(step=rollback)
+    reverts a pending commit at once.
+  - Connection settings come from the host's variables, as Ansible's connections take them - C(ansible_host),
+    C(ansible_user), C(ansible_password) or C(ansible_ssh_private_key_file), C(ansible_port); for EOS the
+    C(ansible_httpapi_*) variables of ansible.netcommon's httpapi connection; SSH host keys are checked against
+    C(aifabric_ssh_known_hosts) (default C(~/.ssh/known_hosts)) unless C(aifabric_ssh_host_key_checking=false).
+    Local users' password hashes come from C(aifabric_switch_users). Passwords and hashes never appear in results,
+    diffs or errors.
+author:
+  - aifabric contributors (@aifabric)
+options:
+  intent:
+    description:
+      - Path of the fabric intent. Defaults to the C(aifabric_intent) variable set by the
+        P(aifabric.fabric.fabric#inventory) inventory plugin.
+    type: path
+  step:
+    description: What to do on the switch.
+    type: str
+    choices: [push, confirm, rollback]
+    default: push
+  confirm_timeout:
+    description: Seconds the switch waits for O(step=confirm) before it rolls back by itself (30 to 86400).
+    type: int
+    default: 300
+attributes:
+  check_mode:
+    support: full
+    details: O(step=push) diffs and discards the candidate; confirm and rollback do nothing.
+  diff_mode:
+    support: full
+    details: The configuration diff the switch computed (password hashes masked).
+  platform:
+    platforms: all
+extends_documentation_fragment:
+  - ansible.builtin.action_common_attributes
+notes:
+  - Runs on the controller; the switch's Ansible connection is not used.
+  - Platform frr (the lab) is deployed by the P(aifabric.fabric.switch_frr#role) role instead.
+seealso:
+  - plugin: aifabric.fabric.fabric
+    plugin_type: inventory
+"""
+
+EXAMPLES = r"""
+- name: Push with a 5 minute confirm timer
+  aifabric.fabric.switch_deploy:
+    confirm_timeout: 300
+  register: pushed
+
+- name: Confirm once the health gate passed
+  aifabric.fabric.switch_deploy:
+    step: confirm
+  when: pushed.outcome == 'pending_confirm'
+"""
+
+RETURN = r"""
+outcome:
+  description:
+    - What the switch runs now. C(unchanged) (nothing to do), C(would_change) (check mode), C(pending_confirm)
+      (committed, timer running), C(confirmed), C(rolled_back), C(reverting) (the session was lost after the
+      commit; the switch's timer reverts it), C(failed) (refused before the commit; the switch runs what it ran).
+  returned: always
+  type: str
+  sample: pending_confirm
+failed_step:
+  description: The step that failed, as the switch or library reported it.
+  returned: failed
+  type: str
+  sample: config replace
+device:
+  description: The switch.
+  returned: always
+  type: str
+platform:
+  description: Its platform (eos, sonic, nvue).
+  returned: always
+  type: str
+step:
+  description: The step that ran.
+  returned: always
+  type: str
+"""

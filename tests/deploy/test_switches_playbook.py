@@ -1,0 +1,127 @@
+"""`ansible-playbook playbooks/switches.yml` against the device doubles of the mixed SONiC/EOS/NVUE fabric: check
+mode, a rolling deploy with confirm, a rerun that changes nothing, and a batch whose health gate fails (rolled back,
+the rollout stops, later batches untouched). The tests run in this order on one fleet."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.doubles import faults
+from tests.doubles.fleet import Fleet, load_design
+from tests.unit.utils.ansible_cli import ansible_cli
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
+CONVERGED = {'convergence_s': 0}
+SWITCHES = ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002')
+OUTCOMES = re.compile(r'"msg": "((?:[a-z_]+: [a-z0-9, ]+(?:; )?)+)"')
+
+
+@pytest.fixture(scope='module')
+def lab(tmp_path_factory):
+    base = tmp_path_factory.mktemp('switches')
+    fleet = Fleet(load_design(MIXED), str(base / 'fleet')).start()
+    try:
+        for name in SWITCHES:
+            faults.write(fleet.state_dir_of(name), **CONVERGED)
+        inventory = base / 'inventory'
+        inventory.mkdir()
+        (inventory / 'mixed.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: %s\n' % MIXED)
+        yield {'fleet': fleet, 'base': base, 'inventory': inventory}
+    finally:
+        fleet.stop()
+
+
+def deploy(lab, *extra, inventory=None, expect_rc=0):
+    """switches.yml; returns (stdout, {switch: outcome}) from the play's summary."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    argv = ansible_cli('playbook') + [
+        '-i', str(inventory or lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir, 'inventory.yml'),
+        os.path.join(ROOT, 'playbooks', 'switches.yml'),
+        '-e', json.dumps({'switch_deploy_confirm_timeout': 120, 'switch_deploy_gate_timeout': 15,
+                          'switch_deploy_gate_interval': 1})] + list(extra)
+    result = subprocess.run(argv, cwd=str(lab['base']), env=env, capture_output=True, text=True, timeout=900, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode == expect_rc, output[-6000:]
+    summaries = OUTCOMES.findall(result.stdout)
+    assert summaries, output[-4000:]
+    outcomes = {}
+    for part in summaries[-1].split('; '):
+        outcome, names = part.split(': ', 1)
+        outcomes.update((name.strip(), outcome) for name in names.split(','))
+    return output, outcomes
+
+
+def running(lab):
+    """What every switch runs, read from its double."""
+    from tests.doubles.ssh import nvue, sonic
+    fleet = lab['fleet']
+    found = {}
+    for name in SWITCHES:
+        directory = fleet.state_dir_of(name)
+        kind = fleet.endpoints[name]['kind']
+        if kind == 'eos':
+            found[name] = fleet.devices[name].running.render()
+        elif kind == 'sonic':
+            with open(os.path.join(directory, 'frr', 'running.conf'), encoding='utf-8') as handle:
+                found[name] = json.dumps(sonic.running(directory), sort_keys=True) + handle.read()
+        else:
+            data = nvue.load(directory)
+            found[name] = json.dumps(data['revs'][data['applied']]['config'], sort_keys=True)
+    return found
+
+
+def recap(output):
+    return {name: int(changed) for name, changed in re.findall(r'^(\S+)\s+: ok=\d+\s+changed=(\d+)', output, re.M)}
+
+
+def test_check_mode_shows_every_diff_and_changes_nothing(lab):
+    before = running(lab)
+    output, outcomes = deploy(lab, '--check', '--diff')
+    assert outcomes == {name: 'would_change' for name in SWITCHES}
+    assert '+++ session:/' in output or 'CONFIG_DB (rendered)' in output, 'the diff is shown'
+    assert 'CONFIG_DB (rendered)' in output and 'hashed-password' in output
+    assert '$6$' not in output, 'password hashes are masked'
+    assert running(lab) == before
+
+
+def test_rolling_deploy_confirms_every_switch_and_a_rerun_changes_nothing(lab):
+    before = running(lab)
+    output, outcomes = deploy(lab)
+    assert outcomes == {name: 'confirmed' for name in SWITCHES}, output[-3000:]
+    after = running(lab)
+    assert all(after[name] != before[name] for name in SWITCHES)
+    output, outcomes = deploy(lab)
+    assert outcomes == {name: 'unchanged' for name in SWITCHES}
+    assert recap(output) == {name: 0 for name in SWITCHES}, 'a second run changes nothing'
+    assert running(lab) == after
+    assert lab['fleet'].credentials()[0] not in output and 'ansible_password' not in output
+
+
+def test_a_failed_health_gate_rolls_the_batch_back_and_stops_the_rollout(lab):
+    # A new intent (other BGP timers: every switch changes); leaf002 (batch 2) takes it but loses its BGP sessions.
+    with open(MIXED, encoding='utf-8') as handle:
+        intent = yaml.safe_load(handle)
+    intent.setdefault('underlay', {})['timers'] = {'keepalive_s': 5, 'hold_s': 15}
+    changed = lab['base'] / 'changed.yml'
+    changed.write_text(yaml.safe_dump(intent))
+    inventory = lab['base'] / 'changed-inventory'
+    inventory.mkdir()
+    (inventory / 'mixed.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: %s\n' % changed)
+    faults.write(lab['fleet'].state_dir_of('leaf002'), after_commit={'bgp_stuck': ['*']}, **CONVERGED)
+    before = running(lab)
+    output, outcomes = deploy(lab, inventory=inventory, expect_rc=2)
+    assert outcomes == {'leaf001': 'confirmed', 'leaf003': 'confirmed', 'leaf002': 'rolled_back',
+                        'leaf004': 'rolled_back', 'spine001': 'untouched', 'spine002': 'untouched'}, output[-3000:]
+    assert 'Rollout stopped at batch 2: leaf002: health gate failed' in output
+    after = running(lab)
+    for name in ('leaf002', 'leaf004', 'spine001', 'spine002'):
+        assert after[name] == before[name], '%s runs what it ran before' % name
+    assert after['leaf001'] != before['leaf001']
