@@ -22,6 +22,7 @@ CONNECTION_VARIABLES = (
     'ansible_ssh_private_key_file', 'ansible_private_key_file', 'ansible_command_timeout', 'ansible_httpapi_user',
     'ansible_httpapi_pass', 'ansible_httpapi_port', 'ansible_httpapi_use_ssl', 'ansible_httpapi_validate_certs',
     'ansible_httpapi_ca_path', 'aifabric_ssh_known_hosts', 'aifabric_ssh_host_key_checking')
+SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pass')
 STEPS = ('push', 'confirm', 'rollback')
 
 
@@ -72,8 +73,7 @@ class ActionModule(ActionBase):
                                         if declared else None)
         except SecretsError as exc:
             raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
-        secrets = [str(host_vars.get(name) or '') for name in ('ansible_password', 'ansible_ssh_pass',
-                                                                'ansible_httpapi_pass')]
+        secrets = [str(host_vars.get(name) or '') for name in SECRET_VARIABLES]
         result.update(device=device, platform=model['platform'], step=args['step'])
         try:
             driver = contract.driver_for(model['platform'], device, host_vars)

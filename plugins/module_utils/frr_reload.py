@@ -6,6 +6,7 @@ SONiC deploy driver (FRR in SONiC's bgp container)."""
 
 from __future__ import annotations
 
+# Lines FRR prints but cannot change: the version banner.
 IGNORED_PREFIXES = ('frr version',)
 
 

@@ -89,7 +89,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
 from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
 
-# Lines FRR prints but cannot change: the version banner.
+
 def running_config(module):
     rc, out, err = module.run_command(['vtysh', '-c', 'show running-config'])
     if rc != 0:

@@ -16,7 +16,7 @@ description:
     Cumulus Linux 5.x with netmiko over SSH (C(nv config replace), C(nv config apply --confirm)). See
     docs/deploy.md and docs/platform-*.md.
   - O(step=push) loads the candidate, diffs it against the running configuration and, when they differ, commits
-    it with a confirm timer on the switch: the switch returns to its previous configuration by itself unless
+    it with a confirm timer on the switch, so the switch returns to its previous configuration by itself unless
     O(step=confirm) comes within O(confirm_timeout) seconds. A push the switch refuses leaves it as it was. Before
     committing, a lock-out guard refuses a configuration that would cut the deploy off (EOS eAPI shut or the login
     user removed, no management address on SONiC or NVUE, the NVUE login user removed).

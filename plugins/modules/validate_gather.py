@@ -73,7 +73,7 @@ options:
   must_pass:
     description:
       - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health
-        gate: what passed before a push must pass again after it). Without it every fabric check of the device
+        gate, where what passed before a push must pass again after it). Without it every fabric check of the device
         counts. An unreadable device never settles.
     type: list
     elements: str

@@ -36,8 +36,8 @@ def deploy_batches(design) -> list:
     """[[switch name, ...], ...] in deploy order."""
     switches = [node for node in design.nodes.values() if node.role != 'host']
     leaves = [node for node in switches if node.role == 'leaf']
-    batches = [[node.name for node in group] for group in _by([node for node in leaves if node.rail is not None],
-                                                                lambda node: node.rail)]
+    by_rail = _by([node for node in leaves if node.rail is not None], lambda node: node.rail)
+    batches = [[node.name for node in group] for group in by_rail]
     batches += [[node.name for node in half] for half in _halves([node for node in leaves if node.rail is None])]
     batches += _two_halves(_by([node for node in switches if node.role == 'spine'], lambda node: node.pod))
     batches += _two_halves(_by([node for node in switches if node.role == 'super_spine'], lambda node: node.plane))
