@@ -1,6 +1,7 @@
-"""`ansible-playbook playbooks/switches.yml` against the device doubles of the mixed SONiC/EOS/NVUE fabric: check
-mode, a rolling deploy with confirm, a rerun that changes nothing, and a batch whose health gate fails (rolled back,
-the rollout stops, later batches untouched). The tests run in this order on one fleet."""
+"""`ansible-playbook playbooks/site.yml --limit switches` (switches.yml) against the device doubles of the mixed
+SONiC/EOS/NVUE fabric: check mode, a rolling deploy with confirm, a rerun that changes nothing, and a batch whose
+health gate fails (rolled back, the rollout stops, later batches untouched). The tests run in this order on one
+fleet."""
 
 import json
 import os
@@ -38,13 +39,13 @@ def lab(tmp_path_factory):
 
 
 def deploy(lab, *extra, inventory=None, expect_rc=0):
-    """switches.yml; returns (stdout, {switch: outcome}) from the play's summary."""
+    """site.yml on the switches; returns (stdout, {switch: outcome}) from the play's summary."""
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     argv = ansible_cli('playbook') + [
         '-i', str(inventory or lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir, 'inventory.yml'),
-        os.path.join(ROOT, 'playbooks', 'switches.yml'),
+        os.path.join(ROOT, 'playbooks', 'site.yml'), '--limit', 'switches',
         '-e', json.dumps({'switch_deploy_confirm_timeout': 120, 'switch_deploy_gate_timeout': 15,
                           'switch_deploy_gate_interval': 1})] + list(extra)
     result = subprocess.run(argv, cwd=str(lab['base']), env=env, capture_output=True, text=True, timeout=900, check=False)

@@ -94,23 +94,27 @@ def _steps(driver, step, outcome=FAILED):
         raise _as_deploy_error(error, step, outcome) from None
 
 
+def _discarding_on_error(driver, step, method, *args):
+    """method(*args); on an error the candidate is dropped first (the running configuration was never touched)."""
+    try:
+        return method(*args)
+    except TransportError as error:
+        with contextlib.suppress(TransportError):
+            driver.discard()
+        raise _as_deploy_error(error, step, FAILED) from None
+
+
 def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
     """{'outcome', 'diff', 'changed'}; DeployError when the push fails (see the module docstring)."""
     with _steps(driver, 'connect'), driver.session():
         with _steps(driver, 'preflight'):
             driver.preflight()
-        try:
-            diff = driver.prepare(files)
-        except TransportError as error:
-            with contextlib.suppress(TransportError):
-                driver.discard()
-            raise _as_deploy_error(error, 'load candidate', FAILED) from None
+        diff = _discarding_on_error(driver, 'load candidate', driver.prepare, files)
         if not diff.strip() or check_mode:
             with _steps(driver, 'discard candidate'):
                 driver.discard()
             return {'outcome': WOULD_CHANGE if diff.strip() else UNCHANGED, 'diff': diff, 'changed': bool(diff.strip())}
-        with _steps(driver, 'lock-out guard'):
-            problems = driver.lockout_problems(files)
+        problems = _discarding_on_error(driver, 'lock-out guard', driver.lockout_problems, files)
         if problems:
             with _steps(driver, 'discard candidate'):
                 driver.discard()
