@@ -55,7 +55,7 @@ def test_inventory_source_imports_the_fabric_and_nothing_else(project, installed
     assert data['fabric_pod1']['vars'] == {'aifabric_output_dir': str(project / 'out' / 'pod1'), 'ansible_user': 'admin'}
     assert data['_meta']['hostvars']['leaf001'] == {
         'aifabric_fabric': 'pod1', 'aifabric_intent': str(project / 'fabrics' / 'pod1.yml'), 'aifabric_platform': 'sonic',
-        'aifabric_role': 'leaf', 'ansible_host': '172.16.10.10'}
+        'aifabric_role': 'leaf', 'ansible_host': '172.16.10.10', 'aifabric_deploy_batch': 1}
 
 
 def test_an_intent_inside_the_inventory_directory_is_read_as_inventory_with_default_settings(project, installed, empty_config):
