@@ -183,6 +183,21 @@ def test_the_lockout_guard_refuses_a_config_without_the_management_plane(switch,
     assert running(fleet, name, platform) == before
 
 
+@pytest.mark.parametrize('platform', ['eos', 'sonic'])
+def test_the_lockout_guard_refuses_moving_the_address_the_deploy_uses(platform, fleet):
+    """Reached at an address of the management network that the file gives to no port: refused (no connection
+    needed to judge it on EOS and SONiC)."""
+    name = SWITCH[platform]
+    address = DESIGN.device(name)['management']['address'].split('/')[0]
+    moved = '.'.join(address.split('.')[:3] + ['250'])
+    driver = contract.driver_for(platform, name, dict(fleet.host_vars[name], ansible_host=moved))
+    problems = driver.lockout_problems(render_device(DESIGN, name, USERS))
+    assert any(problem.startswith('the deploy reaches the switch at %s, but the file gives' % moved)
+               for problem in problems), problems
+    same = contract.driver_for(platform, name, dict(fleet.host_vars[name], ansible_host=address))
+    assert not any('reaches the switch' in problem for problem in same.lockout_problems(render_device(DESIGN, name, USERS)))
+
+
 def test_sonic_before_202205_is_refused_before_anything_is_touched(fleet):
     before = running(fleet, 'leaf004', 'sonic')
     with pytest.raises(DeployError, match=r'leaf004: preflight failed: SONiC 202012 has no generic config updater'):

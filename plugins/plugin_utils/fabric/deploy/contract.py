@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import ipaddress
 
 from . import (CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
 from ..transport import TransportError
@@ -66,6 +67,21 @@ class Driver:
     def rollback(self) -> bool:
         """Revert a pending (unconfirmed) commit now; False when there was none."""
         raise NotImplementedError
+
+
+def address_problems(host, interface, addresses) -> list:
+    """The switch is reached at `host`; after the commit `interface` has `addresses` (address/length). When `host` is an
+    address of the management network the file configures but not the one it gives, the commit would cut the deploy
+    off. A host name or an address outside that network (a NAT, a jump host) is not judged."""
+    try:
+        reached = ipaddress.ip_address(str(host))
+    except ValueError:
+        return []
+    interfaces = [ipaddress.ip_interface(address) for address in addresses]
+    if any(item.ip == reached for item in interfaces) or not any(reached in item.network for item in interfaces):
+        return []
+    return ['the deploy reaches the switch at %s, but the file gives %s %s' % (
+        host, interface, ', '.join(str(item) for item in interfaces))]
 
 
 def driver_for(platform, device, host_vars) -> Driver:

@@ -17,7 +17,7 @@ import contextlib
 import re
 import time
 
-from .contract import Driver
+from .contract import Driver, address_problems
 from ..transport import EapiSettings, TransportError, eapi_session
 
 SESSION_PREFIX = 'aifabric_'
@@ -67,6 +67,9 @@ class EosDriver(Driver):
         block = re.search(r'^management api http-commands\n((?:[ !].*\n)*)', text, re.M)
         if not block or not re.search(r'^   no shutdown$', block.group(1), re.M):
             problems.append('eAPI would be shut down (no `management api http-commands` with `no shutdown`)')
+        interface = re.search(r'^interface Management1\n((?:   .*\n)*)', text, re.M)
+        problems += address_problems(self.settings.host, 'Management1', re.findall(
+            r'^   ip address (\S+)$', interface.group(1), re.M) if interface else [])
         users = set(re.findall(r'^username (\S+) ', text, re.M))
         if self.settings.username not in users:
             problems.append('the deploy logs in as %s, but the configuration has no `username %s` (a replace removes '

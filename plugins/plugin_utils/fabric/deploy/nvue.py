@@ -16,7 +16,7 @@ import json
 
 import yaml
 
-from .contract import Driver
+from .contract import Driver, address_problems
 from ..transport import ShellSettings, TransportError, quote, shell_session
 
 FILE = 'startup.yaml'
@@ -73,6 +73,8 @@ class NvueDriver(Driver):
         address = ((candidate.get('interface') or {}).get(MANAGEMENT_PORT) or {}).get('ip', {}).get('address')
         if not address:
             problems.append('%s would have no address (set management.pool)' % MANAGEMENT_PORT)
+        else:
+            problems += address_problems(self.settings.host, MANAGEMENT_PORT, list(address))
         ssh = (candidate.get('service') or {}).get('ssh') or {}
         if any(isinstance(body, dict) and body.get('enable', body.get('state')) in ('off', 'disabled', False)
                for body in ssh.values()):

@@ -22,7 +22,7 @@ import json
 import re
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
-from .contract import Driver
+from .contract import Driver, address_problems
 from ..platforms.sonic import MERGED_TABLES, REPLACED_TABLES, deploy_target
 from ..transport import ShellSettings, TransportError, quote, shell_session
 
@@ -106,7 +106,8 @@ class SonicDriver(Driver):
         rendered = json.loads(files['config_db.json'])
         if not rendered.get('MGMT_INTERFACE'):
             return ['the rendered CONFIG_DB has no MGMT_INTERFACE (eth0 would lose its address: set management.pool)']
-        return []
+        addresses = [key.split('|', 1)[1] for key in rendered['MGMT_INTERFACE'] if '|' in key]
+        return address_problems(self.settings.host, 'eth0', addresses)
 
     def commit(self, confirm_seconds):
         self.run('sudo config checkpoint %s' % CHECKPOINT, 'config checkpoint')
