@@ -20,7 +20,7 @@ import importlib
 import ipaddress
 
 from . import (CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
-from ..transport import TransportError
+from ..transport import ShellSettings, TransportError, quote, shell_session
 
 DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
 
@@ -67,6 +67,37 @@ class Driver:
     def rollback(self) -> bool:
         """Revert a pending (unconfirmed) commit now; False when there was none."""
         raise NotImplementedError
+
+
+class ShellDriver(Driver):
+    """A driver on the switch's shell over SSH (netmiko `device_type`), with a work directory for uploads that lives
+    as long as the session."""
+
+    device_type = 'linux'
+
+    def __init__(self, device, host_vars):
+        super().__init__(device, host_vars)
+        self.settings = ShellSettings.from_host_vars(device, host_vars)
+        self.shell = None
+        self.workdir = None
+
+    @contextlib.contextmanager
+    def session(self):
+        with shell_session(self.settings, self.device_type) as shell:
+            # a rollback may open a second session while the first one is still set: restore it afterwards
+            previous = self.shell, self.workdir
+            self.shell = shell
+            try:
+                self.workdir = self.run('mktemp -d /tmp/aifabric-deploy.XXXXXX', 'work directory').strip().splitlines()[-1]
+                yield self
+            finally:
+                with contextlib.suppress(TransportError):
+                    shell.run('rm -rf %s' % quote(self.workdir), 'clean up', check=False)
+                self.shell, self.workdir = previous
+
+    def run(self, command, step, **kwargs):
+        """The output of `command`; CommandFailed when it fails (see transport.Shell.run)."""
+        return self.shell.run(command, step, **kwargs)[1]
 
 
 def address_problems(host, interface, addresses) -> list:

@@ -16,8 +16,8 @@ import json
 
 import yaml
 
-from .contract import Driver, address_problems
-from ..transport import ShellSettings, TransportError, quote, shell_session
+from .contract import ShellDriver, address_problems
+from ..transport import TransportError, quote
 
 FILE = 'startup.yaml'
 MANAGEMENT_PORT = 'eth0'
@@ -32,31 +32,10 @@ def _set_tree(text):
     return tree
 
 
-class NvueDriver(Driver):
+class NvueDriver(ShellDriver):
     platform = 'nvue'
     files = (FILE,)
     device_type = 'cumulus_linux'
-
-    def __init__(self, device, host_vars):
-        super().__init__(device, host_vars)
-        self.settings = ShellSettings.from_host_vars(device, host_vars)
-        self.shell = None
-        self.workdir = None
-
-    @contextlib.contextmanager
-    def session(self):
-        with shell_session(self.settings, self.device_type) as shell:
-            previous, self.shell = self.shell, shell
-            try:
-                self.workdir = self.run('mktemp -d /tmp/aifabric-deploy.XXXXXX', 'work directory').strip().splitlines()[-1]
-                yield self
-            finally:
-                with contextlib.suppress(TransportError):
-                    shell.run('rm -rf %s' % quote(self.workdir), 'clean up', check=False)
-                self.shell = previous
-
-    def run(self, command, step, **kwargs):
-        return self.shell.run(command, step, **kwargs)[1]
 
     def prepare(self, files):
         path = '%s/%s' % (self.workdir, FILE)

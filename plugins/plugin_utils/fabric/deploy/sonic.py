@@ -16,15 +16,14 @@ have no `config replace`/checkpoints: preflight refuses them.
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import json
 import re
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
-from .contract import Driver, address_problems
+from .contract import ShellDriver, address_problems
 from ..platforms.sonic import MERGED_TABLES, REPLACED_TABLES, deploy_target
-from ..transport import ShellSettings, TransportError, quote, shell_session
+from ..transport import TransportError, quote
 
 DEPLOYED_TABLES = MERGED_TABLES | REPLACED_TABLES
 
@@ -47,32 +46,10 @@ def config_db_diff(running, target):
         lines(running), lines(target), 'CONFIG_DB (running)', 'CONFIG_DB (rendered)', lineterm=''))
 
 
-class SonicDriver(Driver):
+class SonicDriver(ShellDriver):
     platform = 'sonic'
     files = ('config_db.json', 'frr.conf')
     device_type = 'linux'
-
-    def __init__(self, device, host_vars):
-        super().__init__(device, host_vars)
-        self.settings = ShellSettings.from_host_vars(device, host_vars)
-        self.shell = None
-        self.workdir = None
-
-    @contextlib.contextmanager
-    def session(self):
-        with shell_session(self.settings, self.device_type) as shell:
-            previous, self.shell = self.shell, shell
-            try:
-                _code, out = shell.run('mktemp -d /tmp/aifabric-deploy.XXXXXX', 'work directory')
-                self.workdir = out.strip().splitlines()[-1]
-                yield self
-            finally:
-                with contextlib.suppress(TransportError):
-                    shell.run('rm -rf %s' % quote(self.workdir), 'clean up', check=False)
-                self.shell = previous
-
-    def run(self, command, step, **kwargs):
-        return self.shell.run(command, step, **kwargs)[1]
 
     def preflight(self):
         version = self.run('show version', 'show version')
