@@ -77,7 +77,7 @@ lab-down: setup-python  ## remove the lab
 test: setup unit role-tests lint sanity units build packaging molecule  ## every test: the full CI run
 
 unit: setup-python  ## fast unit tests with plain pytest (ansible-test units runs tests/unit in CI), device doubles, deploy
-	pytest -q -p no:cacheprovider tests/unit tests/doubles tests/deploy
+	pytest -q -p no:cacheprovider tests/unit tests/doubles tests/deploy tests/lab
 
 role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools
 	pytest -q -p no:cacheprovider tests/roles

@@ -13,13 +13,13 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
-    containerlab_topology, lab_inventory, lab_names, lab_nodes,
+    containerlab_twin, lab_inventory, lab_names, lab_nodes,
 )
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'image', 'workdir', 'prefix'))
+    _VALID_ARGS = frozenset(('intent', 'image', 'workdir', 'prefix', 'vendor_images', 'vendor_kinds'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -30,6 +30,8 @@ class ActionModule(ActionBase):
             'image': {'type': 'str', 'required': True},
             'workdir': {'type': 'path', 'required': True},
             'prefix': {'type': 'str', 'default': 'aifabric'},
+            'vendor_images': {'type': 'dict', 'default': {}},
+            'vendor_kinds': {'type': 'dict', 'default': {}},
         })[1]
         intent = args['intent'] or task_vars.get('aifabric_intent')
         if not intent:
@@ -39,7 +41,9 @@ class ActionModule(ActionBase):
         public_key = '%s/ssh/id_ed25519.pub' % workdir
         private_key = '%s/ssh/id_ed25519' % workdir
         try:
-            topology = containerlab_topology(design, args['image'], public_key, prefix=args['prefix'])
+            topology, files = containerlab_twin(
+                design, args['image'], public_key, '%s/nodes' % workdir, prefix=args['prefix'],
+                vendor_images=args['vendor_images'], vendor_kinds=args['vendor_kinds'])
         except IntentError as exc:
             raise AnsibleActionFail('%s\n(intent file: %s)' % (exc.report(), intent)) from None
         names = lab_names(design, args['prefix'])
@@ -49,6 +53,10 @@ class ActionModule(ActionBase):
             network=names['network'],
             subnet=topology['mgmt']['ipv4-subnet'],
             topology=topology,
+            node_image=args['image'],
+            vendor_images=sorted({node['image'] for node in topology['topology']['nodes'].values()
+                                  if 'image' in node}),
+            node_files=[{'path': path, 'content': content} for path, content in sorted(files.items())],
             topology_file='%s/%s.clab.yml' % (workdir, names['lab']),
             nodes=lab_nodes(design, args['prefix']),
             inventory=lab_inventory(design, os.path.realpath(intent), private_key, args['prefix']),

@@ -11,13 +11,19 @@ version_added: 1.0.0
 description:
   - Designs the fabric from its intent (once per controller process) and returns the containerlab
     topology of its lab twin, the lab's node list and a static Ansible inventory of it.
-  - Every switch becomes an FRR node and every GPU server a Linux node, wired as the design's links with
-    the design's port names (MTU = the switch MTU of the intent); each node's static management address
+  - Every FRR switch and every GPU server becomes a Linux node of the lab image, wired as the design's links
+    with the design's port names (MTU = the switch MTU of the intent); each node's static management address
     is its design C(management_ip) on a lab-private management network (the intent's C(management.pool)).
-  - Nodes are unprivileged with the capabilities C(NET_ADMIN), C(NET_RAW) and C(SYS_ADMIN); images are
+  - SONiC, EOS and Cumulus switches become nodes of containerlab's vendor kinds (C(ceos); C(sonic-vm) or
+    C(sonic-vs); C(cvx) or C(nvidia_cumulusvx)) running the images named in O(vendor_images). Rendered port
+    names are mapped onto each image's interfaces (cEOS through an C(EosIntfMapping.json) per node, returned in
+    RV(node_files); SONiC VS ports C(Ethernet<4(N-1)>) on C(ethN); Cumulus C(swp) names as they are); a port the
+    kind cannot represent is an error naming the switch and the port.
+  - Lab-image nodes are unprivileged with the capabilities C(NET_ADMIN), C(NET_RAW) and C(SYS_ADMIN); images are
     never pulled (containerlab C(image-pull-policy) C(never)).
   - Runs on the controller only; fails with every problem listed when the intent cannot make a lab
-    (no C(management.pool), non-FRR switches, management addresses outside the pool).
+    (no C(management.pool), a vendor platform without an image or with a kind that cannot run it, a port the
+    kind cannot wire, management addresses outside the pool).
 author:
   - aifabric contributors (@aifabric)
 options:
@@ -40,6 +46,19 @@ options:
       - Prefix of container and management network names (C(<prefix>-<fabric>-<node>)).
     type: str
     default: aifabric
+  vendor_images:
+    description:
+      - Switch platform (C(eos), C(sonic), C(nvue)) to the image of its containerlab kind, already loaded into
+        Docker (for example C(ceos:4.32.0F)). Required for every non-FRR platform of the intent.
+    type: dict
+    default: {}
+  vendor_kinds:
+    description:
+      - Switch platform to the containerlab kind it runs as; default C(ceos) for EOS, C(sonic-vm) for SONiC
+        (the full SONiC image with SSH and the generic config updater that the deploy uses; C(sonic-vs) is the
+        lighter container), C(cvx) for Cumulus (C(nvidia_cumulusvx) is the VM kind, no breakout ports).
+    type: dict
+    default: {}
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -61,6 +80,16 @@ EXAMPLES = r"""
     image: aifabric/lab-node:0123456789ab
     workdir: build/labs/lab
   register: lab
+
+- name: Generate the twin of a mixed fabric on vendor images
+  aifabric.fabric.lab_topology:
+    intent: inventories/vendor/intent.yml
+    image: aifabric/lab-node:0123456789ab
+    workdir: build/labs/vendor
+    vendor_images:
+      eos: ceos:4.32.0F
+      sonic: vrnetlab/sonic_sonic-vs:202405
+      nvue: networkop/cx:5.4.0
 """
 
 RETURN = r"""
@@ -89,8 +118,22 @@ nodes:
   returned: always
   type: list
   elements: dict
+node_image:
+  description: The lab image of the FRR switches and GPU servers (the O(image) option).
+  returned: always
+  type: str
+vendor_images:
+  description: The vendor images the lab's nodes run, each to be present in Docker (never pulled).
+  returned: always
+  type: list
+  elements: str
+node_files:
+  description: Files the vendor nodes bind (cEOS C(EosIntfMapping.json)), each with C(path) and C(content).
+  returned: always
+  type: list
+  elements: dict
 inventory:
-  description: Static YAML inventory of the lab (hosts, groups by role, SSH key).
+  description: Static YAML inventory of the lab (hosts, groups by role, the lab SSH key on lab-image nodes).
   returned: always
   type: dict
 private_key:

@@ -3,24 +3,81 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The containerlab digital twin of a fabric, generated from the same design as the configurations.
 
-Every switch becomes an FRR node and every GPU server a Linux node (one image, see roles/lab), wired exactly
-as the design's links with the design's port names; each node's management address is the design's
-management_ip on a lab-private management network, so the intent-driven inventory already knows
-ansible_host. Nodes are never privileged (that fails on the project's machines): they get NET_ADMIN,
-NET_RAW and SYS_ADMIN.
+Every FRR switch and every GPU server becomes a Linux node (one image, see roles/lab), wired exactly as the
+design's links with the design's port names; each node's management address is the design's management_ip on a
+lab-private management network, so the intent-driven inventory already knows ansible_host. These nodes are never
+privileged (that fails on the project's machines): they get NET_ADMIN, NET_RAW and SYS_ADMIN.
+
+SONiC, EOS and Cumulus switches become nodes of containerlab's vendor kinds when the user has the images
+(vendor_images; nothing is pulled). A virtual switch has its own fixed port names, so each kind says how the
+rendered (hardware) port names map onto the image's interfaces, and refuses the ports it cannot represent.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import json
+import re
+from dataclasses import dataclass
 
 from .errors import IssueCollector
+from .platforms import PLATFORMS
 
-LAB_PLATFORMS = ('frr',)
 CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']
 AUTHORIZED_KEYS = '/root/.ssh/authorized_keys'
 # Lab nodes get new host keys on every deploy: do not record or check them.
 SSH_COMMON_ARGS = '-o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no -o LogLevel=ERROR'
+# The SONiC virtual switch HwSKU (Force10-S6000): 32 ports Ethernet0, Ethernet4 ... Ethernet124 on eth1 ... eth32.
+SONIC_VS_PORTS = 32
+CEOS_INTERFACE_MAP = '/mnt/flash/EosIntfMapping.json'
+
+
+def _natural_key(name):
+    return [int(part) if part.isdigit() else part for part in re.split(r'(\d+)', name)]
+
+
+def _same_names(pattern, rule):
+    def wire(ports):
+        return {port: port for port in ports if re.fullmatch(pattern, port)}, rule
+    return wire
+
+
+def _sequential_eth(pattern, rule):
+    """cEOS: eth1, eth2 ... in port order; EosIntfMapping.json gives them the rendered names."""
+    def wire(ports):
+        usable = sorted((port for port in ports if re.fullmatch(pattern, port)), key=_natural_key)
+        return {port: 'eth%d' % index for index, port in enumerate(usable, 1)}, rule
+    return wire
+
+
+def _sonic_vs_lanes(ports):
+    wired = {}
+    for port in ports:
+        match = re.fullmatch(r'Ethernet(\d+)', port)
+        if match and int(match.group(1)) % 4 == 0 and int(match.group(1)) // 4 < SONIC_VS_PORTS:
+            wired[port] = 'eth%d' % (int(match.group(1)) // 4 + 1)
+    return wired, ('Ethernet0, Ethernet4 ... Ethernet%d (the virtual switch\'s %d ports; render the SONiC switches '
+                   'with ports of that layout)' % (4 * (SONIC_VS_PORTS - 1), SONIC_VS_PORTS))
+
+
+@dataclass(frozen=True)
+class LabKind:
+    """How one containerlab kind runs a switch: wire(ports) -> ({rendered port: interface}, allowed ports)."""
+
+    name: str
+    wire: object
+    vendor: bool = True
+
+
+LAB_KINDS = {kind.name: kind for kind in (
+    LabKind('linux', _same_names(r'[A-Za-z][A-Za-z0-9_.-]{0,14}', 'a Linux interface name'), vendor=False),
+    LabKind('ceos', _sequential_eth(r'Ethernet\d+(/\d+)*', 'EthernetN or EthernetN/M')),
+    LabKind('sonic-vs', _sonic_vs_lanes),
+    LabKind('sonic-vm', _sonic_vs_lanes),
+    # cvx runs Cumulus in a container: its swp interfaces are the container's own, breakout names included.
+    LabKind('cvx', _same_names(r'swp\d+(s\d+)?', 'swpN or swpNsM, at most 15 characters')),
+    LabKind('nvidia_cumulusvx', _same_names(r'swp\d+', 'swpN (the VM has no breakout ports)')),
+)}
 
 
 def lab_names(design, prefix='aifabric'):
@@ -29,8 +86,32 @@ def lab_names(design, prefix='aifabric'):
             'container_prefix': '%s-%s-' % (prefix, design.name)}
 
 
-def check_lab(design):
-    """Problems that stop a lab from being built: raise IntentError listing them all."""
+def _node_kinds(design, issues, vendor_images, vendor_kinds):
+    """platform -> (kind, image) of every switch platform in the design, problems into issues."""
+    chosen = {}
+    for platform in sorted({node.platform for node in design.switches()}):
+        allowed = PLATFORMS[platform].lab_kinds
+        kind = vendor_kinds.get(platform) or allowed[0]
+        if kind not in allowed:
+            issues.add(['lab_vendor_kinds', platform], kind, 'a %s switch runs in containerlab as %s'
+                       % (platform, ' or '.join(allowed)))
+            continue
+        image = vendor_images.get(platform)
+        if LAB_KINDS[kind].vendor and not image:
+            switches = [node.name for node in design.switches() if node.platform == platform]
+            issues.add(['lab_vendor_images', platform], None, 'is required: the image of containerlab kind %s, already '
+                       'loaded into Docker, that runs the %s switches (%s%s); nothing is pulled' % (
+                           kind, platform, ', '.join(switches[:3]), ' and %d more' % (len(switches) - 3)
+                           if len(switches) > 3 else ''))
+            continue
+        chosen[platform] = (kind, image)
+    return chosen
+
+
+def check_lab(design, vendor_images=None, vendor_kinds=None):
+    """Problems that stop a lab from being built: raise IntentError listing them all.
+
+    Returns the management network and platform -> (containerlab kind, vendor image or None)."""
     issues = IssueCollector()
     pool = design.intent['management']['pool']
     if not pool:
@@ -39,19 +120,14 @@ def check_lab(design):
         issues.raise_if_any()
     network = ipaddress.IPv4Network(pool)
     gateway = network.network_address + 1
-    for node in design.switches():
-        if node.platform not in LAB_PLATFORMS:
-            issues.add(['topology', 'platform', node.role], node.platform,
-                       'the lab runs only %s switches (%s is %s); use an intent with platform frr for the lab'
-                       % (', '.join(LAB_PLATFORMS), node.name, node.platform))
-            break
+    kinds = _node_kinds(design, issues, vendor_images or {}, vendor_kinds or {})
     for name, address in design.management_ip.items():
         address = ipaddress.IPv4Address(address)
         if address not in network or address in (network.network_address, network.broadcast_address, gateway):
             issues.add(['topology', 'devices', name, 'management_ip'], str(address),
                        'must be a host address of management.pool %s other than the gateway %s' % (network, gateway))
     issues.raise_if_any()
-    return network
+    return network, kinds
 
 
 def endpoints(design):
@@ -70,49 +146,96 @@ def endpoints(design):
     return ends
 
 
-def containerlab_topology(design, image, public_key_path, prefix='aifabric'):
-    """The containerlab topology (a dict to dump as YAML) of the fabric's digital twin."""
-    network = check_lab(design)
+def _wiring(design, kinds, issues):
+    """node -> {rendered port: the interface the node's kind gives it}; unrepresentable ports into issues."""
+    wiring = {}
+    ports = {}
+    for pair in endpoints(design).values():
+        for node, port in pair:
+            ports.setdefault(node, []).append(port)
+    for node, names in ports.items():
+        platform = design.nodes[node].platform if design.nodes[node].role != 'host' else 'frr'
+        kind = LAB_KINDS[kinds[platform][0]]
+        wired, rule = kind.wire(names)
+        for port in names:
+            if port not in wired:
+                issues.add(['topology', 'devices', node, 'ports'], port, 'cannot be wired in a %s twin: the kind '
+                           'takes %s' % (kind.name, rule))
+        wiring[node] = wired
+    return wiring
+
+
+def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabric', vendor_images=None,
+                      vendor_kinds=None):
+    """The containerlab topology (a dict to dump as YAML) of the fabric's digital twin, and the files its nodes
+    need ({path under files_dir: text}: cEOS interface maps)."""
+    network, kinds = check_lab(design, vendor_images, vendor_kinds)
+    kinds.setdefault('frr', ('linux', None))
+    issues = IssueCollector()
+    wiring = _wiring(design, kinds, issues)
+    issues.raise_if_any()
     names = lab_names(design, prefix)
     link_mtu = design.lossless['mtu']['switch']
     nodes = {}
+    files = {}
     for name, node in design.nodes.items():
         role = 'gpu_server' if node.role == 'host' else node.role
-        nodes[name] = {
+        kind, vendor_image = kinds[node.platform if node.role != 'host' else 'frr']
+        definition = {
             'mgmt-ipv4': design.management_ip[name],
             'labels': {'aifabric.role': role, 'aifabric.fabric': design.name},
+        }
+        if kind == 'linux':
             # The node init waits for this many data interfaces before it replays the persisted network
             # state (containerlab 0.79 sets CLAB_INTFS to 0).
-            'env': {'AIFABRIC_LINKS': str(len(node.links))},
-        }
-    ends = endpoints(design)
-    links = [{'endpoints': ['%s:%s' % end for end in ends[link.index]], 'mtu': link_mtu} for link in design.links]
-    return {
+            definition['env'] = {'AIFABRIC_LINKS': str(len(node.links))}
+        else:
+            definition.update(kind=kind, image=vendor_image)
+        if kind == 'ceos':
+            path = '%s/%s/EosIntfMapping.json' % (files_dir, name)
+            interfaces = {interface: port for port, interface in wiring.get(name, {}).items()}
+            files[path] = json.dumps({
+                'ManagementIntf': {'eth0': design.device(name)['management']['interface']},
+                'EthernetIntf': dict(sorted(interfaces.items(), key=lambda item: _natural_key(item[0]))),
+            }, indent=2) + '\n'
+            definition['binds'] = ['%s:%s:ro' % (path, CEOS_INTERFACE_MAP)]
+        nodes[name] = definition
+    links = [{'endpoints': ['%s:%s' % (node, wiring[node][port]) for node, port in ends], 'mtu': link_mtu}
+             for ends in (endpoints(design)[link.index] for link in design.links)]
+    topology = {
         'name': names['lab'],
         'prefix': names['prefix'],
         'mgmt': {'network': names['network'], 'ipv4-subnet': str(network)},
         'topology': {
-            'defaults': {
-                'kind': 'linux',
+            # Nothing is ever pulled: the lab image is built here, vendor images are the user's own.
+            'defaults': {'kind': 'linux', 'image-pull-policy': 'never', 'restart-policy': 'no'},
+            'kinds': {'linux': {
                 'image': image,
-                'image-pull-policy': 'never',
                 'privileged': False,
                 'cap-add': list(CAPABILITIES),
-                'restart-policy': 'no',
                 'binds': ['%s:%s:ro' % (public_key_path, AUTHORIZED_KEYS)],
-            },
+            }},
             'nodes': nodes,
             'links': links,
         },
     }
+    return topology, files
+
+
+def containerlab_topology(design, image, public_key_path, prefix='aifabric'):
+    """The topology of an all-FRR twin (no vendor kinds, so no node files)."""
+    return containerlab_twin(design, image, public_key_path, '.', prefix)[0]
 
 
 def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
     """A static Ansible inventory of the running lab: the same hosts, groups and variables as the intent
-    inventory plugin gives, plus the lab's SSH settings, for use without the plugin."""
+    inventory plugin gives, plus the lab's SSH settings on the nodes of the lab image (the login of a vendor
+    image is the user's own), for use without the plugin."""
     names = lab_names(design, prefix)
     groups = {}
     hostvars = {}
+    lab_login = {'ansible_user': 'root', 'ansible_ssh_private_key_file': private_key_path,
+                 'ansible_ssh_common_args': SSH_COMMON_ARGS}
     for name, node in design.nodes.items():
         role = 'gpu_servers' if node.role == 'host' else node.role
         groups.setdefault(role, set()).add(name)
@@ -120,12 +243,12 @@ def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
             groups.setdefault('platform_%s' % node.platform, set()).add(name)
         hostvars[name] = {'ansible_host': design.management_ip[name], 'aifabric_role': node.role,
                           'aifabric_platform': node.platform, 'aifabric_container': names['container_prefix'] + name}
+        if node.role == 'host' or not LAB_KINDS[PLATFORMS[node.platform].lab_kinds[0]].vendor:
+            hostvars[name].update(lab_login)
     children = {group: {'hosts': {name: {} for name in sorted(members)}} for group, members in sorted(groups.items())}
     children['switches'] = {'children': {group: {} for group in ('leaf', 'spine', 'super_spine') if group in groups}}
     return {'all': {
-        'vars': {'aifabric_intent': intent_path, 'ansible_user': 'root',
-                 'ansible_ssh_private_key_file': private_key_path,
-                 'ansible_ssh_common_args': SSH_COMMON_ARGS},
+        'vars': {'aifabric_intent': intent_path},
         'hosts': hostvars,
         'children': children,
     }}

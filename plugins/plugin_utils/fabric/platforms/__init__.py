@@ -66,6 +66,8 @@ class Platform:
     # require the name mgmt; EOS takes any name, MGMT by convention).
     management_interface: str = 'eth0'
     management_vrf: str = 'mgmt'
+    # containerlab kinds a lab twin can run this platform as (lab.py LAB_KINDS), the default first.
+    lab_kinds: tuple = ()
 
 
 PLATFORMS = {
@@ -77,7 +79,9 @@ PLATFORMS = {
                                actions=('drop', 'forward', 'alert')),
         config_files=('config_db.json', 'frr.conf'), uses_models=True, port_naming='sonic_lanes', uses_sku_buffers=True,
         # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
-        releases=('202305', '202311', '202405', '202411', '202505'), default_release='202405'),
+        releases=('202305', '202311', '202405', '202411', '202505'), default_release='202405',
+        # sonic-vm runs the whole SONiC image (sshd, sonic-utilities with GCU) that the deploy drives.
+        lab_kinds=('sonic-vm', 'sonic-vs')),
     'eos': Platform(
         'eos', 'Arista EOS (CLI)', 'Ethernet', True,
         max_lossless_priorities=2, mtu_max=9214,
@@ -87,7 +91,7 @@ PLATFORMS = {
         config_files=('startup-config.cfg',), uses_models=True, port_naming='slot_lane',
         # Multi-agent routing is the default from 4.30.1F (AVD release notes).
         releases=('4.30', '4.31', '4.32', '4.33', '4.34'), default_release='4.32',
-        management_interface='Management1', management_vrf='MGMT'),
+        management_interface='Management1', management_vrf='MGMT', lab_kinds=('ceos',)),
     'nvue': Platform(
         'nvue', 'NVIDIA Cumulus Linux (NVUE)', 'swp', True,
         max_lossless_priorities=2, mtu_max=9216,
@@ -95,12 +99,14 @@ PLATFORMS = {
         watchdog=WatchdogRules(None, None, TimerRule(100, 5000), actions=('drop',), robustness_max=1000),
         config_files=('startup.yaml',), uses_models=True, port_naming='split_suffix', adaptive_routing=True,
         # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (platforms/nvue.py SYNTAX).
-        releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'), default_release='5.14'),
+        releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'), default_release='5.14',
+        lab_kinds=('cvx', 'nvidia_cumulusvx')),
     'frr': Platform(
         'frr', 'FRR on Linux (lab switch, no lossless data plane)', 'eth', False,
         max_lossless_priorities=8, mtu_max=9500, watchdog=None,
         config_files=('frr.conf', 'interfaces.json'),
-        releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'), default_release='8.4'),
+        releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'), default_release='8.4',
+        lab_kinds=('linux',)),
 }
 
 

@@ -34,11 +34,11 @@ def test_every_device_is_a_node_with_its_design_management_address():
 
 
 def test_nodes_are_unprivileged_and_never_pulled():
-    defaults = topology()['topology']['defaults']
-    assert defaults['privileged'] is False
-    assert defaults['cap-add'] == ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']
-    assert defaults['image-pull-policy'] == 'never'
-    assert defaults['binds'] == ['/lab/ssh/id_ed25519.pub:/root/.ssh/authorized_keys:ro']
+    lab_image = topology()['topology']['kinds']['linux']
+    assert lab_image['privileged'] is False
+    assert lab_image['cap-add'] == ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']
+    assert topology()['topology']['defaults'] == {'kind': 'linux', 'image-pull-policy': 'never', 'restart-policy': 'no'}
+    assert lab_image['binds'] == ['/lab/ssh/id_ed25519.pub:/root/.ssh/authorized_keys:ro']
     nodes = topology()['topology']['nodes']
     assert nodes['leaf001']['env'] == {'AIFABRIC_LINKS': '4'} and nodes['gpu0001']['env'] == {'AIFABRIC_LINKS': '2'}
 
@@ -78,11 +78,13 @@ def test_a_lab_needs_a_management_pool():
         topology(design_from_intent(intent))
 
 
-def test_a_lab_runs_frr_switches_only():
+def test_a_vendor_switch_needs_its_image():
     intent = raw_intent()
     intent['topology']['platform'] = {'leaf': 'sonic', 'spine': 'frr', 'super_spine': 'frr'}
     intent['topology']['asic'] = {'leaf': 'spectrum4'}
-    with pytest.raises(IntentError, match='the lab runs only frr switches'):
+    with pytest.raises(IntentError, match=r'lab_vendor_images.sonic: is required: the image of containerlab kind '
+                       r'sonic-vm, already loaded into Docker, that runs the sonic switches \(leaf001, leaf002, leaf003 '
+                       r'and 1 more\); nothing is pulled'):
         topology(design_from_intent(intent))
 
 
@@ -97,7 +99,7 @@ def test_management_addresses_must_be_in_the_pool():
 def test_static_inventory_matches_the_plugin_groups():
     inventory = lab_inventory(DESIGN, '/x/intent.yml', '/lab/ssh/id_ed25519')['all']
     assert inventory['vars']['aifabric_intent'] == '/x/intent.yml'
-    assert inventory['vars']['ansible_ssh_private_key_file'] == '/lab/ssh/id_ed25519'
+    assert all(host['ansible_ssh_private_key_file'] == '/lab/ssh/id_ed25519' for host in inventory['hosts'].values())
     assert set(inventory['children']['gpu_servers']['hosts']) == {'gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'}
     assert set(inventory['children']['platform_frr']['hosts']) == set(DESIGN.device_names()) - {
         'gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'}
