@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 
 
@@ -25,10 +25,7 @@ class ActionModule(ActionBase):
             'device': {'type': 'str'},
             'render': {'type': 'bool', 'default': True},
         })
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
-                                    '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+        intent = intent_path(args['intent'], task_vars)
         device = args['device'] or task_vars.get('inventory_hostname')
         design = get_design(intent)
         if device not in design.nodes:

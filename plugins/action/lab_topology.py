@@ -10,7 +10,7 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
     containerlab_twin, lab_inventory, lab_names, lab_nodes,
@@ -33,9 +33,7 @@ class ActionModule(ActionBase):
             'vendor_images': {'type': 'dict', 'default': {}},
             'vendor_kinds': {'type': 'dict', 'default': {}},
         })[1]
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable.')
+        intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
         workdir = args['workdir'].rstrip('/')
         public_key = '%s/ssh/id_ed25519.pub' % workdir

@@ -12,7 +12,7 @@ import os
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import perf
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import prometheus
 
@@ -53,9 +53,7 @@ class ActionModule(ActionBase):
             'options': {'type': 'dict', 'default': {}},
             'fail': {'type': 'bool', 'default': True},
         })[1]
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable.')
+        intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
         hostvars = task_vars.get('hostvars', {})
         planned, outputs = {}, {}

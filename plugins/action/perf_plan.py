@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import perf
 
 
@@ -46,9 +46,7 @@ class ActionModule(ActionBase):
             'tools_var': {'type': 'str', 'default': 'perf_tools'},
             'options': {'type': 'dict', 'default': {}},
         })[1]
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable.')
+        intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
         me = task_vars.get('inventory_hostname')
         hostvars = task_vars.get('hostvars', {})

@@ -17,7 +17,7 @@ from ansible.errors import AnsibleActionFail, AnsibleError
 from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
@@ -87,10 +87,7 @@ class ActionModule(ActionBase):
         task_vars = task_vars or {}
         _unused, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC, mutually_exclusive=[('dest', 'out')],
                                                     required_one_of=[('dest', 'out')])
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
-                                    '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+        intent = intent_path(args['intent'], task_vars)
         for key in ('diff_max_files', 'diff_max_bytes', 'max_nodes_per_tier', 'workers'):
             if args[key] < (1 if key == 'max_nodes_per_tier' else 0):
                 raise AnsibleActionFail('%s must not be negative%s' % (key, ' or zero' if key == 'max_nodes_per_tier' else ''))

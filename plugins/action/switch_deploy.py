@@ -10,7 +10,7 @@ import re
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     USERS_VARIABLE, SecretsError, render_model, switch_user_hashes)
@@ -56,10 +56,7 @@ class ActionModule(ActionBase):
         if not 30 <= args['confirm_timeout'] <= 86400:
             raise AnsibleActionFail('confirm_timeout must be between 30 and 86400 seconds, got %d'
                                     % args['confirm_timeout'])
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
-                                    '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+        intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
         device = task_vars.get('inventory_hostname')
         if device not in design.nodes or design.nodes[device].role == 'host':

@@ -10,7 +10,7 @@ import time
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
@@ -60,10 +60,7 @@ class ActionModule(ActionBase):
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
         })[1]
-        intent = args['intent'] or task_vars.get('aifabric_intent')
-        if not intent:
-            raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
-                                    '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+        intent = intent_path(args['intent'], task_vars)
         if args['health_interval'] < 0:
             raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
                                     % args['health_interval'])

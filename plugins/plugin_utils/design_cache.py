@@ -11,12 +11,21 @@ from __future__ import annotations
 
 import os
 
-from ansible.errors import AnsibleError
+from ansible.errors import AnsibleActionFail, AnsibleError
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign, design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 
 _CACHE = {}
+
+
+def intent_path(option, task_vars) -> str:
+    """The intent file of a task: its intent option, else the host's aifabric_intent (set by the inventory plugin)."""
+    path = option or (task_vars or {}).get('aifabric_intent')
+    if not path:
+        raise AnsibleActionFail('No intent: set the intent option or the aifabric_intent variable '
+                                '(the aifabric.fabric.fabric inventory plugin sets it on every device).')
+    return path
 
 
 def get_design(intent_path: str) -> FabricDesign:
