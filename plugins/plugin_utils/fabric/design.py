@@ -14,7 +14,7 @@ import ipaddress
 from collections import Counter
 
 from .asic import get_asic
-from .switch_models import get_model, load_models, physical_port
+from .switch_models import get_model, load_models, physical_port, port_cage
 from .errors import IssueCollector
 from .intent import (VXLAN_OVERHEAD, idle_traffic_classes, load_schema, network_vni, nos_release, read_intent_file,
                      validate_intent)
@@ -160,18 +160,25 @@ class _Pool:
         self.network = ipaddress.IPv4Network(network)
         self.base = int(self.network.network_address)
         self.block = block
-        available = self.network.num_addresses // block
+        self.size = self.network.num_addresses
+        available = self.size // block
         self.fits = needed <= available
         if not self.fits:
             issues.add(path, network, 'is too small: %d %s need %d addresses, the pool has %d'
                        % (needed, what, needed * block, self.network.num_addresses))
 
-    def address(self, index):
+    def text(self, index, plus=0):
+        """The dotted address of block `index` (+ `plus`), without building IPv4Address objects (tens of thousands
+        per large fabric)."""
+        value = self.base + self._offset(index) + plus
+        return '%d.%d.%d.%d' % (value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255)
+
+    def _offset(self, index):
         offset = index * self.block
-        if offset >= self.network.num_addresses:
+        if offset >= self.size:
             # The pool is too small (an issue is already recorded and the design stops before any use): stay inside.
             offset = 0
-        return ipaddress.IPv4Address(self.base + offset)
+        return offset
 
 
 class FabricDesign:
@@ -301,15 +308,14 @@ class FabricDesign:
                         'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None, 'alias': None,
                         'fec': None, 'breakout': None, 'split': False, 'parent': None, 'cage': number, 'subport': 0}
                     continue
-                info = None
-                cage = (number - 1) // model.mode(link.speed_gbps).ports + 1
-                if cage > model.port_count:
+                info = physical_port(platform.port_naming, model, number, link.speed_gbps)
+                if info is None:
                     issues.add(self._hardware_path(node, 'model'), node.model,
                                '%s has %d ports; %s needs port %d (%dG, cage %d): more ports than the model has; '
                                'pick a bigger model, fewer servers per leaf or a higher oversubscription'
-                               % (model.title, model.port_count, node.name, number, link.speed_gbps, cage))
+                               % (model.title, model.port_count, node.name, number, link.speed_gbps,
+                                  port_cage(model, number, link.speed_gbps)))
                     break
-                info = physical_port(platform.port_naming, model, number, link.speed_gbps)
                 slot = (info['cage'], info['subport'])
                 if slot in used_slots:
                     issues.add(self._hardware_path(node, 'model'), node.model,
@@ -394,18 +400,16 @@ class FabricDesign:
         routed_hosts = self.intent['hosts']['attachment'] == 'routed'
         host_p2p = _Pool('underlay.pools.host_p2p', pools['host_p2p'], len(host_links) if routed_hosts else 0,
                          issues, 'host /31 links', block=2)
-        self.router_id = {node.name: str(loopback.address(position + 1)) for position, node in enumerate(switches)}
-        self.vtep = {node.name: str(vtep.address(position + 1)) for position, node in enumerate(leaves)}
+        self.router_id = {node.name: loopback.text(position + 1) for position, node in enumerate(switches)}
+        self.vtep = {node.name: vtep.text(position + 1) for position, node in enumerate(leaves)}
         # Per link: (lower address, upper address, prefix length); the upper tier takes the even address.
         self.link_ip = {}
         if numbered:
             for position, link in enumerate(fabric_links):
-                upper = p2p.address(position)
-                self.link_ip[link.index] = (str(upper + 1), str(upper), 31)
+                self.link_ip[link.index] = (p2p.text(position, 1), p2p.text(position), 31)
         if routed_hosts:
             for position, link in enumerate(host_links):
-                upper = host_p2p.address(position)
-                self.link_ip[link.index] = (str(upper + 1), str(upper), 31)
+                self.link_ip[link.index] = (host_p2p.text(position, 1), host_p2p.text(position), 31)
         self._assign_management(issues)
 
     def _assign_management(self, issues):
@@ -425,7 +429,7 @@ class FabricDesign:
             if not pool.fits:
                 return  # one problem on the pool, not thousands of duplicate addresses that follow from it
             for position, node in enumerate(ordered):
-                self.management_ip[node.name] = str(pool.address(spec['offset'] + position))
+                self.management_ip[node.name] = pool.text(spec['offset'] + position)
         self.management_ip.update(overrides)
         self.management_network = ipaddress.IPv4Network(spec['pool']) if spec['pool'] else None
         self.management_gateway = spec['gateway'] or (str(self.management_network.network_address + 1)

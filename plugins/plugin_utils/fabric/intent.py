@@ -17,10 +17,8 @@ import os
 import re
 import string
 
-import yaml
-
 from .errors import NO_VALUE, IssueCollector, format_path
-from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_yaml_file, load_yaml_text
+from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
 from .platforms import PLATFORMS
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
@@ -39,8 +37,7 @@ PLAIN_TYPES = (str, int, float, bool, type(None))
 
 @functools.lru_cache(maxsize=1)
 def load_schema() -> dict:
-    with open(SCHEMA_PATH, encoding='utf-8') as handle:
-        return yaml.safe_load(handle)
+    return load_package_yaml(SCHEMA_PATH)
 
 
 @functools.lru_cache(maxsize=None)

@@ -143,6 +143,12 @@ def _problem(exc):
     return (mark.line + 1 if mark is not None else None), 'is not valid YAML: %s' % text
 
 
+def load_package_yaml(path):
+    """A YAML file shipped with the collection (schemas, switch models): trusted, so parsed at libyaml's speed."""
+    with open(path, encoding='utf-8') as handle:
+        return yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))  # nosec B506: a safe loader
+
+
 def load_yaml_file(path):
     """The data of one YAML document at `path`; IntentYAMLError (file and line) for every problem found."""
     try:

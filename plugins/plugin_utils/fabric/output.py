@@ -8,6 +8,7 @@ Layout, for dest = out/lab:
     out/lab -> .lab.generations/g000012     symlink, replaced atomically (rename(2)) when a render completes
     out/.lab.generations/g000012/           a complete generation: the files and manifest.json
     out/.lab.generations/g000013.partial/   a render in progress, or killed: never pointed at, removed by the next render
+    out/.lab.generations/g000010.trash-N/   a generation past `keep`, being deleted in the background
     out/.lab.lock                           fcntl lock: one render into out/lab at a time
 
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
@@ -39,6 +40,8 @@ import re
 import shutil
 import socket
 import stat
+import subprocess
+import sys
 import time
 import unicodedata
 
@@ -46,6 +49,7 @@ MANIFEST = 'manifest.json'
 MANIFEST_FORMAT = 1
 GENERATION = re.compile(r'^g(\d{6,})$')
 PARTIAL_SUFFIX = '.partial'
+TRASH_SUFFIX = '.trash'  # a generation past `keep`, renamed away and being deleted
 FILE_MODE = 0o644
 NAME_MAX = 255  # bytes per path component (Linux)
 PATH_MAX = 4096
@@ -262,7 +266,7 @@ class StagedOutput:
         except FileNotFoundError:
             return
         for name in names:
-            if PARTIAL_SUFFIX in name:
+            if PARTIAL_SUFFIX in name or TRASH_SUFFIX in name:
                 shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
 
     def _next_generation(self):
@@ -279,16 +283,24 @@ class StagedOutput:
         return self._staging
 
     def _ensure_directory(self, root, real_root, relative_dir):
-        """Create `relative_dir` under `root`, refusing anything that resolves outside it."""
+        """Create `relative_dir` under `root` one component at a time, refusing a component that is not a plain
+        directory (a planted link or file), so nothing resolves outside the root; two system calls per directory."""
         key = (root, relative_dir)
-        if key in self._real_dirs:
-            return self._real_dirs[key]
-        path = os.path.join(root, relative_dir) if relative_dir else root
-        os.makedirs(path, exist_ok=True)
-        real = os.path.realpath(path)
-        if not _inside(real, real_root):
-            raise OutputError('refusing to write into %s: it resolves to %s, outside the output directory'
-                              % (relative_dir, real))
+        real = self._real_dirs.get(key)
+        if real is not None:
+            return real
+        if not relative_dir:
+            real = real_root
+        else:
+            parent, name = os.path.split(relative_dir)
+            real = os.path.join(self._ensure_directory(root, real_root, parent), name)
+            try:
+                os.mkdir(real)
+            except FileExistsError:
+                pass
+            if not stat.S_ISDIR(os.lstat(real).st_mode):
+                raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
+                                  'file), so it could lead outside the output directory' % relative_dir)
         self._real_dirs[key] = real
         return real
 
@@ -359,20 +371,22 @@ class StagedOutput:
         found = {}
         if self._current is None:
             return found
-        for directory, subdirectories, names in os.walk(self._current):
-            for name in list(subdirectories):
-                if os.path.islink(os.path.join(directory, name)):
-                    raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
-                                      'never contains links' % (self.dest, os.path.relpath(os.path.join(directory, name),
-                                                                                           self._current)))
-            for name in names:
-                path = os.path.join(directory, name)
-                mode = os.lstat(path).st_mode
-                relative = os.path.relpath(path, self._current)
-                if not stat.S_ISREG(mode):
-                    raise OutputError('the output directory %s contains %s, which is not a regular file; remove it'
-                                      % (self.dest, relative))
-                found[relative] = path
+        pending = ['']
+        while pending:
+            relative_dir = pending.pop()
+            with os.scandir(os.path.join(self._current, relative_dir)) as entries:
+                for entry in entries:
+                    relative = relative_dir + entry.name
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append(relative + '/')
+                    elif entry.is_symlink() and entry.is_dir():
+                        raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
+                                          'never contains links' % (self.dest, relative))
+                    elif entry.is_file(follow_symlinks=False):
+                        found[relative] = entry.path
+                    else:
+                        raise OutputError('the output directory %s contains %s, which is not a regular file; remove it'
+                                          % (self.dest, relative))
         return found
 
     def finish(self, roots=(), prune=(), meta=None) -> dict:
@@ -446,10 +460,16 @@ class StagedOutput:
         os.replace(link, self.dest)
 
     def _trim_generations(self):
-        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
-        for name in complete[:-self.keep]:
-            shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
+        """Generations past `keep` leave dest's directory at once (a rename each) and a detached process deletes
+        them, so that a render does not wait for thousands of unlinks; what it leaves, the next render removes."""
         self._remove_partials()
+        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
+        trash = []
+        for name in complete[:-self.keep]:
+            trash.append(os.path.join(self.generations, '%s%s-%d' % (name, TRASH_SUFFIX, os.getpid())))
+            os.rename(os.path.join(self.generations, name), trash[-1])
+        if trash:
+            _remove_in_background(trash)
 
     def _discard_staging(self):
         if self._staging is not None:
@@ -463,6 +483,18 @@ class StagedOutput:
         finally:
             self._done = True
             self._release_lock()
+
+
+def _remove_in_background(paths):
+    """Delete directory trees in a process of their own that outlives this one (stdlib only)."""
+    try:
+        subprocess.Popen(  # pylint: disable=consider-using-with
+            [sys.executable or 'python3', '-c',
+             'import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, ignore_errors=True)'] + paths,
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        for path in paths:
+            shutil.rmtree(path, ignore_errors=True)
 
 
 def _now():

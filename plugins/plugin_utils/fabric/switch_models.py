@@ -23,7 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 
-import yaml
+from .intent_yaml import load_package_yaml
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), 'platforms', 'models')
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'switch-model.schema.yml')
@@ -146,8 +146,7 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
 @functools.lru_cache(maxsize=1)
 def _schema_validator():
     import jsonschema
-    with open(SCHEMA_PATH, encoding='utf-8') as handle:
-        schema = yaml.safe_load(handle)
+    schema = load_package_yaml(SCHEMA_PATH)
     return jsonschema.validators.validator_for(schema)(schema)
 
 
@@ -159,8 +158,7 @@ def load_models() -> dict:
         if not entry.endswith('.yml'):
             continue
         path = os.path.join(MODELS_DIR, entry)
-        with open(path, encoding='utf-8') as handle:
-            data = yaml.safe_load(handle)
+        data = load_package_yaml(path)
         errors = sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
         if errors:
             raise ModelError('%s: %s at %s' % (entry, errors[0].message, list(errors[0].absolute_path)))
@@ -178,6 +176,7 @@ def get_model(name: str) -> SwitchModel:
     return load_models()[name]
 
 
+@functools.lru_cache(maxsize=None)
 def default_model(platform: str, asic: str | None):
     """The model a role gets when the intent names none: the shipped model that says it is the default for that
     NOS (data: `default_for`), else the first by name; of the intent's ASIC when it names one."""
@@ -198,9 +197,28 @@ def first_port_on_cage(cage: int, mode: BreakoutMode) -> int:
     return (cage - 1) * mode.ports + 1
 
 
+_PHYSICAL_PORTS = {}
+
+
 def physical_port(naming: str, model: SwitchModel, port: int, speed_gbps: int) -> dict:
     """Name, lanes, alias, breakout and FEC of topology port `port` at `speed_gbps` on `model`, named the way
-    the NOS names it (`naming` is the platform's port_naming convention)."""
+    the NOS names it (`naming` is the platform's port_naming convention); None when the port lies beyond the
+    model's cages. The same dict for the same port of every switch of a model: read it, never change it."""
+    key = (naming, id(model), port, speed_gbps)
+    entry = _PHYSICAL_PORTS.get(key)
+    if entry is None or entry[0] is not model:  # the model is kept in the entry, so its id is not reused
+        entry = _PHYSICAL_PORTS[key] = (model, _physical_port(naming, model, port, speed_gbps))
+    return entry[1]
+
+
+def port_cage(model: SwitchModel, port: int, speed_gbps: int) -> int:
+    """Front-panel cage of topology port `port` at `speed_gbps` (may exceed the model's port count)."""
+    return (port - 1) // model.mode(speed_gbps).ports + 1
+
+
+def _physical_port(naming, model, port, speed_gbps):
+    if port_cage(model, port, speed_gbps) > model.port_count:
+        return None
     mode = model.mode(speed_gbps)
     cage, sub = cage_of(port, mode)
     lanes = mode.lanes_per_port
