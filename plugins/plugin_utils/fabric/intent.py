@@ -96,6 +96,7 @@ def _validator():
     return schema_validator_class()(inline_local_refs(load_schema()), format_checker=checker)
 
 
+FAST_VALIDATION_VALUES = 2000
 # JSON types of enum values, for the fast validator's copy of the schema.
 _JSON_TYPES = ((bool, 'boolean'), (int, 'integer'), (float, 'number'), (str, 'string'), (type(None), 'null'),
                (list, 'array'), (dict, 'object'))
@@ -318,11 +319,13 @@ def validate_intent(data):
     if not isinstance(data, dict):
         issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
         issues.raise_if_any()
-    integral_floats = _check_plain_data(data, issues)
+    values, integral_floats = _check_plain_data(data, issues)
     issues.raise_if_any()
     intent = apply_defaults(copy.deepcopy(data), load_schema())
-    fast = _fast_validator()
-    # A float such as 4.0 is an integer to draft-07 (fastjsonschema), not to the intent: jsonschema decides those.
+    # Compiling the fast validator costs what jsonschema needs for FAST_VALIDATION_VALUES values: worth it for a
+    # large (explicit) topology, or once it is compiled. A float such as 4.0 is an integer to draft-07
+    # (fastjsonschema), not to the intent: jsonschema decides those.
+    fast = _fast_validator() if values >= FAST_VALIDATION_VALUES or _fast_validator.cache_info().currsize else None
     if integral_floats or fast is None or not fast(intent):
         for error in _validator().iter_errors(intent):
             _schema_issues(error, issues)
@@ -340,7 +343,7 @@ def _kind(value) -> str:
 def _check_plain_data(data, issues):
     """Walk the data once, iteratively: text keys only, plain values only, finite numbers, bounded depth and size,
     no cycles. The YAML loader already enforces most of this for files; the Python API needs it too. Returns
-    whether the data holds a float with an integral value (4.0)."""
+    (number of values, whether one of them is a float with an integral value such as 4.0)."""
     integral_floats = False
     expanded = {}  # id(container) -> expanded value count (shared sub-structures count once per use)
     stack = [(data, (), False)]
@@ -356,13 +359,13 @@ def _check_plain_data(data, issues):
         if isinstance(node, (dict, list)):
             if id(node) in open_ids:
                 issues.add(list(path), NO_VALUE, 'contains itself (a recursive structure)')
-                return integral_floats
+                return total, integral_floats
             if id(node) in expanded:
                 total += expanded[id(node)]
                 continue
             if len(path) > MAX_DEPTH:
                 issues.add(list(path[:MAX_DEPTH]), NO_VALUE, 'nests deeper than %d levels' % MAX_DEPTH)
-                return integral_floats
+                return total, integral_floats
             open_ids.add(id(node))
             stack.append((node, path, True))
             if isinstance(node, dict):
@@ -388,8 +391,8 @@ def _check_plain_data(data, issues):
             total += 1
         if total > MAX_NODES:
             issues.add('(root)', NO_VALUE, 'the intent has more than %d values' % MAX_NODES)
-            return integral_floats
-    return integral_floats
+            return total, integral_floats
+    return total, integral_floats
 
 
 def platforms_in_use(intent: dict) -> dict:

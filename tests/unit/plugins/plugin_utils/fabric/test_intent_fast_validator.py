@@ -26,7 +26,7 @@ SLOW = intent_module._validator()  # pylint: disable=protected-access
 def verdicts(data):
     """(fast accepts, jsonschema accepts) of plain data, with the defaults applied as validate_intent does; None for
     data with an integral float, which validate_intent gives to jsonschema only."""
-    if intent_module._check_plain_data(data, IssueCollector()):  # pylint: disable=protected-access
+    if intent_module._check_plain_data(data, IssueCollector())[1]:  # pylint: disable=protected-access
         return None
     instance = apply_defaults(copy.deepcopy(data), load_schema())
     return FAST(instance), not list(SLOW.iter_errors(instance))
@@ -35,6 +35,15 @@ def verdicts(data):
 def test_the_fast_validator_is_in_use():
     assert FAST is not None, 'fastjsonschema is a requirement (requirements.txt)'
     assert verdicts(copy.deepcopy(VALID)) == (True, True)
+
+
+def test_a_large_intent_is_confirmed_by_the_fast_validator_alone(monkeypatch):
+    data = copy.deepcopy(VALID)
+    data['topology']['devices'].update({'leaf%02d' % index: {'platform': 'frr'} for index in range(2, 99)})
+    assert intent_module._check_plain_data(data, IssueCollector())[0] < intent_module.FAST_VALIDATION_VALUES  # noqa pylint: disable=protected-access
+    monkeypatch.setattr(intent_module, 'FAST_VALIDATION_VALUES', 100)
+    monkeypatch.setattr(intent_module, '_validator', lambda: pytest.fail('jsonschema ran on a valid large intent'))
+    intent_module.validate_intent(data)  # the schema part; the cross-field checks may still find unknown devices
 
 
 @pytest.mark.parametrize('value, field', [
@@ -82,7 +91,7 @@ def test_no_reference_is_left_for_the_fast_validator():
 def plain(data):
     """The data when validate_intent would put it before the schema validators (plain data, no integral float)."""
     issues = IssueCollector()
-    if not isinstance(data, dict) or intent_module._check_plain_data(data, issues) or issues.issues:  # noqa pylint: disable=protected-access
+    if not isinstance(data, dict) or intent_module._check_plain_data(data, issues)[1] or issues.issues:  # noqa pylint: disable=protected-access
         return None
     return data
 
