@@ -25,7 +25,7 @@ Interface (also what a parallel renderer builds on):
 Leaving the block without finish() (an exception, a failed render) calls abort(): the staging directory is
 removed and dest is left exactly as it was. put() refuses any path that is absolute, contains '..', control
 characters or empty parts, or resolves (through symlinks) outside the output directory, whatever validated it
-before. The module needs only the standard library.
+before. The module needs only the standard library (and jsontext beside it).
 """
 
 from __future__ import annotations
@@ -44,6 +44,8 @@ import subprocess
 import sys
 import time
 import unicodedata
+
+from . import jsontext
 
 MANIFEST = 'manifest.json'
 MANIFEST_FORMAT = 1
@@ -440,8 +442,7 @@ class StagedOutput:
         manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
                     'meta': meta or {}, 'files': listed}
         with open(os.path.join(staging, MANIFEST), 'w', encoding='utf-8') as stream:
-            json.dump(manifest, stream, indent=1, sort_keys=True)
-            stream.write('\n')
+            stream.write(jsontext.dumps(manifest, indent=1, sort_keys=True) + '\n')
         final = os.path.join(self.generations, self.generation)
         os.rename(staging, final)
         self._staging = None

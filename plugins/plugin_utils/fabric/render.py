@@ -13,18 +13,19 @@ from __future__ import annotations
 
 import functools
 import importlib
-import json
 import multiprocessing
 import os
 import re
 
 import jinja2
 
+from . import jsontext
+
 TEMPLATE_ROOT = os.path.join(os.path.dirname(__file__), 'templates')
 
 
 def _to_nice_json(value, indent=2):
-    return json.dumps(value, indent=indent, sort_keys=False)
+    return jsontext.dumps(value, indent=indent)
 
 
 @functools.lru_cache(maxsize=1)

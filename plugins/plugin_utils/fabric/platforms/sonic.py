@@ -390,13 +390,17 @@ def _add_evpn(tables, model):
     tables['VXLAN_EVPN_NVO'] = {EVPN_NVO: {'source_vtep': VXLAN_TUNNEL}}
 
 
-def dump_config_db(tables: dict) -> str:
-    """Exactly json.dumps(tables, sort_keys=True, indent=2) + newline, for {table: {key: {field: str}}}.
+# (table key, fields) -> formatted row. Rows repeat across the switches of a fabric (QUEUE, BUFFER_PG, PFC_WD,
+# WRED... per port), so each distinct one is formatted once per process; bounded, cleared when full.
+_ROWS = {}
+_ROWS_MAX = 500_000
 
-    Field blocks repeat across ports (QUEUE, BUFFER_PG, PFC_WD ...), so each distinct one is formatted once.
-    """
+
+def dump_config_db(tables: dict) -> str:
+    """Exactly json.dumps(tables, sort_keys=True, indent=2) + newline, for {table: {key: {field: str}}}."""
+    if len(_ROWS) > _ROWS_MAX:
+        _ROWS.clear()
     out = []
-    formatted = {}
     for table_name in sorted(tables):
         table = tables[table_name]
         if not table:
@@ -405,20 +409,21 @@ def dump_config_db(tables: dict) -> str:
         rows = []
         for key in sorted(table):
             fields = table[key]
-            signature = tuple(fields.items())
             try:
-                text = formatted.get(signature)
+                signature = (key, tuple(fields.items()))
+                text = _ROWS.get(signature)
             except TypeError:  # a YANG leaf-list (list) value is not hashable: formatted without the cache
                 signature = text = None
             if text is None:
                 if fields:
-                    text = '{\n%s\n    }' % ',\n'.join(
-                        ['      %s: %s' % (_quote(field), _value(fields[field])) for field in sorted(fields)])
+                    text = '    %s: {\n%s\n    }' % (_quote(key), ',\n'.join(
+                        ['      %s: %s' % (_quote(field), _quote(value) if value.__class__ is str else _value(value))
+                         for field, value in sorted(fields.items())]))
                 else:
-                    text = '{}'
+                    text = '    %s: {}' % _quote(key)
                 if signature is not None:
-                    formatted[signature] = text
-            rows.append('    %s: %s' % (_quote(key), text))
+                    _ROWS[signature] = text
+            rows.append(text)
         out.append('  %s: {\n%s\n  }' % (_quote(table_name), ',\n'.join(rows)))
     if not out:
         return '{}\n'
