@@ -228,8 +228,8 @@ def cpus() -> int:
 
 @functools.lru_cache(maxsize=1)
 def cpu_reference_seconds() -> float:
-    """Seconds one core of this machine takes for a fixed pure-Python loop (10 million additions): the scale for
-    comparing figures taken on different machines (about 0.5 s on a current desktop core)."""
+    """CPU seconds one core of this machine takes for a fixed pure-Python loop (10 million additions in a
+    function): the scale for comparing figures taken on different machines or days."""
     started = time.process_time()
     total = 0
     for value in range(10_000_000):

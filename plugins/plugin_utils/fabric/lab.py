@@ -75,7 +75,7 @@ LAB_KINDS = {kind.name: kind for kind in (
     LabKind('sonic-vs', _sonic_vs_lanes),
     LabKind('sonic-vm', _sonic_vs_lanes),
     # cvx runs Cumulus in a container: its swp interfaces are the container's own, breakout names included.
-    LabKind('cvx', _same_names(r'swp\d+(s\d+)?', 'swpN or swpNsM, at most 15 characters')),
+    LabKind('cvx', _same_names(r'(?=.{4,15}$)swp\d+(s\d+)?', 'swpN or swpNsM, at most 15 characters')),
     LabKind('nvidia_cumulusvx', _same_names(r'swp\d+', 'swpN (the VM has no breakout ports)')),
 )}
 
