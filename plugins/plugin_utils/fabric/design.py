@@ -165,7 +165,7 @@ class _Pool:
         self.fits = needed <= available
         if not self.fits:
             issues.add(path, network, 'is too small: %d %s need %d addresses, the pool has %d'
-                       % (needed, what, needed * block, self.network.num_addresses))
+                       % (needed, what, needed * block, self.size))
 
     def text(self, index, plus=0):
         """The dotted address of block `index` (+ `plus`), without building IPv4Address objects (tens of thousands

@@ -76,6 +76,21 @@ def schema_validator_class():
     return jsonschema.validators.extend(base, validators={'pattern': _strict_pattern}, type_checker=checker)
 
 
+def _parses(parse):
+    def valid(text):
+        try:
+            parse(text)
+        except ValueError:
+            return False
+        return True
+    return valid
+
+
+# The schema's `format` values: text -> valid?, for both validators (jsonschema and fastjsonschema).
+FORMATS = {'ipv4': _parses(ipaddress.IPv4Address),
+           'ipv4_network': _parses(functools.partial(ipaddress.IPv4Network, strict=True))}
+
+
 @functools.lru_cache(maxsize=1)
 def _validator():
     try:
@@ -84,15 +99,8 @@ def _validator():
         raise RuntimeError('The Python package "jsonschema" is required on the controller: '
                            'pip install -r requirements.txt') from exc
     checker = jsonschema.FormatChecker(formats=())
-
-    @checker.checks('ipv4', raises=ValueError)
-    def _is_ipv4(value):
-        return not isinstance(value, str) or bool(ipaddress.IPv4Address(value))
-
-    @checker.checks('ipv4_network', raises=ValueError)
-    def _is_ipv4_network(value):
-        return not isinstance(value, str) or bool(ipaddress.IPv4Network(value, strict=True))
-
+    for name, valid in FORMATS.items():
+        checker.checks(name)(lambda value, valid=valid: not isinstance(value, str) or valid(value))
     return schema_validator_class()(inline_local_refs(load_schema()), format_checker=checker)
 
 
@@ -127,9 +135,7 @@ def _fast_validator():
     except ImportError:
         return None
     schema = dict(_fast_schema(inline_local_refs(load_schema())), **{'$schema': 'http://json-schema.org/draft-07/schema#'})
-    formats = {'ipv4': lambda value: _valid_address(ipaddress.IPv4Address, value),
-               'ipv4_network': lambda value: _valid_address(functools.partial(ipaddress.IPv4Network, strict=True), value)}
-    validate = fastjsonschema.compile(schema, formats=formats, use_default=False)
+    validate = fastjsonschema.compile(schema, formats=FORMATS, use_default=False)
 
     def accepts(instance):
         try:
@@ -138,14 +144,6 @@ def _fast_validator():
             return False
         return True
     return accepts
-
-
-def _valid_address(parse, value):
-    try:
-        parse(value)
-    except ValueError:
-        return False
-    return True
 
 
 ANNOTATIONS = frozenset(('description', 'title', 'default', 'examples', 'deprecated'))

@@ -146,16 +146,20 @@ def endpoints(design):
     return ends
 
 
-def _wiring(design, kinds, issues):
+def _lab_platform(node):
+    """The platform whose containerlab kind runs the node: GPU servers run the lab image, like FRR switches."""
+    return 'frr' if node.role == 'host' else node.platform
+
+
+def _wiring(design, ends, kinds, issues):
     """node -> {rendered port: the interface the node's kind gives it}; unrepresentable ports into issues."""
     wiring = {}
     ports = {}
-    for pair in endpoints(design).values():
+    for pair in ends.values():
         for node, port in pair:
             ports.setdefault(node, []).append(port)
     for node, names in ports.items():
-        platform = design.nodes[node].platform if design.nodes[node].role != 'host' else 'frr'
-        kind = LAB_KINDS[kinds[platform][0]]
+        kind = LAB_KINDS[kinds[_lab_platform(design.nodes[node])][0]]
         wired, rule = kind.wire(names)
         for port in names:
             if port not in wired:
@@ -172,7 +176,8 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
     network, kinds = check_lab(design, vendor_images, vendor_kinds)
     kinds.setdefault('frr', ('linux', None))
     issues = IssueCollector()
-    wiring = _wiring(design, kinds, issues)
+    ends = endpoints(design)
+    wiring = _wiring(design, ends, kinds, issues)
     issues.raise_if_any()
     names = lab_names(design, prefix)
     link_mtu = design.lossless['mtu']['switch']
@@ -180,7 +185,7 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
     files = {}
     for name, node in design.nodes.items():
         role = 'gpu_server' if node.role == 'host' else node.role
-        kind, vendor_image = kinds[node.platform if node.role != 'host' else 'frr']
+        kind, vendor_image = kinds[_lab_platform(node)]
         definition = {
             'mgmt-ipv4': design.management_ip[name],
             'labels': {'aifabric.role': role, 'aifabric.fabric': design.name},
@@ -200,8 +205,8 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
             }, indent=2) + '\n'
             definition['binds'] = ['%s:%s:ro' % (path, CEOS_INTERFACE_MAP)]
         nodes[name] = definition
-    links = [{'endpoints': ['%s:%s' % (node, wiring[node][port]) for node, port in ends], 'mtu': link_mtu}
-             for ends in (endpoints(design)[link.index] for link in design.links)]
+    links = [{'endpoints': ['%s:%s' % (node, wiring[node][port]) for node, port in ends[link.index]], 'mtu': link_mtu}
+             for link in design.links]
     topology = {
         'name': names['lab'],
         'prefix': names['prefix'],
@@ -222,11 +227,6 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
     return topology, files
 
 
-def containerlab_topology(design, image, public_key_path, prefix='aifabric'):
-    """The topology of an all-FRR twin (no vendor kinds, so no node files)."""
-    return containerlab_twin(design, image, public_key_path, '.', prefix)[0]
-
-
 def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
     """A static Ansible inventory of the running lab: the same hosts, groups and variables as the intent
     inventory plugin gives, plus the lab's SSH settings on the nodes of the lab image (the login of a vendor
@@ -243,7 +243,7 @@ def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
             groups.setdefault('platform_%s' % node.platform, set()).add(name)
         hostvars[name] = {'ansible_host': design.management_ip[name], 'aifabric_role': node.role,
                           'aifabric_platform': node.platform, 'aifabric_container': names['container_prefix'] + name}
-        if node.role == 'host' or not LAB_KINDS[PLATFORMS[node.platform].lab_kinds[0]].vendor:
+        if not LAB_KINDS[PLATFORMS[_lab_platform(node)].lab_kinds[0]].vendor:
             hostvars[name].update(lab_login)
     children = {group: {'hosts': {name: {} for name in sorted(members)}} for group, members in sorted(groups.items())}
     children['switches'] = {'children': {group: {} for group in ('leaf', 'spine', 'super_spine') if group in groups}}

@@ -213,7 +213,7 @@ def physical_port(naming: str, model: SwitchModel, port: int, speed_gbps: int) -
 
 def port_cage(model: SwitchModel, port: int, speed_gbps: int) -> int:
     """Front-panel cage of topology port `port` at `speed_gbps` (may exceed the model's port count)."""
-    return (port - 1) // model.mode(speed_gbps).ports + 1
+    return cage_of(port, model.mode(speed_gbps))[0]
 
 
 def _physical_port(naming, model, port, speed_gbps):

@@ -417,8 +417,7 @@ def dump_config_db(tables: dict) -> str:
             if text is None:
                 if fields:
                     text = '    %s: {\n%s\n    }' % (_quote(key), ',\n'.join(
-                        ['      %s: %s' % (_quote(field), _quote(value) if value.__class__ is str else _value(value))
-                         for field, value in sorted(fields.items())]))
+                        ['      %s: %s' % (_quote(field), _value(value)) for field, value in sorted(fields.items())]))
                 else:
                     text = '    %s: {}' % _quote(key)
                 if signature is not None:

@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent impo
 )
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import IntentYAMLError
 
-from .test_intent_fuzz import MUTATION, VALID, _apply
+from .test_intent_fuzz import MUTATION, VALID, mutated
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'fixtures')
 FAST = intent_module._fast_validator()  # pylint: disable=protected-access
@@ -113,12 +113,7 @@ def test_every_invalid_corpus_intent_that_fast_accepts_jsonschema_accepts_too():
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(MUTATION, min_size=1, max_size=3))
 def test_on_mutated_intents_fast_accepts_only_what_jsonschema_accepts(mutations):
-    data = copy.deepcopy(VALID)
-    for operation, path, value, new_key in mutations:
-        try:
-            _apply(data, operation, path, value, new_key)
-        except (KeyError, IndexError, TypeError, AttributeError):
-            continue
+    data = mutated(mutations)
     if plain(data) is not None:
         fast, slow = verdicts(data)
         assert fast <= slow

@@ -9,7 +9,7 @@ import yaml
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
-    containerlab_topology, lab_inventory, lab_names,
+    containerlab_twin, lab_inventory, lab_names,
 )
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', '..'))
@@ -23,7 +23,7 @@ def raw_intent():
 
 
 def topology(design=DESIGN):
-    return containerlab_topology(design, 'aifabric/lab-node:0123456789ab', '/lab/ssh/id_ed25519.pub')
+    return containerlab_twin(design, 'aifabric/lab-node:0123456789ab', '/lab/ssh/id_ed25519.pub', '/lab/nodes')[0]
 
 
 def test_every_device_is_a_node_with_its_design_management_address():
