@@ -31,17 +31,17 @@ TARGET_SECONDS = 2.0
 RELEASES = {'sonic': ('202305', '202311'), 'eos': ('4.30', '4.31'), 'nvue': ('5.14', '5.15')}
 
 
-def render_into(dest, intent_path, devices=None):
+def render_fabric_into(dest, intent_path, devices=None):
     """What the render action does, through the Python API: design, render, stage, switch. Returns counts."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import StagedOutput
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_devices
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_into
     design = design_from_file(intent_path)
     names = list(design.nodes) if devices is None else devices
     with StagedOutput(dest).open() as output:
-        for item in render_devices(design, names):
-            for file_name, text in sorted(item['files'].items()):
-                output.put('configs/%s/%s' % (item['name'], file_name), text)
+        failed = [item['name'] for item in render_into(design, names, output) if item['error'] or item['missing']]
+        if failed:
+            raise SystemExit('rendering failed for %s' % ', '.join(failed[:5]))
         summary = output.finish(roots=['configs'], meta={'fabric': design.name}, prune=[] if devices else ['configs'])
     return {'written': summary['written'], 'files': summary['files'], 'devices': len(names)}
 
@@ -49,7 +49,7 @@ def render_into(dest, intent_path, devices=None):
 def child(args):
     _common.import_path()
     started_wall, started_cpu = time.perf_counter(), time.process_time()
-    counts = render_into(args.dest, args.intent, devices=[args.device])
+    counts = render_fabric_into(args.dest, args.intent, devices=[args.device])
     usage = resource.getrusage(resource.RUSAGE_SELF)
     result = {'wall': time.perf_counter() - started_wall, 'cpu': time.process_time() - started_cpu,
               'peak_rss': usage.ru_maxrss * 1024}
@@ -88,7 +88,7 @@ def run(platform='sonic', repeat=3, servers=2048, quiet=False):
         with open(intent_path, 'w', encoding='utf-8') as handle:
             yaml.safe_dump(intent, handle, sort_keys=False)
         dest = os.path.join(work, 'out')
-        whole = render_into(dest, intent_path)
+        whole = render_fabric_into(dest, intent_path)
         device = 'leaf001'
         runs = []
         for index in range(repeat):

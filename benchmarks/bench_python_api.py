@@ -8,10 +8,12 @@ One switch platform at a time (sonic, eos, nvue). Each measured pass is a fresh 
   2. design  builds the fabric-wide design (topology, addressing, ASNs, VNIs, lossless profile, headroom)
   3. switches  per switch: device model -> render -> write (1,280 switches)
   4. hosts     per GPU server: device model -> render -> write (2,048 servers)
+  5. finish    (disk, tmpfs) the manifest and the switch of the output to the new generation
 Models and rendered text are dropped after each device, as the render action does. Three output modes:
   none   render everything in memory, write nothing (the pipeline's own cost)
   disk   write every file into a fresh temporary directory on the disk ($TMPDIR, by default /tmp: the same ext4
-         file system as the checkout), with plain open/write, like a real run
+         file system as the checkout) through the staged writer, like a real run: the render workers write their
+         devices' files, then the manifest (sha256 of every file) and the switch to the complete generation
   tmpfs  the same into /dev/shm (RAM), which separates the file system's cost from ours
 The output directory is removed after each pass; the removal is not timed. Peak memory is ru_maxrss of the
 child (whole process: interpreter, imports, design and the largest device in flight).
@@ -58,7 +60,8 @@ def child(args):
     _common.import_path()
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent_file
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_devices
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import StagedOutput
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_into
     environment()  # the Jinja2 environment (templates compile lazily, on first use, inside the phases)
     phases = {'import': (clock() - started_wall, cpu() - started_cpu)}
 
@@ -80,30 +83,21 @@ def child(args):
         design = phase('design', lambda: FabricDesign(intent))
         rss_design = _common.peak_rss_bytes()
         counts = {'switches': 0, 'hosts': 0, 'files': 0, 'bytes': 0}
-        made = set()
+        output = StagedOutput(dest).open() if dest else None
 
         def render_all(names, kind):
-            # worker processes render while this one writes, in order (the render action does the same)
-            for item in render_devices(design, names, workers=args.workers or None):
-                name, files = item['name'], item['files']
+            # the render action's path: workers render and stage their devices' files, this process adopts them
+            for item in render_into(design, names, output, workers=args.workers or None):
                 counts[kind] += 1
-                counts['files'] += len(files)
-                for file_name, text in files.items():
-                    data = text.encode('utf-8')
-                    counts['bytes'] += len(data)
-                    if dest is not None:
-                        path = os.path.join(dest, 'configs', name, file_name)
-                        directory = os.path.dirname(path)
-                        if directory not in made:
-                            os.makedirs(directory, exist_ok=True)
-                            made.add(directory)
-                        with open(path, 'wb') as stream:
-                            stream.write(data)
+                counts['files'] += item['files']
+                counts['bytes'] += item['bytes']
 
         switches = [node.name for node in design.switches()]
         hosts = [node.name for node in design.hosts()]
         phase('switches', lambda: render_all(switches, 'switches'))
         phase('hosts', lambda: render_all(hosts, 'hosts'))
+        if output is not None:  # the manifest (sha256 of every file) and the switch to the complete generation
+            phase('finish', lambda: output.finish(roots=['configs'], prune=['configs']))
         total = (clock() - started_wall, cpu() - started_cpu)
         import resource
         usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -207,19 +201,20 @@ def report(data) -> str:
     lines.append('Machine: %s before, %s after' % (_common.load_text(data['machine_before']),
                                                    _common.load_text(data['machine_after'])))
     lines.append('Seconds, median (min-max) of %d fresh processes. "total" = the whole child process after '
-                 'interpreter start-up: imports, load, design, switches, hosts (phases: wall medians); '
+                 'interpreter start-up: imports, load, design, switches, hosts, finish (phases: wall medians); '
                  'target <= %.0f s wall and peak RSS <= 1 GiB' % (data['repeat'], data['targets']['seconds']))
-    header = '%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-14s %-9s %s' % (
-        'platform/out', 'total wall', 'total CPU', 'of it sys', 'load', 'design', 'switches', 'hosts', 'files / MB',
-        'peak RSS', 'target')
+    header = '%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-14s %-9s %s' % (
+        'platform/out', 'total wall', 'total CPU', 'of it sys', 'load', 'design', 'switches', 'hosts', 'finish',
+        'files / MB', 'peak RSS', 'target')
     lines.append(header)
     for key, entry in data['summary'].items():
         phases = entry['phases_wall']
-        lines.append('%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-14s %-9s %s' % (
+        lines.append('%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-14s %-9s %s' % (
             key, _common.fmt_stat(entry['total_wall'], unit=' s'), _common.fmt_stat(entry['total_cpu'], unit=' s'),
             '%.2f s' % entry['cpu_sys']['median'],
             '%.2f' % phases['load']['median'], '%.2f' % phases['design']['median'],
             '%.2f' % phases['switches']['median'], '%.2f' % phases['hosts']['median'],
+            '%.2f' % phases['finish']['median'] if 'finish' in phases else '-',
             '%d / %d' % (entry['counts']['files'], entry['counts']['bytes'] // 10 ** 6),
             '%d MiB' % (entry['peak_rss']['max'] // 2 ** 20),
             verdict(entry)))

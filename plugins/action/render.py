@@ -22,7 +22,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, render_devices, render_fabric, switch_user_hashes)
+    CONFIGS, DOCS, USERS_VARIABLE, SecretsError, render_fabric, render_into, switch_user_hashes)
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -38,8 +38,6 @@ ARGUMENT_SPEC = {
     'progress_interval': {'type': 'float', 'default': 2.0},
     'workers': {'type': 'int', 'default': 0},
 }
-CONFIGS = 'configs'
-DOCS = 'docs'
 FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
 ERRORS_LISTED = 10
@@ -190,25 +188,18 @@ class ActionModule(ActionBase):
         host_rows = {}  # addressing rows of the servers rendered here, so the docs need not rebuild their models
         progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
                             interval=args['progress_interval'])
-        for item in render_devices(design, names, workers=args['workers'] or None, pages=args['docs'],
-                                   user_hashes=user_hashes):
+        for item in render_into(design, names, output, workers=args['workers'] or None, pages=args['docs'],
+                                user_hashes=user_hashes):
             progress.step()
             name = item['name']
             if item['missing']:
                 missing.setdefault(item['missing'], []).append(name)
-                continue
-            if item['error']:
+            elif item['error']:
                 errors[name] = item['error']
-                continue
-            rendered.append(name)
-            files = item['files']
-            for file_name in sorted(files):
-                output.put('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name])
-            if item['page']:
-                output.put('%s/%s' % (DOCS, item['page'][0]), item['page'][1])
-            if item['host_rows'] is not None:
-                host_rows[name] = item['host_rows']
-            del files, item
+            else:
+                rendered.append(name)
+                if item['host_rows'] is not None:
+                    host_rows[name] = item['host_rows']
         if args['devices'] is None:
             try:
                 fabric_files = render_fabric(design)

@@ -153,6 +153,11 @@ def ecn_thresholds(spec: dict, speed_gbps: int, asic=None) -> dict:
             'mark_probability_percent': spec['mark_probability_percent']}
 
 
+def dotted(value: int) -> str:
+    """An IPv4 address as text, without building an IPv4Address object (tens of thousands per large fabric)."""
+    return '%d.%d.%d.%d' % (value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255)
+
+
 class _Pool:
     """Sequential allocation from an IPv4 pool, checked for size up front."""
 
@@ -168,10 +173,8 @@ class _Pool:
                        % (needed, what, needed * block, self.size))
 
     def text(self, index, plus=0):
-        """The dotted address of block `index` (+ `plus`), without building IPv4Address objects (tens of thousands
-        per large fabric)."""
-        value = self.base + self._offset(index) + plus
-        return '%d.%d.%d.%d' % (value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255)
+        """The dotted address of block `index` (+ `plus`)."""
+        return dotted(self.base + self._offset(index) + plus)
 
     def _offset(self, index):
         offset = index * self.block
@@ -523,6 +526,9 @@ class FabricDesign:
                 'svi_first_offset': first_svi if carriers else None,
             })
         self.network_by_rail = {rail: net for net in self.networks for rail in net['rails']}
+        # per rail network: its first address as an integer and the routes of its servers (shared, read-only)
+        self._rail_network = {net['name']: (int(ipaddress.IPv4Network(net['subnet']).network_address),
+                                            self._rail_routes(net)) for net in self.networks}
 
     # ----------------------------------------------------------------- buffers
     def _compute_buffers(self, issues):
@@ -827,11 +833,11 @@ class FabricDesign:
                              routes=[{'to': self.intent['underlay']['pools']['host_p2p'], 'via': gateway}])
             else:
                 network = self.network_by_rail[link.rail]
-                subnet = ipaddress.IPv4Network(network['subnet'])
-                ip = str(subnet.network_address + self.intent['hosts']['address_offset'] + node.index - 1)
-                entry.update(address='%s/%d' % (ip, subnet.prefixlen), ip=ip, prefixlen=subnet.prefixlen,
+                first, routes = self._rail_network[network['name']]
+                ip = dotted(first + self.intent['hosts']['address_offset'] + node.index - 1)
+                entry.update(address='%s/%d' % (ip, network['prefixlen']), ip=ip, prefixlen=network['prefixlen'],
                              gateway=network['gateway'], network=network['name'], vlan=network['vlan'],
-                             subnet=network['subnet'], routes=self._rail_routes(network))
+                             subnet=network['subnet'], routes=routes)
             rails.append(entry)
         rails.sort(key=lambda entry: entry['rail'])
         nccl = self._nccl(rails)

@@ -15,11 +15,18 @@ from json.encoder import encode_basestring_ascii as _quote
 _INFINITY = float('inf')
 
 
-def dumps(value, indent=2, sort_keys=False) -> str:
-    """json.dumps(value, indent=indent, sort_keys=sort_keys): the same text (ensure_ascii, NaN allowed)."""
+def dumps(value, indent=2, sort_keys=False, frozen=()) -> str:
+    """json.dumps(value, indent=indent, sort_keys=sort_keys): the same text (ensure_ascii, NaN allowed).
+
+    frozen: containers inside `value` that nobody mutates (design data shared by every device's model): their
+    text is kept between calls and reused wherever the same object appears again at the same depth."""
     parts = []
-    _encode(value, parts, '\n', ' ' * indent, sort_keys)
+    _encode(value, parts, '\n', ' ' * indent, sort_keys, {id(item): item for item in frozen} or None)
     return ''.join(parts)
+
+
+_FROZEN_TEXT = {}  # (id, newline, step, sort_keys) -> (the object, kept alive so that its id stays its own; text)
+_FROZEN_MAX = 256
 
 
 def _float(value) -> str:
@@ -67,13 +74,28 @@ def _key(key) -> str:
 _PLAIN = {str: _quote, int: int.__repr__, bool: lambda value: 'true' if value else 'false', type(None): lambda _: 'null'}
 
 
-def _encode(value, parts, newline, step, sort_keys):
+def _encode_frozen(value, parts, newline, step, sort_keys):
+    key = (id(value), newline, step, sort_keys)
+    known = _FROZEN_TEXT.get(key)
+    if known is None or known[0] is not value:
+        if len(_FROZEN_TEXT) >= _FROZEN_MAX:
+            _FROZEN_TEXT.clear()
+        text = []
+        _encode(value, text, newline, step, sort_keys, None)
+        known = _FROZEN_TEXT[key] = (value, ''.join(text))
+    parts.append(known[1])
+
+
+def _encode(value, parts, newline, step, sort_keys, frozen):
     plain = _PLAIN.get(value.__class__)
     if plain is not None:
         parts.append(plain(value))
         return
     if not isinstance(value, (dict, list, tuple)):
         parts.append(_scalar(value))
+        return
+    if frozen is not None and id(value) in frozen:
+        _encode_frozen(value, parts, newline, step, sort_keys)
         return
     inner = newline + step
     if isinstance(value, dict):
@@ -89,7 +111,7 @@ def _encode(value, parts, newline, step, sort_keys):
                 parts.append(separator)
                 parts.append(_key(key))
                 parts.append(': ')
-                _encode(item, parts, inner, step, sort_keys)
+                _encode(item, parts, inner, step, sort_keys, frozen)
             separator = ',' + inner
         parts.append(newline + '}')
         return
@@ -103,6 +125,6 @@ def _encode(value, parts, newline, step, sort_keys):
             parts.append(separator + plain(item))
         else:
             parts.append(separator)
-            _encode(item, parts, inner, step, sort_keys)
+            _encode(item, parts, inner, step, sort_keys, frozen)
         separator = ',' + inner
     parts.append(newline + ']')

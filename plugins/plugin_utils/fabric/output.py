@@ -22,6 +22,9 @@ Interface (also what a parallel renderer builds on):
         output.put('configs/leaf001/frr.conf', text)      # any number of times, any order
         summary = output.finish(roots=('configs', 'docs', 'k8s'), prune=('configs', 'docs', 'k8s'))
 
+Forked worker processes may put() too: prepare_workers() before the fork, start_worker() in each worker,
+take_changes() after a worker's puts and adopt() of those changes in the parent (render.render_into does this).
+
 Leaving the block without finish() (an exception, a failed render) calls abort(): the staging directory is
 removed and dest is left exactly as it was. put() refuses any path that is absolute, contains '..', control
 characters or empty parts, or resolves (through symlinks) outside the output directory, whatever validated it
@@ -73,15 +76,17 @@ def check_relative(relative) -> str:
     if not isinstance(relative, str) or not relative:
         raise OutputError('refusing to write %r: an output file needs a non-empty relative path' % (relative,))
     problem = None
-    if any(unicodedata.category(char) in _INVISIBLE for char in relative):
+    ascii_only = relative.isascii()  # the usual case: one character = one byte, control characters only
+    parts = relative.split('/')
+    if not relative.isprintable() if ascii_only else any(unicodedata.category(char) in _INVISIBLE for char in relative):
         problem = 'it contains control or invisible formatting characters'
-    elif relative.startswith('/') or '\\' in relative:
+    elif relative[0] == '/' or '\\' in relative:
         problem = 'it is absolute or contains a backslash'
-    elif any(part in ('', '.', '..') for part in relative.split('/')):
+    elif '' in parts or '.' in parts or '..' in parts:
         problem = "it has an empty, '.' or '..' part"
-    elif any(len(part.encode('utf-8', 'surrogatepass')) > NAME_MAX for part in relative.split('/')):
+    elif max(map(len, parts) if ascii_only else (len(part.encode('utf-8', 'surrogatepass')) for part in parts)) > NAME_MAX:
         problem = 'a part is longer than %d bytes' % NAME_MAX
-    elif len(relative.encode('utf-8', 'surrogatepass')) > PATH_MAX // 2:
+    elif (len(relative) if ascii_only else len(relative.encode('utf-8', 'surrogatepass'))) > PATH_MAX // 2:
         problem = 'it is longer than %d bytes' % (PATH_MAX // 2)
     if problem:
         raise OutputError('refusing to write %r: %s; every output file must stay inside the output directory'
@@ -161,6 +166,7 @@ class StagedOutput:
         self._real_dirs = {}
         self._done = False
         self._opened = False
+        self._changes = []  # in a worker process: (relative, old, new) of changed files, for the parent's on_change
 
     # ------------------------------------------------------------------ context
     def __enter__(self):
@@ -356,16 +362,56 @@ class StagedOutput:
 
     def _write(self, relative, data):
         staging = self._staging_directory()
-        directory, _unused = os.path.split(relative)
-        self._ensure_directory(staging, self._staging_real, directory)
-        path = os.path.join(staging, relative)
+        self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
+        path = staging + '/' + relative
         if relative in self._staged:
             os.unlink(path)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
-        with os.fdopen(handle, 'wb') as stream:
-            stream.write(data)
-        os.chmod(path, FILE_MODE)
+        try:
+            os.fchmod(handle, FILE_MODE)  # whatever the umask
+            view = memoryview(data)
+            while view:
+                view = view[os.write(handle, view):]
+        finally:
+            os.close(handle)
         self._staged.add(relative)
+
+    # ------------------------------------------------------------------ worker processes
+    # Forked workers put() their devices' files themselves (rendered text never crosses a process boundary); each
+    # hands what it staged to the parent, whose adopt() merges it in the order of the devices.
+    def prepare_workers(self):
+        """In the parent, before forking: the staging directory every worker writes into."""
+        if not self.check_mode:
+            self._staging_directory()
+
+    def start_worker(self):
+        """In a forked worker: start from empty records; changed files go to the parent's on_change via adopt()."""
+        self.files, self.written, self.unchanged, self._staged = {}, {}, 0, set()
+        if self.on_change is not None:
+            self._changes = []
+            self.on_change = self._record_change
+
+    def _record_change(self, relative, old, new):
+        self._changes.append((relative, old, new))
+
+    def take_changes(self) -> dict:
+        """In a worker: what its put() calls recorded since the last call (and forget it)."""
+        changes = {'files': self.files, 'written': list(self.written), 'unchanged': self.unchanged,
+                   'on_change': self._changes}
+        self.files, self.written, self.unchanged, self._staged = {}, {}, 0, set()
+        self._changes = []
+        return changes
+
+    def adopt(self, changes):
+        """In the parent: make a worker's put() calls its own, as if it had made them itself."""
+        self.files.update(changes['files'])
+        for relative in changes['written']:
+            self.written[relative] = True
+            if not self.check_mode:
+                self._staged.add(relative)
+        self.unchanged += changes['unchanged']
+        for relative, old, new in changes['on_change']:
+            self.on_change(relative, old, new)
 
     # ------------------------------------------------------------------ finish / abort
     def _existing_files(self):

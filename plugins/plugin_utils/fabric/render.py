@@ -28,9 +28,26 @@ def _to_nice_json(value, indent=2):
     return jsontext.dumps(value, indent=indent)
 
 
+class _ModelEnvironment(jinja2.Environment):
+    """Templates format plain dicts: `neighbor.ip` looks the key up first (Jinja2 tries the attribute first, and
+    the AttributeError it catches for every dict field is most of a template's time). A name of a dict method
+    still means the method."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_METHODS:  # pylint: disable=unidiomatic-typecheck
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+_DICT_METHODS = frozenset(dir(dict))
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    env = jinja2.Environment(
+    env = _ModelEnvironment(
         loader=jinja2.FileSystemLoader(TEMPLATE_ROOT),
         trim_blocks=True,
         lstrip_blocks=True,
@@ -119,7 +136,9 @@ def render_fabric(design) -> dict:
 # --------------------------------------------------------------------------- many devices, both cores
 PARALLEL_MIN_DEVICES = 256  # below this, starting worker processes costs more than it saves
 CHUNK = 64
-_WORK = {}  # what forked workers inherit: the design and whether device pages are wanted
+_WORK = {}  # what forked workers inherit: the design, what to render and where to put it
+CONFIGS = 'configs'  # <dest>/configs/<device>/<file>: the files of one device
+DOCS = 'docs'        # <dest>/docs/...: its page and the fabric's documentation
 
 
 def renderer_missing(exc_name, exc_module, model) -> bool:
@@ -148,8 +167,35 @@ def _render_one(design, name, pages, user_hashes=None):
     return item
 
 
+def _put_one(design, name, pages, user_hashes, output):
+    """_render_one with the files and page put into `output` (None: dropped); the item keeps their count and size."""
+    item = _render_one(design, name, pages, user_hashes)
+    files, page = item.pop('files'), item.pop('page')
+    item['files'] = item['bytes'] = 0
+    texts = [('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name]) for file_name in sorted(files or ())]
+    if page:
+        texts.append(('%s/%s' % (DOCS, page[0]), page[1]))
+    for relative, text in texts:
+        item['files'] += 1
+        item['bytes'] += len(text) if text.isascii() else len(text.encode('utf-8'))
+        if output is not None:
+            output.put(relative, text)
+    return item
+
+
 def _render_chunk(names):
     return [_render_one(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes']) for name in names]
+
+
+def _put_chunk(names):
+    output = _WORK['output']
+    items = [_put_one(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes'], output) for name in names]
+    return items, output.take_changes() if output is not None else None
+
+
+def _start_worker():
+    if _WORK.get('output') is not None:
+        _WORK['output'].start_worker()
 
 
 def default_workers() -> int:
@@ -159,23 +205,58 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def _in_workers(design, names, workers, chunk_function, **work):
+    """Results of chunk_function over chunks of `names`, in order, from forked worker processes; None when the
+    devices are too few or one worker is asked for (the caller then works serially)."""
+    workers = default_workers() if workers is None else max(1, workers)
+    if workers == 1 or len(names) < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
+        return None
+    return _pool_results(design, names, workers, chunk_function, work)
+
+
+def _pool_results(design, names, workers, chunk_function, work):
+    chunks = [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
+    design.device(names[0])  # lazily built design tables, built once here rather than once per worker
+    _WORK.update(work, design=design)
+    try:
+        with multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker) as pool:
+            yield from pool.imap(chunk_function, chunks)
+    finally:
+        _WORK.clear()
+
+
 def render_devices(design, names, workers=None, pages=False, user_hashes=None):
     """Yield each device's rendered item (see _render_one), in the order of `names`.
 
     With more than one worker and enough devices, forked worker processes render chunks of devices while the
-    caller consumes (writes) the results in order, so the output is byte-identical to a serial run."""
+    caller consumes the results in order, so the output is byte-identical to a serial run."""
     user_hashes = {} if user_hashes is None else user_hashes  # files to deploy: every declared user needs a hash
-    workers = default_workers() if workers is None else max(1, workers)
-    if workers == 1 or len(names) < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
+    chunks = _in_workers(design, names, workers, _render_chunk, pages=pages, user_hashes=user_hashes)
+    if chunks is None:
         for name in names:
             yield _render_one(design, name, pages, user_hashes)
         return
-    chunks = [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
-    design.device(names[0])  # lazily built design tables, built once here rather than once per worker
-    _WORK.update(design=design, pages=pages, user_hashes=user_hashes)
-    try:
-        with multiprocessing.get_context('fork').Pool(workers) as pool:
-            for items in pool.imap(_render_chunk, chunks):
-                yield from items
-    finally:
-        _WORK.clear()
+    for items in chunks:
+        yield from items
+
+
+def render_into(design, names, output, workers=None, pages=False, user_hashes=None):
+    """Render `names` and put each device's files (configs/<device>/<file>, and its page under docs/ with
+    pages=True) into `output`, an open output.StagedOutput (None: render and drop, to measure the renderers alone).
+    Yield one item per device in the order of `names`: {name, files (count), bytes, host_rows, error, missing}.
+
+    With more than one worker and enough devices, the workers render, compare and write their devices' files
+    themselves, so the rendered text never crosses a process boundary; the caller's output adopts what they
+    staged in the order of `names`, so the result is the same as a serial run's, file for file."""
+    user_hashes = {} if user_hashes is None else user_hashes
+    chunks = _in_workers(design, names, workers, _put_chunk, pages=pages, user_hashes=user_hashes, output=output)
+    if chunks is None:
+        for name in names:
+            yield _put_one(design, name, pages, user_hashes, output)
+        return
+    if output is not None:
+        output.prepare_workers()  # before the workers fork: they all stage into one directory
+    for items, changes in chunks:
+        if output is not None:
+            output.adopt(changes)
+        yield from items

@@ -109,7 +109,8 @@ def deploy_target(running: dict, rendered: dict) -> dict:
 
 
 def config_db(model: dict) -> dict:
-    """CONFIG_DB tables of one switch: {table: {key: {field: str}}}."""
+    """CONFIG_DB tables of one switch: {table: {key: {field: str}}}. Equal rows of a table (a port's queues, PGs,
+    watchdog...) are one shared dict, which dump_config_db() formats once: the result is read-only."""
     interfaces = model['interfaces']
     metadata = {
         'hostname': model['name'],
@@ -203,18 +204,19 @@ def _add_counters(tables, model):
     groups = list(COUNTER_GROUPS)
     if int(model['nos_release']) >= WRED_ECN_COUNTERS_RELEASE:
         groups.append('WRED_ECN_QUEUE')
-    tables['FLEX_COUNTER_TABLE'] = {group: {'FLEX_COUNTER_STATUS': 'enable'} for group in groups}
+    tables['FLEX_COUNTER_TABLE'] = dict.fromkeys(groups, {'FLEX_COUNTER_STATUS': 'enable'})
 
 
 def _add_interfaces(tables, model):
-    routed = {}
+    routed, no_fields = {}, {}
+    link_local_only = {'ipv6_use_link_local_only': 'enable'}
     for item in model['interfaces']:
         if item['mode'] == 'routed':
-            routed[item['name']] = {}
-            routed['%s|%s' % (item['name'], item['ipv4'])] = {}
+            routed[item['name']] = no_fields
+            routed['%s|%s' % (item['name'], item['ipv4'])] = no_fields
         elif item['mode'] == 'unnumbered':
             # BGP unnumbered runs on the IPv6 link-local address only (sonic-interface.yang).
-            routed[item['name']] = {'ipv6_use_link_local_only': 'enable'}
+            routed[item['name']] = link_local_only
     tables['INTERFACE'] = routed
     loopbacks = {LOOPBACK_ROUTER_ID: {}, '%s|%s/32' % (LOOPBACK_ROUTER_ID, model['router_id']): {}}
     if model['evpn'] is not None:
@@ -250,7 +252,7 @@ def _add_qos(tables, model):
         port_qos['pfc_to_pg_map'] = QOS_MAP
     port_qos_map = {'global': {'dscp_to_tc_map': QOS_MAP}}
     for name in names:
-        port_qos_map[name] = dict(port_qos)
+        port_qos_map[name] = port_qos
     tables['PORT_QOS_MAP'] = port_qos_map
 
     # DWRR weights 1..100 (§1.2): one scheduler per traffic class with a share, CNP strict, the rest lossy.
@@ -290,17 +292,20 @@ def _add_qos(tables, model):
             schedulers[SCHEDULER_LOSSY] = {'type': 'DWRR', 'weight': str(qos['scheduler']['lossy_weight_percent'])}
         per_queue.append(('|%d' % queue, fields, queue in lossless_queues))
     tables['SCHEDULER'] = schedulers
-    queue_table = {}
+    queue_table, with_wred = {}, {}
     for name in names:
         for suffix, fields, lossless in per_queue:
-            queue_table[name + suffix] = dict(fields, wred_profile=wred_of_port[name]) if lossless else dict(fields)
+            if lossless:
+                key = (suffix, wred_of_port[name])
+                fields = with_wred.get(key) or with_wred.setdefault(key, dict(fields, wred_profile=key[1]))
+            queue_table[name + suffix] = fields
     tables['QUEUE'] = queue_table
 
     watchdog = qos['watchdog']
     if watchdog['enabled']:
         row = {'action': watchdog['action'], 'detection_time': str(watchdog['detection_ms']),
                'restoration_time': str(watchdog['restoration_ms'])}  # ms (§1.2, §1.7)
-        pfc_wd = {name: dict(row) for name in names}
+        pfc_wd = dict.fromkeys(names, row)
         pfc_wd['GLOBAL'] = {'POLL_INTERVAL': str(watchdog['poll_interval_ms'])}
         tables['PFC_WD'] = pfc_wd
 
@@ -340,16 +345,17 @@ def _add_buffers(tables, model):
     lossless_queue_keys = ['|' + key for key in id_ranges(lossless_queues)]
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}
+    profile_rows = {name: {'profile': name} for name in profiles}
     for item in model['interfaces']:
         name = item['name']
         for key in lossless_pg_keys:
-            buffer_pg[name + key] = {'profile': item['buffer_profile']}
+            buffer_pg[name + key] = profile_rows[item['buffer_profile']]
         for key in lossy_pg_keys:
-            buffer_pg[name + key] = {'profile': 'ingress_lossy_profile'}
+            buffer_pg[name + key] = profile_rows['ingress_lossy_profile']
         for key in lossless_queue_keys:
-            buffer_queue[name + key] = {'profile': 'egress_lossless_profile'}
+            buffer_queue[name + key] = profile_rows['egress_lossless_profile']
         for key in lossy_queue_keys:
-            buffer_queue[name + key] = {'profile': 'egress_lossy_profile'}
+            buffer_queue[name + key] = profile_rows['egress_lossy_profile']
         cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (§1.2, C25)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
@@ -359,6 +365,7 @@ def _add_buffers(tables, model):
 def _add_evpn(tables, model):
     evpn = model['evpn']
     vlan_table, members, vlan_interfaces, tunnel_map, vrfs = {}, {}, {}, {}, {}
+    untagged, no_fields = {'tagging_mode': 'untagged'}, {}
     mtu = str(model['mtu'])
 
     def add_vlan(vlan, vni):
@@ -375,12 +382,12 @@ def _add_evpn(tables, model):
     for vlan in evpn['vlans']:
         name = add_vlan(vlan['vlan'], vlan['vni'])
         for port in vlan['ports']:
-            members['%s|%s' % (name, port)] = {'tagging_mode': 'untagged'}
+            members['%s|%s' % (name, port)] = untagged
         if vlan['vrf'] is not None:
             # Anycast gateway: same IP and MAC on every leaf (sonic-vlan.yang VLAN_INTERFACE mac_addr).
             vlan_interfaces[name] = {'vrf_name': vrf_name(vlan['vrf']), 'mac_addr': evpn['gateway_mac']}
             if vlan['gateway'] is not None:
-                vlan_interfaces['%s|%s/%d' % (name, vlan['gateway'], vlan['prefixlen'])] = {}
+                vlan_interfaces['%s|%s/%d' % (name, vlan['gateway'], vlan['prefixlen'])] = no_fields
     tables['VLAN'] = vlan_table
     tables['VLAN_MEMBER'] = members
     tables['VLAN_INTERFACE'] = vlan_interfaces
@@ -390,16 +397,9 @@ def _add_evpn(tables, model):
     tables['VXLAN_EVPN_NVO'] = {EVPN_NVO: {'source_vtep': VXLAN_TUNNEL}}
 
 
-# (table key, fields) -> formatted row. Rows repeat across the switches of a fabric (QUEUE, BUFFER_PG, PFC_WD,
-# WRED... per port), so each distinct one is formatted once per process; bounded, cleared when full.
-_ROWS = {}
-_ROWS_MAX = 500_000
-
-
 def dump_config_db(tables: dict) -> str:
     """Exactly json.dumps(tables, sort_keys=True, indent=2) + newline, for {table: {key: {field: str}}}."""
-    if len(_ROWS) > _ROWS_MAX:
-        _ROWS.clear()
+    bodies = {}  # id(row) -> its formatted fields: a row shared by many keys (see config_db) is formatted once
     out = []
     for table_name in sorted(tables):
         table = tables[table_name]
@@ -409,24 +409,21 @@ def dump_config_db(tables: dict) -> str:
         rows = []
         for key in sorted(table):
             fields = table[key]
-            try:
-                signature = (key, tuple(fields.items()))
-                text = _ROWS.get(signature)
-            except TypeError:  # a YANG leaf-list (list) value is not hashable: formatted without the cache
-                signature = text = None
-            if text is None:
-                if fields:
-                    text = '    %s: {\n%s\n    }' % (_quote(key), ',\n'.join(
-                        ['      %s: %s' % (_quote(field), _value(value)) for field, value in sorted(fields.items())]))
-                else:
-                    text = '    %s: {}' % _quote(key)
-                if signature is not None:
-                    _ROWS[signature] = text
-            rows.append(text)
+            body = bodies.get(id(fields))
+            if body is None:
+                body = bodies[id(fields)] = _fields_text(fields)
+            rows.append('    %s: %s' % (_quote(key), body))
         out.append('  %s: {\n%s\n  }' % (_quote(table_name), ',\n'.join(rows)))
     if not out:
         return '{}\n'
     return '{\n%s\n}\n' % ',\n'.join(out)
+
+
+def _fields_text(fields) -> str:
+    if not fields:
+        return '{}'
+    return '{\n%s\n    }' % ',\n'.join(['      %s: %s' % (_quote(field), _value(value))
+                                         for field, value in sorted(fields.items())])
 
 
 def _value(value) -> str:

@@ -32,3 +32,20 @@ def test_what_json_refuses_is_refused():
         dumps({'a': {1, 2}})
     with pytest.raises(TypeError, match='keys must be'):
         dumps({(1, 2): 'x'})
+
+
+@settings(max_examples=200, deadline=None)
+@given(VALUES, st.sampled_from([1, 2]))
+def test_frozen_parts_give_the_same_text_at_every_depth(shared, indent):
+    value = {'top': shared, 'nested': [{'again': shared}], 'other': [shared, 1]}
+    expected = json.dumps(value, indent=indent)
+    assert dumps(value, indent=indent, frozen=(shared,)) == expected
+    assert dumps(value, indent=indent, frozen=(shared,)) == expected  # from the kept text this time
+
+
+def test_a_frozen_text_belongs_to_its_object_only():
+    first = {'a': [1, 2]}
+    assert dumps({'k': first}, frozen=(first,)) == json.dumps({'k': first}, indent=2)
+    del first
+    second = {'b': 'other'}  # may reuse the id of the first object: its text is not the first one's
+    assert dumps({'k': second}, frozen=(second,)) == json.dumps({'k': second}, indent=2)

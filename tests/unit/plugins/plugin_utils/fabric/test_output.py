@@ -133,7 +133,7 @@ def test_check_mode_creates_nothing(tmp_path):
 
 @pytest.mark.parametrize('relative', [
     '../escape', '/etc/passwd', 'configs/../../x', 'configs//x', 'configs/./x', 'configs/x\n', 'configs/\x00x',
-    'con\\figs', '', 'configs/' + 'a' * 256, 'configs/\u202ex',
+    'con\\figs', '', 'configs/' + 'a' * 256, 'configs/\u202ex', 'configs/x\x7f', 'configs/\u200bx',
 ])
 def test_paths_that_leave_the_output_directory_are_refused(tmp_path, relative):
     with pytest.raises(OutputError, match='refusing to write'):
