@@ -14,9 +14,11 @@ import functools
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -256,8 +258,42 @@ def load_text(info=None) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- children
+def settle():
+    """Flush what earlier passes wrote and deleted (sync(2)), so that the file system's writeback and, on a disk
+    mounted with `discard`, the trimming of deleted files are not charged to the next measured pass."""
+    os.sync()
+
+
+def file_system_reference(parent, files, directories, size) -> dict:
+    """What the file system alone costs for a render's output: `files` files of `size` bytes in `directories`
+    directories, created by one process with plain os.open/write/close (no rendering, no hashing), then removed.
+    Wall and system seconds, measured beside a benchmark pass so that its disk figures can be read against the disk
+    of the moment (this machine's ext4 /tmp varies several-fold from minute to minute)."""
+    settle()
+    work = tempfile.mkdtemp(prefix='aifabric-bench-fs-', dir=parent)
+    data = b'x' * size
+    per_directory = -(-files // max(1, directories))
+    try:
+        started, system = time.perf_counter(), os.times().system
+        made = 0
+        for index in range(directories):
+            directory = os.path.join(work, 'd%d' % index)
+            os.mkdir(directory)
+            for number in range(min(per_directory, files - made)):
+                handle = os.open(os.path.join(directory, 'f%d' % number), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+                os.write(handle, data)
+                os.close(handle)
+                made += 1
+        return {'wall': time.perf_counter() - started, 'sys': os.times().system - system, 'files': made,
+                'directories': directories, 'size': size}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
 def run_child(argv, env=None, timeout=3600, python=None):
-    """Run `python argv...` and return the JSON object it printed after RESULT_PREFIX (raise on failure)."""
+    """Run `python argv...` (after settle()) and return the JSON object it printed after RESULT_PREFIX (raise on
+    failure)."""
+    settle()
     command = [python or sys.executable] + list(argv)
     started = time.perf_counter()
     proc = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,

@@ -95,6 +95,16 @@ def missing_parts():
     return [path for path in NEEDED if not os.path.exists(path)]
 
 
+def output_reference(base, devices) -> dict:
+    """_common.file_system_reference for as many files, of the same average size, as the render wrote under base."""
+    files = size = 0
+    for directory, _unused, names in os.walk(base):
+        for name in names:
+            files += 1
+            size += os.path.getsize(os.path.join(directory, name))
+    return _common.file_system_reference(tempfile.gettempdir(), files, devices, size // max(1, files))
+
+
 def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', docs=True, servers=2048, quiet=False):
     missing = missing_parts()
     if missing:
@@ -108,9 +118,12 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
             base = tempfile.mkdtemp(prefix='aifabric-bench-play-')
             try:
                 for case in ('fresh', 'rerun'):
+                    _common.settle()
                     load = os.getloadavg()[0]
                     result = play(inventories[fabric], base, docs)
                     result.update(fabric=fabric, case=case, load1_before=load)
+                    if case == 'fresh':  # what the file system alone costs for these files right now
+                        result['fs_reference'] = output_reference(base, result['devices'])
                     runs.append(result)
                     if not quiet:
                         timings = result['action_timings'] or {}
@@ -137,6 +150,8 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
                                                      if item['action_timings']]),
                 'devices': selected[0]['devices'],
                 'files': selected[0]['files'],
+                'fs_reference': _common.summarize([item['fs_reference']['wall'] for item in selected])
+                if case == 'fresh' else None,
             }
     gate = summary.get('gpu16k/fresh')
     passed = gate['wall']['median'] <= TARGET_SECONDS if gate else None
@@ -152,20 +167,23 @@ def report(data) -> str:
              'Machine: %s before, %s after' % (_common.load_text(data['machine_before']),
                                                _common.load_text(data['machine_after'])),
              'CPU = user+system time of ansible-playbook and its workers (independent of the machine load; '
-             'system time is mostly file creation)',
-             '%-14s %-24s %-24s %-10s %-22s %-22s %-7s %-7s %s' % (
+             'system time is mostly file creation); fs ref = as many files of the same size created by one process '
+             'with plain os calls right after the fresh run (what the file system alone costs then)',
+             '%-14s %-24s %-24s %-10s %-22s %-22s %-7s %-7s %-7s %s' % (
                  'fabric/case', 'ansible-playbook wall', 'CPU', 'of it sys', 'render action (wall)',
-                 'rest (start,inv,play)', 'devices', 'files', 'target')]
+                 'rest (start,inv,play)', 'fs ref', 'devices', 'files', 'target')]
     for key, entry in data['summary'].items():
         target = ''
         if key == 'gpu16k/fresh':
             target = '<= %.0f s: %s' % (data['target_seconds'], 'PASS' if data['pass'] else 'FAIL')
             if not data['pass'] and entry['cpu']['median'] <= data['target_seconds']:
                 target += ' (CPU within: machine load)'
-        lines.append('%-14s %-24s %-24s %-10s %-22s %-22s %-7s %-7s %s' % (
+        lines.append('%-14s %-24s %-24s %-10s %-22s %-22s %-7s %-7s %-7s %s' % (
             key, _common.fmt_stat(entry['wall'], unit=' s'), _common.fmt_stat(entry['cpu'], unit=' s'),
             '%.2f s' % entry['cpu_sys']['median'], _common.fmt_stat(entry['action_total'], unit=' s', digits=1),
-            _common.fmt_stat(entry['outside_action'], unit=' s', digits=1), entry['devices'], entry['files'], target))
+            _common.fmt_stat(entry['outside_action'], unit=' s', digits=1),
+            '%.2f s' % entry['fs_reference']['median'] if entry.get('fs_reference') else '-',
+            entry['devices'], entry['files'], target))
     return '\n'.join(lines)
 
 

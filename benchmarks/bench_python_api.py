@@ -140,6 +140,11 @@ def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, qu
                 load = os.getloadavg()[0]
                 result = _common.run_child(argv)
                 result['load1_before'] = load
+                if write != 'none':  # the file system's own cost of these files, measured right after the pass
+                    counts = result['counts']
+                    result['fs_reference'] = _common.file_system_reference(
+                        TMPFS if write == 'tmpfs' else tempfile.gettempdir(), counts['files'],
+                        counts['switches'] + counts['hosts'], counts['bytes'] // max(1, counts['files']))
                 runs.append(result)
                 if not quiet:
                     print('  run %d %-5s %-5s pipeline %6.2f s wall (%5.2f s CPU), process %6.2f s, peak RSS %4d MiB, '
@@ -167,6 +172,8 @@ def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, qu
                 'phases_cpu': {name: _common.summarize([item['phases'][name]['cpu'] for item in selected])
                                for name in phase_names},
                 'counts': selected[0]['counts'],
+                'fs_reference': _common.summarize([item['fs_reference']['wall'] for item in selected])
+                if write != 'none' else None,
                 'devices': selected[0]['summary'],
             }
             entry = summary[key]
@@ -202,19 +209,22 @@ def report(data) -> str:
                                                    _common.load_text(data['machine_after'])))
     lines.append('Seconds, median (min-max) of %d fresh processes. "total" = the whole child process after '
                  'interpreter start-up: imports, load, design, switches, hosts, finish (phases: wall medians); '
-                 'target <= %.0f s wall and peak RSS <= 1 GiB' % (data['repeat'], data['targets']['seconds']))
-    header = '%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-14s %-9s %s' % (
+                 'target <= %.0f s wall and peak RSS <= 1 GiB. "fs ref": as many files of the same size created by '
+                 'one process with plain os calls right after the pass (what the file system alone costs then)'
+                 % (data['repeat'], data['targets']['seconds']))
+    header = '%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-7s %-14s %-9s %s' % (
         'platform/out', 'total wall', 'total CPU', 'of it sys', 'load', 'design', 'switches', 'hosts', 'finish',
-        'files / MB', 'peak RSS', 'target')
+        'fs ref', 'files / MB', 'peak RSS', 'target')
     lines.append(header)
     for key, entry in data['summary'].items():
         phases = entry['phases_wall']
-        lines.append('%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-14s %-9s %s' % (
+        lines.append('%-12s %-27s %-27s %-7s %-6s %-7s %-9s %-7s %-7s %-7s %-14s %-9s %s' % (
             key, _common.fmt_stat(entry['total_wall'], unit=' s'), _common.fmt_stat(entry['total_cpu'], unit=' s'),
             '%.2f s' % entry['cpu_sys']['median'],
             '%.2f' % phases['load']['median'], '%.2f' % phases['design']['median'],
             '%.2f' % phases['switches']['median'], '%.2f' % phases['hosts']['median'],
             '%.2f' % phases['finish']['median'] if 'finish' in phases else '-',
+            '%.2f' % entry['fs_reference']['median'] if entry['fs_reference'] else '-',
             '%d / %d' % (entry['counts']['files'], entry['counts']['bytes'] // 10 ** 6),
             '%d MiB' % (entry['peak_rss']['max'] // 2 ** 20),
             verdict(entry)))

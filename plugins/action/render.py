@@ -10,6 +10,8 @@ after its device is done, so memory stays flat on fabrics with thousands of devi
 
 from __future__ import annotations
 
+import functools
+import itertools
 import os
 import time
 
@@ -181,36 +183,36 @@ class ActionModule(ActionBase):
         return result
 
     def _render(self, design, names, args, output, user_hashes):
-        """Put the files of `names` (and, for a whole-fabric run, the fabric's own files) and the docs into `output`."""
+        """Put the files of `names`, and for a whole-fabric run the fabric's own files, and the docs into `output`."""
         errors = {}
         missing = {}
         rendered = []
-        host_rows = {}  # addressing rows of the servers rendered here, so the docs need not rebuild their models
-        progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
-                            interval=args['progress_interval'])
-        for item in render_into(design, names, output, workers=args['workers'] or None, pages=args['docs'],
-                                user_hashes=user_hashes):
-            progress.step()
-            name = item['name']
-            if item['missing']:
-                missing.setdefault(item['missing'], []).append(name)
-            elif item['error']:
-                errors[name] = item['error']
-            else:
-                rendered.append(name)
-                if item['host_rows'] is not None:
-                    host_rows[name] = item['host_rows']
+        documents = []
         if args['devices'] is None:
             try:
                 fabric_files = render_fabric(design)
             except Exception as exc:  # reported with the device failures
                 errors['(fabric)'] = '%s: %s' % (type(exc).__name__, exc)
                 fabric_files = {}
-            for relative, text in sorted(fabric_files.items()):
-                output.put(relative, text)
+            documents.extend((relative, functools.partial(str, text)) for relative, text in sorted(fabric_files.items()))
+        if args['docs']:
+            documents.extend(('%s/%s' % (DOCS, relative), make)
+                             for relative, make in docs.fabric_documents(design, args['max_nodes_per_tier']))
+        progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
+                            interval=args['progress_interval'])
+        items = render_into(design, names, output, workers=args['workers'] or None, pages=args['docs'],
+                            user_hashes=user_hashes, documents=documents)
+        for item in itertools.islice(items, len(names)):  # the devices first, in order
+            progress.step()
+            if item['missing']:
+                missing.setdefault(item['missing'], []).append(item['name'])
+            elif item['error']:
+                errors[item['name']] = item['error']
+            else:
+                rendered.append(item['name'])
         progress.finish()
         devices_done = time.perf_counter()
-        if args['docs'] and not (errors or missing):
-            for relative, text in docs.fabric_docs(design, args['max_nodes_per_tier'], host_rows=host_rows):
-                output.put('%s/%s' % (DOCS, relative), text)
+        for item in items:  # then the documents
+            if item['error']:
+                errors['(fabric) %s' % item['name']] = item['error']
         return rendered, errors, missing, devices_done

@@ -11,8 +11,10 @@ layout lives in templates/docs/. `fabric_docs(design)` yields (relative path, te
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import ipaddress
+import re
 from collections import Counter
 
 from .design import ROLE_LABEL
@@ -60,9 +62,27 @@ def _table(headers, rows) -> str:
     return '\n'.join(lines) + '\n'
 
 
+# A line that stands for a table (it starts with '|', like the table) while a page is tidied.
+_TABLE_MARK = '|\x00table %d'
+_TABLE_MARKS = re.compile('^\\|\x00table ([0-9]+)$', re.MULTILINE)
+
+
 def _render(template, **context) -> str:
-    """Render templates/docs/<template> and tidy the Markdown: one blank line around headings and tables."""
-    text = environment().get_template('docs/%s' % template).render(table=_table, **context)
+    """Render templates/docs/<template> and tidy the Markdown: one blank line around headings and tables.
+    Tables (thousands of lines in a large fabric's cabling or addressing) are tidy as made: the page is tidied
+    with one marker line for each, then they take the markers' places."""
+    tables = []
+
+    def table(headers, rows):
+        tables.append(_table(headers, rows)[:-1])
+        return _TABLE_MARK % (len(tables) - 1) + '\n'  # a table ends with a new line, like _table's
+    text = _tidy(environment().get_template('docs/%s' % template).render(table=table, **context))
+    if tables:
+        text = _TABLE_MARKS.sub(lambda match: tables[int(match.group(1))], text)
+    return text
+
+
+def _tidy(text) -> str:
     lines = []
     for line in text.split('\n'):
         stripped = line.strip()
@@ -166,15 +186,15 @@ def _pool_rows(design):
 
 
 def host_address_rows(model) -> list:
-    """Addressing rows of one GPU server model; a caller that already has the models passes them to fabric_docs."""
+    """Addressing rows of one GPU server model."""
     return [(model['name'], str(rail['rail']), rail['interface'], rail['address'], _cell(rail['gateway']),
              '%s %s' % (rail['leaf'], rail['leaf_interface']),
              _cell(rail['network']) + ('' if rail['vlan'] is None else ' (VLAN %d)' % rail['vlan']))
             for rail in model['rails']]
 
 
-def addressing_md(design, host_rows=None) -> str:
-    """Pools, loopbacks, fabric /31s and server rail addresses. `host_rows`: {server: host_address_rows(model)}."""
+def addressing_md(design) -> str:
+    """Pools, loopbacks, fabric /31s and server rail addresses."""
     numbered = design.intent['underlay']['routing'] == 'ebgp_numbered'
     loopbacks = [(node.name, ROLE_LABEL[node.role], '%s/32' % design.router_id[node.name],
                   '%s/32' % design.vtep[node.name] if node.name in design.vtep else '-',
@@ -190,12 +210,10 @@ def addressing_md(design, host_rows=None) -> str:
                            '%s %s' % (link.upper.name, design.interface_name(link.upper, link)), '%s/%d' % (upper_ip, prefix)))
     hosts = []
     host_management = []
-    known = host_rows or {}
     for node in design.hosts():
         if design.management_ip.get(node.name):
             host_management.append((node.name, design.management_ip[node.name]))
-        rows = known.get(node.name)
-        hosts.extend(rows if rows is not None else host_address_rows(design.device(node.name)))
+        hosts.extend(host_address_rows(design.device(node.name)))
     return _render(
         'addressing.md.j2',
         name=design.name, pools=_pool_rows(design), loopbacks=loopbacks, numbered=numbered, fabric=fabric,
@@ -527,21 +545,27 @@ def _svg_node(node, x, y) -> str:
 
 
 # ----------------------------------------------------------------------------------------- all fabric documents
-def fabric_docs(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True, host_rows=None):
-    """Yield (relative path, text) for every fabric-wide document, one at a time.
+def fabric_documents(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True) -> list:
+    """[(relative path, make() -> text)] of every fabric-wide document, in FABRIC_DOCS order. Each is made from the
+    design alone, so render workers make them side by side (render.render_into)."""
+    return [
+        ('index.md', functools.partial(index_md, design, device_pages)),
+        ('cabling.md', functools.partial(cabling_md, design)),
+        ('cabling.csv', functools.partial(cabling_csv, design)),
+        ('addressing.md', functools.partial(addressing_md, design)),
+        ('asn.md', functools.partial(asn_md, design)),
+        ('devices.md', functools.partial(devices_md, design)),
+        ('overlay.md', functools.partial(overlay_md, design)),
+        ('topology.svg', functools.partial(topology_svg, design, max_nodes_per_tier)),
+    ]
 
-    `host_rows` ({server: host_address_rows(model)}) saves recomputing server models a caller already built.
-    """
-    yield 'index.md', index_md(design, device_pages)
-    yield 'cabling.md', cabling_md(design)
-    yield 'cabling.csv', cabling_csv(design)
-    yield 'addressing.md', addressing_md(design, host_rows)
-    yield 'asn.md', asn_md(design)
-    yield 'devices.md', devices_md(design)
-    yield 'overlay.md', overlay_md(design)
-    yield 'topology.svg', topology_svg(design, max_nodes_per_tier)
+
+def fabric_docs(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True):
+    """Yield (relative path, text) for every fabric-wide document, one at a time."""
+    for relative, make in fabric_documents(design, max_nodes_per_tier, device_pages):
+        yield relative, make()
 
 
-__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'fabric_docs', 'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md',
+__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'fabric_documents', 'fabric_docs', 'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md',
            'addressing_md', 'host_address_rows', 'asn_md', 'devices_md', 'overlay_md', 'index_md', 'svg_layout', 'topology_svg',
            'rail_colour', 'lossless_text']

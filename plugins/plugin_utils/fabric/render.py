@@ -148,9 +148,9 @@ def renderer_missing(exc_name, exc_module, model) -> bool:
 
 
 def _render_one(design, name, pages, user_hashes=None):
-    """{name, files, page, host_rows, error, missing}: one device, errors as text (they cross process boundaries)."""
+    """{name, files, page, error, missing}: one device, errors as text (they cross process boundaries)."""
     model = design.device(name)
-    item = {'name': name, 'files': None, 'page': None, 'host_rows': None, 'error': None, 'missing': None}
+    item = {'name': name, 'files': None, 'page': None, 'error': None, 'missing': None}
     try:
         item['files'] = render_model(model, user_hashes)
     except Exception as exc:  # one device's failure must not hide the others'
@@ -162,19 +162,11 @@ def _render_one(design, name, pages, user_hashes=None):
     if pages:
         from . import docs
         item['page'] = docs.device_page(design, model, sorted(item['files']))
-        if model['role'] == 'host':
-            item['host_rows'] = docs.host_address_rows(model)
     return item
 
 
-def _put_one(design, name, pages, user_hashes, output):
-    """_render_one with the files and page put into `output` (None: dropped); the item keeps their count and size."""
-    item = _render_one(design, name, pages, user_hashes)
-    files, page = item.pop('files'), item.pop('page')
+def _put_texts(item, texts, output):
     item['files'] = item['bytes'] = 0
-    texts = [('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name]) for file_name in sorted(files or ())]
-    if page:
-        texts.append(('%s/%s' % (DOCS, page[0]), page[1]))
     for relative, text in texts:
         item['files'] += 1
         item['bytes'] += len(text) if text.isascii() else len(text.encode('utf-8'))
@@ -183,13 +175,40 @@ def _put_one(design, name, pages, user_hashes, output):
     return item
 
 
+def _put_device(design, name, pages, user_hashes, output):
+    """_render_one with the files and page put into `output` (None: dropped); the item keeps their count and size."""
+    item = _render_one(design, name, pages, user_hashes)
+    files, page = item.pop('files'), item.pop('page')
+    texts = [('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name]) for file_name in sorted(files or ())]
+    if page:
+        texts.append(('%s/%s' % (DOCS, page[0]), page[1]))
+    return _put_texts(item, texts, output)
+
+
+def _put_document(relative, make, output):
+    """One fabric-wide file, made by make() and put into `output`; an item like a device's, named by its path."""
+    item = {'name': relative, 'error': None, 'missing': None}
+    try:
+        text = make()
+    except Exception as exc:  # reported like a device's failure
+        item['error'] = '%s: %s' % (type(exc).__name__, exc)
+        return _put_texts(item, (), output)
+    return _put_texts(item, [(relative, text)], output)
+
+
 def _render_chunk(names):
     return [_render_one(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes']) for name in names]
 
 
-def _put_chunk(names):
+def _put_task(task):
+    """One task of render_into's workers: ('devices', names) or ('document', index); the items and what the
+    worker's output recorded."""
+    kind, payload = task
     output = _WORK['output']
-    items = [_put_one(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes'], output) for name in names]
+    if kind == 'devices':
+        items = [_put_device(_WORK['design'], name, _WORK['pages'], _WORK['user_hashes'], output) for name in payload]
+    else:
+        items = [_put_document(*_WORK['documents'][payload], output)]
     return items, output.take_changes() if output is not None else None
 
 
@@ -205,22 +224,25 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _in_workers(design, names, workers, chunk_function, **work):
-    """Results of chunk_function over chunks of `names`, in order, from forked worker processes; None when the
-    devices are too few or one worker is asked for (the caller then works serially)."""
+def _parallel(workers, devices) -> int:
+    """Worker processes for `devices` devices: 0 when one process is better (few devices, one CPU, no fork)."""
     workers = default_workers() if workers is None else max(1, workers)
-    if workers == 1 or len(names) < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
-        return None
-    return _pool_results(design, names, workers, chunk_function, work)
+    if workers == 1 or devices < PARALLEL_MIN_DEVICES or 'fork' not in multiprocessing.get_all_start_methods():
+        return 0
+    return workers
 
 
-def _pool_results(design, names, workers, chunk_function, work):
-    chunks = [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
-    design.device(names[0])  # lazily built design tables, built once here rather than once per worker
+def _device_chunks(names):
+    return [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
+
+
+def _pool_results(design, workers, function, tasks, work):
+    """function(task) for each task, in order, from `workers` forked processes that inherit `work`."""
+    design.device(next(iter(design.nodes)))  # lazily built design tables, built once here rather than once per worker
     _WORK.update(work, design=design)
     try:
         with multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker) as pool:
-            yield from pool.imap(chunk_function, chunks)
+            yield from pool.imap(function, tasks)
     finally:
         _WORK.clear()
 
@@ -231,32 +253,51 @@ def render_devices(design, names, workers=None, pages=False, user_hashes=None):
     With more than one worker and enough devices, forked worker processes render chunks of devices while the
     caller consumes the results in order, so the output is byte-identical to a serial run."""
     user_hashes = {} if user_hashes is None else user_hashes  # files to deploy: every declared user needs a hash
-    chunks = _in_workers(design, names, workers, _render_chunk, pages=pages, user_hashes=user_hashes)
-    if chunks is None:
+    workers = _parallel(workers, len(names))
+    if not workers:
         for name in names:
             yield _render_one(design, name, pages, user_hashes)
         return
-    for items in chunks:
+    for items in _pool_results(design, workers, _render_chunk, _device_chunks(names),
+                               {'pages': pages, 'user_hashes': user_hashes}):
         yield from items
 
 
-def render_into(design, names, output, workers=None, pages=False, user_hashes=None):
+def render_into(design, names, output, workers=None, pages=False, user_hashes=None, documents=()):
     """Render `names` and put each device's files (configs/<device>/<file>, and its page under docs/ with
-    pages=True) into `output`, an open output.StagedOutput (None: render and drop, to measure the renderers alone).
-    Yield one item per device in the order of `names`: {name, files (count), bytes, host_rows, error, missing}.
+    pages=True) into `output`, an open output.StagedOutput (None: render and drop, to measure the renderers alone),
+    then each of `documents`, [(relative path, make() -> text)] (the fabric's own files, docs.fabric_documents).
+    Yield one item per device in the order of `names`, then one per document: {name (a document's: its path),
+    files (count), bytes, error, missing}.
 
-    With more than one worker and enough devices, the workers render, compare and write their devices' files
-    themselves, so the rendered text never crosses a process boundary; the caller's output adopts what they
-    staged in the order of `names`, so the result is the same as a serial run's, file for file."""
+    With more than one worker and enough devices, the workers render, compare and write the files themselves,
+    so the rendered text never crosses a process boundary; the caller's output adopts what they staged in this
+    same order, so the result is a serial run's, file for file."""
     user_hashes = {} if user_hashes is None else user_hashes
-    chunks = _in_workers(design, names, workers, _put_chunk, pages=pages, user_hashes=user_hashes, output=output)
-    if chunks is None:
+    documents = list(documents)
+    workers = _parallel(workers, len(names))
+    if not workers:
         for name in names:
-            yield _put_one(design, name, pages, user_hashes, output)
+            yield _put_device(design, name, pages, user_hashes, output)
+        for relative, make in documents:
+            yield _put_document(relative, make, output)
         return
     if output is not None:
         output.prepare_workers()  # before the workers fork: they all stage into one directory
-    for items, changes in chunks:
+    # The documents go to the workers first (the largest take longer than a chunk of devices: at the end they
+    # would leave a core idle) and are adopted last, where a serial run puts them.
+    tasks = [('document', index) for index in range(len(documents))] + [('devices', chunk)
+                                                                        for chunk in _device_chunks(names)]
+    work = {'pages': pages, 'user_hashes': user_hashes, 'output': output, 'documents': documents}
+    made = []
+    for items, changes in _pool_results(design, workers, _put_task, tasks, work):
+        if len(made) < len(documents):
+            made.append((items, changes))
+            continue
+        if output is not None:
+            output.adopt(changes)
+        yield from items
+    for items, changes in made:
         if output is not None:
             output.adopt(changes)
         yield from items

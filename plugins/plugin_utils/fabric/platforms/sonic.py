@@ -137,7 +137,7 @@ def config_db(model: dict) -> dict:
         if item.get('lane_ids'):
             # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
             # from the lane rate (sonic-port.yang: rs|fc|none|auto).
-            port.update(lanes=','.join(str(lane) for lane in item['lane_ids']), alias=item['alias'],
+            port.update(lanes=','.join(map(str, item['lane_ids'])), alias=item['alias'],
                         index=str(item['cage']), fec=item['fec'])
             breakout[item['breakout_parent']] = {'brkout_mode': item['breakout']}
         ports[item['name']] = port
@@ -419,11 +419,29 @@ def dump_config_db(tables: dict) -> str:
     return '{\n%s\n}\n' % ',\n'.join(out)
 
 
+# The field names of a row, as inserted -> (the names sorted, the row's text with a %s for each value): rows of a
+# table share their fields (64 PORT rows of a switch, 8 fields each), so each layout is worked out once.
+_ROW_LAYOUTS = {}
+_ROW_LAYOUTS_MAX = 1024
+
+
 def _fields_text(fields) -> str:
     if not fields:
         return '{}'
-    return '{\n%s\n    }' % ',\n'.join(['      %s: %s' % (_quote(field), _value(value))
-                                         for field, value in sorted(fields.items())])
+    names = tuple(fields)
+    layout = _ROW_LAYOUTS.get(names)
+    if layout is None:
+        if len(_ROW_LAYOUTS) >= _ROW_LAYOUTS_MAX:
+            _ROW_LAYOUTS.clear()
+        order = sorted(names)
+        layout = _ROW_LAYOUTS[names] = (order, '{\n%s\n    }' % ',\n'.join(
+            ['      %s: %%s' % _quote(name).replace('%', '%%') for name in order]))
+    order, text = layout
+    try:
+        return text % tuple([_quote(fields[name]) for name in order])
+    except TypeError:  # a list (YANG leaf-list) is indented a level deeper; anything else is refused by _value
+        return '{\n%s\n    }' % ',\n'.join(['      %s: %s' % (_quote(field), _value(value))
+                                             for field, value in sorted(fields.items())])
 
 
 def _value(value) -> str:

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import render
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs, render
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputError, StagedOutput, read_manifest)
@@ -85,10 +85,13 @@ def fixture_many_chunks(monkeypatch):
 def test_workers_write_what_one_process_writes(tmp_path, many_chunks):
     design = design_from_file(POD1K)
     names = list(design.nodes)
-    serial = _render_into(design, names, tmp_path / 'serial', 1, pages=True)
-    parallel = _render_into(design, names, tmp_path / 'parallel', 2, pages=True)
-    assert parallel[0] == serial[0]  # items: names, file counts, sizes, host rows, in order
-    assert [item['name'] for item in parallel[0]] == names and all(item['files'] for item in parallel[0])
+    documents = [('docs/%s' % relative, make) for relative, make in docs.fabric_documents(design)]
+    serial = _render_into(design, names, tmp_path / 'serial', 1, pages=True, documents=documents)
+    parallel = _render_into(design, names, tmp_path / 'parallel', 2, pages=True, documents=documents)
+    assert parallel[0] == serial[0]  # items: names, file counts, sizes, in order, the documents last
+    assert [item['name'] for item in parallel[0]] == names + [relative for relative, _unused in documents]
+    assert all(item['files'] and not item['error'] for item in parallel[0])
+    assert parallel[2][-len(documents):] == [relative for relative, _unused in documents]
     assert parallel[2] == serial[2]  # every file put, in the same order
     assert parallel[3] == serial[3]  # on_change saw the same files with the same content, in the parent
     assert (parallel[1]['written'], parallel[1]['files']) == (serial[1]['written'], serial[1]['files'])
@@ -167,3 +170,17 @@ def test_templates_read_dict_fields_and_still_reach_dict_methods():
     assert text == '10.0.0.1 x ip,keys,nested'
     with pytest.raises(render.jinja2.UndefinedError):
         env.from_string('{{ m.absent }}').render(m=model)
+
+
+def test_a_failing_document_is_reported_from_a_worker_and_the_others_are_written(tmp_path, many_chunks):
+    design = design_from_file(POD1K)
+    names = list(design.nodes)
+
+    def broken():
+        raise ValueError('no such table')
+    documents = [('docs/index.md', lambda: 'index\n'), ('docs/broken.md', broken), ('docs/last.md', lambda: 'last\n')]
+    with StagedOutput(str(tmp_path / 'out')) as output:
+        items = list(render.render_into(design, names, output, workers=2, documents=documents))
+        assert [(item['name'], item['files'], item['error']) for item in items[len(names):]] == [
+            ('docs/index.md', 1, None), ('docs/broken.md', 0, 'ValueError: no such table'), ('docs/last.md', 1, None)]
+        assert list(output.written)[-2:] == ['docs/index.md', 'docs/last.md']

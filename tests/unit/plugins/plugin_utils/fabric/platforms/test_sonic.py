@@ -371,7 +371,10 @@ def test_frr_accepts_every_switch(fixture, request):
 
 
 def test_dump_matches_json_dumps_on_edge_cases():
-    tables = {'B': {}, 'A': {'k|1': {}, 'k"2': {'z': 'é', 'a': 'x\ny'}}, 'C': {'10': {'2': '1', '10': '0'}}}
+    tables = {'B': {}, 'A': {'k|1': {}, 'k"2': {'z': 'é', 'a': 'x\ny'}}, 'C': {'10': {'2': '1', '10': '0'}},
+              # rows with the same fields in either order, '%' in names and values, a YANG leaf-list beside strings
+              'P': {'a': {'x%s': '1', 'b': '%d'}, 'b': {'b': '2', 'x%s': '%s'}, 'c': {'b': '3', 'x%s': '4'}},
+              'L': {'GLOBAL': {'z': 'q', 'ecmp_hash': ['A', 'B']}, 'OTHER': {'z': 'r', 'ecmp_hash': 's'}}}
     assert sonic.dump_config_db(tables) == json.dumps(tables, sort_keys=True, indent=2) + '\n'
     assert sonic.dump_config_db({}) == '{}\n'
     with pytest.raises(TypeError):
