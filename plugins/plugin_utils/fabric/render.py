@@ -236,9 +236,9 @@ def _device_chunks(names):
     return [names[start:start + CHUNK] for start in range(0, len(names), CHUNK)]
 
 
-def _pool_results(design, workers, function, tasks, work):
+def _pool_results(design, names, workers, function, tasks, work):
     """function(task) for each task, in order, from `workers` forked processes that inherit `work`."""
-    design.device(next(iter(design.nodes)))  # lazily built design tables, built once here rather than once per worker
+    design.device(names[0])  # lazily built design tables, built once here rather than once per worker
     _WORK.update(work, design=design)
     try:
         with multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker) as pool:
@@ -258,7 +258,7 @@ def render_devices(design, names, workers=None, pages=False, user_hashes=None):
         for name in names:
             yield _render_one(design, name, pages, user_hashes)
         return
-    for items in _pool_results(design, workers, _render_chunk, _device_chunks(names),
+    for items in _pool_results(design, names, workers, _render_chunk, _device_chunks(names),
                                {'pages': pages, 'user_hashes': user_hashes}):
         yield from items
 
@@ -290,7 +290,7 @@ def render_into(design, names, output, workers=None, pages=False, user_hashes=No
                                                                         for chunk in _device_chunks(names)]
     work = {'pages': pages, 'user_hashes': user_hashes, 'output': output, 'documents': documents}
     made = []
-    for items, changes in _pool_results(design, workers, _put_task, tasks, work):
+    for items, changes in _pool_results(design, names, workers, _put_task, tasks, work):
         if len(made) < len(documents):
             made.append((items, changes))
             continue

@@ -441,7 +441,7 @@ def _fields_text(fields) -> str:
         return text % tuple([_quote(fields[name]) for name in order])
     except TypeError:  # a list (YANG leaf-list) is indented a level deeper; anything else is refused by _value
         return '{\n%s\n    }' % ',\n'.join(['      %s: %s' % (_quote(field), _value(value))
-                                             for field, value in sorted(fields.items())])
+                                            for field, value in sorted(fields.items())])
 
 
 def _value(value) -> str:
