@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 from collections import Counter
+from collections.abc import Mapping
 
 from .asic import get_asic
 from .switch_models import get_model, load_models, physical_port, port_cage
@@ -184,6 +185,31 @@ class _Pool:
         return offset
 
 
+class _LinkAddresses(Mapping):
+    """link index -> (lower address, upper address, 31), the /31 of each numbered link from its pool, formatted on
+    first use: a 16k fabric has 49,152 links, the render of one device needs its own few."""
+
+    def __init__(self):
+        self._place = {}  # link index -> (pool, position in the pool)
+        self._known = {}
+
+    def add(self, pool, links):
+        self._place.update((link.index, (pool, position)) for position, link in enumerate(links))
+
+    def __getitem__(self, index):
+        known = self._known.get(index)
+        if known is None:
+            pool, position = self._place[index]
+            known = self._known[index] = (pool.text(position, 1), pool.text(position), 31)
+        return known
+
+    def __iter__(self):
+        return iter(self._place)
+
+    def __len__(self):
+        return len(self._place)
+
+
 class FabricDesign:
     """Everything derived from one intent. Build once, then ask for devices."""
 
@@ -300,39 +326,44 @@ class FabricDesign:
         one breakout mode, carries one link per sub-port, and the front panel has model.port_count cages.
         """
         self.ports = {}
+        layouts = {}  # switches with the same model and the same ports in use (every leaf, most spines) share one
         for node in self.switches():
-            platform = get_platform(node.platform)
-            model = get_model(node.model) if node.model else None
-            ports, cage_mode, used_slots = {}, {}, set()
-            for link in node.links:
-                number = link.end(node)[0]
-                if model is None:
-                    ports[link.index] = {
-                        'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None, 'alias': None,
-                        'fec': None, 'breakout': None, 'split': False, 'parent': None, 'cage': number, 'subport': 0}
-                    continue
-                info = physical_port(platform.port_naming, model, number, link.speed_gbps)
-                if info is None:
-                    issues.add(self._hardware_path(node, 'model'), node.model,
-                               '%s has %d ports; %s needs port %d (%dG, cage %d): more ports than the model has; '
-                               'pick a bigger model, fewer servers per leaf or a higher oversubscription'
-                               % (model.title, model.port_count, node.name, number, link.speed_gbps,
-                                  port_cage(model, number, link.speed_gbps)))
-                    break
-                slot = (info['cage'], info['subport'])
-                if slot in used_slots:
-                    issues.add(self._hardware_path(node, 'model'), node.model,
-                               'cage %d sub-port %d of %s carries two links' % (slot[0], slot[1], node.name))
-                    break
-                used_slots.add(slot)
-                other = cage_mode.setdefault(info['cage'], info['breakout'])
-                if other != info['breakout']:
-                    issues.add(self._hardware_path(node, 'model'), node.model,
-                               'cage %d of %s would need two breakout modes (%s and %s)'
-                               % (info['cage'], node.name, other, info['breakout']))
-                    break
-                ports[link.index] = info
-            self.ports[node.name] = ports
+            pattern = tuple((link.end(node)[0], link.speed_gbps) for link in node.links)
+            key = (node.platform, node.model, pattern)
+            layout = layouts.get(key) or layouts.setdefault(key, self._port_layout(node, pattern))
+            infos, problem = layout
+            if problem:
+                issues.add(self._hardware_path(node, 'model'), node.model, problem % {'switch': node.name})
+            self.ports[node.name] = {link.index: info for link, info in zip(node.links, infos)}
+
+    @staticmethod
+    def _port_layout(node, pattern):
+        """([physical port of each (port number, speed) of `pattern`, up to the first problem], the problem or None,
+        with %(switch)s for the switch's name)."""
+        platform = get_platform(node.platform)
+        model = get_model(node.model) if node.model else None
+        infos, cage_mode, used_slots = [], {}, set()
+        for number, speed in pattern:
+            if model is None:
+                infos.append({'name': '%s%d' % (platform.port_prefix, number), 'lanes': None, 'lane_ids': None,
+                              'alias': None, 'fec': None, 'breakout': None, 'split': False, 'parent': None,
+                              'cage': number, 'subport': 0})
+                continue
+            info = physical_port(platform.port_naming, model, number, speed)
+            if info is None:
+                return infos, ('%s has %d ports; %%(switch)s needs port %d (%dG, cage %d): more ports than the model '
+                               'has; pick a bigger model, fewer servers per leaf or a higher oversubscription'
+                               % (model.title, model.port_count, number, speed, port_cage(model, number, speed)))
+            slot = (info['cage'], info['subport'])
+            if slot in used_slots:
+                return infos, 'cage %d sub-port %d of %%(switch)s carries two links' % slot
+            used_slots.add(slot)
+            other = cage_mode.setdefault(info['cage'], info['breakout'])
+            if other != info['breakout']:
+                return infos, ('cage %d of %%(switch)s would need two breakout modes (%s and %s)'
+                               % (info['cage'], other, info['breakout']))
+            infos.append(info)
+        return infos, None
 
     def _check_rails(self, issues, rails):
         hosts_spec = self.intent['hosts']
@@ -406,13 +437,11 @@ class FabricDesign:
         self.router_id = {node.name: loopback.text(position + 1) for position, node in enumerate(switches)}
         self.vtep = {node.name: vtep.text(position + 1) for position, node in enumerate(leaves)}
         # Per link: (lower address, upper address, prefix length); the upper tier takes the even address.
-        self.link_ip = {}
+        self.link_ip = _LinkAddresses()
         if numbered:
-            for position, link in enumerate(fabric_links):
-                self.link_ip[link.index] = (p2p.text(position, 1), p2p.text(position), 31)
+            self.link_ip.add(p2p, fabric_links)
         if routed_hosts:
-            for position, link in enumerate(host_links):
-                self.link_ip[link.index] = (host_p2p.text(position, 1), host_p2p.text(position), 31)
+            self.link_ip.add(host_p2p, host_links)
         self._assign_management(issues)
 
     def _assign_management(self, issues):

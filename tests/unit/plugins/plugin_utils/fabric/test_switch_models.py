@@ -111,6 +111,7 @@ def test_explicit_ports_beyond_the_front_panel_are_an_error():
     with pytest.raises(IntentError) as error:
         design_from_intent(data)
     assert 'topology.model.leaf' in str(error.value) and 'more ports than the model has' in str(error.value)
+    assert 'l1 needs port 65' in str(error.value)
 
 
 def test_explicit_cage_cannot_mix_breakout_modes():
@@ -122,7 +123,19 @@ def test_explicit_cage_cannot_mix_breakout_modes():
             'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
     with pytest.raises(IntentError) as error:
         design_from_intent(data)
-    assert 'would need two breakout modes' in str(error.value)
+    assert 'cage 1 of l1 would need two breakout modes' in str(error.value)
+
+
+def test_explicit_sub_port_cannot_carry_two_links():
+    data = {'name': 'ex', 'topology': {'explicit': {
+            'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
+            # SN5600: port 2 at 800G (1 x 800G) and port 3 at 400G (2 x 400G) are both sub-port 0 of cage 2.
+            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 2, 'b_port': 1},
+                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 3}]}},
+            'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
+    with pytest.raises(IntentError) as error:
+        design_from_intent(data)
+    assert 'cage 2 sub-port 0 of l1 carries two links' in str(error.value)
 
 
 def test_a_device_can_run_another_model_than_its_role():
