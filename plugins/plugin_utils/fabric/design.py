@@ -555,6 +555,8 @@ class FabricDesign:
                 'svi_first_offset': first_svi if carriers else None,
             })
         self.network_by_rail = {rail: net for net in self.networks for rail in net['rails']}
+        # NCCL settings, sysctls and RDMA NIC QoS of servers with the same NICs: one shared (read-only) object each
+        self._host_parts = {}
         # per rail network: its first address as an integer and the routes of its servers (shared, read-only)
         self._rail_network = {net['name']: (int(ipaddress.IPv4Network(net['subnet']).network_address),
                                             self._rail_routes(net)) for net in self.networks}
@@ -869,14 +871,11 @@ class FabricDesign:
                              subnet=network['subnet'], routes=routes)
             rails.append(entry)
         rails.sort(key=lambda entry: entry['rail'])
-        nccl = self._nccl(rails)
-        sysctl = {'net.ipv4.conf.all.arp_ignore': 1, 'net.ipv4.conf.all.arp_announce': 2,
-                  'net.ipv4.conf.all.rp_filter': 2, 'net.ipv4.conf.default.arp_ignore': 1,
-                  'net.ipv4.conf.default.arp_announce': 2, 'net.ipv4.conf.default.rp_filter': 2}
-        for entry in rails:
-            key = entry['interface'].replace('.', '/')
-            sysctl.update({'net.ipv4.conf.%s.arp_ignore' % key: 1, 'net.ipv4.conf.%s.arp_announce' % key: 2,
-                           'net.ipv4.conf.%s.rp_filter' % key: 2})
+        nics = tuple((entry['interface'], entry['rdma_device']) for entry in rails)
+        shared = self._host_parts.get(nics)
+        if shared is None:
+            shared = self._host_parts[nics] = (self._nccl(rails), self._host_sysctl(rails), self._host_rnic())
+        nccl, sysctl, rnic = shared
         return {
             'name': node.name,
             'fabric': self.name,
@@ -891,23 +890,38 @@ class FabricDesign:
             'bootstrap_interface': self.intent['hosts']['bootstrap_interface'],
             'mtu': lossless['mtu']['host'],
             'rails': rails,
-            'rnic': {
-                'trust': 'dscp',
-                'pfc_priorities': lossless['lossless_priorities'],
-                'pfc_mask': lossless['pfc_mask'],
-                'roce_dscp': lossless['roce_dscp'],
-                'roce_priority': lossless['roce_priority'],
-                'cnp_dscp': lossless['cnp_dscp'],
-                'cnp_priority': lossless['cnp_priority'],
-                'dscp_to_priority_overrides': lossless['host_dscp_to_priority_overrides'],
-                'ecn_priorities': lossless['lossless_priorities'],
-                'traffic_class': lossless['traffic_class_byte'],
-                'mtu': lossless['mtu']['host'],
-            },
+            'rnic': rnic,
             'nccl': nccl,
             'sysctl': sysctl,
             'kubernetes': self.kubernetes(),
         }
+
+    def _host_rnic(self):
+        lossless = self.lossless
+        return {
+            'trust': 'dscp',
+            'pfc_priorities': lossless['lossless_priorities'],
+            'pfc_mask': lossless['pfc_mask'],
+            'roce_dscp': lossless['roce_dscp'],
+            'roce_priority': lossless['roce_priority'],
+            'cnp_dscp': lossless['cnp_dscp'],
+            'cnp_priority': lossless['cnp_priority'],
+            'dscp_to_priority_overrides': lossless['host_dscp_to_priority_overrides'],
+            'ecn_priorities': lossless['lossless_priorities'],
+            'traffic_class': lossless['traffic_class_byte'],
+            'mtu': lossless['mtu']['host'],
+        }
+
+    @staticmethod
+    def _host_sysctl(rails):
+        sysctl = {'net.ipv4.conf.all.arp_ignore': 1, 'net.ipv4.conf.all.arp_announce': 2,
+                  'net.ipv4.conf.all.rp_filter': 2, 'net.ipv4.conf.default.arp_ignore': 1,
+                  'net.ipv4.conf.default.arp_announce': 2, 'net.ipv4.conf.default.rp_filter': 2}
+        for entry in rails:
+            key = entry['interface'].replace('.', '/')
+            sysctl.update({'net.ipv4.conf.%s.arp_ignore' % key: 1, 'net.ipv4.conf.%s.arp_announce' % key: 2,
+                           'net.ipv4.conf.%s.rp_filter' % key: 2})
+        return sysctl
 
     def _rail_routes(self, network):
         """Routes of a rail NIC in an overlay network: the other subnets of its VRF via the anycast gateway."""
