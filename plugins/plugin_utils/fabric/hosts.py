@@ -94,8 +94,8 @@ def render(model: dict, env) -> dict:
         RNIC_SCRIPT: env.get_template('hosts/aifabric-rnic-qos.sh.j2').render(context),
         RNIC_UNIT: env.get_template('hosts/aifabric-rnic-qos@.service.j2').render(context),
         # parts shared by the models of servers with the same NICs (the design's objects): each formatted once
-        HOST_JSON: jsontext.dumps(model, indent=2, frozen=(model['kubernetes'], model['rnic'], model['nccl'],
-                                                            model['sysctl'])) + '\n',
+        HOST_JSON: jsontext.dumps(model, indent=2, frozen=(
+            model['kubernetes'], model['rnic'], model['nccl'], model['sysctl'])) + '\n',
     }
     if model['gpudirect'] == 'peermem':
         files[PEERMEM_CONF] = env.get_template('hosts/nvidia-peermem.conf.j2').render(context)
