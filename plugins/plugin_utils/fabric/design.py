@@ -646,6 +646,8 @@ class FabricDesign:
         return self.ports[node.name][link.index]['name']
 
     def device(self, name: str) -> dict:
+        """The model of one device. It shares parts with other devices' models (physical ports, the NIC settings
+        of servers with the same NICs), which renderers format once: read it, never change it."""
         node = self.nodes[name]
         if node.role == 'host':
             return self._host_model(node)

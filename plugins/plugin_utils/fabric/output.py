@@ -386,9 +386,8 @@ class StagedOutput:
 
     def start_worker(self):
         """In a forked worker: start from empty records; changed files go to the parent's on_change via adopt()."""
-        self.files, self.written, self.unchanged, self._staged = {}, {}, 0, set()
+        self.take_changes()
         if self.on_change is not None:
-            self._changes = []
             self.on_change = self._record_change
 
     def _record_change(self, relative, old, new):
@@ -398,8 +397,7 @@ class StagedOutput:
         """In a worker: what its put() calls recorded since the last call (and forget it)."""
         changes = {'files': self.files, 'written': list(self.written), 'unchanged': self.unchanged,
                    'on_change': self._changes}
-        self.files, self.written, self.unchanged, self._staged = {}, {}, 0, set()
-        self._changes = []
+        self.files, self.written, self.unchanged, self._staged, self._changes = {}, {}, 0, set(), []
         return changes
 
     def adopt(self, changes):

@@ -289,15 +289,15 @@ def render_into(design, names, output, workers=None, pages=False, user_hashes=No
     tasks = [('document', index) for index in range(len(documents))] + [('devices', chunk)
                                                                         for chunk in _device_chunks(names)]
     work = {'pages': pages, 'user_hashes': user_hashes, 'output': output, 'documents': documents}
-    made = []
+    documents_made = []
     for items, changes in _pool_results(design, names, workers, _put_task, tasks, work):
-        if len(made) < len(documents):
-            made.append((items, changes))
+        if len(documents_made) < len(documents):
+            documents_made.append((items, changes))
             continue
         if output is not None:
             output.adopt(changes)
         yield from items
-    for items, changes in made:
+    for items, changes in documents_made:
         if output is not None:
             output.adopt(changes)
         yield from items
