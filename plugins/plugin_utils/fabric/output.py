@@ -12,8 +12,7 @@ Layout, for dest = out/lab:
     out/.lab.lock                           fcntl lock: one render into out/lab at a time
 
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
-Identical files of one generation (the same script on thousands of servers) are hard links to one file, and
-files that did not change are hard links to the previous generation, so a one-device change on a fabric of
+Files that did not change are hard links to the previous generation, so a one-device change on a fabric of
 thousands of devices writes one device's files. manifest.json lists the sha256 of every file under the render
 roots and marks the generation complete; verify() checks it.
 
@@ -168,7 +167,6 @@ class StagedOutput:
         self._done = False
         self._opened = False
         self._changes = []  # in a worker process: (relative, old, new) of changed files, for the parent's on_change
-        self._content_paths = {}  # sha256 -> a staged file with that content, which identical files link to
 
     # ------------------------------------------------------------------ context
     def __enter__(self):
@@ -345,37 +343,29 @@ class StagedOutput:
         if relative == MANIFEST:
             raise OutputError('refusing to write %s: the name is reserved for the manifest' % MANIFEST)
         data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
-        digest = self.files[relative] = hashlib.sha256(data).hexdigest()
+        self.files[relative] = hashlib.sha256(data).hexdigest()
         old = self._old_content(relative)
         if old == data:
             self.unchanged += 1
             if relative in self.written:  # put twice, back to the old content: drop the staged copy
                 del self.written[relative]
                 if relative in self._staged:
-                    self._unstage(relative)
+                    os.unlink(os.path.join(self._staging, relative))
+                    self._staged.discard(relative)
             return 'unchanged'
         self.written[relative] = True
         if self.on_change is not None:
             self.on_change(relative, old, data)
         if not self.check_mode:
-            self._write(relative, data, digest)
+            self._write(relative, data)
         return 'written'
 
-    def _write(self, relative, data, digest):
+    def _write(self, relative, data):
         staging = self._staging_directory()
         self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
         path = staging + '/' + relative
         if relative in self._staged:
-            self._unstage(relative)
-        self._staged.add(relative)
-        twin = self._content_paths.get(digest)
-        if twin is not None:
-            try:  # a file of this generation has this content already: one more name for it
-                os.link(twin, path, follow_symlinks=False)
-                return
-            except OSError:  # gone (put again), too many links, or no hard links here: write it
-                pass
-        self._content_paths[digest] = path
+            os.unlink(path)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
         try:
             os.fchmod(handle, FILE_MODE)  # whatever the umask
@@ -384,13 +374,7 @@ class StagedOutput:
                 view = view[os.write(handle, view):]
         finally:
             os.close(handle)
-
-    def _unstage(self, relative):
-        """Remove a file staged earlier in this render (put again), and forget it as the file identical ones link to."""
-        path = self._staging + '/' + relative
-        os.unlink(path)
-        self._staged.discard(relative)
-        self._content_paths = {digest: twin for digest, twin in self._content_paths.items() if twin != path}
+        self._staged.add(relative)
 
     # ------------------------------------------------------------------ worker processes
     # Forked workers put() their devices' files themselves (rendered text never crosses a process boundary); each
