@@ -101,41 +101,37 @@ def test_eos_names_and_speed_keywords_follow_the_model():
     assert 'interface Ethernet1/5\n' in broken_out and '   speed 400g-4\n' in broken_out
 
 
-def test_explicit_ports_beyond_the_front_panel_are_an_error():
-    data = {'name': 'ex', 'topology': {'explicit': {
+def _one_leaf_design_error(links, **topology) -> str:
+    """The IntentError text of an explicit fabric (spine s1, leaf l1, server h1) with these links."""
+    data = {'name': 'ex', 'topology': dict(topology, explicit={
             'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
-            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 400, 'a_port': 65, 'b_port': 1},
-                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400}]}},
+            'links': links}),
             'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
-    data['topology']['model'] = {'leaf': 'nvidia-sn4700', 'spine': 'nvidia-sn4700'}
     with pytest.raises(IntentError) as error:
         design_from_intent(data)
-    assert 'topology.model.leaf' in str(error.value) and 'more ports than the model has' in str(error.value)
-    assert 'l1 needs port 65' in str(error.value)
+    return str(error.value)
+
+
+def test_explicit_ports_beyond_the_front_panel_are_an_error():
+    error = _one_leaf_design_error([{'a': 'l1', 'b': 's1', 'speed_gbps': 400, 'a_port': 65, 'b_port': 1},
+                                    {'a': 'h1', 'b': 'l1', 'speed_gbps': 400}],
+                                   model={'leaf': 'nvidia-sn4700', 'spine': 'nvidia-sn4700'})
+    assert 'topology.model.leaf' in error and 'more ports than the model has' in error
+    assert 'l1 needs port 65' in error
 
 
 def test_explicit_cage_cannot_mix_breakout_modes():
-    data = {'name': 'ex', 'topology': {'explicit': {
-            'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
-            # SN5600: port 1 at 800G is cage 1 (1x800G); port 2 at 400G is cage 1 too (2 x 400G): two modes, one cage.
-            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 1, 'b_port': 1},
-                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 2}]}},
-            'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
-    with pytest.raises(IntentError) as error:
-        design_from_intent(data)
-    assert 'cage 1 of l1 would need two breakout modes' in str(error.value)
+    # SN5600: port 1 at 800G is cage 1 (1x800G); port 2 at 400G is cage 1 too (2 x 400G): two modes, one cage.
+    error = _one_leaf_design_error([{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 1, 'b_port': 1},
+                                    {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 2}])
+    assert 'cage 1 of l1 would need two breakout modes' in error
 
 
 def test_explicit_sub_port_cannot_carry_two_links():
-    data = {'name': 'ex', 'topology': {'explicit': {
-            'nodes': [{'name': 's1', 'role': 'spine'}, {'name': 'l1', 'role': 'leaf'}, {'name': 'h1', 'role': 'host'}],
-            # SN5600: port 2 at 800G (1 x 800G) and port 3 at 400G (2 x 400G) are both sub-port 0 of cage 2.
-            'links': [{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 2, 'b_port': 1},
-                      {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 3}]}},
-            'overlay': {'networks': [{'name': 'r0', 'vlan': 100, 'subnet': '10.100.0.0/24', 'rails': [0]}]}}
-    with pytest.raises(IntentError) as error:
-        design_from_intent(data)
-    assert 'cage 2 sub-port 0 of l1 carries two links' in str(error.value)
+    # SN5600: port 2 at 800G (1 x 800G) and port 3 at 400G (2 x 400G) are both sub-port 0 of cage 2.
+    error = _one_leaf_design_error([{'a': 'l1', 'b': 's1', 'speed_gbps': 800, 'a_port': 2, 'b_port': 1},
+                                    {'a': 'h1', 'b': 'l1', 'speed_gbps': 400, 'b_port': 3}])
+    assert 'cage 2 sub-port 0 of l1 carries two links' in error
 
 
 def test_a_device_can_run_another_model_than_its_role():
