@@ -258,36 +258,82 @@ def load_text(info=None) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- children
-def settle():
+# Linux ext4 without a journal (this build machine's root file system: /sys/fs/ext4/<disk>/journal_task reads
+# "<none>") does not hand out an inode freed less than 60 s ago (RECENTCY_MIN; 5 minutes more while its inode
+# table block is unwritten): find_inode_bit() calls recently_deleted() on every such free inode before it picks
+# one, so creating files right after deleting thousands costs several times more system time (fs/ext4/ialloc.c,
+# "ext4: avoid unnecessary scan of inode table for recently deleted inodes"; journaled ext4 skips the check).
+# A benchmark that deleted the previous pass's output would charge that scan to the next pass: the scratch
+# directories of a script are removed when it ends, and a script waits, before its first pass, until the inodes
+# its predecessor freed are past that window.
+RECENTLY_DELETED_SECONDS = 61
+_SCRATCH = []
+_REMOVED_STAMP = os.path.join(RESULTS_DIR, '.scratch-removed')
+
+
+def scratch(prefix, parent=None) -> str:
+    """A fresh temporary directory that stays until remove_scratch() (the end of the benchmark script)."""
+    path = tempfile.mkdtemp(prefix=prefix, dir=parent)
+    _SCRATCH.append(path)
+    return path
+
+
+def remove_scratch():
+    """Remove every scratch directory of this script and note when, for the next script's settle()."""
+    removed = False
+    while _SCRATCH:
+        path = _SCRATCH.pop()
+        removed = removed or os.path.exists(path)
+        shutil.rmtree(path, ignore_errors=True)
+    if removed:
+        os.makedirs(RESULTS_DIR, exist_ok=True)
+        with open(_REMOVED_STAMP, 'w', encoding='utf-8') as handle:
+            handle.write('%f\n' % time.time())
+
+
+def release(path):
+    """Remove one scratch directory now: for tmpfs (RAM), which has no recently-deleted window to wait out."""
+    if path in _SCRATCH:
+        _SCRATCH.remove(path)
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def settle() -> float:
     """Flush what earlier passes wrote and deleted (sync(2)), so that the file system's writeback and, on a disk
-    mounted with `discard`, the trimming of deleted files are not charged to the next measured pass."""
+    mounted with `discard`, the trimming of deleted files are not charged to the next measured pass; then wait
+    until the inodes a previous script freed are past the recently-deleted window. Returns the seconds waited."""
     os.sync()
+    try:
+        with open(_REMOVED_STAMP, encoding='utf-8') as handle:
+            removed_at = float(handle.read().strip() or 0)
+    except (OSError, ValueError):
+        return 0.0
+    wait = removed_at + RECENTLY_DELETED_SECONDS - time.time()
+    if wait > 0:
+        time.sleep(wait)
+    return max(0.0, wait)
 
 
-def file_system_reference(parent, files, directories, size) -> dict:
+def file_system_reference(work, files, directories, size) -> dict:
     """What the file system alone costs for a render's output: `files` files of `size` bytes in `directories`
-    directories, created by one process with plain os.open/write/close (no rendering, no hashing), then removed.
-    Wall and system seconds, measured beside a benchmark pass so that its disk figures can be read against the disk
-    of the moment (this machine's ext4 /tmp varies several-fold from minute to minute)."""
+    directories, created in the empty directory `work` by one process with plain os.open/write/close (no
+    rendering, no hashing). Wall and system seconds, measured beside a benchmark pass so that its disk figures can
+    be read against the disk of the moment."""
     settle()
-    work = tempfile.mkdtemp(prefix='aifabric-bench-fs-', dir=parent)
     data = b'x' * size
     per_directory = -(-files // max(1, directories))
-    try:
-        started, system = time.perf_counter(), os.times().system
-        made = 0
-        for index in range(directories):
-            directory = os.path.join(work, 'd%d' % index)
-            os.mkdir(directory)
-            for number in range(min(per_directory, files - made)):
-                handle = os.open(os.path.join(directory, 'f%d' % number), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-                os.write(handle, data)
-                os.close(handle)
-                made += 1
-        return {'wall': time.perf_counter() - started, 'sys': os.times().system - system, 'files': made,
-                'directories': directories, 'size': size}
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    started, system = time.perf_counter(), os.times().system
+    made = 0
+    for index in range(directories):
+        directory = os.path.join(work, 'd%d' % index)
+        os.mkdir(directory)
+        for number in range(min(per_directory, files - made)):
+            handle = os.open(os.path.join(directory, 'f%d' % number), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.write(handle, data)
+            os.close(handle)
+            made += 1
+    return {'wall': time.perf_counter() - started, 'sys': os.times().system - system, 'files': made,
+            'directories': directories, 'size': size}
 
 
 def run_child(argv, env=None, timeout=3600, python=None):

@@ -16,9 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import shutil
 import sys
-import tempfile
 import time
 
 import yaml
@@ -81,7 +79,7 @@ def main(argv=None):
 def run(platform='sonic', repeat=3, servers=2048, quiet=False):
     """Render the whole fabric once, then time `repeat` one-device changes, each in a fresh process."""
     _common.import_path()
-    work = tempfile.mkdtemp(prefix='aifabric-bench-change-')
+    work = _common.scratch('aifabric-bench-change-')
     try:
         intent = _common.gpu16k_intent(platform, servers)
         intent_path = os.path.join(work, 'intent.yml')
@@ -109,7 +107,7 @@ def run(platform='sonic', repeat=3, servers=2048, quiet=False):
         return {'platform': platform, 'servers': servers, 'runs': runs, 'median_wall': median, 'min_wall': walls[0],
                 'max_wall': walls[-1], 'pass': median <= TARGET_SECONDS, 'whole': whole, 'machine': _common.machine()}
     finally:
-        shutil.rmtree(work, ignore_errors=True)
+        _common.remove_scratch()
 
 
 if __name__ == '__main__':

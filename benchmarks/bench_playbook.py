@@ -26,10 +26,8 @@ import json
 import os
 import re
 import resource
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 import yaml
@@ -102,7 +100,7 @@ def output_reference(base, devices) -> dict:
         for name in names:
             files += 1
             size += os.path.getsize(os.path.join(directory, name))
-    return _common.file_system_reference(tempfile.gettempdir(), files, devices, size // max(1, files))
+    return _common.file_system_reference(_common.scratch('aifabric-bench-fs-'), files, devices, size // max(1, files))
 
 
 def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', docs=True, servers=2048, quiet=False):
@@ -113,10 +111,10 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
     inventories['gpu16k'] = gpu16k_inventory(platform_name, servers)
     before = _common.machine()
     runs = []
-    for iteration in range(repeat):
-        for fabric in fabrics:
-            base = tempfile.mkdtemp(prefix='aifabric-bench-play-')
-            try:
+    try:
+        for iteration in range(repeat):
+            for fabric in fabrics:
+                base = _common.scratch('aifabric-bench-play-')
                 for case in ('fresh', 'rerun'):
                     _common.settle()
                     load = os.getloadavg()[0]
@@ -133,8 +131,8 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
                                   timings.get('total', float('nan')),
                                   timings.get('devices', float('nan')), timings.get('fabric_docs', float('nan')),
                                   result['devices'], result['files'], load), flush=True)
-            finally:
-                shutil.rmtree(base, ignore_errors=True)
+    finally:  # every pass's output at once, after the last pass (see _common.scratch)
+        _common.remove_scratch()
     after = _common.machine()
     summary = {}
     for fabric in fabrics:

@@ -15,7 +15,8 @@ Models and rendered text are dropped after each device, as the render action doe
          file system as the checkout) through the staged writer, like a real run: the render workers write their
          devices' files, then the manifest (sha256 of every file) and the switch to the complete generation
   tmpfs  the same into /dev/shm (RAM), which separates the file system's cost from ours
-The output directory is removed after each pass; the removal is not timed. Peak memory is ru_maxrss of the
+The disk output stays until the script ends (see _common.scratch: deleting it between passes would slow the next
+pass's file creation on journal-less ext4); tmpfs output is removed after each pass; removals are not timed. Peak memory is ru_maxrss of the
 child (whole process: interpreter, imports, design and the largest device in flight).
 
 Targets (issue 11, 2-core build machine, every CPU rendering): 16,384 GPUs <= 5 s wall; 65,536 GPUs (--servers
@@ -65,7 +66,7 @@ def child(args):
     environment()  # the Jinja2 environment (templates compile lazily, on first use, inside the phases)
     phases = {'import': (clock() - started_wall, cpu() - started_cpu)}
 
-    work = tempfile.mkdtemp(prefix='aifabric-bench-')
+    work = args.scratch  # the parent's scratch directory: removed when the whole script ends
     out = tempfile.mkdtemp(prefix='aifabric-bench-out-', dir=TMPFS) if args.output == 'tmpfs' else None
     try:
         intent_path = os.path.join(work, 'intent.yml')
@@ -120,37 +121,47 @@ def child(args):
             'counts': counts,
         }
     finally:
-        shutil.rmtree(work, ignore_errors=True)
         if out:
             shutil.rmtree(out, ignore_errors=True)
     _common.emit(result)
 
 
 # ----------------------------------------------------------------------------------------------- parent
+def measure_pass(platform_name, write, servers, workers) -> dict:
+    """One fresh child process, and after it (disk, tmpfs) the file system's own cost of as many files."""
+    argv = [os.path.abspath(__file__), '--child', '--platform', platform_name, '--servers', str(servers),
+            '--output', write, '--workers', str(workers), '--scratch', _common.scratch('aifabric-bench-')]
+    load = os.getloadavg()[0]
+    result = _common.run_child(argv)
+    result['load1_before'] = load
+    if write != 'none':
+        counts = result['counts']
+        reference = _common.scratch('aifabric-bench-fs-', TMPFS if write == 'tmpfs' else None)
+        result['fs_reference'] = _common.file_system_reference(
+            reference, counts['files'], counts['switches'] + counts['hosts'], counts['bytes'] // max(1, counts['files']))
+        if write == 'tmpfs':
+            _common.release(reference)
+    return result
+
+
 def run(platforms=PLATFORMS, repeat=3, write_modes=WRITE_MODES, servers=2048, quiet=False, workers=0):
     """Measure and return {'runs': [...], 'summary': {...}} (also used by run_all.py)."""
-    script = os.path.abspath(__file__)
     runs = []
     before = _common.machine()
-    for iteration in range(repeat):
-        for platform_name in platforms:  # interleaved, so load changes hit every platform alike
-            for write in write_modes:
-                argv = [script, '--child', '--platform', platform_name, '--servers', str(servers), '--output', write,
-                        '--workers', str(workers)]
-                load = os.getloadavg()[0]
-                result = _common.run_child(argv)
-                result['load1_before'] = load
-                if write != 'none':  # the file system's own cost of these files, measured right after the pass
-                    counts = result['counts']
-                    result['fs_reference'] = _common.file_system_reference(
-                        TMPFS if write == 'tmpfs' else tempfile.gettempdir(), counts['files'],
-                        counts['switches'] + counts['hosts'], counts['bytes'] // max(1, counts['files']))
-                runs.append(result)
-                if not quiet:
-                    print('  run %d %-5s %-5s pipeline %6.2f s wall (%5.2f s CPU), process %6.2f s, peak RSS %4d MiB, '
-                          'load %.2f' % (iteration + 1, platform_name, write,
-                                         result['pipeline_wall'], result['pipeline_cpu'], result['total_wall'],
-                                         result['peak_rss'] // 2 ** 20, load), flush=True)
+    try:
+        for iteration in range(repeat):
+            for platform_name in platforms:  # interleaved, so load changes hit every platform alike
+                for write in write_modes:
+                    result = measure_pass(platform_name, write, servers, workers)
+                    runs.append(result)
+                    if not quiet:
+                        print('  run %d %-5s %-5s pipeline %6.2f s wall (%5.2f s CPU), process %6.2f s, '
+                              'peak RSS %4d MiB, load %.2f' % (
+                                  iteration + 1, platform_name, write, result['pipeline_wall'], result['pipeline_cpu'],
+                                  result['total_wall'], result['peak_rss'] // 2 ** 20, result['load1_before']),
+                              flush=True)
+    finally:  # every pass's output at once, after the last pass
+        _common.remove_scratch()
     after = _common.machine()
     summary = {}
     for platform_name in platforms:
@@ -243,6 +254,7 @@ def main(argv=None):
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--platform', help=argparse.SUPPRESS)
     parser.add_argument('--output', choices=WRITE_MODES, default='none', help=argparse.SUPPRESS)
+    parser.add_argument('--scratch', help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         return child(args)

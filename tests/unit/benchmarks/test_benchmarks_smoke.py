@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import sys
 
+import pytest
+
 
 BENCH = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), 'benchmarks')
 sys.path.insert(0, BENCH)
@@ -15,6 +17,26 @@ sys.path.insert(0, BENCH)
 import _common  # noqa: E402  pylint: disable=wrong-import-position
 import bench_pyavd  # noqa: E402  pylint: disable=wrong-import-position
 import bench_python_api  # noqa: E402  pylint: disable=wrong-import-position
+
+
+@pytest.fixture(autouse=True)
+def quick_settle(monkeypatch, tmp_path):
+    """No waiting for the recently-deleted window between tests, and its time stamp outside the checkout."""
+    monkeypatch.setattr(_common, 'RECENTLY_DELETED_SECONDS', 0)
+    monkeypatch.setattr(_common, '_REMOVED_STAMP', str(tmp_path / 'scratch-removed'))
+
+
+def test_scratch_stays_until_removed_and_the_next_settle_waits(monkeypatch, tmp_path):
+    """Scratch directories outlive the pass that filled them; their removal makes the next settle() wait out the
+    window in which journal-less ext4 scans the freed inodes."""
+    first, second = _common.scratch('one-', str(tmp_path)), _common.scratch('two-', str(tmp_path))
+    assert _common.settle() == 0.0  # nothing removed yet: no wait
+    _common.remove_scratch()
+    assert not os.path.exists(first) and not os.path.exists(second)
+    monkeypatch.setattr(_common, 'RECENTLY_DELETED_SECONDS', 0.3)
+    waited = _common.settle()
+    assert 0.0 < waited <= 0.3
+    assert _common.settle() == 0.0  # the window has passed
 
 
 def test_python_api_toy_fabric():
