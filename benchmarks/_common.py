@@ -10,6 +10,7 @@ pass gives an honest peak RSS (ru_maxrss of that process only) and a cold start 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -259,15 +260,16 @@ def load_text(info=None) -> str:
 
 # ----------------------------------------------------------------------------------------------- children
 # Linux ext4 without a journal (this build machine's root file system: /sys/fs/ext4/<disk>/journal_task reads
-# "<none>") does not hand out an inode freed less than 60 s ago (RECENTCY_MIN; 5 minutes more while its inode
-# table block is unwritten): find_inode_bit() calls recently_deleted() on every such free inode before it picks
-# one, so creating files right after deleting thousands costs several times more system time (fs/ext4/ialloc.c,
-# "ext4: avoid unnecessary scan of inode table for recently deleted inodes"; journaled ext4 skips the check).
-# A benchmark that deleted the previous pass's output would charge that scan to the next pass: the scratch
-# directories of a script are removed when it ends, and a script waits, before its first pass, until the inodes
-# its predecessor freed are past that window.
-RECENTLY_DELETED_SECONDS = 61
+# "<none>") does not hand out an inode freed less than 60 s ago (RECENTCY_MIN), or less than 360 s ago while the
+# block of the inode table that holds it is dirty (RECENTCY_DIRTY) -- and creating files dirties exactly those
+# blocks. find_inode_bit() calls recently_deleted() on every such free inode before it picks one, so creating
+# files within 6 minutes of deleting thousands costs several times the system time (Linux fs/ext4/ialloc.c;
+# journaled ext4 skips the check). A benchmark that deleted the previous pass's output would charge that scan to
+# the next pass: scratch directories stay until the script (or run_all.py) ends, and a script first waits until
+# the inodes its predecessor freed are out of the window.
+RECENTLY_DELETED_SECONDS = 60 + 300 + 1
 _SCRATCH = []
+_KEEP_SCRATCH = []  # non-empty while run_all.py holds every script's scratch until it ends
 _REMOVED_STAMP = os.path.join(RESULTS_DIR, '.scratch-removed')
 
 
@@ -280,6 +282,8 @@ def scratch(prefix, parent=None) -> str:
 
 def remove_scratch():
     """Remove every scratch directory of this script and note when, for the next script's settle()."""
+    if _KEEP_SCRATCH:
+        return
     removed = False
     while _SCRATCH:
         path = _SCRATCH.pop()
@@ -289,6 +293,17 @@ def remove_scratch():
         os.makedirs(RESULTS_DIR, exist_ok=True)
         with open(_REMOVED_STAMP, 'w', encoding='utf-8') as handle:
             handle.write('%f\n' % time.time())
+
+
+@contextlib.contextmanager
+def scratch_kept():
+    """Keep every scratch directory until the block ends (run_all.py: no deletion, so no wait, between scripts)."""
+    _KEEP_SCRATCH.append(True)
+    try:
+        yield
+    finally:
+        _KEEP_SCRATCH.pop()
+        remove_scratch()
 
 
 def release(path):
@@ -310,6 +325,9 @@ def settle() -> float:
         return 0.0
     wait = removed_at + RECENTLY_DELETED_SECONDS - time.time()
     if wait > 0:
+        sys.stderr.write('waiting %.0f s: the files of the previous benchmark were deleted %.0f s ago, and ext4 '
+                         'without a journal scans inodes freed in the last %d s on every file creation\n'
+                         % (wait, time.time() - removed_at, RECENTLY_DELETED_SECONDS))
         time.sleep(wait)
     return max(0.0, wait)
 

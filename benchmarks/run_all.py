@@ -22,11 +22,12 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402
+import bench_one_change  # noqa: E402
 import bench_playbook  # noqa: E402
 import bench_pyavd  # noqa: E402
 import bench_python_api  # noqa: E402
 
-BENCHMARKS = ('python_api', 'playbook', 'pyavd')
+BENCHMARKS = ('python_api', 'playbook', 'one_change', 'pyavd')
 
 
 def rows_python_api(data):
@@ -69,6 +70,21 @@ def rows_playbook(data):
     return rows
 
 
+def rows_one_change(data):
+    cpu = sorted(item['cpu'] for item in data['runs'])[len(data['runs']) // 2]
+    return [{
+        'benchmark': 'one-device change, 16k GPUs, %s (%d devices, %d files)' % (
+            data['platform'], data['whole']['devices'], data['whole']['files']),
+        'measure': 'wall (CPU), median of %d' % len(data['runs']),
+        'value': '%.2f s (%.2f-%.2f) (%.2f s)' % (data['median_wall'], data['min_wall'], data['max_wall'], cpu),
+        'target': '<= %.0f s' % bench_one_change.TARGET_SECONDS,
+        'result': 'PASS' if data['pass'] else 'FAIL',
+        'gated': True,
+        'pass': data['pass'],
+        'cpu_pass': cpu <= bench_one_change.TARGET_SECONDS,
+    }]
+
+
 def rows_pyavd(data):
     ours, theirs = data['summary']['ours'], data['summary']['pyavd']
     return [{
@@ -109,24 +125,31 @@ def main(argv=None):
     before = _common.machine()
     rows = []
     reports = []
-    if 'pyavd' in selected:
-        print('== pyavd vs aifabric (bench_pyavd.py)', flush=True)
-        data = bench_pyavd.run(rounds=1 if args.quick else 2, iterations=3 if args.quick else 5)
-        _common.save_result('pyavd_compare.json', data)
-        reports.append(bench_pyavd.report(data))
-        rows += rows_pyavd(data)
-    if 'python_api' in selected:
-        print('== Python API, 16,384 GPUs (bench_python_api.py)', flush=True)
-        data = bench_python_api.run(repeat=repeat)
-        _common.save_result('python_api.json', data)
-        reports.append(bench_python_api.report(data))
-        rows += rows_python_api(data)
-    if 'playbook' in selected:
-        print('== ansible-playbook playbooks/render.yml (bench_playbook.py)', flush=True)
-        data = bench_playbook.run(repeat=repeat)
-        _common.save_result('playbook.json', data)
-        reports.append(bench_playbook.report(data))
-        rows += rows_playbook(data)
+    with _common.scratch_kept():  # no deletion between the scripts: see _common.RECENTLY_DELETED_SECONDS
+        if 'pyavd' in selected:
+            print('== pyavd vs aifabric (bench_pyavd.py)', flush=True)
+            data = bench_pyavd.run(rounds=1 if args.quick else 2, iterations=3 if args.quick else 5)
+            _common.save_result('pyavd_compare.json', data)
+            reports.append(bench_pyavd.report(data))
+            rows += rows_pyavd(data)
+        if 'python_api' in selected:
+            print('== Python API, 16,384 GPUs (bench_python_api.py)', flush=True)
+            data = bench_python_api.run(repeat=repeat)
+            _common.save_result('python_api.json', data)
+            reports.append(bench_python_api.report(data))
+            rows += rows_python_api(data)
+        if 'playbook' in selected:
+            print('== ansible-playbook playbooks/render.yml (bench_playbook.py)', flush=True)
+            data = bench_playbook.run(repeat=repeat)
+            _common.save_result('playbook.json', data)
+            reports.append(bench_playbook.report(data))
+            rows += rows_playbook(data)
+        if 'one_change' in selected:
+            print('== one-device change on the 16,384-GPU fabric (bench_one_change.py)', flush=True)
+            data = bench_one_change.run(repeat=repeat)
+            _common.save_result('one_change.json', data)
+            reports.append(bench_one_change.report(data))
+            rows += rows_one_change(data)
     after = _common.machine()
     print()
     for text in reports:

@@ -94,6 +94,19 @@ def check_relative(relative) -> str:
     return relative
 
 
+def _umask() -> int:
+    """This process's umask, from /proc/self/status (Linux 4.7+) since os.umask() can only read it by changing it;
+    where it cannot be read, 0o777 (assume it removes every bit)."""
+    try:
+        with open('/proc/self/status', encoding='ascii', errors='replace') as status:
+            for line in status:
+                if line.startswith('Umask:'):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    return 0o777
+
+
 def _inside(path, root) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
@@ -164,6 +177,8 @@ class StagedOutput:
         self._staging = None
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
+        self._old_dirs = {}  # relative directory -> its directory in the current output (None: not there)
+        self._umask_strips_mode = bool(_umask() & FILE_MODE)  # else files are created with FILE_MODE already
         self._done = False
         self._opened = False
         self._changes = []  # in a worker process: (relative, old, new) of changed files, for the parent's on_change
@@ -303,27 +318,50 @@ class StagedOutput:
             parent, name = os.path.split(relative_dir)
             real = os.path.join(self._ensure_directory(root, real_root, parent), name)
             try:
-                os.mkdir(real)
+                os.mkdir(real)  # made here: a plain directory, nothing to check
             except FileExistsError:
-                pass
-            if not stat.S_ISDIR(os.lstat(real).st_mode):
-                raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
+                if not stat.S_ISDIR(os.lstat(real).st_mode):
+                    raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
                                   'file), so it could lead outside the output directory' % relative_dir)
         self._real_dirs[key] = real
         return real
 
     # ------------------------------------------------------------------ files
+    def _old_directory(self, relative_dir):
+        """The directory of the current output that holds `relative_dir`, or None when it has none; one lstat per
+        directory (cached), and a symlink is followed only when it stays inside the current output."""
+        if relative_dir in self._old_dirs:
+            return self._old_dirs[relative_dir]
+        if not relative_dir:
+            found = self._current
+        else:
+            parent, name = os.path.split(relative_dir)
+            found = self._old_directory(parent)
+            if found is not None:
+                found = os.path.join(found, name)
+                try:
+                    mode = os.lstat(found).st_mode
+                except (FileNotFoundError, NotADirectoryError):
+                    mode = 0
+                if stat.S_ISLNK(mode):
+                    found = os.path.realpath(found)
+                    if not _inside(found, self._current):
+                        raise OutputError('refusing to read %s: the existing output directory %s has a symlink that '
+                                          'leads outside it' % (relative_dir, self.dest))
+                    mode = stat.S_IFDIR if os.path.isdir(found) else 0
+                if not stat.S_ISDIR(mode):
+                    found = None  # nothing there, or a file where a directory belongs: replaced by the new files
+        self._old_dirs[relative_dir] = found
+        return found
+
     def _old_content(self, relative):
         if self._current is None:
             return None
-        path = os.path.join(self._current, relative)
-        directory = os.path.dirname(path)
-        real = self._real_dirs.get(directory)
-        if real is None:
-            real = self._real_dirs[directory] = os.path.realpath(directory)
-        if not _inside(real, self._current):
-            raise OutputError('refusing to read %s: the existing output directory %s has a symlink that leads outside it'
-                              % (relative, self.dest))
+        directory, _unused, name = relative.rpartition('/')
+        directory = self._old_directory(directory)
+        if directory is None:
+            return None
+        path = os.path.join(directory, name)
         try:
             handle = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
         except FileNotFoundError:
@@ -368,7 +406,8 @@ class StagedOutput:
             os.unlink(path)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
         try:
-            os.fchmod(handle, FILE_MODE)  # whatever the umask
+            if self._umask_strips_mode:
+                os.fchmod(handle, FILE_MODE)  # the mode whatever the umask
             view = memoryview(data)
             while view:
                 view = view[os.write(handle, view):]

@@ -49,6 +49,7 @@ _DICT_METHODS = frozenset(dir(dict))
 def environment() -> jinja2.Environment:
     env = _ModelEnvironment(
         loader=jinja2.FileSystemLoader(TEMPLATE_ROOT),
+        auto_reload=False,  # templates do not change during a run: no stat(2) of the template per device
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,

@@ -162,6 +162,16 @@ def test_symlinks_out_of_the_output_directory_are_refused(tmp_path):
     assert os.listdir(outside) == []
 
 
+def test_old_output_with_a_file_where_a_directory_belongs_is_replaced(tmp_path):
+    dest = tmp_path / 'lab'
+    (dest / 'configs').mkdir(parents=True)
+    (dest / 'configs' / 'leaf1').write_text('an old file, not a directory')
+    with StagedOutput(str(dest)) as output:
+        assert output.put('configs/leaf1/frr.conf', 'x') == 'written'
+        output.finish(roots=ROOTS, prune=ROOTS)
+    assert (dest / 'configs' / 'leaf1' / 'frr.conf').read_text() == 'x'
+
+
 def test_a_link_planted_in_the_staging_directory_is_refused(tmp_path):
     outside = tmp_path / 'outside'
     outside.mkdir()
@@ -251,3 +261,13 @@ def test_leftovers_of_a_kill_between_link_and_rename_are_removed(tmp_path):
     with StagedOutput(str(dest)) as output:
         with pytest.raises(OutputError, match='reserved for the manifest'):
             output.put('manifest.json', '{}')
+
+
+@pytest.mark.parametrize('umask', [0o022, 0o077, 0o000])
+def test_files_are_0644_whatever_the_umask(tmp_path, umask):
+    previous = os.umask(umask)
+    try:
+        render(tmp_path / 'lab', FILES)
+    finally:
+        os.umask(previous)
+    assert {os.stat(tmp_path / 'lab' / relative).st_mode & 0o777 for relative in FILES} == {0o644}
