@@ -97,8 +97,8 @@ options:
     default: 2.0
   workers:
     description:
-      - Processes that render devices in parallel while this one writes the files, in the same order and to the same
-        bytes as a serial render. V(0) uses every CPU this process may run on; fabrics under 256 devices render in
+      - Processes that render devices in parallel and write their files into the new output generation; the result
+        is a serial render's, file for file and byte for byte. V(0) uses every CPU this process may run on; fabrics under 256 devices render in
         one process. V(1) renders serially.
     type: int
     default: 0

@@ -321,8 +321,8 @@ class StagedOutput:
                 os.mkdir(real)  # made here: a plain directory, nothing to check
             except FileExistsError:
                 if not stat.S_ISDIR(os.lstat(real).st_mode):
-                    raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
-                                  'file), so it could lead outside the output directory' % relative_dir)
+                    raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link '
+                                      'or a file), so it could lead outside the output directory' % relative_dir)
         self._real_dirs[key] = real
         return real
 
