@@ -3,11 +3,12 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Run every benchmark and print one summary table with the issue's targets and PASS/FAIL.
 
-    python benchmarks/run_all.py            # full: about 15 minutes on the 2-core build machine
+    python benchmarks/run_all.py            # full: about 8 minutes on the 2-core build machine (up to 6 more
+                                            # when files were deleted just before: see _common.settle)
     python benchmarks/run_all.py --quick    # one repeat each: about 5 minutes
     python benchmarks/run_all.py --only pyavd,python_api
 
-Writes benchmarks/results/{python_api,playbook,pyavd_compare,summary}.json and summary.md (gitignored).
+Writes benchmarks/results/{python_api,playbook,one_change,pyavd_compare,summary}.json and summary.md (gitignored).
 Exit status 0 when every gated target passes on wall time, 1 otherwise. Wall time depends on the machine load
 (other jobs on the same 2 cores): the table also shows CPU time, and marks a wall-time failure whose CPU time is
 within the target, so a busy machine is told apart from a slow program.
