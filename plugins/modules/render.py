@@ -98,8 +98,8 @@ options:
   workers:
     description:
       - Processes that render devices in parallel and write their files into the new output generation; the result
-        is a serial render's, file for file and byte for byte. V(0) uses every CPU this process may run on; fabrics under 256 devices render in
-        one process. V(1) renders serially.
+        is a serial render's, file for file and byte for byte. V(0) uses every CPU this process may run on; fabrics
+        under 256 devices render in one process. V(1) renders serially.
     type: int
     default: 0
 extends_documentation_fragment:
