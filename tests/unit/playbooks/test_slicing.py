@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.files import read_tree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 POD1K = os.path.join(ROOT, 'inventories', 'pod1k')
@@ -47,13 +48,8 @@ def _slice_inventory(path, hosts, hostvars):
 
 
 def _files(root):
-    found = {}
-    for directory, _dirs, names in os.walk(root):
-        for name in names:
-            path = os.path.join(directory, name)
-            with open(path, 'rb') as handle:
-                found[os.path.relpath(path, root)] = hashlib.sha256(handle.read()).hexdigest()
-    return found
+    """Relative path -> sha256 of every file under root."""
+    return {relative: hashlib.sha256(data).hexdigest() for relative, data in read_tree(root).items()}
 
 
 def test_four_slices_write_the_bytes_of_one_whole_render(tmp_path):

@@ -12,6 +12,7 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputBusy, OutputError, StagedOutput, check_relative, read_manifest, verify,
 )
+from tests.unit.utils.files import read_tree
 
 ROOTS = ('configs', 'docs')
 
@@ -24,13 +25,7 @@ def render(dest, files, prune=ROOTS, **options):
 
 
 def tree(root):
-    found = {}
-    for directory, _unused, names in os.walk(root):
-        for name in names:
-            path = os.path.join(directory, name)
-            with open(path, encoding='utf-8') as handle:
-                found[os.path.relpath(path, root)] = handle.read()
-    return found
+    return {relative: data.decode('utf-8') for relative, data in read_tree(root).items()}
 
 
 FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',

@@ -12,6 +12,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputError, StagedOutput, read_manifest)
+from tests.unit.utils.files import read_tree
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__)))))))
@@ -55,16 +56,6 @@ def test_a_failing_device_is_reported_from_a_worker_and_the_others_still_render(
     assert all(item['files'] for name, item in items.items() if name != victim)
 
 
-def _tree(root):
-    found = {}
-    for directory, _unused, names in os.walk(root):
-        for name in names:
-            path = os.path.join(directory, name)
-            with open(path, 'rb') as handle:
-                found[os.path.relpath(path, root)] = handle.read()
-    return found
-
-
 def _render_into(design, names, dest, workers, **options):
     """One render of `names` into dest; (items, summary, files in put() order, on_change calls)."""
     changes = []
@@ -95,8 +86,8 @@ def test_workers_write_what_one_process_writes(tmp_path, many_chunks):
     assert parallel[2] == serial[2]  # every file put, in the same order
     assert parallel[3] == serial[3]  # on_change saw the same files with the same content, in the parent
     assert (parallel[1]['written'], parallel[1]['files']) == (serial[1]['written'], serial[1]['files'])
-    tree = _tree(tmp_path / 'parallel')
-    serial_tree = _tree(tmp_path / 'serial')
+    tree = read_tree(tmp_path / 'parallel')
+    serial_tree = read_tree(tmp_path / 'serial')
     assert tree.pop('manifest.json') != b'' and serial_tree.pop('manifest.json') != b''  # created: differs
     assert tree == serial_tree
     assert read_manifest(str(tmp_path / 'parallel'))['files'] == read_manifest(str(tmp_path / 'serial'))['files']
@@ -138,7 +129,7 @@ def test_a_file_name_a_worker_refuses_fails_the_render_and_leaves_the_output(tmp
     design = design_from_file(POD1K)
     names = list(design.nodes)
     _render_into(design, names, tmp_path / 'out', 2)
-    before = _tree(tmp_path / 'out')
+    before = read_tree(tmp_path / 'out')
     original = render.render_model
 
     def hostile(model, user_hashes=None):
@@ -149,7 +140,7 @@ def test_a_file_name_a_worker_refuses_fails_the_render_and_leaves_the_output(tmp
     monkeypatch.setattr(render, 'render_model', hostile)
     with pytest.raises(OutputError, match='escaped'):
         _render_into(design, names, tmp_path / 'out', 2)
-    assert _tree(tmp_path / 'out') == before
+    assert read_tree(tmp_path / 'out') == before
     assert sorted(os.listdir(tmp_path)) == ['.out.generations', '.out.lock', 'out']
     assert sorted(os.listdir(tmp_path / '.out.generations')) == ['g000001']
 
