@@ -17,8 +17,9 @@ Models and rendered text are dropped after each device, as the render action doe
          devices' files, then the manifest (sha256 of every file) and the switch to the complete generation
   tmpfs  the same into /dev/shm (RAM), which separates the file system's cost from ours
 The disk output stays until the script ends (see _common.scratch: deleting it between passes would slow the next
-pass's file creation on journal-less ext4); tmpfs output is removed after each pass; removals are not timed. Peak memory is ru_maxrss of the
-child (whole process: interpreter, imports, design and the largest device in flight).
+pass's file creation on journal-less ext4); tmpfs output is removed after each pass; removals are not timed.
+Peak memory is ru_maxrss of the child (whole process: interpreter, imports, design and the largest device in
+flight).
 
 Targets (issue 11, 2-core build machine, every CPU rendering): 16,384 GPUs <= 5 s wall; 65,536 GPUs (--servers
 8192) <= 20 s wall; <= 1 GiB peak RSS (this process plus its largest render worker).

@@ -126,31 +126,28 @@ def main(argv=None):
     before = _common.machine()
     rows = []
     reports = []
+    # name -> (title, run(), result file, module with report(), summary rows), in the order they run
+    benchmarks = {
+        'pyavd': ('pyavd vs aifabric (bench_pyavd.py)',
+                  lambda: bench_pyavd.run(rounds=1 if args.quick else 2, iterations=3 if args.quick else 5),
+                  'pyavd_compare.json', bench_pyavd, rows_pyavd),
+        'python_api': ('Python API, 16,384 GPUs (bench_python_api.py)', lambda: bench_python_api.run(repeat=repeat),
+                       'python_api.json', bench_python_api, rows_python_api),
+        'playbook': ('ansible-playbook playbooks/render.yml (bench_playbook.py)',
+                     lambda: bench_playbook.run(repeat=repeat), 'playbook.json', bench_playbook, rows_playbook),
+        'one_change': ('one-device change on the 16,384-GPU fabric (bench_one_change.py)',
+                       lambda: bench_one_change.run(repeat=repeat), 'one_change.json', bench_one_change,
+                       rows_one_change),
+    }
     with _common.scratch_kept():  # no deletion between the scripts: see _common.RECENTLY_DELETED_SECONDS
-        if 'pyavd' in selected:
-            print('== pyavd vs aifabric (bench_pyavd.py)', flush=True)
-            data = bench_pyavd.run(rounds=1 if args.quick else 2, iterations=3 if args.quick else 5)
-            _common.save_result('pyavd_compare.json', data)
-            reports.append(bench_pyavd.report(data))
-            rows += rows_pyavd(data)
-        if 'python_api' in selected:
-            print('== Python API, 16,384 GPUs (bench_python_api.py)', flush=True)
-            data = bench_python_api.run(repeat=repeat)
-            _common.save_result('python_api.json', data)
-            reports.append(bench_python_api.report(data))
-            rows += rows_python_api(data)
-        if 'playbook' in selected:
-            print('== ansible-playbook playbooks/render.yml (bench_playbook.py)', flush=True)
-            data = bench_playbook.run(repeat=repeat)
-            _common.save_result('playbook.json', data)
-            reports.append(bench_playbook.report(data))
-            rows += rows_playbook(data)
-        if 'one_change' in selected:
-            print('== one-device change on the 16,384-GPU fabric (bench_one_change.py)', flush=True)
-            data = bench_one_change.run(repeat=repeat)
-            _common.save_result('one_change.json', data)
-            reports.append(bench_one_change.report(data))
-            rows += rows_one_change(data)
+        for name, (title, measure, result_file, module, summary_rows) in benchmarks.items():
+            if name not in selected:
+                continue
+            print('== ' + title, flush=True)
+            data = measure()
+            _common.save_result(result_file, data)
+            reports.append(module.report(data))
+            rows += summary_rows(data)
     after = _common.machine()
     print()
     for text in reports:
