@@ -61,6 +61,19 @@ def _sessions_by_peer(ctx, name, sessions):
     return _once(ctx, name, 'bgp_by_peer', build)
 
 
+def _bfd_note(ctx, name, item):
+    """Why BFD may have taken a session down: its state and down events on this switch (explanation only)."""
+    sessions = _optional(ctx, name, 'bfd') or {}
+    session = sessions.get(item['ip'] or '') or sessions.get(item['interface'])
+    if not session or (session['status'] == 'up' and not session['down_events']):
+        return ''
+    events = ', %s down events' % session['down_events'] if session['down_events'] else ''
+    diagnostic = session['diagnostic'] if session['diagnostic'] not in (None, 'ok') else session['remote_diagnostic']
+    return ('BFD with %s is %s%s%s: BFD takes the BGP session down when its packets are lost (a flapping link, or a '
+            'control plane too loaded to answer in time)' % (
+                item['key'], session['status'], ' (%s)' % diagnostic if diagnostic not in (None, 'ok') else '', events))
+
+
 @register
 class BgpSession(Check):
     id = 'bgp_session'
@@ -68,11 +81,13 @@ class BgpSession(Check):
     roles = SWITCHES
     per = 'BGP neighbour'
     state = ('bgp_summary',)
+    explains = ('bfd',)
     inputs = 'the BGP neighbours of the switch (address or interface, peer, remote AS), its AS, EVPN or not'
     description = ('every designed neighbour is Established in IPv4 unicast (+ L2VPN EVPN when the design has EVPN) '
                    'with the designed remote AS')
-    failure = ('the state of each address family and the remote AS; a session, a VRF with sessions or a local AS the '
-               'design does not have is a finding of its own')
+    failure = ('the state of each address family and the remote AS, and what BFD says about the session where the '
+               'platform shows it (down events, diagnostic); a session, a VRF with sessions or a local AS the design does '
+               'not have is a finding of its own')
     example = ('leaf001 bgp_session [10.0.0.0 spine001]: expected Established in ipv4Unicast, l2VpnEvpn, remote AS '
                '65100; seen ipv4Unicast Active, l2VpnEvpn Active, remote AS 65100')
 
@@ -90,7 +105,8 @@ class BgpSession(Check):
         states = ['%s %s' % (afi, seen[afi]['state']) if afi in seen else '%s not activated' % afi for afi in item['afis']]
         remote = {session['remote_as'] for session in seen.values()}
         ok = all(afi in seen and seen[afi]['established'] for afi in item['afis']) and remote == {item['remote_asn']}
-        return verdict(ok, ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str)))
+        text = ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str))
+        return verdict(ok, text, message='' if ok else _bfd_note(ctx, model['name'], item))
 
     def unexpected(self, ctx, model):
         sessions = _optional(ctx, model['name'], 'bgp_summary')

@@ -119,7 +119,8 @@ def test_gather_reads_once_and_evaluates_the_device(action_loader):
     with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] and result['attempts'] == 1 and result['changed'] is False
-    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp'}
+    # bfd: the BFD sessions explain a BGP session that BFD took down (issue 24 item 7)
+    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp', 'bfd'}
     commands = execute.call_args.kwargs['module_args']['commands']
     assert {item['key'] for item in commands} == set(result['state'])
     assert execute.call_args.kwargs['module_name'] == 'aifabric.fabric.validate_commands'
