@@ -12,6 +12,8 @@ i.e. from the design.
 
 from __future__ import annotations
 
+import gc
+
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
                    Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
 from ..state import StateError
@@ -143,12 +145,17 @@ def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) ->
                 if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)
                 and not (local_only and item.peers)]
     results = []
-    for name in names:
-        model = ctx.model(name)
-        for item in selected:
-            if model['role'] not in item.roles:
-                continue
-            results.extend(item.func(ctx, model))
+    collecting = gc.isenabled()
+    gc.disable()  # hundreds of thousands of acyclic results: the cycle collector would rescan them over and over
+    try:
+        for name in names:
+            model = ctx.model(name)
+            for item in selected:
+                if model['role'] in item.roles:
+                    results.extend(item.run(ctx, model))
+    finally:
+        if collecting:
+            gc.enable()
     return results
 
 

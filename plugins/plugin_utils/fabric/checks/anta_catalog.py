@@ -219,6 +219,7 @@ class AntaTests(Check):
                'seen AFI: ipv4 SAFI: unicast VRF: default - Expected: 2, Actual: 1')
     error_subject = 'all'
     na_expected = 'ANTA tests'
+    source_per_subject = True
 
     def subjects(self, ctx, model):
         state = ctx.state(model['name'])

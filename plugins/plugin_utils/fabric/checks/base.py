@@ -17,6 +17,7 @@ names its link. docs/validation.md's per-check tables are generated from the dec
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from ..state import DaemonDown, StateError
@@ -27,6 +28,7 @@ ERROR = 'error'
 NOT_APPLICABLE = 'not_applicable'
 STATUSES = (FAIL, ERROR, NOT_APPLICABLE, PASS)  # report order: problems first
 NA_PREFIX = 'not applicable: '
+intern = sys.intern
 
 
 @dataclass(slots=True)
@@ -155,6 +157,7 @@ class Check:
     na_subject = 'all'  # subject of the one not-applicable result per device and reason
     na_expected = 'state from the device'
     error_subject = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
+    source_per_subject = False  # source() differs between the subjects of one device and phase
 
     # ------------------------------------------------------------------ what subclasses implement
     def subjects(self, ctx, model):
@@ -194,12 +197,17 @@ class Check:
                source=None, name=None):
         return Result(device or model['name'], self.id, subject.name if name is None else name, status,
                       subject.expected if expected is None else expected, seen, message,
-                      rule=rule if rule is not None else (','.join(self.rules) or None), category=self.category,
+                      rule=rule if rule is not None else self.rule_text, category=self.category,
                       source=source if source is not None else self.source(ctx, model, subject),
                       link=ctx.link_of(model['name'], subject.port) if subject.port else None)
 
+    @property
+    def rule_text(self):
+        return ','.join(self.rules) or None
+
     def run(self, ctx, model) -> list:
-        results, collapsed = [], {}
+        name, check_id, category, rule = model['name'], self.id, self.category, self.rule_text
+        results, collapsed, sources = [], {}, {}
         for subject in self.subjects(ctx, model):
             try:
                 outcome = self.judge(ctx, model, subject, self.read(ctx, model, subject))
@@ -209,10 +217,21 @@ class Check:
             except StateError as exc:
                 self._problem(ctx, model, subject, exc, results, collapsed)
                 continue
-            if outcome is not None:
-                results.append(self.result(ctx, model, subject, outcome.status, outcome.seen, outcome.message,
-                                           outcome.expected, outcome.device, outcome.rule, outcome.source,
-                                           outcome.subject))
+            if outcome is None:
+                continue
+            source = outcome.source
+            if source is None:
+                if self.source_per_subject:
+                    source = self.source(ctx, model, subject)
+                else:  # the same commands for every subject of the device (in one phase)
+                    if subject.phase not in sources:
+                        sources[subject.phase] = self.source(ctx, model, subject)
+                    source = sources[subject.phase]
+            # interned: a fabric repeats the same expectation and the same finding on thousands of ports
+            results.append(Result(outcome.device or name, check_id, outcome.subject or subject.name, outcome.status,
+                                  intern(subject.expected if outcome.expected is None else outcome.expected),
+                                  intern(outcome.seen), outcome.message, rule if outcome.rule is None else outcome.rule,
+                                  category, source, ctx.link_of(name, subject.port) if subject.port else None))
         for finding in self.unexpected(ctx, model):
             subject = Subject(finding.subject, finding.expected, port=finding.port)
             results.append(self.result(ctx, model, subject, FAIL, finding.seen, finding.message))

@@ -481,6 +481,7 @@ class _Pings(Check):
     roles = ('host',)
     per = 'rail and same-rail peer'
     kind = 'ping'
+    source_per_subject = True
 
     def subjects(self, ctx, model):
         for target in catalog.ping_targets(ctx, model, ctx.options.get('ping_peers', 0)):

@@ -33,6 +33,7 @@ class LinkMtu(Check):
     state = ('interfaces',)
     rules = ('C14',)
     peers = True
+    source_per_subject = True
     inputs = 'the cabling plan and the designed MTU of both ends of every link; the overlay overhead of host rails'
     description = ('switch links: both ends have the same, designed MTU; GPU server rails: the NIC MTU plus the overlay '
                    'overhead fits the leaf port MTU')
@@ -116,6 +117,7 @@ class LinkLossless(Check):
     state = ('lossless',)
     rules = LOSSLESS_RULES
     peers = True
+    source_per_subject = True
     inputs = 'the cabling plan and the lossless profile (PFC priorities, RoCE and CNP DSCP and classes, ECN, watchdog)'
     description = ('on every switch-to-switch link both ends enable PFC on the same priorities, map the RoCE and CNP '
                    'DSCPs to the same traffic classes, mark ECN on the lossless queues and run the PFC watchdog (GPU '

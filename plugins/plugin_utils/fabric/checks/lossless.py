@@ -252,10 +252,11 @@ class SwitchPortRule(Check):
         self.description, self.example = description, example
 
     def subjects(self, ctx, model):
-        for phase in phases(ctx):
-            for item in model['interfaces']:
-                yield Subject('%s [%s]' % (item['name'], phase), 'port in the configuration', port=item['name'],
-                              phase=phase, data=item)
+        key = ('port_subjects', model['name'])
+        if key not in ctx.cache:  # the eight rules judge the same ports: one list of subjects for all of them
+            ctx.cache[key] = [Subject('%s [%s]' % (item['name'], phase), 'port in the configuration', port=item['name'],
+                                      phase=phase, data=item) for phase in phases(ctx) for item in model['interfaces']]
+        return ctx.cache[key]
 
     def read(self, ctx, model, subject):
         side = switch_side(ctx, model, subject.phase)
@@ -409,6 +410,7 @@ class HostRailRule(Check):
     failure = 'the NIC and the leaf port side by side'
     na_subject = 'all rails'
     na_expected = 'NIC and leaf agree'
+    source_per_subject = True  # the leaf differs from rail to rail
 
     def __init__(self, check_id, rules, title, func, description, example):
         self.id, self.rules, self.title, self.func_rule = check_id, rules, title, func

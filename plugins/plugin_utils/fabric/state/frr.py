@@ -20,6 +20,7 @@ VTYSH_SOURCES (its `vtysh` runs in the bgp container).
 
 from __future__ import annotations
 
+import json
 import re
 
 from . import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
@@ -225,17 +226,33 @@ def parse_evpn_type3(result) -> list:
 
 
 # --------------------------------------------------------------------------- BFD
-def parse_bfd_peers(results) -> dict:
-    """BFD sessions from `show bfd peers json` and `show bfd peers counters json` (bfdd, bfdd/bfdd_vty.c): both are
-    arrays of sessions keyed by peer (and local, vrf, interface). Returns {peer address: {status, diagnostic,
-    remote_diagnostic, uptime_s, downtime_s, interface, up_events, down_events}}; unnumbered sessions are also
-    keyed by interface. No BFD session at all is an empty mapping."""
+def _documents(source, text) -> list:
+    """The JSON documents vtysh prints one after the other for several -c commands."""
+    decoder, documents, index = json.JSONDecoder(), [], 0
+    text = text or ''
+    while index < len(text):
+        while index < len(text) and text[index].isspace():
+            index += 1
+        if index >= len(text):
+            break
+        try:
+            document, index = decoder.raw_decode(text, index)
+        except ValueError as exc:
+            raise StateError(source, 'not valid JSON (%s) in %r' % (exc.args[0].split(':')[0], excerpt(text[index:], 60))) from None
+        documents.append(document)
+    return documents
+
+
+def parse_bfd_peers(result) -> dict:
+    """BFD sessions from `vtysh -c 'show bfd peers json' -c 'show bfd peers counters json'` (bfdd, bfdd/bfdd_vty.c):
+    two arrays of sessions keyed by peer (and local, vrf, interface), one after the other. Returns {peer address:
+    {status, diagnostic, remote_diagnostic, uptime_s, downtime_s, interface, up_events, down_events}}; unnumbered
+    sessions are also keyed by interface. No BFD session at all is an empty mapping."""
     source = 'FRR show bfd peers json'
-    outputs = results if isinstance(results, list) else [results]
-    peers = load_json(source, vtysh_output(source, outputs[0]), empty=[])
-    counters = load_json(source, vtysh_output(source, outputs[1]), empty=[]) if len(outputs) > 1 else []
+    documents = _documents(source, vtysh_output(source, result))
+    peers, counters = (documents + [[], []])[:2]
     if not isinstance(peers, list) or not isinstance(counters, list):
-        raise StateError(source, 'expected a JSON array of BFD sessions')
+        raise StateError(source, 'expected JSON arrays of BFD sessions')
     sessions = {}
     for item in peers:
         if not isinstance(item, dict) or not item.get('peer'):
@@ -266,8 +283,8 @@ VTYSH_SOURCES = (
     Source('bgp_evpn_vni', vtysh('show bgp l2vpn evpn vni json'), parse_bgp_evpn_vni, roles=LEAVES),
     Source('evpn_type3', vtysh('show bgp l2vpn evpn route type multicast json'), parse_evpn_type3, roles=LEAVES),
 )
-BFD_SOURCE = Source('bfd', (vtysh('show bfd peers json'), vtysh('show bfd peers counters json')), parse_bfd_peers,
-                    when=lambda model: (model.get('bgp') or {}).get('bfd'))
+BFD_SOURCE = Source('bfd', ('vtysh', '-c', 'show bfd peers json', '-c', 'show bfd peers counters json'),
+                    parse_bfd_peers, when=lambda model: (model.get('bgp') or {}).get('bfd'))
 GATHERER = Gatherer('frr', 'FRR on Linux', 'command', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE))
 
 __all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'parse_bfd_peers',

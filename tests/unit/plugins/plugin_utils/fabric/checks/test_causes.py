@@ -233,11 +233,11 @@ def test_bfd_flaps_that_explain_an_idle_session_are_named(design):
     states = take(scenario_states('link_down'), 'healthy', 'leaf001', 'interfaces', 'lldp')
     states = take(states, 'healthy', 'spine001', 'interfaces', 'lldp')
     states = edit(states, 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Idle'))
-    states['leaf001']['bfd'] = [
-        {'rc': 0, 'stderr': '', 'stdout': json.dumps([{'multihop': False, 'peer': '10.0.0.0', 'local': '10.0.0.1',
-                                                       'status': 'down', 'downtime': 4, 'diagnostic':
-                                                       'control detection time expired', 'remote-diagnostic': 'ok'}])},
-        {'rc': 0, 'stderr': '', 'stdout': json.dumps([{'peer': '10.0.0.0', 'session-up': 7, 'session-down': 7}])}]
+    # vtysh -c 'show bfd peers json' -c 'show bfd peers counters json': two JSON arrays, one after the other
+    states['leaf001']['bfd'] = {'rc': 0, 'stderr': '', 'stdout': json.dumps(
+        [{'multihop': False, 'peer': '10.0.0.0', 'local': '10.0.0.1', 'status': 'down', 'downtime': 4,
+          'diagnostic': 'control detection time expired', 'remote-diagnostic': 'ok'}], indent=2) + '\n' + json.dumps(
+        [{'multihop': False, 'peer': '10.0.0.0', 'session-up': 7, 'session-down': 7}], indent=2) + '\n'}
     results, found = analyse(design, states)
     session = next(item for item in results if item.device == 'leaf001' and item.check == 'bgp_session')
     assert session.message.startswith('BFD with 10.0.0.0 is down (control detection time expired), 7 down events')
