@@ -93,7 +93,8 @@ def test_design_validation_reports_under_the_inventory_output_dir_and_publishes_
     assert not re.search(r'^(skipping|ok): \[(leaf|spine|gpu)0*[2-9]', result.stdout, re.M), result.stdout
     failed = re.findall(r'^fatal: \[(\w+)\]: FAILED! => .*NOTHING CHECKED.*\(report: (\S+)\)', result.stdout, re.M)
     assert len(failed) == 1 and failed[0][1] == str(out / 'validation' / 'report.md')
-    assert result.stdout.rindex('(report: ') > result.stdout.rindex('NOTHING CHECKED')  # the report path last
+    play = result.stdout.split('PLAY RECAP', 1)[0]
+    assert play.rstrip().endswith('(report: %s)"}' % (out / 'validation' / 'report.md'))  # the report path last
 
 
 def test_validate_out_survey_answer_and_check_list_text(lab_project, tmp_path):
