@@ -19,6 +19,7 @@ import html
 import json
 import math
 import os
+import re
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
 
@@ -332,7 +333,7 @@ ol.causes li{margin-bottom:.6em}ol.causes code{font-size:.85em}
 """
 _COLOR = {FAIL: '#e55', ERROR: '#f93', NOT_APPLICABLE: '#bbb', PASS: '#6b6'}
 _LINK = {FAIL: '#d22', ERROR: '#e80', PASS: '#5a5', None: '#bbb'}
-BOX_W, BOX_H, GAP, ROW_H, LEFT = 76, 26, 8, 90, 110
+BOX_W, BOX_H, GAP, ROW_H, LEFT = 84, 26, 8, 90, 140
 # Between two tiers with more bundles than this, counts go to the tooltips only (labels would cover each other).
 LABELLED_BUNDLES = 48
 LEGEND = ('box colour: its worst result (red fail, orange error, green pass; grey when nothing could be checked: not '
@@ -369,7 +370,7 @@ def _wrap(text, width):
     return lines + ([line] if line else [])
 
 
-def picture(design, report, max_per_row=32) -> str:
+def picture(design, report, max_per_row=16) -> str:
     """An SVG of the fabric that scales to its container (viewBox): one row per tier, devices (or groups of
     consecutive devices at scale) coloured by their worst result, a red outline where a lossless health finding
     starts, parallel links bundled into one line per pair of boxes, coloured by the checks about those links."""
@@ -382,7 +383,7 @@ def picture(design, report, max_per_row=32) -> str:
     group_of, boxes, texts = {}, [], []
     widest = max(len(_groups(names, max_per_row)) for _role, names in tiers)
     width = max(LEFT + widest * (BOX_W + GAP) + 20, 720)
-    legend = _wrap(LEGEND, int((width - 16) / 5.6))
+    legend = _wrap(LEGEND, int((width - 16) / 6.4))
     height = len(tiers) * ROW_H + 14 * len(legend) + 10
     position = {}
     for level, (role, names) in enumerate(tiers):
@@ -402,14 +403,18 @@ def picture(design, report, max_per_row=32) -> str:
                     counts[status] = counts.get(status, 0) + count
             status = _worst(counts)
             bad = sum(1 for name in members if _worst(report['devices'].get(name, {})) in (FAIL, ERROR))
-            label = members[0] if len(members) == 1 else '%s..%s' % (members[0][-3:], members[-1][-3:])
+            if len(members) == 1:
+                label = members[0]
+            else:  # the numbers of the first and last device, and how many when it fits the box
+                label = '%s..%s' % (re.sub(r'^\D+', '', members[0]), re.sub(r'^\D+', '', members[-1]))
+                label += ' x%d' % len(members) if len(label) <= 9 else ''
             title = ', '.join(members) if len(members) <= 8 else '%s .. %s (%d devices)' % (members[0], members[-1], len(members))
             title += ': %s' % status + ('; %d with problems' % bad if len(members) > 1 and bad else '')
             outline = ' stroke="#b00" stroke-width="3"' if health & set(members) else ''
             boxes.append('<g><title>%s</title><rect x="%.0f" y="%d" width="%d" height="%d" rx="4" fill="%s"%s/>'
                          '<text x="%.0f" y="%d" text-anchor="middle">%s</text></g>'
                          % (html.escape(title), x, y, BOX_W, BOX_H, _COLOR[status], outline, x + BOX_W / 2, y + 16,
-                            html.escape(label if len(members) == 1 else '%s x%d' % (label, len(members)))))
+                            html.escape(label)))
     bundles = {}
     for link in design.links:
         lower, upper = group_of.get(link.lower.name), group_of.get(link.upper.name)
@@ -428,7 +433,8 @@ def picture(design, report, max_per_row=32) -> str:
         (x1, y1), (x2, y2) = position[lower], position[upper]
         count, failing = entry['count'], entry[FAIL]
         state = FAIL if failing else ERROR if entry[ERROR] else PASS if entry[PASS] else None
-        widthpx = 1 + min(4, math.log2(count)) if count > 1 else 1
+        crowded = per_tiers[(lower[0], upper[0])] > LABELLED_BUNDLES
+        widthpx = 0.6 if crowded else 1 + min(4, math.log2(count)) if count > 1 else 1
         tip = '%d link%s' % (count, 's' if count > 1 else '')
         if failing:
             tip += ', %d failing' % failing
@@ -440,7 +446,6 @@ def picture(design, report, max_per_row=32) -> str:
             tip += ', not checked'
         lines.append('<line x1="%.0f" y1="%d" x2="%.0f" y2="%d" stroke="%s" stroke-width="%.1f"><title>%s</title></line>'
                      % (x1, y1, x2, y2 + BOX_H, _LINK[state], widthpx, tip))
-        crowded = per_tiers[(lower[0], upper[0])] > LABELLED_BUNDLES
         if (count > 1 and not crowded) or failing:
             label = ('x%d' % count if count > 1 else '') + (' (%d bad)' % failing if failing else '')
             colour = '#b00' if failing else '#888'
