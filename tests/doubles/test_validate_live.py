@@ -11,7 +11,6 @@ each fault must fail the report on the device it was put on."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
 import subprocess
@@ -19,27 +18,13 @@ import sys
 
 import pytest
 
-from tests.doubles import faults
-from tests.doubles.fleet import TEST_PASSWORD_HASH, Fleet, load_design
+from tests.doubles import faults, rendered
+from tests.doubles.fleet import Fleet, load_design
 from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
-
-
-def _render(design, name):
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
-    return render_device(design, name, {user['name']: TEST_PASSWORD_HASH for user in design.intent['management']['users']})
-
-
-def _ssh(fleet, key, name, command, data=None):
-    double = fleet.devices[name]
-    argv = ['ssh', '-i', key, '-p', str(double.port), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-            '-o', 'LogLevel=ERROR', '-o', 'BatchMode=yes', '%s@%s' % (getpass.getuser(), double.host), command]
-    result = subprocess.run(argv, input=data, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, '%s: %s -> %s %s' % (name, command, result.stdout, result.stderr)
-    return result.stdout
 
 
 @pytest.fixture(scope='module')
@@ -48,24 +33,10 @@ def live(tmp_path_factory):
     design = load_design(MIXED)
     fleet = Fleet(design, str(base / 'fleet'))
     platforms = {entry['name']: entry['kind'] for entry in fleet.entries}
-    for name, kind in platforms.items():
-        if kind == 'eos':
-            os.makedirs(fleet.state_dir_of(name), exist_ok=True)
-            with open(os.path.join(fleet.state_dir_of(name), 'startup-config'), 'w', encoding='utf-8') as handle:
-                handle.write(_render(design, name)['startup-config.cfg'])
+    rendered.stage(fleet, design)
     fleet.start()
     try:
-        key = os.path.join(fleet.state_dir, 'secrets', 'id_ed25519')
-        for name, kind in platforms.items():
-            files = _render(design, name)
-            if kind == 'sonic':
-                _ssh(fleet, key, name, 'cat > /tmp/config_db.json', files['config_db.json'])
-                _ssh(fleet, key, name, 'cat > /tmp/frr.conf', files['frr.conf'])
-                _ssh(fleet, key, name, 'sudo config replace /tmp/config_db.json && sudo cp /tmp/frr.conf '
-                                       '/etc/sonic/frr/frr.conf && sudo systemctl restart bgp')
-            elif kind == 'nvue':
-                _ssh(fleet, key, name, 'cat > /tmp/startup.yaml', files['startup.yaml'])
-                _ssh(fleet, key, name, 'nv config replace /tmp/startup.yaml && nv config apply -y')
+        rendered.apply(fleet, design)
         for name in platforms:
             faults.write(fleet.state_dir_of(name), **CONVERGED)
         inventory = base / 'inventory'
