@@ -14,8 +14,8 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (anta_catalog, causes, health,
-                                                                                  prometheus, report)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
+    anta_catalog, causes, health, prometheus, report)
 
 GATHERED = ('fabric', 'lossless', 'health', 'anta')
 

@@ -26,7 +26,7 @@ description:
   - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every
     O(settle_interval) seconds until those checks pass or the deadline is reached (a freshly deployed fabric needs a
     few seconds for BGP, EVPN and LLDP). With O(settle_stable) it stops as soon as the same checks have failed the
-    same way for that many seconds: the device is wrong, not converging, and waiting longer would not change it.
+    same way for that many seconds - the device is wrong, not converging, and waiting longer would not change it.
     RV(convergence) tells the two apart (C(stable) against C(changing) at the deadline); the final verdict is given
     by M(aifabric.fabric.validate).
   - Action plugin; nothing on the device is changed, so it runs in check mode as well.

@@ -265,8 +265,8 @@ def _cabling(ctx, design, bad):
             ends = design.link_ends(device, ports[0]) | design.link_ends(device, ports[1])
             used.update({(device, port), other})
             evidence = [wrong[(device, name)][1] for name in ports]
-            yield Cause('cabling', [device], 'cables swapped: %s %s <-> %s (%s/%s)' % (device, ports[0], ports[1],
-                                                                                      peers[0], peers[1]), evidence,
+            title = 'cables swapped: %s %s <-> %s (%s/%s)' % (device, ports[0], ports[1], peers[0], peers[1])
+            yield Cause('cabling', [device], title, evidence,
                         lambda result, ends=frozenset(ends): bool(design.links(result) & ends),
                         hint='swap the cables of %s %s and %s back, or correct the cabling plan' % (device, *ports))
             continue
@@ -446,7 +446,7 @@ def _route_targets(ctx, design, bad):
             else:
                 title = '%s VNI %d has route-targets %s where the design has %s' % (result.device, vni, result.seen, designed)
             yield Cause('route_target', [result.device], title, [result], _vni_explains(design, result.device, vni),
-                hint='set the route-target of VNI %d on %s as designed' % (vni, result.device))
+                        hint='set the route-target of VNI %d on %s as designed' % (vni, result.device))
 
 
 def _unexpected(ctx, design, bad):

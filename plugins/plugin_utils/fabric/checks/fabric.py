@@ -117,7 +117,7 @@ class BgpSession(Check):
             if peer in designed:
                 continue
             states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
-            host = next(iter(afis.values())).get('hostname') or ''
+            host = list(afis.values())[0].get('hostname') or ''
             yield Unexpected(('%s %s' % (peer, host)).strip(), states, 'no session (not in the design)')
         vrfs = {}
         for session in sessions:
@@ -202,8 +202,8 @@ class EvpnVni(_Vni):
                 text += ' VRF %s' % info['tenant_vrf']
             found[vni] = [text]
         for vni, info in ((bgp or {}).get('vnis') or {}).items():
-            found.setdefault(vni, ['VNI %d' % vni]).append('advertised in BGP EVPN' if info.get('in_kernel')
-                                                          else 'in BGP EVPN')
+            found.setdefault(vni, ['VNI %d' % vni]).append(
+                'advertised in BGP EVPN' if info.get('in_kernel') else 'in BGP EVPN')
         for vni in sorted(found):
             if vni not in designed:
                 yield Unexpected('VNI %d' % vni, ', '.join(found[vni]), 'no VNI %d (not in the design)' % vni,

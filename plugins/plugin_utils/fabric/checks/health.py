@@ -13,7 +13,7 @@ passing test.
 
 from __future__ import annotations
 
-from . import Check, NotApplicable, StateError, Subject, failed, passed, register, verdict
+from . import Check, NotApplicable, StateError, Subject, failed, passed, register
 from .catalog import link_subject, uplinks
 from .sides import no_lossless_dataplane, phases
 from ..platforms import get_platform
@@ -242,8 +242,8 @@ class LosslessWatchdogState(Check):
             return failed('queue %s in storm state (%s storms counted); pause frames come from %s %s' % (
                 ','.join(map(str, stormed)), sum(storms.get(queue) or 0 for queue in stormed), item['peer'],
                 item['peer_interface']))
-        return passed('queue %s operational, %s storms counted' % (','.join(map(str, known)),
-                                                                  sum(storms.get(queue) or 0 for queue in known)))
+        counted = sum(storms.get(queue) or 0 for queue in known)
+        return passed('queue %s operational, %s storms counted' % (','.join(map(str, known)), counted))
 
 
 @register
@@ -463,8 +463,7 @@ class HealthEcnCnp(RailHealth):
                           expected=want, message='look at %s %s' % (host, port))
         if sent >= limits['cnp_min'] and fabric is not None and fabric[1] < limits['cnp_min']:
             return failed('%s sends CNPs at %s but no GPU server handles any (rp_cnp_handled %s over the fabric): the CNPs '
-                          'are lost on the way back to the senders' % (_label(ctx, host, port), _per_s(sent),
-                                                                        _per_s(fabric[1])),
+                          'are lost on the way back to the senders' % (_label(ctx, host, port), _per_s(sent), _per_s(fabric[1])),
                           expected=want, message='look at the CNP class on the switches (DSCP %d -> TC %d, strict '
                           'priority, no WRED)' % (ctx.design.lossless['cnp_dscp'], ctx.design.lossless['cnp_priority']))
         return passed('ECN marks in %s (NIC %s, %s %s %s), CNPs sent %s' % (

@@ -86,6 +86,6 @@ def test_unreadable_state_is_an_error_a_platform_gap_is_not_applicable_once_with
     errors = [item for item in results if item.check == 'interface_mtu' and item.device == 'spine001']
     assert errors and {item.status for item in errors} == {checks.ERROR} and all(item.seen == 'not gathered' for item in errors)
     # a result about a cabled port names its link by the lower end (the leaf uplink)
-    assert {item.link for item in errors} == {'%s %s' % (item['peer'], item['peer_interface'])
-                                             for item in design.device('spine001')['interfaces']}
+    links = {'%s %s' % (item['peer'], item['peer_interface']) for item in design.device('spine001')['interfaces']}
+    assert {item.link for item in errors} == links
     assert checks.not_applicable_text('not applicable: not applicable: no RDMA device') == 'not applicable: no RDMA device'
