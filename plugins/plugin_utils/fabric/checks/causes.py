@@ -38,9 +38,13 @@ UPPER = ('spine', 'super_spine')
 class Cause:
     """One fact that explains failures: its evidence (the results that show it) and its consequences."""
 
-    def __init__(self, kind, devices, title, evidence, explains=None, hint=''):
+    def __init__(self, kind, devices, title, evidence, explains=None, hint='', anchors=(), anywhere=False):
         self.kind = kind
         self.devices = list(dict.fromkeys(devices))
+        # which results it may explain: those depending on one of its anchors (its devices and, for a link, both
+        # ends), or any (a VNI a fabric shares, an upper-tier device every overlay path crosses)
+        self.anchors = set(self.devices) | set(anchors)
+        self.anywhere = anywhere
         self.title = title
         self.evidence = list(evidence)
         self.consequences = []
@@ -94,6 +98,7 @@ class Design:
         self._paths = {}
         self._vnis = None
         self._upper = None
+        self._rail_ifs = None
 
     def role(self, device):
         return self.ctx.model(device)['role'] if device in self.ctx.design.nodes else None
@@ -140,31 +145,34 @@ class Design:
     def path(self, result):
         """{'ends': devices at the ends, 'links': cabled links (as link ends) it crosses at the edge, 'vni': vni or
         None} of an overlay result (evpn_vtep, pings); None for any other result."""
-        key = (result.device, result.check, result.subject)
-        if key in self._paths:
-            return self._paths[key]
-        path = None
-        if result.check == 'evpn_vtep':
-            for item in expected_vnis(self.ctx, self.ctx.model(result.device)):
-                for ip, leaf in item['remote_vteps'].items():
-                    if result.subject == 'VNI %d from %s %s' % (item['vni'], leaf, ip):
-                        path = {'ends': {result.device, leaf}, 'links': set(), 'vni': item['vni']}
-        elif result.check in ('reachability', 'jumbo_frames'):
-            model = self.ctx.model(result.device)
-            members = rail_members(self.ctx)
-            for target in ping_targets(self.ctx, model, self.ctx.options.get('ping_peers', 0)):
-                if result.subject != '%s -> %s %s' % (target['interface'], target['peer'], target['peer_ip']):
-                    continue
-                rail = next(item for item in model['rails'] if item['interface'] == target['interface'])
-                peer_if = next((interface for host, interface, ip in members.get(target['network'], [])
-                                if host == target['peer'] and ip == target['peer_ip']), None)
-                peer_leaf = self.peer(target['peer'], peer_if) if peer_if else None
-                ends = {result.device, rail['leaf'], target['peer']} | ({peer_leaf[0]} if peer_leaf else set())
-                links = self.link_ends(result.device, target['interface']) | (
-                    self.link_ends(target['peer'], peer_if) if peer_if else set())
-                path = {'ends': ends, 'links': links, 'vni': self.vni_of_network()[0].get(target['network'])}
-        self._paths[key] = path
-        return path
+        if result.check not in OVERLAY:
+            return None
+        key = (result.device, result.check)
+        if key not in self._paths:  # every subject of the device at once: a fabric-wide failure has many
+            self._paths[key] = self._vtep_paths(result.device) if result.check == 'evpn_vtep' else \
+                self._ping_paths(result.device)
+        return self._paths[key].get(result.subject)
+
+    def _vtep_paths(self, leaf):
+        return {'VNI %d from %s %s' % (item['vni'], remote, ip): {'ends': {leaf, remote}, 'links': set(), 'vni': item['vni']}
+                for item in expected_vnis(self.ctx, self.ctx.model(leaf)) for ip, remote in item['remote_vteps'].items()}
+
+    def _ping_paths(self, host):
+        model = self.ctx.model(host)
+        if self._rail_ifs is None:
+            self._rail_ifs = {(network, peer, ip): interface for network, items in rail_members(self.ctx).items()
+                              for peer, interface, ip in items}
+        vnis = self.vni_of_network()[0]
+        rails = {rail['interface']: rail for rail in model['rails']}
+        paths = {}
+        for target in ping_targets(self.ctx, model, self.ctx.options.get('ping_peers', 0)):
+            peer_if = self._rail_ifs.get((target['network'], target['peer'], target['peer_ip']))
+            peer_leaf = self.peer(target['peer'], peer_if) if peer_if else None
+            ends = {host, rails[target['interface']]['leaf'], target['peer']} | ({peer_leaf[0]} if peer_leaf else set())
+            links = self.link_ends(host, target['interface']) | (self.link_ends(target['peer'], peer_if) if peer_if else set())
+            paths['%s -> %s %s' % (target['interface'], target['peer'], target['peer_ip'])] = {
+                'ends': ends, 'links': links, 'vni': vnis.get(target['network'])}
+        return paths
 
     def devices(self, result):
         """The devices a result depends on: its own, the far end of its port or session, an overlay path's ends."""
@@ -199,6 +207,10 @@ class Design:
 
 
 # =========================================================================== detectors
+def _devices_of(ends):
+    return {device for device, _port in ends}
+
+
 def _port_of(result):
     """The port a per-port result is about (its subject, before any ' [phase]')."""
     return result.subject.split(' ', 1)[0]
@@ -225,8 +237,9 @@ def _unreadable(ctx, design, bad):
     for device, evidence in by_device.items():
         reason = evidence[0].seen
         yield Cause('unreadable', [device], '%s could not be read: %s' % (device, reason), evidence,
-                    lambda result, device=device, reason=reason: (
-                        result.status == ERROR and result.seen == reason and device in design.devices(result)),
+                    lambda result, device=device, reason=reason: (  # a device that was read, judged on this one
+                        result.status == ERROR and result.seen == reason and ctx.gathered(result.device)
+                        and device in design.devices(result)),
                     hint='check the connection to %s (ansible -m ping %s); no check of it was judged' % (device, device))
 
 
@@ -267,7 +280,7 @@ def _cabling(ctx, design, bad):
             evidence = [wrong[(device, name)][1] for name in ports]
             title = 'cables swapped: %s %s <-> %s (%s/%s)' % (device, ports[0], ports[1], peers[0], peers[1])
             yield Cause('cabling', [device], title, evidence,
-                        lambda result, ends=frozenset(ends): bool(design.links(result) & ends),
+                        lambda result, ends=frozenset(ends): bool(design.links(result) & ends), anchors=_devices_of(ends),
                         hint='swap the cables of %s %s and %s back, or correct the cabling plan' % (device, *ports))
             continue
         used.add((device, port))
@@ -275,7 +288,7 @@ def _cabling(ctx, design, bad):
         ends = design.link_ends(device, port) | {(seen_device, seen_port)}
         yield Cause('cabling', [device], '%s %s is cabled to %s %s (the plan: %s %s)' % (
             device, port, seen_device, seen_port, planned[0], planned[1]), [result],
-            lambda result, ends=frozenset(ends): bool(design.links(result) & ends),
+            lambda result, ends=frozenset(ends): bool(design.links(result) & ends), anchors=_devices_of(ends),
             hint='move the cable or correct the cabling plan')
 
 
@@ -290,7 +303,7 @@ def _interfaces(ctx, design, bad):
                 taken.add(id(result))
                 ends = frozenset(design.link_ends(result.device, result.subject))
                 yield Cause(kind, [result.device], '%s %s %s' % (result.device, result.subject, what), [result],
-                            _link_or_behind(design, result.device, ends),
+                            _link_or_behind(design, result.device, ends), anchors=_devices_of(ends),
                             hint='%s: bring %s up (or find who shut it)' % (result.device, result.subject)
                             if kind == 'admin_down' else 'the port name or the switch model differs from the design')
     carrier = {(result.device, result.subject): result for result in states if id(result) not in taken}
@@ -306,6 +319,7 @@ def _interfaces(ctx, design, bad):
         yield Cause('no_carrier', [device] + ([peer[0]] if peer in carrier else []),
                     'link %s %s <-> %s %s has no carrier%s' % (device, port, peer[0], peer[1], both) if peer else
                     '%s %s has no carrier' % (device, port), evidence, _link_or_behind(design, device, ends),
+                    anchors=_devices_of(ends),
                     hint='the cable, the optics, or the far end of the link')
 
 
@@ -331,6 +345,7 @@ def _mtu(ctx, design, bad):
             seen = result.seen.replace('MTU ', '')
             yield Cause('mtu', [result.device], '%s %s has MTU %s, the design %s' % (
                 result.device, result.subject, seen, designed), [result], _mtu_explains(design, result.device, ends),
+                anchors=_devices_of(ends),
                 hint='set the MTU of %s %s to %s' % (result.device, result.subject, designed))
 
 
@@ -423,7 +438,7 @@ def _vnis(ctx, design, bad):
                              and result.subject == 'VNI %d' % instead]
             else:
                 title = '%s does not carry VNI %d (VLAN %s, %s)' % (leaf, vni, vlan, network)
-            yield Cause('vni', [leaf], title, evidence, _vni_explains(design, leaf, vni, instead),
+            yield Cause('vni', [leaf], title, evidence, _vni_explains(design, leaf, vni, instead), anywhere=True,
                         hint='bind VLAN %s to VNI %d on %s' % (vlan, vni, leaf))
 
 
@@ -446,6 +461,7 @@ def _route_targets(ctx, design, bad):
             else:
                 title = '%s VNI %d has route-targets %s where the design has %s' % (result.device, vni, result.seen, designed)
             yield Cause('route_target', [result.device], title, [result], _vni_explains(design, result.device, vni),
+                        anywhere=True,
                         hint='set the route-target of VNI %d on %s as designed' % (vni, result.device))
 
 
@@ -459,6 +475,7 @@ def _unexpected(ctx, design, bad):
             yield Cause('unexpected_vni', [result.device], '%s carries VNI %d, which the design does not have (%s)' % (
                 result.device, vni, result.seen), [result],
                 lambda other, vni=vni: other.check == 'evpn_vtep' and other.subject == 'VNI %d unexpected VTEPs' % vni,
+                anywhere=True,
                 hint='remove VNI %d from %s, or add it to the intent' % (vni, result.device))
         elif result.check == 'bgp_session' and result.expected.startswith('no '):
             yield Cause('unexpected_session', [result.device], '%s has BGP %s the design does not have: %s' % (
@@ -502,6 +519,7 @@ def _lossless(ctx, design, bad):
         ends = frozenset(end for result in evidence for end in design.links(result))
         yield Cause('lossless', [device], title, evidence,
                     lambda result, ends=ends: result.category == 'lossless' and bool(design.links(result) & ends),
+                    anchors=_devices_of(ends),
                     hint='redeploy %s, or read the differences below' % device)
 
 
@@ -557,29 +575,66 @@ DETECTORS = (_unreadable, _cabling, _interfaces, _mtu, _daemons, _local_as, _vni
              _lossless, _health)
 
 
+class _Folder:
+    """The causes found so far, indexed by the devices they may explain results of."""
+
+    def __init__(self, design):
+        self.design = design
+        self.causes = []
+        self.by_device = {}
+        self.anywhere = []
+
+    def add(self, cause):
+        index = len(self.causes)
+        self.causes.append(cause)
+        if cause.anywhere or cause.anchors & self.design.upper():
+            self.anywhere.append(index)
+        else:
+            for device in cause.anchors:
+                self.by_device.setdefault(device, []).append(index)
+
+    def explaining(self, result):
+        """The first cause that explains `result`, or None."""
+        candidates = set(self.anywhere)
+        for device in self.design.devices(result):
+            candidates.update(self.by_device.get(device, ()))
+        for index in sorted(candidates):
+            if self.causes[index].explains(result):
+                return self.causes[index]
+        return None
+
+
 def analyse(ctx, results) -> list:
     """Causes of the failed and errored results, most explanatory first; each such result belongs to one cause."""
     bad = [result for result in results if result.status in (FAIL, ERROR)]
     if not bad:
         return []
     design = Design(ctx)
-    causes, claimed = [], set()
+    folder, claimed = _Folder(design), set()
 
     def free():
         return [result for result in bad if id(result) not in claimed]
 
+    def fold(candidates):
+        for result in candidates:
+            if id(result) not in claimed:
+                cause = folder.explaining(result)
+                if cause is not None:
+                    cause.consequences.append(result)
+                    claimed.add(id(result))
+
     def take(cause):
-        """A new cause, unless what shows it is already explained; then fold what it explains under it."""
+        """A new cause, unless what shows it is already explained by a cause found before it."""
+        fold(cause.evidence)
         cause.evidence = [result for result in cause.evidence if id(result) not in claimed]
         if cause.evidence:
             claimed.update(id(result) for result in cause.evidence)
-            causes.append(cause)
-            _fold([cause], free(), claimed)
+            folder.add(cause)
 
     for detector in (_converging,) + DETECTORS:
         for cause in detector(ctx, design, free()):
             take(cause)
-        _fold(causes, free(), claimed)
+        fold(free())
     for cause in _disagreeing_sessions(ctx, design, free(), results):
         take(cause)
     groups = {}
@@ -589,6 +644,8 @@ def analyse(ctx, results) -> list:
         title = evidence[0].line() if len(evidence) == 1 else '%s %s fails on %d subjects (%s, ...)' % (
             device, check_id, len(evidence), evidence[0].subject)
         take(Cause('other', [device], title, evidence, _through(design, [device])))
+    fold(free())
+    causes = folder.causes
     for cause in causes:
         pairs = set()
         for result in cause.results:
@@ -598,16 +655,6 @@ def analyse(ctx, results) -> list:
         cause.sessions_down = len(pairs)
     _bfd_notes(ctx, causes)
     return causes
-
-
-def _fold(causes, free, claimed):
-    """Every free result the first cause explains becomes its consequence."""
-    for result in free:
-        for cause in causes:
-            if cause.explains(result):
-                cause.consequences.append(result)
-                claimed.add(id(result))
-                break
 
 
 def _bfd_notes(ctx, causes):

@@ -15,8 +15,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import chec
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, eos_raw, scenario_states
-from tests.unit.plugins.plugin_utils.fabric.checks.test_platform_checks import intent
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
+from tests.unit.plugins.plugin_utils.fabric.checks.test_platform_checks import eos_states, intent
 
 
 @pytest.fixture(scope='module')
@@ -251,12 +251,6 @@ EOS_SWITCHES = ['leaf001', 'spine001']  # spine002 answers with spine001's outpu
 @pytest.fixture(scope='module')
 def eos_design():
     return intent('eos_small.yml')
-
-
-def eos_states(design):
-    states = {name: eos_raw(design.device(name)) for name in ('leaf001', 'leaf003', 'spine001')}
-    states['spine002'] = eos_raw(design.device('spine002'), device='spine001')
-    return states
 
 
 def eos_only_cause(design, states):
