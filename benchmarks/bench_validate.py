@@ -91,9 +91,12 @@ def run_design(inventory, repeat, quiet):
                                              result['summary']['verdict'], load))
     walls = _common.summarize([item['wall'] for item in runs])
     worst = {'peak_rss': max(item['peak_rss'] for item in runs), 'report_json': max(item['sizes']['json'] for item in runs)}
-    return {'runs': runs, 'wall': walls, 'cpu': _common.summarize([item['cpu'] for item in runs]),
-            'pass': walls['median'] <= TARGETS['wall_s'] and worst['peak_rss'] <= TARGETS['peak_rss']
-            and worst['report_json'] <= TARGETS['report_json'], **worst}
+    cpu = _common.summarize([item['cpu'] for item in runs])
+    within = worst['peak_rss'] <= TARGETS['peak_rss'] and worst['report_json'] <= TARGETS['report_json']
+    # one process on one core: on an idle machine its wall time is its CPU time; a wall-time failure with the CPU
+    # time within the target is a busy machine, not a slow program (as run_all.py says)
+    return {'runs': runs, 'wall': walls, 'cpu': cpu, 'pass': walls['median'] <= TARGETS['wall_s'] and within,
+            'cpu_within_target': cpu['median'] <= TARGETS['wall_s'] and within, **worst}
 
 
 # --------------------------------------------------------------------------- design only, through the role
@@ -200,7 +203,9 @@ def report(data) -> str:
                      'targets <= %.0f s, <= 1 GiB, <= 20 MB: %s' % (
                          design['runs'][0]['devices'], design['runs'][0]['results'], _common.fmt_stat(design['wall'], unit=' s'),
                          _common.fmt_stat(design['cpu'], unit=' s'), design['peak_rss'] // 2 ** 20,
-                         design['report_json'] / 1e6, TARGETS['wall_s'], 'PASS' if design['pass'] else 'FAIL'))
+                         design['report_json'] / 1e6, TARGETS['wall_s'], 'PASS' if design['pass'] else
+                         'FAIL (busy machine: CPU time within the target, load %.0f)' % design['runs'][0]['load1']
+                         if design['cpu_within_target'] else 'FAIL'))
     play = data.get('playbook')
     if play:
         lines.append('design-only 16k through ansible-playbook: rc %d, %.1f s wall, %.1f s CPU, %d lines (%d per-host '
