@@ -186,8 +186,9 @@ def _timing(run_seconds, judged, gathered):
     text = '%.1f s wall' % run_seconds
     slowest = max(gathered.items(), key=lambda item: item[1].get('seconds') or 0, default=None)
     if slowest and slowest[1].get('seconds') is not None:
-        text += ' (reading and settling %.1f s on the slowest device, %s, %d readings; judging %.2f s)' % (
-            slowest[1]['seconds'], slowest[0], slowest[1].get('attempts') or 1, judged)
+        reads = slowest[1].get('attempts') or 1
+        text += ' (reading and settling %.1f s on the slowest device, %s, %d reading%s; judging %.2f s)' % (
+            slowest[1]['seconds'], slowest[0], reads, '' if reads == 1 else 's', judged)
     else:
         text += ' (judging %.2f s)' % judged
     return text
