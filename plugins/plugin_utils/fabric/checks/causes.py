@@ -256,7 +256,8 @@ def _host_part(name):
 
 
 def _cabling(ctx, design, bad):
-    """LLDP shows another designed port than the plan: two ports of one device swapped, or a cable moved."""
+    """LLDP shows another designed port than the plan: two ports of one device swapped (seen from that device or from
+    the far ends of its two cables), or a cable moved."""
     wrong = {}
     for result in bad:
         if result.check == 'lldp_neighbor' and result.status == FAIL and not MANY_NEIGHBOURS.match(result.seen) \
@@ -264,26 +265,30 @@ def _cabling(ctx, design, bad):
             seen = _lldp_seen(ctx, result.device, result.subject)
             if len(seen) == 1:
                 wrong[(result.device, result.subject)] = ((_host_part(seen[0][0]), seen[0][1]), result)
-    used = set()
+    swaps, used = [], set()
+    for first, (seen_first, _result) in sorted(wrong.items()):
+        for second, (seen_second, _other) in sorted(wrong.items()):
+            if first >= second or first in used or second in used:
+                continue
+            if first[0] == second[0] and design.peer(*second) == seen_first and design.peer(*first) == seen_second:
+                swaps.append((first[0], (first[1], second[1]), (first, second)))  # seen from the device itself
+            elif seen_first[0] == seen_second[0] and design.peer(*first) == seen_second \
+                    and design.peer(*second) == seen_first:
+                swaps.append((seen_first[0], (seen_second[1], seen_first[1]), (first, second)))  # from the far ends
+            else:
+                continue
+            used.update({first, second})
+    for device, ports, keys in swaps:
+        ports = sorted(ports)
+        peers = [design.peer(device, name)[0] for name in ports]
+        ends = design.link_ends(device, ports[0]) | design.link_ends(device, ports[1])
+        yield Cause('cabling', [device], 'cables swapped: %s %s <-> %s (%s/%s)' % (device, ports[0], ports[1], *peers),
+                    [wrong[key][1] for key in keys], lambda result, ends=frozenset(ends): bool(design.links(result) & ends),
+                    anchors=_devices_of(ends),
+                    hint='swap the cables of %s %s and %s back, or correct the cabling plan' % (device, *ports))
     for (device, port), ((seen_device, seen_port), result) in sorted(wrong.items()):
         if (device, port) in used:
             continue
-        # the port that should see what this one sees, on the same device: a swap
-        other = next((key for key, ((other_device, other_port), _r) in wrong.items() if key != (device, port)
-                      and key[0] == device and key not in used and design.peer(*key) == (seen_device, seen_port)
-                      and design.peer(device, port) == (other_device, other_port)), None)
-        if other:
-            ports = sorted([port, other[1]])
-            peers = [design.peer(device, name)[0] for name in ports]
-            ends = design.link_ends(device, ports[0]) | design.link_ends(device, ports[1])
-            used.update({(device, port), other})
-            evidence = [wrong[(device, name)][1] for name in ports]
-            title = 'cables swapped: %s %s <-> %s (%s/%s)' % (device, ports[0], ports[1], peers[0], peers[1])
-            yield Cause('cabling', [device], title, evidence,
-                        lambda result, ends=frozenset(ends): bool(design.links(result) & ends), anchors=_devices_of(ends),
-                        hint='swap the cables of %s %s and %s back, or correct the cabling plan' % (device, *ports))
-            continue
-        used.add((device, port))
         planned = design.peer(device, port)
         ends = design.link_ends(device, port) | {(seen_device, seen_port)}
         yield Cause('cabling', [device], '%s %s is cabled to %s %s (the plan: %s %s)' % (

@@ -288,3 +288,27 @@ def test_eos_leaf_carries_another_rails_vni(eos_design):
     cause = eos_only_cause(eos_design, states)
     assert (cause.kind, cause.devices) == ('vni', ['leaf001'])
     assert cause.title == "leaf001 carries VNI 10102 (rail1's) on Vxlan1 where VNI 10101 (VLAN 101, rail0) belongs"
+
+
+def test_eos_swap_seen_from_the_far_ends_only(eos_design):
+    """Right after the swap the switch may have lost its LLDP neighbours (they come back at the next LLDPDU) while
+    both servers already see the other port: the swap is still one cause, on the switch."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.catalog import expected_neighbors
+    ctx = checks.Context(eos_design, {}, {})
+    ports = [item for item in expected_neighbors(ctx.model('leaf001')) if item['peer'].startswith('gpu')][:2]
+    results = [checks.Result('leaf001', 'lldp_neighbor', item['interface'], checks.FAIL,
+                             '%s %s' % (item['peer'], item['peer_interface']), 'no LLDP neighbour', link='%s %s' % (
+                                 item['peer'], item['peer_interface'])) for item in ports]
+    lldp = {}
+    for item, other in ((ports[0], ports[1]), (ports[1], ports[0])):  # each server sees the other port of leaf001
+        lldp[item['peer']] = [{'interface': item['peer_interface'], 'system_name': 'leaf001',
+                               'chassis_id': '02:00:00:00:00:01', 'peer_port': other['interface']}]
+        results.append(checks.Result(item['peer'], 'lldp_neighbor', item['peer_interface'], checks.FAIL,
+                                     'leaf001 %s' % item['interface'], 'leaf001 %s' % other['interface'],
+                                     link='%s %s' % (item['peer'], item['peer_interface'])))
+    for name, neighbors in lldp.items():
+        ctx.state(name)._parsed['lldp'] = (True, neighbors)  # pylint: disable=protected-access
+    found = causes.analyse(ctx, results)
+    assert [cause.title for cause in found] == ['cables swapped: leaf001 %s <-> %s (gpu0001/gpu0002)' % tuple(
+        sorted(item['interface'] for item in ports))]
+    assert len(found[0].results) == 4
