@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -138,3 +139,31 @@ def test_counter_faults_are_found_on_the_end_where_they_start(live, platform):
     assert all(item['device'] == name and port in item['subject'] for item in pause + drops), pause + drops
     assert any(peer in item['subject'] and peer_port in item['subject'] for item in pause)
     assert report['summary']['health_findings'] >= 2 and not report['summary']['ok']
+
+
+def test_the_recap_fails_the_devices_the_causes_are_on_and_the_report_path_comes_last(live):
+    """Issue 24 item 2: the play fails where the causes are, not on the host the checks ran on."""
+    name = sorted(device for device, kind in live['platforms'].items() if kind == 'eos')[0]
+    directory = live['fleet'].state_dir_of(name)
+    faults.write(directory, bgp_stuck=['*'], **CONVERGED)
+    out = live['base'] / 'blame'
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    argv = ansible_cli('playbook') + [
+        '-i', str(live['inventory']), '-i', os.path.join(live['fleet'].state_dir, 'inventory.yml'),
+        os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
+        json.dumps({'validate_out': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0})]
+    try:
+        result = subprocess.run(argv, cwd=str(live['base']), env=env, capture_output=True, text=True, timeout=600,
+                                check=False)
+    finally:
+        faults.write(directory, **CONVERGED)
+    with open(out / 'mixed' / 'validation' / 'report.json', encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert result.returncode == 2 and report['summary']['causes'] >= 1, result.stdout[-3000:]
+    failed = set(re.findall(r'(?m)^(\S+)\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=[1-9]', result.stdout))
+    assert name in failed and failed == set(report['summary']['blamed']) & set(live['platforms'])
+    play = result.stdout.split('PLAY RECAP', 1)[0].rstrip()
+    assert play.endswith('"msg": "report: %s"\n}' % (out / 'mixed' / 'validation' / 'report.md'))  # last
+    assert 'Causes (' in play and play.index('Causes (') < play.index('Failed checks (')
