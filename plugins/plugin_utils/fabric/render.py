@@ -16,6 +16,7 @@ import importlib
 import multiprocessing
 import os
 import re
+import signal
 
 import jinja2
 
@@ -213,7 +214,17 @@ def _put_task(task):
     return items, output.take_changes() if output is not None else None
 
 
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
 def _start_worker():
+    # A worker forked from Ansible's task worker inherits its SIGTERM/SIGINT handler (WorkerProcess._term), which
+    # raises in a process it did not start instead of ending it; Pool.terminate() then waits for ever on a worker that
+    # lived on. Workers end on these signals, as processes do by default; they are born with both blocked (see
+    # _pool_results), so one sent before this point ends the worker here.
+    for number in _STOP_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     if _WORK.get('output') is not None:
         _WORK['output'].start_worker()
 
@@ -242,8 +253,15 @@ def _pool_results(design, names, workers, function, tasks, work):
     design.device(names[0])  # lazily built design tables, built once here rather than once per worker
     _WORK.update(work, design=design)
     try:
-        with multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker) as pool:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # until each worker has reset its handlers
+        try:
+            pool = multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        with pool:
             yield from pool.imap(function, tasks)
+            pool.close()  # every task is done: the workers leave by themselves, no signal needed
+            pool.join()
     finally:
         _WORK.clear()
 
