@@ -18,7 +18,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gathe
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, eapi_json, eapi_session)
+    EapiSettings, TransportError, deadline, eapi_json, eapi_session)
 
 COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
@@ -43,7 +43,7 @@ def _open_results(results, must_pass):
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'ping_peers', 'rnic',
-                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
+                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -59,8 +59,11 @@ class ActionModule(ActionBase):
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
+            'timeout': {'type': 'int', 'default': 120},
         })[1]
         intent = intent_path(args['intent'], task_vars)
+        if args['timeout'] < 1:
+            raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
         if args['health_interval'] < 0:
             raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
                                     % args['health_interval'])
@@ -83,7 +86,7 @@ class ActionModule(ActionBase):
         attempt = 0
         while True:
             attempt += 1
-            raw = self._read(gatherer, model, state_commands, args, task_vars)
+            raw = self._read(gatherer, model, state_commands, args, task_vars, 'read state')
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
             open_results = _open_results(results, args['must_pass'])
@@ -112,12 +115,13 @@ class ActionModule(ActionBase):
     def _counters(self, gatherer, model, commands, args, task_vars):
         """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules)."""
         first_at = time.time()
-        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)}
+        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars, 'read counters').get(COUNTERS)}
         times = {COUNTERS: first_at}
         if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()
-            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)
+            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars,
+                                                'read counters again').get(COUNTERS)
             times[COUNTERS + SECOND] = second_at
         raw[TIMES] = times
         return raw
@@ -130,16 +134,19 @@ class ActionModule(ActionBase):
         except StateError:
             return False  # unreadable: read again anyway, the checks report the error
 
-    def _read(self, gatherer, model, commands, args, task_vars):
-        """{key: output} of one reading through the platform's transport."""
+    def _read(self, gatherer, model, commands, args, task_vars, step):
+        """{key: output} of one reading through the platform's transport, within `timeout` seconds (a device that
+        stops answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
         items = flatten(gatherer.transport, commands)
-        if gatherer.transport == 'eapi':
-            try:
-                outputs = self._run_eapi(items, model, task_vars)
-            except TransportError as error:
-                return {UNREADABLE: str(error)}
-            return regroup(items, outputs, gatherer.keyed)
-        return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+        try:
+            with deadline(args['timeout'], model['name'], step):
+                if gatherer.transport == 'eapi':
+                    outputs = self._run_eapi(items, model, task_vars)
+                else:
+                    outputs = self._run_commands(items, model, args, task_vars)
+        except TransportError as error:
+            return {UNREADABLE: str(error)}
+        return regroup(items, outputs, gatherer.keyed)
 
     def _run_eapi(self, items, model, task_vars):
         """Every eAPI item in one session (commands read by several keys run once)."""
