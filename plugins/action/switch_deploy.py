@@ -5,15 +5,13 @@
 
 from __future__ import annotations
 
-import re
-
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, render_model, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, mask_secrets, render_model, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
     StepTimeout, TransportError, deadline)
 
@@ -25,20 +23,6 @@ CONNECTION_VARIABLES = (
     'ansible_httpapi_ca_path', 'aifabric_ssh_known_hosts', 'aifabric_ssh_host_key_checking')
 SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pass')
 STEPS = ('push', 'confirm', 'rollback')
-
-
-# Any crypt(3) hash a switch already holds (`$6$salt$...`, `$y$...`, `$1$...`) is masked as well.
-CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'"]+')
-
-
-def masked(text, hashes, secrets):
-    """`text` without password hashes and the login secrets (diffs and switch errors can quote them)."""
-    for name, value in hashes.items():
-        text = text.replace(value, '<hash of %s.%s>' % (USERS_VARIABLE, name))
-    for value in secrets:
-        if value:
-            text = text.replace(value, '********')
-    return CRYPT_HASH.sub('<password hash>', text)
 
 
 class ActionModule(ActionBase):
@@ -88,7 +72,7 @@ class ActionModule(ActionBase):
             return result
         except TransportError as error:
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
-                          failed_step=error.step, msg=masked(str(error), hashes, secrets))
+                          failed_step=error.step, msg=mask_secrets(str(error), hashes, secrets))
             return result
         result.update(outcome)
         return result
@@ -98,7 +82,7 @@ class ActionModule(ActionBase):
         if args['step'] == 'push':
             outcome = contract.push(driver, render_model(model, hashes), check_mode=self._task.check_mode,
                                     confirm_seconds=args['confirm_timeout'])
-            diff = masked(outcome.pop('diff'), hashes, secrets)
+            diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
             if self._task.diff and diff.strip():
                 result['diff'] = {'prepared': diff}
             return outcome

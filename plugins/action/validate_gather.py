@@ -13,6 +13,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
@@ -101,7 +102,7 @@ class ActionModule(ActionBase):
             device=device,
             fabric=design.name,
             platform=gatherer.platform,
-            state=raw,
+            state=mask_hashes_in(raw),  # running configurations carry the users' password hashes (shown at -v)
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
             settled=not open_results and not raw.get(UNREADABLE),

@@ -309,3 +309,18 @@ def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_pa
     catalog = yaml.safe_load(open(result['report']['anta_catalog'], encoding='utf-8'))
     assert catalog['anta.tests.vxlan'][2]['VerifyVxlanVtep'] == {'vteps': ['10.254.16.3'], 'filters': {'tags': ['leaf001']}}
     assert 'anta nrfu --catalog anta-catalog.yml' in open(result['report']['anta_catalog'], encoding='utf-8').read()
+
+
+def test_gather_returns_no_password_hash(action_loader):
+    """Raw state is returned (and printed at -v): a running configuration that carries the switch users' hashes (EOS
+    `secret sha512`, NVUE `hashed-password`) comes back with the hashes masked."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
+    outputs = _module_outputs(scenario_states('healthy'), 'leaf001')
+    digest = '$6$unitsalt$' + 'b' * 86
+    outputs['outputs']['interfaces'] = dict(outputs['outputs']['interfaces'],
+                                            stderr='username admin secret sha512 %s' % digest)
+    with patch.object(action, '_execute_module', return_value=outputs):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    text = json.dumps(result)
+    assert digest not in text and '$6$' not in text
+    assert 'username admin secret sha512 <password hash>' in text
