@@ -368,3 +368,27 @@ def test_diff_and_files_never_show_password_hashes(action_loader, tmp_path):
     assert {mode for carries, mode in modes.values() if carries} == {0o600}, modes
     assert {mode for carries, mode in modes.values() if not carries} == {0o644}, modes
     assert sum(1 for carries, _mode in modes.values() if carries) == 2  # EOS and NVUE (SONiC users are Linux accounts)
+
+
+@pytest.mark.parametrize('workers', [1, 2])
+def test_a_write_error_fails_the_task_naming_the_path(run, fake_renderer, monkeypatch, tmp_path, workers):
+    """EPERM while writing (an immutable generations directory; root is refused too), in the task and in its render
+    workers: one sentence with the path and the reason, no errno alone, no traceback; the output stays as it was."""
+    from ansible.errors import AnsibleActionFail
+    monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'PARALLEL_MIN_DEVICES', 1)
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest), docs=False)
+    before = _tree(dest)
+    generations = tmp_path / '.out.generations'
+    monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'render_model',
+                        lambda model, user_hashes=None: {'model.json': 'changed %s\n' % model['name']})
+    subprocess.run(['chattr', '+i', str(generations)], check=True)
+    try:
+        with pytest.raises(AnsibleActionFail) as caught:
+            run(intent=LAB_INTENT, dest=str(dest), docs=False, workers=workers)
+    finally:
+        subprocess.run(['chattr', '-i', str(generations)], check=False)
+    message = str(caught.value)
+    assert message.startswith('cannot write %s' % generations) and 'Operation not permitted' in message, message
+    assert 'Nothing was changed in %s' % dest in message and 'Traceback' not in message
+    assert _tree(dest) == before
