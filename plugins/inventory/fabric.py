@@ -141,6 +141,7 @@ from ansible.plugins.inventory import BaseFileInventoryPlugin, Constructable
 
 try:
     from ansible.template import trust_as_template
+    wrap_var = None
 except ImportError:  # ansible-core < 2.19: a string is templated unless it is wrapped as unsafe
     trust_as_template = None
     from ansible.utils.unsafe_proxy import wrap_var

@@ -193,6 +193,10 @@ def load_package_yaml(path):
         return yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))  # nosec B506: a safe loader
 
 
+_FILE_KINDS = ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'), (stat.S_ISCHR, 'a character device'),
+               (stat.S_ISBLK, 'a block device'), (stat.S_ISSOCK, 'a socket'))
+
+
 class NotRegularFile(OSError):
     """The path names a FIFO, a directory, a device or a socket, not a file to read."""
 
@@ -204,9 +208,7 @@ def open_regular(path):
     try:
         mode = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(mode):
-            kind = next((kind for test, kind in ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'),
-                                                  (stat.S_ISCHR, 'a character device'), (stat.S_ISBLK, 'a block device'),
-                                                  (stat.S_ISSOCK, 'a socket')) if test(mode)), 'not a file')
+            kind = next((kind for test, kind in _FILE_KINDS if test(mode)), 'not a file')
             raise NotRegularFile('is not a regular file (it is %s)' % kind)
         return open(descriptor, 'rb')  # pylint: disable=consider-using-with
     except BaseException:
