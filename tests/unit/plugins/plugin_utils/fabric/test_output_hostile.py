@@ -209,34 +209,39 @@ with open(dest + '/configs/leaf1/frr.conf') as handle:
 '''
 
 
-@pytest.mark.skipif(not os.path.exists('/usr/bin/unshare'), reason='needs unshare(1) for a private tmpfs')
-def test_a_full_disk_names_the_file_and_leaves_the_previous_output(tmp_path):
-    """ENOSPC on a 256 KiB tmpfs mounted in a private mount namespace (nothing outside the test sees it)."""
+READ_ONLY = r'''
+import sys
+sys.path.insert(0, sys.argv[1])
+import tests.conftest
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
+try:
+    StagedOutput(sys.argv[2]).open()
+except OutputError as error:
+    print('OutputError: %s' % error)
+'''
+
+
+def _on_a_small_disk(tmp_path, mount_options, script):
+    """`script` run by Python with (ROOT, <disk>/lab) on a 256 KiB tmpfs mounted at <disk> in a private mount namespace
+    (nothing outside the test sees it); (the disk, the finished process)."""
     disk = tmp_path / 'disk'
     disk.mkdir()
-    script = 'mount -t tmpfs -o size=256k tmpfs "$1" && exec "$2" -c "$3" "$4" "$1/lab"'
-    result = subprocess.run(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', str(disk),
-                             sys.executable, SMALL_DISK, ROOT], capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0, result.stderr
-    assert 'Traceback' not in result.stderr, result.stderr
-    lines = result.stdout.splitlines()
+    shell = 'mount -t tmpfs -o size=256k%s tmpfs "$1" && exec "$2" -c "$3" "$4" "$1/lab"' % mount_options
+    result = subprocess.run(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', shell, 'sh', str(disk),
+                             sys.executable, script, ROOT], capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0 and 'Traceback' not in result.stderr, result.stderr
+    return disk, result.stdout.splitlines()
+
+
+def test_a_full_disk_names_the_file_and_leaves_the_previous_output(tmp_path):
+    disk, lines = _on_a_small_disk(tmp_path, '', SMALL_DISK)
     assert lines[0].startswith('OutputError: cannot write %s/.lab.generations/' % disk), lines
     assert 'No space left on device' in lines[0] and lines[1] == "kept: 'hostname leaf1\\n'", lines
 
 
-@pytest.mark.skipif(not os.path.exists('/usr/bin/unshare'), reason='needs unshare(1) for a private tmpfs')
 def test_a_read_only_file_system_names_the_directory(tmp_path):
-    disk = tmp_path / 'disk'
-    disk.mkdir()
-    script = 'mount -t tmpfs -o size=256k,ro tmpfs "$1" && exec "$2" -c "$3" "$4" "$1/lab"'
-    result = subprocess.run(['unshare', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', str(disk),
-                             sys.executable, 'import sys; sys.path.insert(0, sys.argv[1]); import tests.conftest\n'
-                             'from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import '
-                             'OutputError, StagedOutput\ntry:\n    StagedOutput(sys.argv[2]).open()\n'
-                             'except OutputError as error:\n    print(error)\n', ROOT],
-                            capture_output=True, text=True, timeout=120, check=False)
-    assert result.returncode == 0 and 'Traceback' not in result.stderr, result.stderr
-    assert str(disk) in result.stdout and 'Read-only file system' in result.stdout, result.stdout
+    disk, lines = _on_a_small_disk(tmp_path, ',ro', READ_ONLY)
+    assert lines[0].startswith('OutputError: ') and str(disk) in lines[0] and 'Read-only file system' in lines[0], lines
 
 
 # ------------------------------------------------------------------ secrets on disk
