@@ -323,7 +323,7 @@ def validate_intent(data):
     values, integral_floats, unreadable = _check_plain_data(data, issues)
     if unreadable is None:  # a structure that cannot be walked safely (recursive, too deep, too large)
         issues.raise_if_any()
-    # What is not plain data is left out, so that the schema still reports every other problem in the same run.
+    # What was reported above is left out, so that the schema reports every other problem in the same run.
     intent = apply_defaults(_plain_copy(data, unreadable) if unreadable else copy.deepcopy(data), load_schema())
     # Compiling the fast validator costs what jsonschema needs for FAST_VALIDATION_VALUES values: worth it for a
     # large (explicit) topology, or once it is compiled. A float such as 4.0 is an integer to draft-07
@@ -377,8 +377,9 @@ def _kind(value) -> str:
 def _check_plain_data(data, issues):
     """Walk the data once, iteratively: text keys only, plain values only, finite numbers, bounded depth and size,
     no cycles. The YAML loader already enforces most of this for files; the Python API needs it too. Returns
-    (number of values, whether one of them is a float with an integral value such as 4.0, the set of paths of
-    entries that are not plain data, or None when the walk had to stop: a cycle, too deep, too many values)."""
+    (number of values, whether one of them is a float with an integral value such as 4.0, the set of paths of the
+    entries reported here (not plain data, not a finite number), or None when the walk had to stop: a cycle, too deep,
+    too many values)."""
     integral_floats = False
     unreadable = set()
     expanded = {}  # id(container) -> expanded value count (shared sub-structures count once per use)
@@ -422,8 +423,10 @@ def _check_plain_data(data, issues):
             total += 1
         elif isinstance(node, float) and math.isnan(node):
             issues.add(list(path), node, 'must be a number (NaN is not allowed)')
+            unreadable.add(path)
         elif isinstance(node, float) and math.isinf(node):
             issues.add(list(path), node, 'must be a finite number')
+            unreadable.add(path)
         else:
             integral_floats = integral_floats or (isinstance(node, float) and node.is_integer())
             total += 1

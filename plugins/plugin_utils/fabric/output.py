@@ -422,8 +422,9 @@ class StagedOutput:
         return found
 
     def _old_content(self, relative, mode):
-        """The content of `relative` in the current output, or None; also None when its file mode is not `mode`
-        (it is written again with the right one). A private file's older copy loses its group and other bits."""
+        """The content of `relative` in the current output (None: there is none), as _ModeChanged when its file mode
+        is not `mode`: it is written again with the right one, and a private file's older copy loses its group and
+        other bits at once."""
         if self._current is None:
             return None
         directory, _unused, name = relative.rpartition('/')
@@ -673,7 +674,7 @@ def _some_files(directory, count=3):
     for top, dirs, files in os.walk(directory):
         dirs.sort()
         found.extend(os.path.relpath(os.path.join(top, name), directory) for name in sorted(files))
-        if len(found) >= count:
+        if len(found) > count:
             return found[:count] + ['...']
     return found
 

@@ -385,15 +385,15 @@ def shell_session(settings, device_type='linux'):
 
 
 def _close(connection, shell, settings):
-    """Log out; from a session that stopped answering, just drop the connection (a logout would wait on it)."""
-    with contextlib.suppress(Exception):
+    """Log out, then drop the connection; from a session that stopped answering, only drop it (a logout would wait)."""
+    try:
         if not shell.broken:
-            with deadline(settings.timeout, settings.device, 'log out'):
+            with contextlib.suppress(Exception), deadline(settings.timeout, settings.device, 'log out'):
                 connection.disconnect()
-                return
-    with contextlib.suppress(Exception):
-        connection.remote_conn.get_transport().close()
+    finally:
+        with contextlib.suppress(Exception):
+            connection.remote_conn.get_transport().close()
 
 
-__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json', 'ShellSettings', 'Shell',
-           'shell_session', 'quote']
+__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json',
+           'ShellSettings', 'Shell', 'shell_session', 'quote']
