@@ -140,6 +140,8 @@ def test_deadline_bounds_a_step_and_names_the_device_and_the_step(guard):
             time.sleep(30)
 
 
+FREEZE = ('import os, signal, sys; sys.path.insert(0, sys.argv[1]); from tests.doubles.ssh.server import descendants; '
+          'pid = int(sys.argv[2]); [os.kill(each, signal.SIGSTOP) for each in descendants(pid) + [pid]]')
 PLAYBOOK = """
 - hosts: {switch}
   gather_facts: false
@@ -151,7 +153,7 @@ PLAYBOOK = """
       changed_when: false
     - name: Freeze the switch (docker pause), its open sessions included
       ansible.builtin.command:
-        argv: [{python}, -c, "import sys; sys.path.insert(0, sys.argv[1]); from tests.doubles.ssh.server import descendants; import os, signal; [os.kill(pid, signal.SIGSTOP) for pid in descendants({pid}) + [{pid}]]", {root}]
+        argv: {freeze}
       delegate_to: localhost
       changed_when: true
     - name: Read the frozen switch
@@ -187,8 +189,9 @@ def test_gather_and_deploy_steps_on_a_frozen_switch_end_as_errors_naming_the_dev
     inventory.write_text(json.dumps({'all': {'hosts': {SONIC_SWITCH: host_vars}}}))
     playbook = tmp_path / 'frozen.yml'
     results_path = tmp_path / 'results.json'
-    playbook.write_text(PLAYBOOK.format(switch=SONIC_SWITCH, intent=MIXED, python=sys.executable, root=ROOT,
-                                        pid=double.process.pid, results=results_path))
+    freeze = [sys.executable, '-c', FREEZE, ROOT, str(double.process.pid)]  # the sessions opened by then too
+    playbook.write_text(PLAYBOOK.format(switch=SONIC_SWITCH, intent=MIXED, freeze=json.dumps(freeze),
+                                        results=results_path))
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_CONTROL_PATH_DIR=str(tmp_path / 'cp'))
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')

@@ -12,7 +12,6 @@ platform's own under its name (platforms/<platform>/templates/), the shared ones
 
 from __future__ import annotations
 
-import functools
 import multiprocessing
 import os
 import re

@@ -104,8 +104,8 @@ LAB = os.path.join(ROOT, 'inventories', 'lab')
 
 
 def _lab_render(tmp_path, *extra):
-    command = ansible_cli('playbook') + ['-i', LAB, os.path.join(ROOT, 'playbooks', 'render.yml'), '-e',
-                                        json.dumps({'aifabric_render_out': str(tmp_path), 'aifabric_render_docs': False})]
+    extra_vars = json.dumps({'aifabric_render_out': str(tmp_path), 'aifabric_render_docs': False})
+    command = ansible_cli('playbook') + ['-i', LAB, os.path.join(ROOT, 'playbooks', 'render.yml'), '-e', extra_vars]
     return subprocess.run(command + list(extra), env=_env(), capture_output=True, text=True, timeout=600, check=False)
 
 
