@@ -5,16 +5,15 @@
 
 from __future__ import annotations
 
-import re
-
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, render_model, switch_user_hashes)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
+    USERS_VARIABLE, SecretsError, mask_secrets, render_model, switch_user_hashes)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
+    StepTimeout, TransportError, deadline)
 
 # The host variables the drivers read (templated here: they may come from Vault or other variables).
 CONNECTION_VARIABLES = (
@@ -26,23 +25,9 @@ SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pas
 STEPS = ('push', 'confirm', 'rollback')
 
 
-# Any crypt(3) hash a switch already holds (`$6$salt$...`, `$y$...`, `$1$...`) is masked as well.
-CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'"]+')
-
-
-def masked(text, hashes, secrets):
-    """`text` without password hashes and the login secrets (diffs and switch errors can quote them)."""
-    for name, value in hashes.items():
-        text = text.replace(value, '<hash of %s.%s>' % (USERS_VARIABLE, name))
-    for value in secrets:
-        if value:
-            text = text.replace(value, '********')
-    return CRYPT_HASH.sub('<password hash>', text)
-
-
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout'))
+    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'timeout'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -52,7 +37,10 @@ class ActionModule(ActionBase):
             'intent': {'type': 'path'},
             'step': {'type': 'str', 'default': 'push', 'choices': list(STEPS)},
             'confirm_timeout': {'type': 'int', 'default': 300},
+            'timeout': {'type': 'int', 'default': 600},
         })
+        if args['timeout'] < 1:
+            raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
         if not 30 <= args['confirm_timeout'] <= 86400:
             raise AnsibleActionFail('confirm_timeout must be between 30 and 86400 seconds, got %d'
                                     % args['confirm_timeout'])
@@ -74,22 +62,32 @@ class ActionModule(ActionBase):
         result.update(device=device, platform=model['platform'], step=args['step'])
         try:
             driver = contract.driver_for(model['platform'], device, host_vars)
-            if args['step'] == 'push':
-                files = render_model(model, hashes)
-                outcome = contract.push(driver, files, check_mode=self._task.check_mode,
-                                        confirm_seconds=args['confirm_timeout'])
-                diff = masked(outcome.pop('diff'), hashes, secrets)
-                if self._task.diff and diff.strip():
-                    result['diff'] = {'prepared': diff}
-            elif self._task.check_mode:
-                outcome = {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
-            elif args['step'] == 'confirm':
-                outcome = contract.confirm(driver, render_model(model, hashes))
-            else:
-                outcome = contract.rollback(driver)
+            with deadline(args['timeout'], device, args['step']):  # whatever the switch or the library waits for
+                outcome = self._step(driver, args, model, hashes, secrets, result)
+        except StepTimeout as error:  # the whole step's deadline: where the contract was tells the switch's state
+            step = driver.step or args['step']
+            result.update(failed=True, changed=False, outcome=driver.outcome_if_stopped, failed_step=step,
+                          msg='%s: %s failed: %s (the deadline of the %s step, option timeout)'
+                          % (device, step, error.message, args['step']))
+            return result
         except TransportError as error:
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
-                          failed_step=error.step, msg=masked(str(error), hashes, secrets))
+                          failed_step=error.step, msg=mask_secrets(str(error), hashes, secrets))
             return result
         result.update(outcome)
         return result
+
+    def _step(self, driver, args, model, hashes, secrets, result):
+        """The contract's step on the switch; its outcome."""
+        if args['step'] == 'push':
+            outcome = contract.push(driver, render_model(model, hashes), check_mode=self._task.check_mode,
+                                    confirm_seconds=args['confirm_timeout'])
+            diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
+            if self._task.diff and diff.strip():
+                result['diff'] = {'prepared': diff}
+            return outcome
+        if self._task.check_mode:
+            return {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
+        if args['step'] == 'confirm':
+            return contract.confirm(driver, render_model(model, hashes))
+        return contract.rollback(driver)

@@ -14,12 +14,13 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, eapi_json, eapi_session)
+    EapiSettings, TransportError, deadline, eapi_json, eapi_session)
 
 COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
@@ -55,7 +56,7 @@ def _open_results(results, must_pass):
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'settle_stable', 'ping_peers',
-                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
+                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -72,11 +73,14 @@ class ActionModule(ActionBase):
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
+            'timeout': {'type': 'int', 'default': 120},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         if args['settle_stable'] < 0 or args['settle_timeout'] < 0:
             raise AnsibleActionFail('settle_timeout and settle_stable are seconds (0 or more), got %d and %d'
                                     % (args['settle_timeout'], args['settle_stable']))
+        if args['timeout'] < 1:
+            raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
         if args['health_interval'] < 0:
             raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
                                     % args['health_interval'])
@@ -99,7 +103,7 @@ class ActionModule(ActionBase):
         attempt, same_since, fingerprint, outcome = 0, None, None, 'once'
         while True:
             attempt += 1
-            raw = self._read(gatherer, model, state_commands, args, task_vars)
+            raw = self._read(gatherer, model, state_commands, args, task_vars, 'read state')
             read_at, now = _wall_clock(), time.monotonic()
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
@@ -128,7 +132,7 @@ class ActionModule(ActionBase):
             device=device,
             fabric=design.name,
             platform=gatherer.platform,
-            state=raw,
+            state=mask_hashes_in(raw),  # running configurations carry the users' password hashes (shown at -v)
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
             started_at=started_at,
@@ -147,12 +151,13 @@ class ActionModule(ActionBase):
     def _counters(self, gatherer, model, commands, args, task_vars):
         """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules)."""
         first_at = time.time()
-        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)}
+        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars, 'read counters').get(COUNTERS)}
         times = {COUNTERS: first_at}
         if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()
-            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)
+            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars,
+                                                'read counters again').get(COUNTERS)
             times[COUNTERS + SECOND] = second_at
         raw[TIMES] = times
         return raw
@@ -165,16 +170,19 @@ class ActionModule(ActionBase):
         except StateError:
             return False  # unreadable: read again anyway, the checks report the error
 
-    def _read(self, gatherer, model, commands, args, task_vars):
-        """{key: output} of one reading through the platform's transport."""
+    def _read(self, gatherer, model, commands, args, task_vars, step):
+        """{key: output} of one reading through the platform's transport, within `timeout` seconds (a device that
+        stops answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
         items = flatten(gatherer.transport, commands)
-        if gatherer.transport == 'eapi':
-            try:
-                outputs = self._run_eapi(items, model, task_vars)
-            except TransportError as error:
-                return {UNREADABLE: str(error)}
-            return regroup(items, outputs, gatherer.keyed)
-        return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+        try:
+            with deadline(args['timeout'], model['name'], step):
+                if gatherer.transport == 'eapi':
+                    outputs = self._run_eapi(items, model, task_vars)
+                else:
+                    outputs = self._run_commands(items, model, args, task_vars)
+        except TransportError as error:
+            return {UNREADABLE: str(error)}
+        return regroup(items, outputs, gatherer.keyed)
 
     def _run_eapi(self, items, model, task_vars):
         """Every eAPI item in one session (commands read by several keys run once)."""

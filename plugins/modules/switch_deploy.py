@@ -45,6 +45,16 @@ options:
     description: Seconds the switch waits for O(step=confirm) before it rolls back by itself (30 to 86400).
     type: int
     default: 300
+  timeout:
+    description:
+      - Seconds the whole step may take on the switch, wall-clock, whatever it waits for. A switch that stops
+        answering (a frozen sshd whose port still accepts, a hung eAPI) fails the step at this deadline, naming the
+        switch and the step it stopped in; RV(outcome) says what the switch is left in (V(failed) before the commit,
+        V(reverting) during or after it, the confirm timer reverts it).
+      - Connecting, logging in, each command and each upload also have their own timeout, the host's
+        C(ansible_command_timeout) (30 s by default).
+    type: int
+    default: 600
 attributes:
   check_mode:
     support: full

@@ -86,6 +86,16 @@ options:
         counts. An unreadable device never settles.
     type: list
     elements: str
+  timeout:
+    description:
+      - Seconds one reading of the device may take, wall-clock, whatever it waits for (connecting, logging in,
+        every command). A device that does not answer within it (a frozen sshd behind a live SSH ControlMaster, a
+        hung eAPI) is reported unreadable, naming the device and the reading (C(read state), C(read counters)),
+        instead of holding the play.
+      - Each command also has its own timeout on the device (M(aifabric.fabric.validate_commands)), and connecting
+        has the connection's own (C(ansible_ssh_timeout), C(ansible_command_timeout) for eAPI).
+    type: int
+    default: 120
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:

@@ -171,8 +171,8 @@ class Fleet:
                                'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
                                # Ansible's ssh checks the doubles' host keys against the fleet's own known_hosts.
                                'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
-                               # The deploy's netmiko sessions (deploy/connection.py) take no known_hosts file.
-                               'aifabric_ssh_host_key_checking': False, 'aifabric_ssh_known_hosts': known_hosts,
+                               # The deploy's netmiko sessions check them against the same file.
+                               'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
                                'aifabric_double': endpoint['kind']}
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'

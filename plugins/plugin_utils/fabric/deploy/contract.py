@@ -35,6 +35,9 @@ class Driver:
     def __init__(self, device, host_vars):
         self.device = device
         self.host_vars = host_vars
+        # Where the contract is, and what the switch is left in if the step stops there (its deadline ran out).
+        self.step = None
+        self.outcome_if_stopped = FAILED
 
     def session(self):
         """Context manager: the open connection (yields self)."""
@@ -129,9 +132,14 @@ def _as_deploy_error(error, step, outcome):
     return DeployError(error.device, error.step or step, error.message, outcome)
 
 
+def _at(driver, step, outcome=FAILED):
+    driver.step, driver.outcome_if_stopped = step, outcome
+
+
 @contextlib.contextmanager
 def _steps(driver, step, outcome=FAILED):
     """Errors of the library or the switch inside become DeployError with `outcome`."""
+    _at(driver, step, outcome)
     try:
         yield
     except TransportError as error:
@@ -140,6 +148,7 @@ def _steps(driver, step, outcome=FAILED):
 
 def _discarding_on_error(driver, step, method, *args):
     """method(*args); on an error the candidate is dropped first (the running configuration was never touched)."""
+    _at(driver, step)
     try:
         return method(*args)
     except TransportError as error:
@@ -164,6 +173,7 @@ def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
                 driver.discard()
             raise DeployError(driver.device, 'lock-out guard', 'refusing to commit a configuration that would cut '
                               'the operator off: %s' % '; '.join(problems))
+        _at(driver, 'commit', REVERTING)  # stopped during the commit: the switch's confirm timer reverts it
         try:
             driver.commit(confirm_seconds)
         except DeployError:

@@ -376,3 +376,18 @@ def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loade
     assert result['blamed'] == ['leaf001'] and result['device_causes'] == {'leaf001': [lines[2][3:]]}
     meta = json.loads((tmp_path / 'report.json').read_text())['meta']
     assert meta['run_seconds'] >= meta['judging_seconds'] and meta['timing'].startswith('%.1f s wall' % meta['run_seconds'])
+
+
+def test_gather_returns_no_password_hash(action_loader):
+    """Raw state is returned (and printed at -v): a running configuration that carries the switch users' hashes (EOS
+    `secret sha512`, NVUE `hashed-password`) comes back with the hashes masked."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
+    outputs = _module_outputs(scenario_states('healthy'), 'leaf001')
+    digest = '$6$unitsalt$' + 'b' * 86
+    outputs['outputs']['interfaces'] = dict(outputs['outputs']['interfaces'],
+                                            stderr='username admin secret sha512 %s' % digest)
+    with patch.object(action, '_execute_module', return_value=outputs):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    text = json.dumps(result)
+    assert digest not in text and '$6$' not in text
+    assert 'username admin secret sha512 <password hash>' in text
