@@ -19,7 +19,7 @@ import re
 
 import jinja2
 
-from . import jsontext
+from . import compile_cache, jsontext
 
 TEMPLATE_ROOT = os.path.join(os.path.dirname(__file__), 'templates')
 
@@ -45,16 +45,19 @@ class _ModelEnvironment(jinja2.Environment):
 _DICT_METHODS = frozenset(dir(dict))
 
 
+# Options that change what a template compiles to (the bytecode cache's namespace includes them).
+_TEMPLATE_OPTIONS = {'trim_blocks': True, 'lstrip_blocks': True, 'keep_trailing_newline': True, 'autoescape': False}
+
+
 @functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
     env = _ModelEnvironment(
         loader=jinja2.FileSystemLoader(TEMPLATE_ROOT),
         auto_reload=False,  # templates do not change during a run: no stat(2) of the template per device
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
-        autoescape=False,
+        # Compiled templates are kept per user, so a fresh process (an AWX job) does not compile them again.
+        bytecode_cache=compile_cache.template_cache(_TEMPLATE_OPTIONS),
+        **_TEMPLATE_OPTIONS,
     )
     env.filters['to_nice_json'] = _to_nice_json
     return env
