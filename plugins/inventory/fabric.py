@@ -38,10 +38,9 @@ description:
     marked as plain data that holds no template, so C(ansible-inventory --list) and AWX inventory imports show plain
     strings rather than values wrapped in C(__ansible_unsafe). A value that contains a brace stays marked unsafe.
   - A bad intent fails the inventory source with one error that lists every problem with its path in the intent.
-    Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
-    is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
-    With it (the collection's C(ansible.cfg) sets it), an Ansible command prints that error once and exits with
-    code 4, instead of also printing the unrelated failures of the other inventory plugins on the same file.
+    An Ansible command prints that error once and exits with code 4, whatever C(any_unparsed_is_failed) says
+    (Ansible would otherwise warn, print the unrelated failures of its other inventory plugins on the same file and
+    go on without the fabric's hosts).
 author:
   - aifabric contributors (@aifabric)
 extends_documentation_fragment:
@@ -242,12 +241,13 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
 
         Ansible tries every enabled plugin on a source that one plugin failed to parse and prints each failure: the
         yaml and ini plugins complain that fabric.yml is not their format, and `auto` runs this plugin again, so the
-        one real error drowns in five. When the run is going to stop at this source anyway
-        (any_unparsed_is_failed, as the collection's ansible.cfg sets) and an Ansible command line is running, print
-        the error once and end the run with Ansible's parser-error exit code. Otherwise (a library caller, or
-        failures configured as warnings) raise it for Ansible to handle as usual.
+        one real error drowns in five; with Ansible's default settings (unparsed sources are warnings) the play
+        then runs on an inventory without the fabric and fails later for a reason that is not the intent's. So when
+        an Ansible command line is running, print the error once and end the run with Ansible's parser-error exit
+        code, whatever any_unparsed_is_failed says: a fabric with a bad intent is never half an inventory. A library
+        caller gets the exception to handle.
         """
-        if C.INVENTORY_ANY_UNPARSED_IS_FAILED and context.CLIARGS:
+        if context.CLIARGS:
             self.display.error(error)
             raise SystemExit(getattr(error, '_exit_code', 4))
         raise error
