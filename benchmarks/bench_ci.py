@@ -80,7 +80,7 @@ def measure(repository: str, revision: str, parent: str, lock) -> dict:
             staged = 'run-stages.py' in handle.read()
         started = time.monotonic()
         if staged:
-            code, _ = make(directory, 'test', log, lock, staged=True)
+            code = make(directory, 'test', log, lock, staged=True)[0]
         else:
             code = 0
             for target in test_targets(directory):
@@ -121,8 +121,8 @@ def report(before: dict, after: dict) -> str:
         '' if after['code'] == 0 else ' FAILED'))
     lines.append('')
     for run in (after, before):
-        lines.append('%s: %s before, %s after; log %s' % (run['revision'], _common.load_text(run['machine_before']),
-                                                           _common.load_text(run['machine_after']), run['log']))
+        lines.append('%s: %s before, %s after; log %s' % (
+            run['revision'], _common.load_text(run['machine_before']), _common.load_text(run['machine_after']), run['log']))
     lines.append('Stages of %s run %s.' % (after['revision'], 'in parallel (their walls overlap; the total is the '
                                            'run\'s wall)' if after['staged'] else 'one after the other'))
     return '\n'.join(lines)

@@ -35,7 +35,7 @@ def load() -> str:
 
 class Stage:
     def __init__(self, spec: str, log_dir: str):
-        self.name, _, after = spec.partition(':')
+        self.name, after = (spec.split(':', 1) + [''])[:2]
         self.after = [name for name in after.split('+') if name]
         self.log = os.path.join(log_dir, self.name + '.log')
         self.process = None
@@ -97,8 +97,8 @@ def run(specs, jobs, log_dir) -> int:
     while True:
         for stage in stages:
             if stage.poll():
-                print('== %s: %s in %s (CPU %s, load %s)' % (stage.name, stage.status, clock(stage.wall),
-                                                            clock(stage.cpu), load()), flush=True)
+                print('== %s: %s in %s (CPU %s, load %s)' % (
+                    stage.name, stage.status, clock(stage.wall), clock(stage.cpu), load()), flush=True)
                 text = summary_line(stage, FAILED_LOG_LINES)
                 if text:
                     print(('   ' if stage.status == 'passed' else '') + text, flush=True)
@@ -117,8 +117,9 @@ def run(specs, jobs, log_dir) -> int:
     print('\n| stage | result | wall | CPU | load at start |\n| --- | --- | --- | --- | --- |')
     for stage in stages:
         status = 'not run' if stage.status == 'waiting' else stage.status
-        print('| %s | %s | %s | %s | %s |' % (stage.name, status, clock(stage.wall) if stage.wall else '-',
-                                             clock(stage.cpu) if stage.wall else '-', stage.load_at_start or '-'))
+        print('| %s | %s | %s | %s | %s |' % (
+            stage.name, status, clock(stage.wall) if stage.wall else '-', clock(stage.cpu) if stage.wall else '-',
+            stage.load_at_start or '-'))
     print('| all | %s | %s | | load %s before, %s after |' % ('passed' if not failed else 'FAILED', clock(total),
                                                               load_before, load()))
     passed = sum(stage.status == 'passed' for stage in stages)

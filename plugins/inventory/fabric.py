@@ -126,7 +126,6 @@ groups:
 import os
 import re
 
-from ansible import constants as C
 from ansible import context
 from ansible.errors import AnsibleError, AnsibleParserError
 from ansible.plugins.inventory import BaseFileInventoryPlugin, Constructable

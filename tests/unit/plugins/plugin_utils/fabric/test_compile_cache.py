@@ -31,7 +31,7 @@ def cache_dir(tmp_path, monkeypatch):
 
 def entries(directory):
     return sorted(os.path.relpath(os.path.join(root, name), directory)
-                  for root, _, files in os.walk(directory) for name in files)
+                  for root, dummy, files in os.walk(directory) for name in files)
 
 
 def verdicts(validate):
@@ -88,7 +88,7 @@ def test_writes_that_fail_cost_only_speed(cache_dir):
     compile_cache.cache_directory.cache_clear()
     namespace = 'fastjsonschema-%s-%s' % (fastjsonschema.VERSION, sys.implementation.cache_tag)
     (cache_dir / namespace).write_text('not a directory')
-    for _ in range(2):
+    for dummy in range(2):
         validate = compile_cache.schema_validator(SCHEMA, FORMATS, use_default=False)
         assert verdicts(validate) == [True, False, True, False, False, False, False]
     assert entries(cache_dir) == [namespace]
@@ -178,7 +178,7 @@ def test_a_fresh_process_renders_the_same_bytes_from_the_cache(cache_dir, tmp_pa
     """What render and intent validation store is what a new process uses, and it renders byte for byte what a
     process without a cache renders."""
     root = os.path.abspath(__file__)
-    for _ in range(6):  # tests/unit/plugins/plugin_utils/fabric/<this file>
+    for dummy in range(6):  # tests/unit/plugins/plugin_utils/fabric/<this file>
         root = os.path.dirname(root)
     package = os.path.abspath(compile_cache.__file__)
     collections = package[:package.rindex(os.sep + 'ansible_collections' + os.sep)]
