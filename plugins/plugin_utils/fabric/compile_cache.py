@@ -1,8 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""A per-user cache of what every process would otherwise compile anew: Jinja2 templates and the intent schema's
-validator. A fresh process (an AWX job, each ansible-playbook run) then starts with both compiled.
+"""A per-user cache of what every process would otherwise compile anew: Jinja2 templates, the intent schema's
+validator, and the verdict on the shipped switch models. A fresh process (an AWX job, each ansible-playbook run)
+then starts with them compiled.
 
 Where: $AIFABRIC_CACHE_DIR, else $XDG_CACHE_HOME/aifabric.fabric, else ~/.cache/aifabric.fabric; never the output
 directory nor the installed collection. AIFABRIC_CACHE_DIR=off turns it off. The directory must belong to this user
@@ -12,8 +13,9 @@ full, nothing is cached and everything is compiled as if there were no cache: it
 Invalidation is by content: a template's entry is found by its name and file name and used only while the source's
 checksum matches (Jinja2's own bytecode check), under a namespace of the Jinja2 version, the environment's options
 and the Python version; a schema's entry is found by a hash of the schema, the formats' names, the options, the
-fastjsonschema version and the Python version. A changed template or schema is compiled again and stored beside the
-old entry; entries are small (kilobytes) and nothing removes them (delete the directory at any time).
+fastjsonschema version and the Python version; a verdict by a hash of the files it was given and the validating
+library's version. A changed template or schema is compiled again and stored beside the old entry; entries are
+small (kilobytes) and nothing removes them (delete the directory at any time).
 """
 
 from __future__ import annotations
@@ -111,6 +113,34 @@ def template_cache(options: dict):
             write(self.namespace, bucket.key, bucket.bytecode_to_string())
 
     return TemplateBytecodeCache()
+
+
+# --------------------------------------------------------------------------------------------------- verdicts
+def files_digest(paths, library: str) -> str:
+    """A hash of these files' names and bytes and of the installed library that judges them (its package file's
+    path, size and time: another release is another file; importing it or its metadata would cost what the cached
+    verdict saves)."""
+    import importlib.util
+    spec = importlib.util.find_spec(library)
+    try:
+        info = os.stat(spec.origin)
+        installed = [spec.origin, info.st_size, info.st_mtime_ns]
+    except (AttributeError, TypeError, OSError):
+        installed = None
+    digest = hashlib.sha256(json.dumps([library, installed]).encode('utf-8') + b'\0')
+    for path in paths:
+        with open(path, 'rb') as handle:
+            digest.update(os.path.basename(path).encode('utf-8', 'surrogateescape') + b'\0' + handle.read() + b'\0')
+    return digest.hexdigest()
+
+
+def known_valid(namespace: str, digest: str) -> bool:
+    """Whether files with this digest were found valid before (note_valid)."""
+    return read(namespace, digest) is not None
+
+
+def note_valid(namespace: str, digest: str) -> None:
+    write(namespace, digest, b'')
 
 
 # --------------------------------------------------------------------------------------------------- schemas

@@ -170,7 +170,7 @@ digest = hashlib.sha256()
 for name in sorted(design.nodes):
     for path, text in sorted(render_model(design.device(name), user_hashes=None).items()):
         digest.update(path.encode() + b'\\0' + text.encode() + b'\\0')
-print(digest.hexdigest())
+print(digest.hexdigest(), 'jsonschema' in sys.modules)
 '''
 
 
@@ -191,10 +191,26 @@ def test_a_fresh_process_renders_the_same_bytes_from_the_cache(cache_dir, tmp_pa
         assert result.returncode == 0, result.stderr
         return result.stdout.strip()
 
-    without = fresh('off')
-    assert fresh(str(cache_dir)) == without
+    without, imported = fresh('off').split()
+    assert imported == 'True'  # jsonschema validated the switch models (and the intent)
+    assert fresh(str(cache_dir)).split()[0] == without
     stored = entries(cache_dir)
     kinds = {name.split(os.sep)[0].split('-')[0] for name in stored}
-    assert kinds == {'jinja2', 'fastjsonschema'}, stored
-    assert fresh(str(cache_dir)) == without
+    assert kinds == {'jinja2', 'fastjsonschema', 'switch'}, stored
+    # From the cache: the same bytes, nothing compiled or stored again, and jsonschema never imported.
+    assert fresh(str(cache_dir)) == '%s False' % without
     assert entries(cache_dir) == stored
+
+
+def test_a_verdict_is_kept_for_the_same_files_only(cache_dir, tmp_path):
+    model, schema = tmp_path / 'model.yml', tmp_path / 'schema.yml'
+    model.write_text('name: a\n')
+    schema.write_text('type: object\n')
+    digest = compile_cache.files_digest([str(schema), str(model)], 'jsonschema')
+    assert not compile_cache.known_valid('models', digest)
+    compile_cache.note_valid('models', digest)
+    assert compile_cache.known_valid('models', digest)
+    model.write_text('name: b\n')
+    assert compile_cache.files_digest([str(schema), str(model)], 'jsonschema') != digest
+    assert compile_cache.files_digest([str(schema), str(model)], 'fastjsonschema') != \
+        compile_cache.files_digest([str(schema), str(model)], 'jsonschema')
