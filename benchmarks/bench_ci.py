@@ -135,10 +135,11 @@ def main(argv=None) -> int:
     parser.add_argument('--before', default='main', help='the older revision (default main)')
     parser.add_argument('--after', default='HEAD', help='the newer revision (default HEAD)')
     parser.add_argument('--repository', default=_common.ROOT, help='where to clone from (default this checkout)')
-    parser.add_argument('--work', help='where the clones go (default a new temporary directory)')
+    parser.add_argument('--work', help='where the clones go (default a new directory in /var/tmp: the SSH device '
+                                       'doubles mount a private /tmp over /tmp, so a clone under /tmp cannot run them)')
     parser.add_argument('--lab-lock', help='flock(1) this file around each make run (machines shared by people)')
     args = parser.parse_args(argv)
-    parent = args.work or tempfile.mkdtemp(prefix='aifabric-bench-ci-')
+    parent = args.work or tempfile.mkdtemp(prefix='aifabric-bench-ci-', dir='/var/tmp')
     os.makedirs(parent, exist_ok=True)
     after = measure(args.repository, args.after, parent, args.lab_lock)
     print('%s: exit %d in %s' % (args.after, after['code'], clock(after['total'])), flush=True)
