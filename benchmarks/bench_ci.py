@@ -88,8 +88,8 @@ def measure(repository: str, revision: str, parent: str, lock) -> dict:
                 code, wall = make(directory, target, log, lock)
                 stages.append({'stage': target, 'result': 'passed' if code == 0 else 'FAILED', 'wall': wall,
                                'load': load})
-                print('  %s %s: %s in %s (load %.2f at its start)' % (revision, target, stages[-1]['result'],
-                                                                     clock(wall), load), flush=True)
+                print('  %s %s: %s in %s (load %.2f at its start)' % (
+                    revision, target, stages[-1]['result'], clock(wall), load), flush=True)
                 if code:
                     break
         total = time.monotonic() - started
