@@ -44,10 +44,9 @@ description:
     C(plugin) key and none of this plugin's options) is left to the other inventory plugins.
   - A configuration or intent that is not a regular file (a FIFO, a device) is refused before it is read.
   - A bad intent fails the inventory source with one error that lists every problem with its path in the intent.
-    Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
-    is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
-    With it (the collection's C(ansible.cfg) sets it), an Ansible command prints that error once and exits with
-    code 4, instead of also printing the unrelated failures of the other inventory plugins on the same file.
+    An Ansible command prints that error once and exits with code 4, whatever C(any_unparsed_is_failed) says
+    (Ansible would otherwise warn, print the unrelated failures of its other inventory plugins on the same file and
+    go on without the fabric's hosts).
 author:
   - aifabric contributors (@aifabric)
 extends_documentation_fragment:
@@ -284,8 +283,7 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
         if problems:
             # The yaml plugin would read an empty file or one without a plugin key as an empty inventory, and block
             # on a FIFO: stop here (as _fail_once explains), whatever any_unparsed_is_failed says.
-            self._fail_once(AnsibleParserError('\n'.join(problems)),
-                            always=bool(problem) or not isinstance(data, dict) or 'plugin' not in data)
+            self._fail_once(AnsibleParserError('\n'.join(problems)))
         try:
             self._read_config_data(path)
         except AnsibleError as exc:
@@ -316,18 +314,18 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
             for key, value in variables.items():
                 self.inventory.set_variable(group, key, value)
 
-    def _fail_once(self, error, always=False):
+    def _fail_once(self, error):
         """Report a bad intent or configuration once and stop.
 
         Ansible tries every enabled plugin on a source that one plugin failed to parse and prints each failure: the
         yaml and ini plugins complain that fabric.yml is not their format, and `auto` runs this plugin again, so the
-        one real error drowns in five. When the run is going to stop at this source anyway
-        (any_unparsed_is_failed, as the collection's ansible.cfg sets) and an Ansible command line is running, print
-        the error once and end the run with Ansible's parser-error exit code. Otherwise (a library caller, or
-        failures configured as warnings) raise it for Ansible to handle as usual; `always` stops the command line even
-        then, for a source that another plugin would misread as an empty inventory or block on.
+        one real error drowns in five; with Ansible's default settings (unparsed sources are warnings) the play
+        then runs on an inventory without the fabric and fails later for a reason that is not the intent's. So when
+        an Ansible command line is running, print the error once and end the run with Ansible's parser-error exit
+        code, whatever any_unparsed_is_failed says: a fabric with a bad intent is never half an inventory. A library
+        caller gets the exception to handle.
         """
-        if (always or C.INVENTORY_ANY_UNPARSED_IS_FAILED) and context.CLIARGS:
+        if context.CLIARGS:
             self.display.error(error)
             raise SystemExit(getattr(error, '_exit_code', 4))
         raise error

@@ -130,9 +130,12 @@ EXAMPLES = r"""
     output_dir: "{{ playbook_dir }}/../out/lab/validation"
   run_once: true
 
+# devices defaults to the play's hosts: in a play on localhost, name the devices (here those of the intent
+# inventory -i inventories/pod1k), or the check has nothing to check.
 - name: Pre-deploy consistency of the design alone (no device contacted)
   aifabric.fabric.validate:
     intent: inventories/pod1k/intent.yml
+    devices: "{{ groups['fabric_pod1k'] }}"
     gathered: false
     output_dir: out/pod1k/validation
   run_once: true

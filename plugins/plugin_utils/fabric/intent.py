@@ -17,6 +17,7 @@ import os
 import re
 import string
 
+from . import compile_cache
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
 from .platforms import PLATFORMS
@@ -135,7 +136,7 @@ def _fast_validator():
     except ImportError:
         return None
     schema = dict(_fast_schema(inline_local_refs(load_schema())), **{'$schema': 'http://json-schema.org/draft-07/schema#'})
-    validate = fastjsonschema.compile(schema, formats=FORMATS, use_default=False)
+    validate = compile_cache.schema_validator(schema, FORMATS, use_default=False)
 
     def accepts(instance):
         try:
@@ -326,9 +327,10 @@ def validate_intent(data):
     # What was reported above is left out, so that the schema reports every other problem in the same run.
     intent = apply_defaults(_plain_copy(data, unreadable) if unreadable else copy.deepcopy(data), load_schema())
     # Compiling the fast validator costs what jsonschema needs for FAST_VALIDATION_VALUES values: worth it for a
-    # large (explicit) topology, or once it is compiled. A float such as 4.0 is an integer to draft-07
-    # (fastjsonschema), not to the intent: jsonschema decides those.
-    fast = _fast_validator() if values >= FAST_VALIDATION_VALUES or _fast_validator.cache_info().currsize else None
+    # large (explicit) topology, or once it is compiled (in this process, or earlier for this user: compile_cache).
+    # A float such as 4.0 is an integer to draft-07 (fastjsonschema), not to the intent: jsonschema decides those.
+    fast = (_fast_validator() if values >= FAST_VALIDATION_VALUES or _fast_validator.cache_info().currsize
+            or compile_cache.cache_directory() else None)
     if unreadable or integral_floats or fast is None or not fast(intent):
         schema_issues = IssueCollector()
         for error in _validator().iter_errors(intent):

@@ -19,7 +19,7 @@ import signal
 
 import jinja2
 
-from . import jsontext
+from . import compile_cache, jsontext
 from .platforms import PLATFORMS, registered
 
 TEMPLATE_ROOT = os.path.join(os.path.dirname(__file__), 'templates')
@@ -46,6 +46,10 @@ class _ModelEnvironment(jinja2.Environment):
 _DICT_METHODS = frozenset(dir(dict))
 
 
+# Options that change what a template compiles to (the bytecode cache's namespace includes them).
+_TEMPLATE_OPTIONS = {'trim_blocks': True, 'lstrip_blocks': True, 'keep_trailing_newline': True, 'autoescape': False}
+
+
 def environment() -> jinja2.Environment:
     """The one Jinja2 environment of every renderer: the shared templates and each platform's own (built again only
     when the platform registry changed)."""
@@ -67,11 +71,10 @@ def _environment(platform_templates) -> jinja2.Environment:
     env = _ModelEnvironment(
         loader=loader,
         auto_reload=False,  # templates do not change during a run: no stat(2) of the template per device
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
         undefined=jinja2.StrictUndefined,
-        autoescape=False,
+        # Compiled templates are kept per user, so a fresh process (an AWX job) does not compile them again.
+        bytecode_cache=compile_cache.template_cache(_TEMPLATE_OPTIONS),
+        **_TEMPLATE_OPTIONS,
     )
     env.filters['to_nice_json'] = _to_nice_json
     return env

@@ -23,6 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from . import compile_cache
 from .intent_yaml import load_package_yaml
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), 'hardware')
@@ -152,19 +153,23 @@ def _schema_validator():
 
 @functools.lru_cache(maxsize=1)
 def load_models() -> dict:
-    """Every shipped model by name, validated against the model schema."""
+    """Every shipped model by name, validated against the model schema (once per user for the same files: the
+    verdict is kept in compile_cache, which spares a fresh process importing jsonschema)."""
     models = {}
-    for entry in sorted(os.listdir(MODELS_DIR)):
-        if not entry.endswith('.yml'):
-            continue
+    entries = sorted(entry for entry in os.listdir(MODELS_DIR) if entry.endswith('.yml'))
+    digest = compile_cache.files_digest([SCHEMA_PATH] + [os.path.join(MODELS_DIR, entry) for entry in entries], 'jsonschema')
+    checked = compile_cache.known_valid('switch-models', digest)
+    for entry in entries:
         path = os.path.join(MODELS_DIR, entry)
         data = load_package_yaml(path)
-        errors = sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
+        errors = [] if checked else sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
         if errors:
             raise ModelError('%s: %s at %s' % (entry, errors[0].message, list(errors[0].absolute_path)))
         if data['name'] + '.yml' != entry:
             raise ModelError('%s: name %s must match the file name' % (entry, data['name']))
         models[data['name']] = _model_from_data(data, path)
+    if not checked:
+        compile_cache.note_valid('switch-models', digest)
     return models
 
 

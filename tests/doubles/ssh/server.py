@@ -148,6 +148,10 @@ class SshDouble:
             'PubkeyAuthentication yes', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
             'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'PrintMotd no', 'PrintLastLog no',
             'ForceCommand %s' % os.path.join(inside, 'bin', '.login'),
+            # The switch's home from the first shell on: bash run by sshd reads ~/.bashrc before ForceCommand, and
+            # the test machine's /root/.bashrc (pyenv init: a rehash under a lock) costs every session 0.3 s, and
+            # hangs it for a minute behind a lock a killed session left.
+            'SetEnv HOME=%s' % os.path.join(inside, 'home'),
             'Subsystem sftp %s' % SFTP_SERVER, 'LogLevel ERROR', 'MaxStartups 50', 'ClientAliveInterval 0', '',
         ]))
 
