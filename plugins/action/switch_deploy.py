@@ -12,8 +12,9 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, render_model, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
 
 # The host variables the drivers read (templated here: they may come from Vault or other variables).
@@ -42,7 +43,7 @@ def masked(text, hashes, secrets):
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout'))
+    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'rendered'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -52,6 +53,7 @@ class ActionModule(ActionBase):
             'intent': {'type': 'path'},
             'step': {'type': 'str', 'default': 'push', 'choices': list(STEPS)},
             'confirm_timeout': {'type': 'int', 'default': 300},
+            'rendered': {'type': 'path'},
         })
         if not 30 <= args['confirm_timeout'] <= 86400:
             raise AnsibleActionFail('confirm_timeout must be between 30 and 86400 seconds, got %d'
@@ -61,21 +63,25 @@ class ActionModule(ActionBase):
         device = task_vars.get('inventory_hostname')
         if device not in design.nodes or design.nodes[device].role == 'host':
             raise AnsibleActionFail('%s is not a switch of fabric %s' % (device, design.name))
-        model = design.device(device)
+        platform = design.nodes[device].platform
         host_vars = {name: self._templar.template(task_vars[name]) for name in CONNECTION_VARIABLES
                      if task_vars.get(name) is not None}
         declared = design.intent['management']['users']
-        try:
+        try:  # only to mask them: the rendered files already hold the hashes
             hashes = switch_user_hashes(declared, self._templar.template(task_vars.get(USERS_VARIABLE))
                                         if declared else None)
-        except SecretsError as exc:
-            raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+        except SecretsError:
+            hashes = {}
         secrets = [str(host_vars.get(name) or '') for name in SECRET_VARIABLES]
-        result.update(device=device, platform=model['platform'], step=args['step'])
+        result.update(device=device, platform=platform, step=args['step'])
         try:
-            driver = contract.driver_for(model['platform'], device, host_vars)
+            driver = contract.driver_for(platform, device, host_vars)
+            output_dir = args['rendered'] or self._templar.template(task_vars.get('aifabric_output_dir') or '')
             if args['step'] == 'push':
-                files = render_model(model, hashes)
+                try:
+                    files = reviewed_files(output_dir, device, driver.files, intent)
+                except NotReviewed as exc:
+                    raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
                 outcome = contract.push(driver, files, check_mode=self._task.check_mode,
                                         confirm_seconds=args['confirm_timeout'])
                 diff = masked(outcome.pop('diff'), hashes, secrets)
@@ -84,7 +90,12 @@ class ActionModule(ActionBase):
             elif self._task.check_mode:
                 outcome = {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
             elif args['step'] == 'confirm':
-                outcome = contract.confirm(driver, render_model(model, hashes))
+                try:
+                    files = reviewed_files(output_dir, device, driver.files, intent)
+                except NotReviewed as exc:
+                    raise contract.DeployError(device, 'confirm', '%s; not confirmed: the switch reverts by itself when '
+                                               'its confirm timer runs out' % exc, contract.REVERTING) from None
+                outcome = contract.confirm(driver, files)
             else:
                 outcome = contract.rollback(driver)
         except TransportError as error:

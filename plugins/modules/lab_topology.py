@@ -114,7 +114,9 @@ topology_file:
   returned: always
   type: str
 nodes:
-  description: Lab nodes with role, platform, management address and container name.
+  description:
+    - Lab nodes with role, platform, management address, container name and C(lab_image) (the node runs the lab's own
+      image, where Ansible logs in with Python).
   returned: always
   type: list
   elements: dict

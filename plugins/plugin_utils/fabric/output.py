@@ -483,25 +483,32 @@ class StagedOutput:
         """
         try:
             prune = tuple(prune)
-            needed = prune or (self.written and not self.check_mode)  # to prune, or to carry into a new generation
+            # A render whose files are all unchanged still records what it says of them (meta: the intent they come
+            # from) in a new generation of hard links, without counting as a change.
+            recorded = not self.check_mode and meta is not None and meta != self._current_meta()
+            needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
             existing = self._existing_files() if needed else {}
             self.removed = sorted(relative for relative in existing
                                   if relative not in self.files and relative.split('/', 1)[0] in prune)
             changed = bool(self.written or self.removed)
             manifest_path = None
-            if changed and not self.check_mode:
+            if (changed or recorded) and not self.check_mode:
                 manifest_path = self._switch(existing, roots, meta)
             else:
                 self._discard_staging()
             self._done = True
             return {'changed': changed, 'written': len(self.written), 'unchanged': self.unchanged,
-                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation if changed
-                    and not self.check_mode else None, 'manifest': manifest_path}
+                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation
+                    if manifest_path else None, 'manifest': manifest_path}
         except BaseException:
             self.abort()
             raise
         finally:
             self._release_lock()
+
+    def _current_meta(self):
+        previous = read_manifest(self._current) if self._current else None
+        return (previous or {}).get('meta')
 
     def _switch(self, existing, roots, meta):
         staging = self._staging_directory()
