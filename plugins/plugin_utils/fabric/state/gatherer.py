@@ -24,6 +24,7 @@ from __future__ import annotations
 import shlex
 
 from . import StateError
+from .schema import problems
 
 SECOND = '.2'
 TIMES = '_times'
@@ -92,10 +93,17 @@ class Gatherer:
         return self._extra_parser(base) if self._extra_parser else None
 
     def parse(self, key, output):
+        """The neutral state `key` from what its command(s) printed, checked against the key's type (schema.py)."""
         parser = self.parser(key)
         if parser is None:
             raise StateError(key, 'the %s gatherer does not read this state' % self.title)
-        return parser(output)
+        value = parser(output)
+        # The first item of each list and mapping: enough to catch a parser that leaves a field out, cheap enough for
+        # every device of a large fabric (the gatherers' tests check every item).
+        found = problems(key[:-len(SECOND)] if key.endswith(SECOND) else key, value, first=True)
+        if found:
+            raise StateError(key, 'the %s gatherer gave state of the wrong shape: %s' % (self.title, '; '.join(found)))
+        return value
 
     def describe(self, key, model) -> str:
         """The command(s) that read `key` on this platform, for reports ('show bgp summary vrf all')."""
