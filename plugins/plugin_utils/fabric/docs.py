@@ -19,7 +19,7 @@ from collections import Counter
 
 from .design import ROLE_LABEL
 from .platforms import get_platform
-from .render import environment
+from .environment import environment
 
 FABRIC_DOCS = ('index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
                'topology.svg')

@@ -21,6 +21,7 @@ from __future__ import annotations
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Result, check
 from ..intent import VXLAN_OVERHEAD
 from ..platforms import get_platform
+from ..render import render_model
 from ..state import StateError
 from ..state.sources import gatherer_for
 
@@ -50,7 +51,7 @@ def switch_side(ctx, model, phase):
             if gatherer.design_view is None:
                 side['na'] = 'the %s gatherer cannot read the rendered configuration' % gatherer.title
             else:
-                state = gatherer.design_view(model)
+                state = gatherer.design_view(_rendered(model))
                 side.update(views=state['ports'], issues=state['issues'], source=state['source'])
         elif not ctx.state(model['name']).provides('lossless'):
             side['na'] = 'the %s gatherer does not read the lossless configuration' % gatherer.title
@@ -62,6 +63,14 @@ def switch_side(ctx, model, phase):
         side['error'] = exc
     ctx.cache[key] = side
     return side
+
+
+def _rendered(model):
+    """The files rendered for `model` (without local users: a design view), read back by the platform's parser."""
+    try:
+        return render_model(model)
+    except (KeyError, ValueError) as exc:
+        raise StateError('rendered configuration', 'cannot render: %s' % exc) from None
 
 
 def _model_host_views(model):

@@ -60,7 +60,7 @@ class Gatherer:
         self.sources = {source.key: source for source in sources}
         self._extra = extra  # callable(model, options) -> [(key, command)] (pings)
         self._extra_parser = extra_parser  # callable(key) -> parser or None
-        self.design_view = design_view  # callable(model) -> lossless view of the rendered configuration
+        self.design_view = design_view  # callable({file: text}) -> lossless state of the NOS's rendered files
 
     @property
     def keyed(self) -> tuple:

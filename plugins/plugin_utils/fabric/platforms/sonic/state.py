@@ -285,14 +285,9 @@ def parse_lossless(result) -> dict:
     return lossless_view(parse_config_db(result))
 
 
-def design_view(model) -> dict:
-    """The lossless view of the config_db.json this collection renders for `model` (pre-deploy checks)."""
-    from ...render import render_model  # pylint: disable=import-outside-toplevel
-    try:
-        rendered = render_model(model)['config_db.json']
-    except (KeyError, ValueError) as exc:
-        raise StateError('rendered config_db.json', 'cannot render: %s' % exc) from None
-    return lossless_view(parse_config_db(rendered), 'rendered config_db.json')
+def design_view(files) -> dict:
+    """The lossless view of the config_db.json this collection renders ({file name: text}; pre-deploy checks)."""
+    return lossless_view(parse_config_db(files['config_db.json']), 'rendered config_db.json')
 
 
 # --------------------------------------------------------------------------- sonic-db-cli dumps
