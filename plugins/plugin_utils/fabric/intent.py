@@ -19,7 +19,7 @@ import string
 
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
-from .platforms import PLATFORMS
+from .platforms import PLATFORMS, registered
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
@@ -35,9 +35,32 @@ RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', '
 PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
-@functools.lru_cache(maxsize=1)
 def load_schema() -> dict:
-    return load_package_yaml(SCHEMA_PATH)
+    """The intent schema with the platforms of the registry in it (built again only when the registry changed)."""
+    platforms = registered()
+    if _SCHEMA.get('platforms') is not platforms:
+        _SCHEMA.update(platforms=platforms, schema=with_platforms(load_package_yaml(SCHEMA_PATH), platforms))
+        _validator.cache_clear()
+        _fast_validator.cache_clear()
+    return _SCHEMA['schema']
+
+
+_SCHEMA = {}
+
+
+def with_platforms(schema, platforms) -> dict:
+    """`schema` with the platforms' names as the platform enum ($defs/platform), the first one listed as each switch
+    role's default, and one topology.nos_release property per platform with its default release described."""
+    names = list(platforms)
+    schema['$defs']['platform']['enum'] = names
+    topology = schema['properties']['topology']['properties']
+    for role in topology['platform']['properties'].values():
+        role['default'] = names[0]
+    releases = topology['nos_release']
+    releases['properties'] = {name: dict(schema['$defs']['nos_release']) for name in names}
+    releases['description'] = '%s Defaults: %s.' % (releases['description'], ', '.join(
+        '%s %s' % (name, platform.default_release) for name, platform in platforms.items()))
+    return schema
 
 
 @functools.lru_cache(maxsize=None)

@@ -11,9 +11,11 @@ what the NOS is (limits, watchdog rules, releases, port naming, management) as d
     deploy.py      DRIVER: a deploy.contract.Driver (push / confirm / rollback with a confirm timer on the switch)
     state.py       GATHERER: a state.gatherer.Gatherer whose parsers give the neutral state (state/schema.py)
     lab.py         KINDS: the lab.LabKind of each containerlab kind in Platform.lab_kinds (none: no lab.py)
+    docs           docs/platform-<name>.md of the collection, or README.md in the folder
 
-The registry is this package's `__path__`: every package folder on it is looked at once per process (`refresh()`
-forgets what was found, e.g. after a test put another folder on the path). The contract every folder honours is
+The registry is this package's folder: every package folder in it is looked at once per process. add_folder() makes it
+look in another folder as well (nothing in the collection does: tests point it at a fixture platform) and refresh()
+forgets what was found. The contract every folder honours is
 tested over the registry (tests/unit/plugins/plugin_utils/fabric/platforms/test_contract.py).
 """
 
@@ -22,12 +24,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
 import os
 import pkgutil
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 PARTS = ('render', 'deploy', 'state', 'lab')
+COLLECTION = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 4))
 
 
 class PlatformError(ValueError):
@@ -105,9 +110,23 @@ class Platform:
     def templates(self) -> str:
         return os.path.join(self.folder, 'templates')
 
+    def docs_page(self) -> str:
+        """Its page: README.md in its folder, else docs/platform-<name>.md of the collection."""
+        own = os.path.join(self.folder, 'README.md')
+        return own if os.path.isfile(own) else os.path.join(COLLECTION, 'docs', 'platform-%s.md' % self.name)
 
-def _found(module_name, folder_name):
-    module = importlib.import_module(module_name)
+
+def _found(module_name, folder_name, folder=None):
+    if folder is None:
+        module = importlib.import_module(module_name)
+    else:  # a folder beyond the shipped ones: imported as a package of its own
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, os.path.join(folder, '__init__.py'),
+                                                          submodule_search_locations=[folder])
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            spec.loader.exec_module(module)
     platform = getattr(module, 'PLATFORM', None)
     if platform is None:
         return None
@@ -118,16 +137,39 @@ def _found(module_name, folder_name):
     return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)))
 
 
+# Folders of platforms beyond the shipped ones (add_folder). Empty in the collection: tests point the registry at a
+# fixture folder this way.
+_EXTRA_FOLDERS = []
+
+
 @functools.lru_cache(maxsize=1)
 def _registry() -> dict:
     found = {}
     for info in pkgutil.iter_modules(__path__):
-        if not info.ispkg or info.name in found:
-            continue
-        platform = _found('%s.%s' % (__name__, info.name), info.name)
-        if platform is not None:
-            found[platform.name] = platform
+        if info.ispkg:
+            platform = _found('%s.%s' % (__name__, info.name), info.name)
+            if platform is not None:
+                found[platform.name] = platform
+    for parent in _EXTRA_FOLDERS:
+        for info in pkgutil.iter_modules([parent]):
+            if info.ispkg and info.name not in found:
+                platform = _found('_aifabric_platform_%s' % info.name, info.name, os.path.join(parent, info.name))
+                if platform is not None:
+                    found[platform.name] = platform
     return dict(sorted(found.items(), key=lambda item: (item[1].rank, item[0])))
+
+
+def add_folder(parent):
+    """Look for platform folders in `parent` too (each subfolder with an __init__.py defining PLATFORM)."""
+    _EXTRA_FOLDERS.append(os.path.abspath(parent))
+    refresh()
+
+
+def remove_folder(parent):
+    _EXTRA_FOLDERS.remove(os.path.abspath(parent))
+    for name in [name for name in sys.modules if name.startswith('_aifabric_platform_')]:
+        del sys.modules[name]
+    refresh()
 
 
 def registered() -> dict:
@@ -168,4 +210,4 @@ def platform_names() -> list:
 
 
 __all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'PLATFORMS', 'PARTS', 'get_platform',
-           'platform_names', 'refresh', 'registered']
+           'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder']
