@@ -29,8 +29,9 @@ NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 # A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
 NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
-# VRF names a NOS keeps for itself: NVUE's reserved names (Cumulus Linux "NVUE Format Reference") and the VRFs every
-# NOS already has (default, and the management VRF: mgmt on Cumulus/SONiC, management on EOS).
+# VRF names a NOS keeps for itself: the names NVIDIA's NVUE reserves ("NVUE Format Reference",
+# https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/) and the VRFs every
+# NOS already has (default, and the management VRF, mgmt or management).
 RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', 'management'}
 PLAIN_TYPES = (str, int, float, bool, type(None))
 
@@ -564,7 +565,7 @@ def _check_watchdog(platform, watchdog, selected_at, issues):
                       ('poll_interval_ms', rules.poll_interval)):
         problem = rule.problem(watchdog[key]) if rule else None
         if problem:
-            unit_note = ' (EOS takes seconds: %s s)' % _seconds(watchdog[key]) if rules.unit == 's' else ''
+            unit_note = ' (%s takes seconds: %s s)' % (platform.label, _seconds(watchdog[key])) if rules.unit == 's' else ''
             issues.add(base + key, watchdog[key], problem + unit_note + suffix)
     if rules.robustness_max:
         poll = watchdog['poll_interval_ms']

@@ -29,7 +29,7 @@ def _renderer(kind: str):
 
 # --------------------------------------------------------------------------- secrets
 USERS_VARIABLE = 'aifabric_switch_users'
-# SHA-512 crypt (`mkpasswd -m sha-512`, `openssl passwd -6`): the one hash EOS, SONiC and Cumulus all accept.
+# SHA-512 crypt (`mkpasswd -m sha-512`, `openssl passwd -6`): the one hash every platform's NOS accepts.
 SHA512_CRYPT = re.compile(r'^\$6\$(?:rounds=[0-9]{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{86}$')
 
 

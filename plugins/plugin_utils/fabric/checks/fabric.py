@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from . import FAIL, NOT_APPLICABLE, PASS, Result, check, state_problem
 from . import catalog
+from ..platforms import PLATFORMS
 from ..state import StateError
 from ..state.iproute2 import is_up
 from ..state.sources import ping_key
@@ -17,7 +18,7 @@ from ..state.sources import ping_key
 SWITCHES = ('leaf', 'spine', 'super_spine')
 ALL = SWITCHES + ('host',)
 # Platforms whose overlay lives in the Linux kernel (bridge + VXLAN netdevs) rather than in an ASIC.
-KERNEL_DATAPLANE = ('frr',)
+KERNEL_DATAPLANE = tuple(name for name, platform in PLATFORMS.items() if platform.kernel_dataplane)
 
 
 def _not_gathered(ctx, model, check_id, key, subject='all'):

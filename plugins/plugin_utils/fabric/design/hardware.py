@@ -82,8 +82,9 @@ def hardware_problem(intent, node, models):
             return (hardware_path(intent, node, 'asic'), node.asic,
                     'no headroom data for %s at %dG (%s; on %s): lossless buffers cannot be sized'
                     % (node.asic, speed, asic.source, node.name))
-    if platform.lossless_dataplane and platform.uses_sku_buffers and model.sonic is None:
-        return (hardware_path(intent, node, 'model'), node.model, 'has no SONiC HWSKU data')
+    if platform.lossless_dataplane and platform.sku_buffers and platform.sku_buffers(model) is None:
+        return (hardware_path(intent, node, 'model'), node.model, 'has no %s SKU data (its buffer pools and port map)'
+                % platform.label)
     return None
 
 
@@ -138,10 +139,10 @@ def port_layout(node, pattern):
 
 
 def hardware_model(node):
-    """What the switch is: the shipped model and, for SONiC, DEVICE_METADATA platform and HWSKU."""
+    """What the switch is: the shipped model, and what its platform says of it (Platform.hardware_facts)."""
     if node.model is None:
         return None
     model = get_model(node.model)
-    sonic = {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None
-    return {'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
-            'sonic': sonic, 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}
+    facts = get_platform(node.platform).hardware_facts
+    return dict({'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
+                 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}, **(facts(model) if facts else {}))

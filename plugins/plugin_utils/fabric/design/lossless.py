@@ -125,7 +125,7 @@ class Buffers:
     def _compute_buffers(self, switches, issues):
         """Headroom per lossless priority group and the summed budget per switch, checked against the real pool.
 
-        A model with its SKU's buffer data (platform.uses_sku_buffers): pool sizes are the SKU's own defaults
+        A platform that renders the SKU's buffers (Platform.sku_buffers): pool sizes are the SKU's own defaults
         (sonic-buildimage device/*/buffers_defaults_t1.j2 of the model). Independent headroom (Spectrum) reserves
         each PG's full size outside the shared ingress pools, so the sum of sizes must fit what the SKU's total
         buffer (its egress lossless pool) leaves beside them; a shared headroom pool (Broadcom) holds every PG's
@@ -155,11 +155,10 @@ class Buffers:
                                                       lookup=lookup)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
-            uses_sku = get_platform(node.platform).uses_sku_buffers
-            sku = model.sonic['buffer_pools'] if model and model.sonic and uses_sku else None
+            sku_buffers = get_platform(node.platform).sku_buffers
+            sku, source = (sku_buffers(model) if sku_buffers and model else None) or (None, None)
             budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
             if sku:
-                source = '%s HWSKU defaults' % model.sonic['hwsku']
                 pool = buffer_spec['pool_bytes'] or sku['ingress_lossless']
                 if shared:
                     room_for_headroom = pool

@@ -77,17 +77,25 @@ class Platform:
     mtu_max: int
     watchdog: WatchdogRules | None
     config_files: tuple = ()
+    # The short name in messages ('SONiC takes ...').
+    label: str = ''
     # Real switch hardware: port names, lanes, breakout and FEC come from a shipped switch model
     # (switch_models.py) named the NOS's way; lab platforms number their ports port_prefix + N.
     uses_models: bool = False
-    # How the NOS names a (breakout) port: sonic_lanes = the HWSKU port map's Ethernet<first lane>;
-    # slot_lane = Ethernet<port>/<first lane>; split_suffix = swp<port>[s<sub-port>]; sequential = prefix + N.
-    port_naming: str = 'sequential'
+    # How the NOS names a (breakout) port of a model: port_naming(model, cage, subport, lanes, mode) ->
+    # {name, parent, lane_ids, alias} (switch_models.physical_port).
+    port_naming: object = None
     # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
     releases: tuple = ()
     default_release: str | None = None
-    # Renders the switch's buffer pools from the model's HWSKU data (model.sonic['buffer_pools']).
-    uses_sku_buffers: bool = False
+    # The buffer pools of the switch's SKU when the NOS renders them from the model's SKU data: sku_buffers(model) ->
+    # ({ingress_lossless, egress_lossless, egress_lossy[, ingress_lossy]} bytes, where they come from), or None when
+    # the model has no such data (the switch cannot be designed then). None: the NOS sizes its pools itself.
+    sku_buffers: object = None
+    # What the device model says of the switch beyond its model (hardware_facts(model) -> {key: value}).
+    hardware_facts: object = None
+    # The overlay lives in the Linux kernel (bridge and VXLAN netdevs the gatherer reads), not in an ASIC.
+    kernel_dataplane: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False
     # The out-of-band management port and the VRF it lives in when management.vrf is on.
@@ -116,6 +124,14 @@ class Platform:
         return own if os.path.isfile(own) else os.path.join(COLLECTION, 'docs', 'platform-%s.md' % self.name)
 
 
+def sequential_ports(prefix):
+    """Port naming of a lab platform without switch models is prefix + N; this is its counterpart for a model."""
+    def naming(model, cage, subport, lanes, mode):
+        return {'name': '%s%d' % (prefix, cage) if mode.ports == 1 else '%s%d.%d' % (prefix, cage, subport),
+                'parent': '%s%d' % (prefix, cage)}
+    return naming
+
+
 def _found(module_name, folder_name, folder=None):
     if folder is None:
         module = importlib.import_module(module_name)
@@ -134,7 +150,9 @@ def _found(module_name, folder_name, folder=None):
         raise PlatformError('%s: PLATFORM is a %s, not a Platform' % (module_name, type(platform).__name__))
     if platform.name != folder_name:
         raise PlatformError('%s: PLATFORM.name %r must be the folder name %r' % (module_name, platform.name, folder_name))
-    return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)))
+    return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)),
+                               label=platform.label or platform.name,
+                               port_naming=platform.port_naming or sequential_ports(platform.port_prefix))
 
 
 # Folders of platforms beyond the shipped ones (add_folder). Empty in the collection: tests point the registry at a

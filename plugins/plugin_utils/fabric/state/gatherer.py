@@ -10,8 +10,8 @@ platform-neutral state that the checks read:
     gatherer.parse(key, output)       -> neutral state of `key`
 
 `command` is what the gatherer's transport sends: an argv list (transport `command`: run by the
-aifabric.fabric.validate_commands module through the host's Ansible connection, SSH on SONiC, Cumulus Linux,
-FRR and GPU servers) or one or several eAPI commands (transport `eapi`: napalm's eos driver, transport.py).
+aifabric.fabric.validate_commands module through the host's Ansible connection, SSH to switches and GPU servers)
+or one or several eAPI commands (transport `eapi`: JSON-RPC over HTTPS from the controller, transport.py).
 `output` is the command result ({rc, stdout, stderr}) or the eAPI JSON object; a key with several commands
 gets the list of their results.
 
