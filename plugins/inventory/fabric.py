@@ -24,8 +24,9 @@ description:
   - A fabric group C(fabric_<name>) holds every device of the fabric, so several fabrics can share one inventory
     as long as their device names differ (C(topology.naming) in the intent); a name used by two fabrics is an error.
   - Host variables are C(aifabric_intent) (absolute path of the intent file), C(aifabric_fabric) (fabric name),
-    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (the switch's platform, a
-    folder of C(plugins/plugin_utils/fabric/platforms) such as V(sonic), or V(linux) for GPU servers), C(ansible_host) (the management address of the device when the intent
+    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (the switch's platform,
+    a folder of C(plugins/plugin_utils/fabric/platforms) such as V(sonic), or V(linux) for GPU servers),
+    C(ansible_host) (the management address of the device when the intent
     assigns one through C(management.pool) or C(topology.devices.<name>.management_ip)) and, on switches,
     C(aifabric_deploy_batch) (the rolling deploy batch, from 1 on, one rail's leaves, then halves of the spines of
     every pod, then halves of the super-spines of every plane; override it like any host variable).

@@ -49,8 +49,8 @@ options:
     default: aifabric
   vendor_images:
     description:
-      - Switch platform to the image of its containerlab kind, already loaded into Docker (for example
-        C(eos: ceos:4.32.0F)). Required for every platform of the intent whose kind is not the lab image.
+      - Switch platform to the image of its containerlab kind, already loaded into Docker (for example the
+        platform C(eos) to C(ceos:4.32.0F)). Required for every platform of the intent whose kind is not the lab image.
     type: dict
     default: {}
   vendor_kinds:

@@ -87,9 +87,8 @@ class FrrNode:
                 'ip link set lo up\n%s'
                 'while ! ip link show eth0 >/dev/null 2>&1; do sleep 0.05; done\n'
                 'ip address add %s/30 dev eth0\nip link set eth0 up\n'
-                'exec %s -D -e -f %s/ssh/sshd_config 2>>%s/sshd.log\n' % (self.name, mounts, ports, self.address, SSHD,
-                                                                         self.state_dir,
-                                                                         self.state_dir))
+                'exec %s -D -e -f %s/ssh/sshd_config 2>>%s/sshd.log\n'
+                % (self.name, mounts, ports, self.address, SSHD, self.state_dir, self.state_dir))
 
     def start(self, timeout=20.0):
         self._prepare()

@@ -351,8 +351,8 @@ class FrrDriver(ShellDriver):
                                  'switch back, or nothing was pushed' % TIMER_UNIT)
         self._stop_timer()
         for path in (FRR_DIR + '/frr.conf', NETDEV_BOOT, SYSCTL_FILE):
-            self._root('mkdir -p %s && cp %s/save%s %s' % (quote(path.rsplit('/', 1)[0]), STATE, path.replace('/', '_'),
-                                                          quote(path)), 'save %s' % path)
+            saved = '%s/save%s' % (STATE, path.replace('/', '_'))
+            self._root('mkdir -p %s && cp %s %s' % (quote(path.rsplit('/', 1)[0]), saved, quote(path)), 'save %s' % path)
         self._root('if id frr >/dev/null 2>&1; then chown frr:frr %s/frr.conf; chmod 0640 %s/frr.conf; fi'
                    % (FRR_DIR, FRR_DIR), 'save frr.conf')
         with contextlib.suppress(TransportError):  # the lab's nodes replay the boot file from their own init

@@ -20,7 +20,7 @@ INTENTS = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'inte
                     os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')])
 
 
-@pytest.mark.parametrize('intent', INTENTS, ids=lambda path: os.path.basename(path))
+@pytest.mark.parametrize('intent', INTENTS, ids=os.path.basename)
 def test_every_device_model_has_its_type(intent):
     design = design_from_file(intent)
     assert {name: problems(design.device(name)) for name in design.device_names()
