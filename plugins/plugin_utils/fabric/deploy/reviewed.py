@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from ..output import read_manifest
+from ..output import read_manifest, sha256_file
 from ..render import CONFIGS
 
 INTENT_DIGEST = 'intent_sha256'            # meta: the intent every device of the generation was rendered from
@@ -27,19 +27,11 @@ class NotReviewed(ValueError):
     """The rendered files of a device cannot be deployed as they are (the message says why and what to do)."""
 
 
-def file_digest(path) -> str:
-    digest = hashlib.sha256()
-    with open(path, 'rb') as handle:
-        for block in iter(lambda: handle.read(1 << 20), b''):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def render_meta(intent_path, rendered, devices=(), previous=None) -> dict:
     """The manifest `meta` entries of a render of the `rendered` devices from `intent_path`. A render of some of the
     fabric's `devices` (given) carries the others' files over from the previous generation (its manifest, or None),
     so it keeps what that generation says they were rendered from."""
-    digest = file_digest(intent_path)
+    digest = sha256_file(intent_path)
     if not devices:
         return {INTENT_DIGEST: digest}
     old = (previous or {}).get('meta') or {}
@@ -69,7 +61,7 @@ def reviewed_files(output_dir, device, names, intent_path) -> dict:
     if rendered_from is None:
         raise NotReviewed('the rendered output in %s does not say which intent %s was rendered from: %s'
                           % (output_dir, device, RENDER_FIRST))
-    if rendered_from != file_digest(intent_path):
+    if rendered_from != sha256_file(intent_path):
         raise NotReviewed('the intent %s has changed since %s was rendered into %s (rendered %s): %s'
                           % (intent_path, device, output_dir, manifest.get('created', 'earlier'), RENDER_FIRST))
     files = {}
