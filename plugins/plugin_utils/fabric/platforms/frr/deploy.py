@@ -108,13 +108,14 @@ def revert_script():
         'restart=0',
         'cmp -s "$S/daemons" %s/daemons || restart=1' % FRR_DIR,
         'cp -p "$S/daemons" %s/daemons' % FRR_DIR,
-        'while read -r setting; do sysctl -q -w "$setting"; done < "$S/sysctl.before"',
         'python3 "$S/netdev_restore.py" "$S/netdev-before.json"',
         'if [ -e "$S/frr-stopped" ]; then %s; else' % frr_control('stop'),
         '  [ "$restart" = 0 ] || %s' % frr_control('restart'),
         '  %s' % reload_before,
         'fi',
         'if [ -e "$S/frr.conf" ]; then cp -p "$S/frr.conf" %s/frr.conf; else rm -f %s/frr.conf; fi' % (FRR_DIR, FRR_DIR),
+        '# last: zebra writes the forwarding sysctls itself (ip[v6] forwarding) as it starts, reloads or stops',
+        'while read -r setting; do sysctl -q -w "$setting"; done < "$S/sysctl.before"',
         '',
     ])
 
@@ -163,14 +164,17 @@ class FrrDriver(ShellDriver):
 
     def __init__(self, device, host_vars):
         super().__init__(device, host_vars)
-        self.sudo = '' if self.settings.username == 'root' else 'sudo -n '
         self.plan = None
 
+    def _as_root(self, command):
+        """`command` (any shell line) as root: as it is for root, through `sudo -n sh -c` for another login."""
+        return command if self.settings.username == 'root' else 'sudo -n sh -c %s' % quote(command)
+
     def _root(self, command, step, **kwargs):
-        return self.run(self.sudo + command, step, **kwargs)
+        return self.run(self._as_root(command), step, **kwargs)
 
     def _read(self, command, step, default=''):
-        code, output = self.shell.run(self.sudo + command, step, check=False)
+        code, output = self.shell.run(self._as_root(command), step, check=False)
         return output if code == 0 else default
 
     # ----------------------------------------------------------------------------------------------- push
@@ -193,7 +197,7 @@ class FrrDriver(ShellDriver):
         running_sysctl = self._sysctl(sysctl)
         daemons_now = self._read('cat %s/daemons' % FRR_DIR, 'read FRR daemons')
         daemons = daemons_file(daemons_now, needed_daemons(files[FRR_FILE]))
-        frr_running = self.shell.run(self.sudo + "vtysh -c 'show version'", 'FRR running?', check=False)[0] == 0
+        frr_running = self.shell.run(self._as_root("vtysh -c 'show version'"), 'FRR running?', check=False)[0] == 0
         if frr_running:
             delete, add = parse_reload_test(self._root('%s --test %s' % (FRR_RELOAD, quote(candidate)),
                                                        'frr-reload.py --test'))
@@ -332,18 +336,16 @@ class FrrDriver(ShellDriver):
 
     # ----------------------------------------------------------------------------------------------- after
     def _timer_active(self):
-        code, _output = self.shell.run(
-            self.sudo + 'sh -c %s' % quote('[ -e %s/pending ] && if %s; then systemctl is-active -q %s.timer; else '
-                                           'kill -0 "$(cat %s/timer.pid)" 2>/dev/null; fi'
-                                           % (STATE, SYSTEMD, TIMER_UNIT, STATE)),
-            'confirm timer state', check=False)
+        code, _output = self.shell.run(self._as_root(
+            '[ -e %s/pending ] && if %s; then systemctl is-active -q %s.timer; else kill -0 "$(cat %s/timer.pid)" '
+            '2>/dev/null; fi' % (STATE, SYSTEMD, TIMER_UNIT, STATE)), 'confirm timer state', check=False)
         return code == 0
 
     def _stop_timer(self):
         # The sleeper's sleep first: the shell waiting for it then ends without running the revert.
-        self._root('sh -c %s' % quote('if %s; then systemctl stop %s.timer; else pid=$(cat %s/timer.pid); '
-                                      'pkill -P "$pid" sleep; kill "$pid" 2>/dev/null; rm -f %s/timer.pid; fi; true'
-                                      % (SYSTEMD, TIMER_UNIT, STATE, STATE)), 'stop confirm timer')
+        self._root('if %s; then systemctl stop %s.timer; else pid=$(cat %s/timer.pid); pkill -P "$pid" sleep; '
+                   'kill "$pid" 2>/dev/null; rm -f %s/timer.pid; fi; true' % (SYSTEMD, TIMER_UNIT, STATE, STATE),
+                   'stop confirm timer')
 
     def confirm(self):
         if not self._timer_active():
