@@ -85,6 +85,15 @@ class Interface(TypedDict):
     addresses: List[Dict[str, Any]]
 
 
+class BfdSession(TypedDict):
+    """One BFD session of `bfd`, keyed by peer address (and by interface for an unnumbered one)."""
+    peer: str
+    interface: Optional[str]
+    status: Optional[str]            # 'up', 'down', 'init' ...
+    diagnostic: Optional[str]
+    down_events: Optional[int]
+
+
 class Watchdog(TypedDict):
     action: Optional[str]
     detection_ms: Optional[Number]
@@ -165,6 +174,7 @@ STATE = {
     'evpn_type3': List[ImetRoute],
     'lldp': List[LldpNeighbor],
     'interfaces': Dict[str, Interface],
+    'bfd': Dict[str, BfdSession],
     'lossless': Lossless,
     'counters': Counters,
     'rnic': Rnic,
@@ -186,4 +196,4 @@ def problems(key, value, limit=5, first=False) -> list:
 
 
 __all__ = ['STATE', 'problems', 'type_of', 'BgpSession', 'EvpnVni', 'BgpEvpnVnis', 'BgpEvpnVni', 'ImetRoute',
-           'LldpNeighbor', 'Interface', 'PortView', 'Lossless', 'Counters', 'Rnic', 'Ping']
+           'LldpNeighbor', 'Interface', 'BfdSession', 'PortView', 'Lossless', 'Counters', 'Rnic', 'Ping']

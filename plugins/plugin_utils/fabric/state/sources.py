@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Which gatherer reads which device: a platform's own (platforms/<name>/state.py GATHERER) for a switch, host.py
 for a GPU server. The checks read only the platform-neutral keys the gatherers give, never a platform: their types
-are in schema.py (bgp_summary, evpn_vni, bgp_evpn_vni, evpn_type3, lldp, interfaces, lossless, counters, rnic,
-ping), and Gatherer.parse holds every value against them.
+are in schema.py (bgp_summary, evpn_vni, bgp_evpn_vni, evpn_type3, lldp, interfaces, bfd, lossless, counters,
+rnic, ping), and Gatherer.parse holds every value against them.
 """
 
 from __future__ import annotations
