@@ -21,8 +21,9 @@ from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    OutputError, StagedOutput, inventory_conflict)
+    OutputError, StagedOutput, inventory_conflict, read_manifest)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     CONFIGS, DOCS, USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
@@ -151,6 +152,9 @@ class ActionModule(ActionBase):
                 prune = [CONFIGS, FABRIC_FILES] + ([DOCS] if args['docs'] else [])
                 meta = {'fabric': design.name, 'intent': os.path.realpath(intent), 'devices': len(rendered),
                         'subset': args['devices'] is not None}
+                # What each device was rendered from: a deploy pushes these files only while the intent is the same.
+                meta.update(render_meta(intent, rendered, list(design.nodes) if args['devices'] is not None else (),
+                                        read_manifest(os.path.realpath(dest)) if os.path.isdir(dest) else None))
                 try:
                     summary = output.finish(roots=[CONFIGS, FABRIC_FILES, DOCS], meta=meta,
                                             prune=prune if args['prune'] and args['devices'] is None else [])

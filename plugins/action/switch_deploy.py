@@ -10,8 +10,9 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, mask_secrets, render_model, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, mask_secrets, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
     StepTimeout, TransportError, deadline)
 
@@ -27,7 +28,7 @@ STEPS = ('push', 'confirm', 'rollback')
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'timeout'))
+    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'timeout', 'rendered'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -38,6 +39,7 @@ class ActionModule(ActionBase):
             'step': {'type': 'str', 'default': 'push', 'choices': list(STEPS)},
             'confirm_timeout': {'type': 'int', 'default': 300},
             'timeout': {'type': 'int', 'default': 600},
+            'rendered': {'type': 'path'},
         })
         if args['timeout'] < 1:
             raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
@@ -49,21 +51,22 @@ class ActionModule(ActionBase):
         device = task_vars.get('inventory_hostname')
         if device not in design.nodes or design.nodes[device].role == 'host':
             raise AnsibleActionFail('%s is not a switch of fabric %s' % (device, design.name))
-        model = design.device(device)
+        platform = design.nodes[device].platform
         host_vars = {name: self._templar.template(task_vars[name]) for name in CONNECTION_VARIABLES
                      if task_vars.get(name) is not None}
         declared = design.intent['management']['users']
-        try:
+        try:  # only to mask them: the rendered files already hold the hashes
             hashes = switch_user_hashes(declared, self._templar.template(task_vars.get(USERS_VARIABLE))
                                         if declared else None)
-        except SecretsError as exc:
-            raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+        except SecretsError:
+            hashes = {}
         secrets = [str(host_vars.get(name) or '') for name in SECRET_VARIABLES]
-        result.update(device=device, platform=model['platform'], step=args['step'])
+        result.update(device=device, platform=platform, step=args['step'])
         try:
-            driver = contract.driver_for(model['platform'], device, host_vars)
+            driver = contract.driver_for(platform, device, host_vars)
+            output_dir = args['rendered'] or self._templar.template(task_vars.get('aifabric_output_dir') or '')
             with deadline(args['timeout'], device, args['step']):  # whatever the switch or the library waits for
-                outcome = self._step(driver, args, model, hashes, secrets, result)
+                outcome = self._step(driver, args, (output_dir, intent), hashes, secrets, result)
         except StepTimeout as error:  # the whole step's deadline: where the contract was tells the switch's state
             step = driver.step or args['step']
             result.update(failed=True, changed=False, outcome=driver.outcome_if_stopped, failed_step=step,
@@ -77,10 +80,16 @@ class ActionModule(ActionBase):
         result.update(outcome)
         return result
 
-    def _step(self, driver, args, model, hashes, secrets, result):
-        """The contract's step on the switch; its outcome."""
+    def _step(self, driver, args, reviewed, hashes, secrets, result):
+        """The contract's step on the switch; its outcome. `reviewed` is (output directory, intent): push and confirm
+        send the generation the user rendered and reviewed there, never a fresh render."""
+        device = driver.device
         if args['step'] == 'push':
-            outcome = contract.push(driver, render_model(model, hashes), check_mode=self._task.check_mode,
+            try:
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1])
+            except NotReviewed as exc:
+                raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+            outcome = contract.push(driver, files, check_mode=self._task.check_mode,
                                     confirm_seconds=args['confirm_timeout'])
             diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
             if self._task.diff and diff.strip():
@@ -89,5 +98,10 @@ class ActionModule(ActionBase):
         if self._task.check_mode:
             return {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
         if args['step'] == 'confirm':
-            return contract.confirm(driver, render_model(model, hashes))
+            try:
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1])
+            except NotReviewed as exc:
+                raise contract.DeployError(device, 'confirm', '%s; not confirmed: the switch reverts by itself when '
+                                           'its confirm timer runs out' % exc, contract.REVERTING) from None
+            return contract.confirm(driver, files)
         return contract.rollback(driver)

@@ -24,8 +24,9 @@ description:
   - A fabric group C(fabric_<name>) holds every device of the fabric, so several fabrics can share one inventory
     as long as their device names differ (C(topology.naming) in the intent); a name used by two fabrics is an error.
   - Host variables are C(aifabric_intent) (absolute path of the intent file), C(aifabric_fabric) (fabric name),
-    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (V(sonic), V(eos), V(nvue),
-    V(frr), or V(linux) for GPU servers), C(ansible_host) (the management address of the device when the intent
+    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (the switch's platform,
+    a folder of C(plugins/plugin_utils/fabric/platforms) such as V(sonic), or V(linux) for GPU servers),
+    C(ansible_host) (the management address of the device when the intent
     assigns one through C(management.pool) or C(topology.devices.<name>.management_ip)) and, on switches,
     C(aifabric_deploy_batch) (the rolling deploy batch, from 1 on, one rail's leaves, then halves of the spines of
     every pod, then halves of the super-spines of every plane; override it like any host variable).
@@ -68,7 +69,7 @@ options:
       - Group variables set on the platform groups and on C(gpu_servers), keyed by group name.
       - An entry replaces the default of that group; C({}) removes it.
       - 'Default: every platform group and C(gpu_servers) use C(ansible_connection: ansible.builtin.ssh). The
-        collection reaches EOS and NVUE switches from the controller through its own drivers, so it needs no
+        collection reaches the switches from the controller through its own deploy drivers, so it needs no
         connection plugin from another collection; set C(ansible.netcommon.httpapi) or C(network_cli) here (and install
         those collections) only for your own tasks that need them.'
     type: dict

@@ -153,7 +153,7 @@ dest:
   description: Absolute output directory.
   returned: always
   type: str
-  sample: /work/out/lab
+  sample: /srv/fabric/out/lab
 fabric:
   description: Fabric name.
   returned: always
@@ -198,7 +198,7 @@ manifest:
   description: Path of C(manifest.json) of the new output generation; null when nothing changed or in check mode.
   returned: always
   type: str
-  sample: /work/out/lab/manifest.json
+  sample: /srv/fabric/out/lab/manifest.json
 index:
   description: Path of the fabric README (C(docs/index.md)); null when O(docs=false).
   returned: always

@@ -10,13 +10,13 @@ short_description: Read the state of one fabric device for validation, waiting f
 version_added: 1.0.0
 description:
   - Builds the list of read-only commands the device's platform needs from the fabric design, with the gatherer of
-    that platform (FRR C(vtysh ... json), C(ip -j -d addr show), C(lldpcli -f json show neighbors); SONiC also
-    C(sonic-cfggen -d --print-data) and C(sonic-db-cli) reads of APPL_DB and COUNTERS_DB; EOS eAPI JSON; NVUE
-    C(nv ... -o json)), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
+    that platform (C(plugins/plugin_utils/fabric/platforms/<platform>/state.py); docs/validation.md lists what each
+    reads, for example C(vtysh ... json), C(ip -j -d addr show) and C(lldpcli -f json show neighbors) on a Linux
+    switch), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
     allows) from each rail NIC to every same-rail peer.
-  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH to FRR lab
-    switches, SONiC, Cumulus Linux, GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless
-    RDMA NIC state. EOS is read over eAPI from the controller with napalm's C(eos) driver, one session per reading,
+  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH); on GPU
+    servers M(aifabric.fabric.rnic_facts) reads the lossless RDMA NIC state. A platform whose gatherer reads eAPI is
+    read from the controller with napalm's driver for it, one session per reading,
     with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
     C(ansible_httpapi_use_ssl), C(ansible_httpapi_validate_certs), C(ansible_httpapi_ca_path) (HTTPS with
     certificate validation unless told otherwise). A switch that cannot be reached is reported unreadable with the
@@ -154,7 +154,7 @@ settled:
   returned: always
   type: bool
 platform:
-  description: The gatherer that read the device (frr, sonic, eos, nvue, host).
+  description: The gatherer that read the device (its platform, or host for a GPU server).
   returned: always
   type: str
 seconds:

@@ -20,7 +20,7 @@ import string
 from . import compile_cache
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
-from .platforms import PLATFORMS
+from .platforms import PLATFORMS, registered
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
@@ -30,15 +30,39 @@ NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 # A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
 NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
-# VRF names a NOS keeps for itself: NVUE's reserved names (Cumulus Linux "NVUE Format Reference") and the VRFs every
-# NOS already has (default, and the management VRF: mgmt on Cumulus/SONiC, management on EOS).
+# VRF names a NOS keeps for itself: the names NVIDIA's NVUE reserves ("NVUE Format Reference",
+# https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/) and the VRFs every
+# NOS already has (default, and the management VRF, mgmt or management).
 RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', 'management'}
 PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
-@functools.lru_cache(maxsize=1)
 def load_schema() -> dict:
-    return load_package_yaml(SCHEMA_PATH)
+    """The intent schema with the platforms of the registry in it (built again only when the registry changed)."""
+    platforms = registered()
+    if _SCHEMA.get('platforms') is not platforms:
+        _SCHEMA.update(platforms=platforms, schema=with_platforms(load_package_yaml(SCHEMA_PATH), platforms))
+        _validator.cache_clear()
+        _fast_validator.cache_clear()
+    return _SCHEMA['schema']
+
+
+_SCHEMA = {}
+
+
+def with_platforms(schema, platforms) -> dict:
+    """`schema` with the platforms' names as the platform enum ($defs/platform), the first one listed as each switch
+    role's default, and one topology.nos_release property per platform with its default release described."""
+    names = list(platforms)
+    schema['$defs']['platform']['enum'] = names
+    topology = schema['properties']['topology']['properties']
+    for role in topology['platform']['properties'].values():
+        role['default'] = names[0]
+    releases = topology['nos_release']
+    releases['properties'] = {name: dict(schema['$defs']['nos_release']) for name in names}
+    releases['description'] = '%s Defaults: %s.' % (releases['description'], ', '.join(
+        '%s %s' % (name, platform.default_release) for name, platform in platforms.items()))
+    return schema
 
 
 @functools.lru_cache(maxsize=None)
@@ -586,7 +610,7 @@ def _check_watchdog(platform, watchdog, selected_at, issues):
                       ('poll_interval_ms', rules.poll_interval)):
         problem = rule.problem(watchdog[key]) if rule else None
         if problem:
-            unit_note = ' (EOS takes seconds: %s s)' % _seconds(watchdog[key]) if rules.unit == 's' else ''
+            unit_note = ' (%s takes seconds: %s s)' % (platform.label, _seconds(watchdog[key])) if rules.unit == 's' else ''
             issues.add(base + key, watchdog[key], problem + unit_note + suffix)
     if rules.robustness_max:
         poll = watchdog['poll_interval_ms']

@@ -574,7 +574,10 @@ class StagedOutput:
         """
         try:
             prune = tuple(prune)
-            needed = prune or (self.written and not self.check_mode)  # to prune, or to carry into a new generation
+            # A render whose files are all unchanged still records what it says of them (meta: the intent they come
+            # from) in a new generation of hard links, without counting as a change.
+            recorded = not self.check_mode and meta is not None and meta != self._current_meta()
+            needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
             existing = self._existing_files() if needed else {}
             # Only what a manifest lists as the render's own is pruned: files the user keeps there stay.
             self.removed = sorted(relative for relative in existing
@@ -582,14 +585,14 @@ class StagedOutput:
                                   and relative in self._rendered)
             changed = bool(self.written or self.removed)
             manifest_path = None
-            if changed and not self.check_mode:
+            if (changed or recorded) and not self.check_mode:
                 manifest_path = self._switch(existing, roots, meta)
             else:
                 self._discard_staging()
             self._done = True
             return {'changed': changed, 'written': len(self.written), 'unchanged': self.unchanged,
-                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation if changed
-                    and not self.check_mode else None, 'manifest': manifest_path}
+                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation
+                    if manifest_path else None, 'manifest': manifest_path}
         except OSError as exc:
             self.abort()
             raise _failed(exc, self.dest) from None
@@ -598,6 +601,10 @@ class StagedOutput:
             raise
         finally:
             self._release_lock()
+
+    def _current_meta(self):
+        previous = read_manifest(self._current) if self._current else None
+        return (previous or {}).get('meta')
 
     def _switch(self, existing, roots, meta):
         staging = self._staging_directory()

@@ -27,7 +27,7 @@ DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
 
 class Driver:
     """What a platform driver implements (one connection per `session()`; state between push and confirm lives on
-    the switch: a config session, a checkpoint and timer, an NVUE revision)."""
+    the switch: a config session, a checkpoint and timer, a pending revision)."""
 
     platform = None
     files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)

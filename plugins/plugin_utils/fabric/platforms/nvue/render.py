@@ -3,16 +3,18 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA Cumulus Linux (NVUE): one `startup.yaml` per switch in the `nv config` YAML shape.
 
-Shape (shared/reference/switch-lossless-qos-vendors.md 3.3): a list with one `- set:` document; every CLI
+Shape (Cumulus Linux docs, NVUE CLI: `nv config show -o yaml`, https://docs.nvidia.com/networking-ethernet-software/
+cumulus-linux-514/System-Configuration/NVIDIA-User-Experience-NVUE/NVUE-CLI/): a list with one `- set:` document; every CLI
 token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys
 and values follow the CL 5.14 NVUE reference (`enable: on`; 5.15 renamed several of them to
 `state: enabled`), see docs/platform-nvue.md.
 
 QoS is written out explicitly instead of `nv set qos roce`, so every intent value appears in the file:
-trust l3 + DSCP -> switch-priority for all 64 code points (3.1/3.2), SP -> egress queue, PFC on the lossless
+trust l3 + DSCP -> switch-priority for all 64 code points (Cumulus Linux "Quality of Service" and "RDMA over
+Converged Ethernet - RoCE"), SP -> egress queue, PFC on the lossless
 switch priorities with the longest cable of the switch (C16: configured >= real), ECN on the lossless
 queues only (C08), CNP queue strict + DWRR shares (C10, C20), and the PFC watchdog as polling-interval x
-robustness = detection (3.2) enabled on every swp (C12). The only derivations here are formatting:
+robustness = detection (Quality of Service, PFC watchdog) enabled on every swp (C12). The only derivations here are formatting:
 robustness = detection / polling (validation guarantees an integer), the longest cable, the lossless
 traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML quoting.
 """
@@ -37,7 +39,7 @@ def syntax(release: str) -> dict:
     return SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14']
 
 
-PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
+PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (CL Quality of Service)
 
 
 def quote(text) -> str:

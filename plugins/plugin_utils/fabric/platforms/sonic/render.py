@@ -10,8 +10,10 @@ frr.conf is the single FRR file of the bgp container in docker_routing_config_mo
 rendered by templates/sonic/frr.conf.j2.
 
 Only SONiC names and representations are decided here (table keys, `Vrf<name>`, `Vlan<id>`, object
-names, string values); every number comes from the device model. Schema facts are cited from
-shared reference switch-lossless-qos-vendors.md (section numbers below) and docs/platform-sonic.md.
+names, string values); every number comes from the device model. Schema facts are cited from the SONiC YANG
+models and their reference (sonic-buildimage src/sonic-yang-models/yang-models/*.yang and
+src/sonic-yang-models/doc/Configuration.md), the community QoS templates (sonic-buildimage
+files/build_templates/qos_config.j2), buffermgrd (sonic-swss cfgmgr/buffermgr.cpp) and docs/platform-sonic.md.
 """
 
 from __future__ import annotations
@@ -23,13 +25,13 @@ from ..frr.render import bfd_profile_lines
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
 # Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
-# scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (§1.2, C25).
+# scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (sonic-wred-profile.yang, C25).
 QOS_MAP = 'AIFABRIC'
 WRED_LOSSLESS = 'AIFABRIC_LOSSLESS_%dG'  # per port speed: ECN thresholds scale with it
 SCHEDULER_TC = 'AIFABRIC_TC%d'    # DWRR share of one traffic class (model qos.tc_bandwidth_percent)
 SCHEDULER_LOSSY = 'AIFABRIC_LOSSY'  # queues of lossy classes without a share of their own
 SCHEDULER_CNP = 'AIFABRIC_CNP'      # strict priority (C10)
-# CABLE_LENGTH is keyed by a free name; buffermgrd and the templates use AZURE (§1.2, §1.4).
+# CABLE_LENGTH is keyed by a free name; buffermgrd and the templates use AZURE (Configuration.md, buffermgr.cpp).
 CABLE_LENGTH_KEY = 'AZURE'
 VXLAN_TUNNEL = 'vtep'
 EVPN_NVO = 'nvo'
@@ -37,7 +39,7 @@ EVPN_NVO = 'nvo'
 LOOPBACK_ROUTER_ID = 'Loopback0'
 LOOPBACK_VTEP = 'Loopback1'
 # SONiC emits PFC_PRIORITY_TO_PRIORITY_GROUP_MAP / pfc_to_pg_map only for asic_type mellanox (and barefoot),
-# i.e. NVIDIA Spectrum (§1.2, §1.3).
+# i.e. NVIDIA Spectrum (qos_config.j2).
 PFC_TO_PG_VENDORS = frozenset(['nvidia'])
 PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
 INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
@@ -52,7 +54,7 @@ WRED_ECN_COUNTERS_RELEASE = 202311
 
 
 def vrf_name(name: str) -> str:
-    """SONiC VRF key: YANG pattern `Vrf[a-zA-Z0-9_-]+` (§1.10); intent names are <= 12 chars -> <= 15 (IFNAMSIZ)."""
+    """SONiC VRF key: YANG pattern `Vrf[a-zA-Z0-9_-]+` (sonic-vrf.yang); intent names are <= 12 chars -> <= 15 (IFNAMSIZ)."""
     return 'Vrf' + name
 
 
@@ -61,7 +63,7 @@ def vlan_name(vlan: int) -> str:
 
 
 def id_ranges(ids) -> list:
-    """Contiguous runs as SONiC range keys: [0, 1, 2, 4, 5] -> ['0-2', '4-5'] (BUFFER_PG/BUFFER_QUEUE, §1.2)."""
+    """Contiguous runs as SONiC range keys: [0, 1, 2, 4, 5] -> ['0-2', '4-5'] (BUFFER_PG/BUFFER_QUEUE, Configuration.md)."""
     runs = []
     for value in sorted(set(ids)):
         if runs and value == runs[-1][1] + 1:
@@ -118,10 +120,12 @@ def config_db(model: dict) -> dict:
         'type': DEVICE_TYPE[model['role']],
         # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
         'buffer_model': 'traditional',
-        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
+        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (sonic-buildimage
+        # dockers/docker-fpm-frr: split-unified mode).
         'docker_routing_config_mode': 'split-unified',
         # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
-        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
+        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults
+        # (sonic-utilities pfcwd/main.py start_default).
         'default_pfcwd_status': 'disable',
     }
     sonic = (model.get('hardware') or {}).get('sonic')
@@ -133,7 +137,7 @@ def config_db(model: dict) -> dict:
     ports, breakout = {}, {}
     for item in interfaces:
         port = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
-                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (§1.2)
+                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (sonic-port.yang)
         if item.get('lane_ids'):
             # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
             # from the lane rate (sonic-port.yang: rs|fc|none|auto).
@@ -243,7 +247,7 @@ def _add_qos(tables, model):
     if with_pfc_to_pg:
         tables['PFC_PRIORITY_TO_PRIORITY_GROUP_MAP'] = {QOS_MAP: _str_map(_int_map(qos['pfc_to_pg']))}
 
-    # pfc_enable / pfcwd_sw_enable: comma list, pattern ([0-7](,[0-7])*)? (§1.2, C25); the watchdog
+    # pfc_enable / pfcwd_sw_enable: comma list, pattern ([0-7](,[0-7])*)? (sonic-port-qos-map.yang, C25); the watchdog
     # protects the TCs of pfcwd_sw_enable, so it equals pfc_enable (C12).
     pfc_enable = ','.join('%d' % priority for priority in sorted(qos['lossless_priorities']))
     port_qos = {'dscp_to_tc_map': QOS_MAP, 'tc_to_pg_map': QOS_MAP, 'tc_to_queue_map': QOS_MAP,
@@ -255,11 +259,12 @@ def _add_qos(tables, model):
         port_qos_map[name] = port_qos
     tables['PORT_QOS_MAP'] = port_qos_map
 
-    # DWRR weights 1..100 (§1.2): one scheduler per traffic class with a share, CNP strict, the rest lossy.
+    # DWRR weights 1..100 (sonic-scheduler.yang): one scheduler per traffic class with a share, CNP strict, the rest lossy.
     shares = _int_map(qos['tc_bandwidth_percent'])
     schedulers = {SCHEDULER_TC % tc: {'type': 'DWRR', 'weight': str(weight)} for tc, weight in shares.items()}
     schedulers[SCHEDULER_CNP] = {'type': 'STRICT'}
-    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (§1.2: bytes).
+    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (sonic-wred-profile.yang:
+    # bytes).
     wred_profiles, wred_of_port = {}, {}
     for item in model['interfaces']:
         ecn = item['ecn']
@@ -304,7 +309,7 @@ def _add_qos(tables, model):
     watchdog = qos['watchdog']
     if watchdog['enabled']:
         row = {'action': watchdog['action'], 'detection_time': str(watchdog['detection_ms']),
-               'restoration_time': str(watchdog['restoration_ms'])}  # ms (§1.2, §1.7)
+               'restoration_time': str(watchdog['restoration_ms'])}  # ms (sonic-pfcwd.yang)
         pfc_wd = dict.fromkeys(names, row)
         pfc_wd['GLOBAL'] = {'POLL_INTERVAL': str(watchdog['poll_interval_ms'])}
         tables['PFC_WD'] = pfc_wd
@@ -315,7 +320,7 @@ def _add_buffers(tables, model):
     thresholds = buffer['dynamic_thresholds']
     ingress_pool = {'type': 'ingress', 'mode': 'dynamic', 'size': str(buffer['pool_bytes'])}
     if buffer['shared_headroom']:
-        # Shared headroom pool: profile xoff only triggers PAUSE, the pool's xoff holds the headroom (§1.4).
+        # Shared headroom pool: profile xoff only triggers PAUSE, the pool's xoff holds the headroom (buffermgr.cpp).
         ingress_pool['xoff'] = str(buffer['headroom_bytes'])
     tables['BUFFER_POOL'] = {
         INGRESS_LOSSLESS_POOL: ingress_pool,
@@ -324,7 +329,7 @@ def _add_buffers(tables, model):
     }
     profiles = {}
     for profile in buffer['profiles']:
-        # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (§1.4).
+        # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (buffermgr.cpp).
         profiles[profile['name']] = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']),
                                      'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
                                      'dynamic_th': str(thresholds['lossless_pg'])}
@@ -338,7 +343,7 @@ def _add_buffers(tables, model):
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
     lossless_pgs = {tc_to_pg[priority] for priority in qos['lossless_priorities']}
-    # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (§1.4).
+    # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (buffermgr.cpp).
     lossless_pg_keys = ['|' + key for key in id_ranges(lossless_pgs)]
     lossy_pg_keys = ['|' + key for key in id_ranges(set(tc_to_pg.values()) - lossless_pgs)]
     lossless_queues, _unused, all_queues = _queues(qos)
@@ -356,7 +361,7 @@ def _add_buffers(tables, model):
             buffer_queue[name + key] = profile_rows['egress_lossless_profile']
         for key in lossy_queue_keys:
             buffer_queue[name + key] = profile_rows['egress_lossy_profile']
-        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (§1.2, C25)
+        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (sonic-cable-length.yang, C25)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
     tables['CABLE_LENGTH'] = {CABLE_LENGTH_KEY: cable}
@@ -371,7 +376,7 @@ def _add_evpn(tables, model):
     def add_vlan(vlan, vni):
         name = vlan_name(vlan)
         vlan_table[name] = {'vlanid': str(vlan), 'mtu': mtu, 'admin_status': 'up'}
-        # VXLAN_TUNNEL_MAP.vlan is "Vlan<id>" (YANG pattern, §1.10); map name as `config vxlan map add` makes it.
+        # VXLAN_TUNNEL_MAP.vlan is "Vlan<id>" (sonic-vxlan.yang pattern); map name as `config vxlan map add` makes it.
         tunnel_map['%s|map_%d_%s' % (VXLAN_TUNNEL, vni, name)] = {'vlan': name, 'vni': str(vni)}
         return name
 

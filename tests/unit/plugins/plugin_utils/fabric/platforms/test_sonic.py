@@ -4,8 +4,8 @@
 """SONiC renderer: golden files, CONFIG_DB format rules from the SONiC YANG models, the lossless chain
 (DSCP -> TC -> PG -> queue, PFC, buffers, ECN, watchdog) and real FRR acceptance of every frr.conf.
 
-The format rules are the schema facts of shared reference switch-lossless-qos-vendors.md §1.2/§1.10 and
-the consistency rules of §7 (C05-C08, C10, C12, C13, C22, C25). `test_checks_bite` proves the checkers
+The format rules are the schema facts of the SONiC YANG models (sonic-buildimage src/sonic-yang-models) and
+the lossless rules of docs/validation.md (C05-C08, C10, C12, C13, C22, C25). `test_checks_bite` proves the checkers
 reject broken configurations, so a passing check means something.
 """
 
@@ -74,7 +74,7 @@ def _ids(text):
 
 
 def format_problems(db):
-    """CONFIG_DB facts from the SONiC YANG models and CLI (reference §1.2, §1.7, §1.10, C13, C25)."""
+    """CONFIG_DB facts from the SONiC YANG models and CLI (sonic-yang-models, sonic-utilities pfcwd; C13, C25)."""
     problems = []
     add = problems.append
     for table, rows in db.items():
@@ -491,7 +491,7 @@ def test_buffers_follow_the_model(small):
         assert db['BUFFER_PG']['%s|3' % item['name']] == {'profile': item['buffer_profile']}
         assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'ingress_lossy_profile'}
         assert db['CABLE_LENGTH']['AZURE'][item['name']] == '%dm' % item['cable_length_m']
-        # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (reference §1.4).
+        # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (sonic-swss cfgmgr/buffermgr.cpp).
         assert item['buffer_profile'] == 'pg_lossless_%d_%s_profile' % (
             int(db['PORT'][item['name']]['speed']), db['CABLE_LENGTH']['AZURE'][item['name']])
 
