@@ -118,14 +118,16 @@ def jobs(directory):
     return [read_json(path(folder, name)) for name in sorted(os.listdir(folder)) if name.endswith('.json')]
 
 
-def run_due_timers(directory, inside=None, namespace_pid=None):
-    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace."""
+def run_due_timers(directory, inside=None, namespace_pid=None, python=None, root=None):
+    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace, with the
+    interpreter and checkout as the switch sees them (`python`, `root`)."""
     now = time.time()
     for job in jobs(directory):
         if job and job['due'] <= now:
             cancel(directory, job['unit'])
             where = inside or directory
-            env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=ROOT, DOUBLE_PYTHON=python(), DOUBLE_PRIVILEGED='1')
+            env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=root or ROOT, DOUBLE_PYTHON=python or interpreter(),
+                       DOUBLE_PRIVILEGED='1')
             env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
             argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + job['argv'] if namespace_pid else job['argv']
             with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
@@ -137,5 +139,5 @@ def run_due_timers(directory, inside=None, namespace_pid=None):
         nvue.expire_confirm(directory)
 
 
-def python():
+def interpreter():
     return os.environ.get('DOUBLE_PYTHON', sys.executable)
