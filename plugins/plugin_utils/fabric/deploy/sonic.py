@@ -22,10 +22,8 @@ import re
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
 from .contract import ShellDriver, address_problems
-from ..platforms.sonic import MERGED_TABLES, REPLACED_TABLES, deploy_target
+from ..platforms.sonic import DEPLOYED_TABLES, deploy_target
 from ..transport import TransportError, quote
-
-DEPLOYED_TABLES = MERGED_TABLES | REPLACED_TABLES
 
 GCU_SINCE = 202205
 CHECKPOINT = 'aifabric-before-deploy'
