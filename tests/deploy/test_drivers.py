@@ -64,13 +64,12 @@ def _reset(fleet, name, platform):
                     session.timer.cancel()
             device.sessions.clear()
             device.dark = False
-            device.running = Config.parse(default_config(name))
+            device.running = Config.parse(default_config(name, device.management))
             device.startup = device.running.render()
             device._changed()  # pylint: disable=protected-access
         return
     from tests.doubles.ssh import state
-    for job in state.jobs(directory):
-        state.cancel(directory, job['unit'])
+    state.forget_jobs(directory)
     if platform == 'sonic':
         sonic_double.factory(directory, state.device(directory))
     else:

@@ -160,6 +160,9 @@ class SshDouble:
             'PubkeyAuthentication yes', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
             'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'PrintMotd no', 'PrintLastLog no',
             'ForceCommand %s' % os.path.join(inside, 'bin', '.login'),
+            # sshd runs the ForceCommand through the login user's shell, which reads that user's ~/.bashrc on this
+            # machine (pyenv init and the like): the switch's sessions have the switch's home instead.
+            'SetEnv HOME=%s' % os.path.join(inside, 'home'),
             'Subsystem sftp %s' % SFTP_SERVER, 'LogLevel ERROR', 'MaxStartups 50', 'ClientAliveInterval 0', '',
         ]))
 
