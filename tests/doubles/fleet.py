@@ -75,6 +75,7 @@ def plan(design):
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,
                         'management_ip': model.get('management_ip'),
                         'management_address': (model.get('management') or {}).get('address'),
+                        'nos_release': model.get('nos_release'),
                         'sonic': sonic_facts(model)})
     return entries
 
@@ -152,7 +153,8 @@ class Fleet:
                     if os.path.exists(startup):
                         with open(startup, encoding='utf-8') as handle:
                             initial = handle.read()
-                    extra = {key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')}
+                    extra = {'version': '%s.0F' % entry['nos_release']} if entry['nos_release'] else {}
+                    extra.update({key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')})
                     if entry['management_address']:
                         extra['management'] = entry['management_address']  # where the operator reaches it
                     device = EosDevice(name, 'admin', password, state_dir=directory, world=entry['world'],
@@ -164,6 +166,8 @@ class Fleet:
                 elif kind in ('sonic', 'nvue'):
                     defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
                     device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
+                    if entry['nos_release']:  # the release the design renders for
+                        device['release'] = entry['nos_release'] if kind == 'sonic' else '%s.0' % entry['nos_release']
                     if kind == 'sonic' and entry['sonic']:
                         device.update(entry['sonic'])
                         device['ports'] = sorted(set(defaults) | set(entry['interfaces'])

@@ -16,7 +16,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SONIC_RELEASE = '202311'
-CUMULUS_RELEASE = '5.9.2'
+CUMULUS_RELEASE = '5.14.0'
 
 
 def sonic_ports(count=128, step=4):
