@@ -7,6 +7,7 @@ import shutil
 import sys
 import time
 
+import pytest
 from netmiko import ConnectHandler
 
 from tests.doubles.pytest_doubles import ROOT
@@ -39,3 +40,19 @@ def test_a_checkout_and_an_interpreter_under_tmp_still_run_the_switch_commands(t
         assert 'SONiC Software Version' in fired.read_text()
     finally:
         double.stop()
+
+
+def test_the_unreachable_knob_cuts_every_session_until_cleared(ssh_double, ssh_key):
+    import subprocess
+    from tests.doubles import faults
+    double, connect = ssh_double('leaf001', 'nvue')
+    argv = ['ssh', '-i', ssh_key, '-p', str(double.port), '-o', 'StrictHostKeyChecking=no', '-o',
+            'UserKnownHostsFile=/dev/null', '-o', 'BatchMode=yes', '%s@%s' % (getpass.getuser(), double.host), 'echo up']
+    assert subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False).stdout.strip() == 'up'
+    faults.write(double.state_dir, unreachable=True)
+    down = subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False)
+    assert down.returncode == 255 and down.stdout == '', 'ssh reports it as unreachable (exit 255), as Ansible reads it'
+    with pytest.raises(Exception):  # netmiko: the session closes before any prompt
+        connect()
+    faults.clear(double.state_dir)
+    assert subprocess.run(argv, capture_output=True, text=True, timeout=30, check=False).stdout.strip() == 'up'

@@ -140,7 +140,10 @@ class SshDouble:
         root_prompt = shlex.quote('root@%s%s:/home/%s# ' % (self.name, site, user))
         self._write('etc/bashrc', exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\nunset HISTFILE\nPS1=%s\n' % prompt)
         self._write('etc/bashrc-root', exports + 'export DOUBLE_PRIVILEGED=1\nunset HISTFILE\nPS1=%s\n' % root_prompt)
-        self._write('bin/.login', '#!/bin/bash\n' + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
+        # fault knob `unreachable` (tests/doubles/faults.py): the management plane answers nothing, every session ends
+        unreachable = 'grep -q \'"unreachable": true\' %s 2>/dev/null && exit 255\n' % shlex.quote(
+            os.path.join(inside, 'faults.json'))
+        self._write('bin/.login', '#!/bin/bash\n' + unreachable + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
                     'if [ -n "$SSH_ORIGINAL_COMMAND" ]; then exec /bin/bash -c "$SSH_ORIGINAL_COMMAND"; fi\n'
                     'exec /bin/bash --noprofile --rcfile %s -i\n' % shlex.quote(os.path.join(inside, 'etc', 'bashrc')), 0o755)
         self._write('bin/sudo', '#!/bin/bash\n# Passwordless sudo, like the vendor admin users.\n'
