@@ -179,7 +179,7 @@ tacacs-server host <host> vrf <name>
 tacacs-server host <host> vrf <name> key <int:0-7> <word>
 tacacs-server key <int:0-7> <word> @2
 tacacs-server timeout <int:1-1000> @2
-aaa group server tacacs+ <name> -> aaa-group
+aaa group server tacacs+|radius <name> -> aaa-group
 aaa authentication login default|console group <name> local @4
 aaa authentication login default|console local @4
 aaa authorization exec default group <name> local @4
@@ -544,7 +544,7 @@ def conflicts(section, words, root):
     if words[:2] == ['router', 'bgp'] and len(words) == 3:
         for node in root.children:
             if node.words[:2] == ['router', 'bgp'] and node.words[2] != words[2]:
-                return '% BGP is already running with AS number %s' % node.words[2]
+                return '%% BGP is already running with AS number %s' % node.words[2]
     group = None
     if words[:1] == ['neighbor'] and len(words) >= 4 and words[2:4] == ['peer', 'group'] and len(words) == 5:
         group = words[4]
@@ -552,13 +552,13 @@ def conflicts(section, words, root):
         group = words[4]
     if group is not None and section.mode in ('router-bgp', 'bgp-vrf') and \
             not any(node.words == ['neighbor', group, 'peer', 'group'] for node in section.children):
-        return '% Peer group %s does not exist' % group
+        return '%% Peer group %s does not exist' % group
     if words[:2] in (['vxlan', 'vlan'], ['vxlan', 'vrf']) and len(words) == 5 and words[3] == 'vni':
         for node in section.children:
             if node.words[:2] in (['vxlan', 'vlan'], ['vxlan', 'vrf']) and len(node.words) == 5 and \
                     node.words[3] == 'vni' and node.words[4] == words[4] and node.words[:3] != words[:3]:
                 owner = 'VLAN' if node.words[1] == 'vlan' else 'VRF'
-                return '% VNI %s is already mapped to %s %s' % (words[4], owner, node.words[2])
+                return '%% VNI %s is already mapped to %s %s' % (words[4], owner, node.words[2])
     return None
 
 

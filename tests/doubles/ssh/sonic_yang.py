@@ -574,67 +574,70 @@ def _values(value, many):
     return str(value).split(',') if many else [str(value)]
 
 
-def _check_leaf(name, leaf, value, config):
+def _check_leaf(name, leaf, value, config, stage):
+    """Stage 'types': the value's type (libyang parses it); stage 'refs': its leafref (libyang validates the tree)."""
     for item in _values(value, leaf.many):
-        if leaf.refs:
-            literals = [ref for ref in leaf.refs if ref not in REF_PATH]
-            tables = [ref for ref in leaf.refs if ref in REF_PATH]
-            if item in literals or any(item in config.get(table, {}) for table in tables):
-                continue
-            if leaf.kind is None:
-                raise Invalid('Leafref "%s" of value "%s" points to a non-existing leaf.' % (REF_PATH[tables[0]], item))
-        if leaf.kind is not None:
-            leaf.kind.check(item, name)
+        tables = [ref for ref in leaf.refs if ref in REF_PATH]
+        literals = [ref for ref in leaf.refs if ref not in REF_PATH]
+        if stage == 'types':
+            if leaf.kind is not None and not (leaf.refs and (item in literals or any(item in config.get(table, {})
+                                                                                       for table in tables))):
+                leaf.kind.check(item, name)
+        elif tables and leaf.kind is None and item not in literals and not any(item in config.get(table, {})
+                                                                               for table in tables):
+            raise Invalid('Leafref "%s" of value "%s" points to a non-existing leaf.' % (REF_PATH[tables[0]], item))
 
 
-def _check_key(name, spec, value, config):
-    leaf = spec if isinstance(spec, Leaf) else Leaf(spec)
-    _check_leaf(name, leaf, value, config)
-
-
-def _check_row(table, model, row, key_values, config):
+def _check_row(table, model, row, key_values, config, stage):
     if not isinstance(row, dict):
         raise Invalid('Invalid value "%s" in "%s" element.' % (row, table))
     if model.inner:  # a list of lists: every field of the row is an inner key with its value
         key_kind, value_kind, key_name, value_name = model.inner
         for field, value in row.items():
-            _check_key(key_name, key_kind, field, config)
-            value_kind.check(value, value_name)
+            _check_leaf(key_name, key_kind if isinstance(key_kind, Leaf) else Leaf(key_kind), field, config, stage)
+            if stage == 'types':
+                value_kind.check(value, value_name)
         return
+    for (name, kind), value in zip(model.keys, key_values):
+        _check_leaf(name, kind if isinstance(kind, Leaf) else Leaf(kind), value, config, stage)
     for field, value in row.items():
         if field not in model.leaves:
             raise Invalid('Unknown element "%s".' % field)
-        _check_leaf(field, model.leaves[field], value, config)
-    for field, leaf in model.leaves.items():
-        if leaf.mandatory and field not in row:
-            raise Invalid('Missing required element "%s" in "%s".' % (field, model.name))
-    for check in model.checks:
-        check(row, key_values, config)
+        _check_leaf(field, model.leaves[field], value, config, stage)
+    if stage == 'refs':
+        for field, leaf in model.leaves.items():
+            if leaf.mandatory and field not in row:
+                raise Invalid('Missing required element "%s" in "%s".' % (field, model.name))
+        for check in model.checks:
+            check(row, key_values, config)
 
 
-def validate(config):
-    """Raise Invalid (libyang's message) for the first row of a modelled table that YANG refuses."""
+def _rows(config):
+    """(table, model, row, key values) of every row of a modelled table."""
     for table in sorted(config):
         spec = TABLES.get(table)
         rows = config[table]
         if spec is None or not isinstance(rows, dict):
             continue
         for key in sorted(rows):
-            row = rows[key]
             if 'list' in spec or 1 in spec:
                 parts = key.split('|')
                 model = spec.get('list') or spec.get(len(parts))
                 if model is None or len(parts) != len(model.keys):
                     raise Invalid('List keys or position missing ("%s|%s").' % (table, key))
-                for (name, kind), value in zip(model.keys, parts):
-                    _check_key(name, kind, value, config)
-                _check_row(table, model, row, parts, config)
+                yield table, model, rows[key], parts
             else:
                 if key not in spec:
                     raise Invalid('Unknown element "%s".' % key)
-                container = spec[key]
-                model = List(key, [], container.leaves, container.checks)
-                _check_row(table, model, row, [key], config)
+                yield table, List(key, [], spec[key].leaves, spec[key].checks), rows[key], [key]
+
+
+def validate(config):
+    """Raise Invalid (libyang's message) for the first problem YANG finds: the values' types as the data is parsed,
+    then leafrefs, mandatory leaves and must conditions as the tree is validated."""
+    for stage in ('types', 'refs'):
+        for table, model, row, key_values in _rows(config):
+            _check_row(table, model, row, key_values, config, stage)
 
 
 def validate_lanes(config):
