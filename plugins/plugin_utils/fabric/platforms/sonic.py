@@ -90,9 +90,13 @@ def _str_map(mapping) -> dict:
 
 # ----------------------------------------------------------------------------------------------- CONFIG_DB
 # How a deploy combines the rendered CONFIG_DB with the switch's: the rows of these tables are merged field by field
-# into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name; its
-# buffer pools, which SONiC's config updater never changes, sonic-utilities gcu_field_operation_validators.conf.json) ...
-MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE', 'BUFFER_POOL'})
+# into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name) ...
+MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
+# ... the switch's rows of these stay as they are: SONiC's config updater refuses every change to BUFFER_POOL, adding a
+# pool or a field included (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: no field
+# or operation allowed on any ASIC); the SKU's pools come from `config qos reload`. buffer_pool_shortfall() says
+# where they hold less than the design needs ...
+KEPT_TABLES = frozenset({'BUFFER_POOL'})
 # ... these get the file's rows whole, next to the running rows the file does not name (the SKU's own buffer profiles,
 # which its BUFFER_PORT_*_PROFILE_LIST, kept, still names: YANG leafrefs, sonic-buffer-port-*-profile-list.yang) ...
 ROW_TABLES = frozenset({'BUFFER_PROFILE'})
@@ -107,7 +111,23 @@ REPLACED_TABLES = frozenset({
     'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER',
     'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO',
     'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
-DEPLOYED_TABLES = MERGED_TABLES | ROW_TABLES | REPLACED_TABLES
+DEPLOYED_TABLES = MERGED_TABLES | KEPT_TABLES | ROW_TABLES | REPLACED_TABLES
+
+
+def buffer_pool_shortfall(running: dict, rendered: dict) -> list:
+    """Where the switch's buffer pools, which a deploy keeps, hold less than the rendered ones: a pool missing, or a
+    size or shared-headroom xoff smaller. Each item is one sentence."""
+    have = running.get('BUFFER_POOL') or {}
+    short = []
+    for name, fields in sorted((rendered.get('BUFFER_POOL') or {}).items()):
+        if name not in have:
+            short.append('buffer pool %s is missing' % name)
+            continue
+        for field in ('size', 'xoff'):
+            if field in fields and int(have[name].get(field) or 0) < int(fields[field]):
+                short.append('buffer pool %s has %s %s, the design needs %s' % (
+                    name, field, have[name].get(field, 0), fields[field]))
+    return short
 
 
 def _lanes(fields) -> set:
@@ -128,6 +148,8 @@ def deploy_target(running: dict, rendered: dict) -> dict:
                   for table, rows in target.items()}
         target = {table: rows for table, rows in target.items() if rows}
     for table, rows in rendered.items():
+        if table in KEPT_TABLES and table in running:
+            continue
         if table in MERGED_TABLES:
             merged = {key: dict(fields) for key, fields in target.get(table, {}).items()}
             for key, fields in rows.items():
