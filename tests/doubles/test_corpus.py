@@ -30,7 +30,7 @@ def test_the_untouched_configurations_pass():
     sonic_gcu.check_target(running, target, facts)
     device = EosDevice('leaf001', 'admin', 'unused')
     device.run_cmds(['enable', 'configure session corpus', 'rollback clean-config'] + corpus.eos_lines() + ['end'])
-    for base in ({}, {'base': 'leaf'}):
+    for base in ({}, {'base': 'leaf'}, {'base': 'leaf-5.15', 'release': '5.15'}):
         tree, facts = corpus.nvue_case(base)
         assert nvue.validation_errors(tree, facts) == []
 

@@ -58,6 +58,9 @@ def _map(values, names=None):
 
 
 EMPTY = _strict({})
+# `nv set [vrf <vrf-id>] router bgp autonomous-system`: a 4-byte ASN, `none`, or Auto BGP's `leaf`/`spine` (Cumulus
+# Linux user guide, "Auto BGP").
+ASN = {'anyOf': [{'type': 'integer', 'minimum': 1, 'maximum': 4294967295}, {'enum': ['none', 'leaf', 'spine']}]}
 
 
 def schema(release):
@@ -111,7 +114,7 @@ def schema(release):
         'address-family': _strict({'ipv4-unicast': _strict(switch), 'l2vpn-evpn': _strict(switch)})}, **switch))
     route_targets = _map(EMPTY, {'pattern': '^([0-9]+|[0-9.]+):[0-9]+$'})
     vrf_bgp = _strict(dict({
-        'autonomous-system': {'type': ['integer', 'string']}, 'router-id': {'type': 'string', 'format': 'ipv4'},
+        'autonomous-system': ASN, 'router-id': {'type': 'string', 'format': 'ipv4'},
         'rd': {'type': 'string', 'pattern': '^([0-9.]+|[0-9]+):[0-9]+$'},
         'neighbor': _map(neighbor), 'peer-group': _map(_strict(dict(neighbor['properties']))),
         'address-family': _strict({
@@ -123,8 +126,7 @@ def schema(release):
         'route-import': _strict({'from-evpn': _strict({'route-target': route_targets})})}, **switch))
     return _strict({
         'interface': _map(_strict(interface)),
-        'router': _strict({'bgp': _strict(dict({'autonomous-system': {'type': ['integer', 'string'], 'minimum': 1,
-                                                                      'maximum': 4294967295},
+        'router': _strict({'bgp': _strict(dict({'autonomous-system': ASN,
                                                 'router-id': {'type': 'string', 'format': 'ipv4'}}, **switch))}),
         'system': _strict({
             # User Account: `nv set system aaa user <user> hashed-password <hash>`, `role system-admin|nvue-admin|
@@ -145,7 +147,7 @@ def schema(release):
                     'inner-destination-port', 'inner-ip-protocol', 'inner-ipv6-label', 'inner-source-ip',
                     'inner-source-port', 'ip-protocol', 'ipv6-label', 'source-ip', 'source-port']}}})}),
         'vrf': _map(_strict({'router': _strict({'bgp': vrf_bgp}),
-                             'evpn': _strict(dict({'vni': _map(EMPTY, {'pattern': '^[0-9]+$'})}, **switch))})),
+                             'evpn': _strict(dict({'vni': _map(EMPTY, {'format': 'vni'})}, **switch))})),
         # VXLAN: `nve vxlan source address`, `port <1024-65535>`, DSCP operations (CL "VXLAN Tunnel DSCP Operations")
         'nve': _strict({'vxlan': _strict(dict({
             'port': {'type': 'integer', 'minimum': 1024, 'maximum': 65535},
@@ -157,10 +159,10 @@ def schema(release):
         'evpn': _strict(dict({'vni': _map(_strict({
             'rd': {'type': 'string', 'pattern': '^([0-9.]+|[0-9]+):[0-9]+$'},
             'route-target': _strict({direction: route_targets for direction in ('both', 'import', 'export')})}),
-            {'pattern': '^[0-9]+$'})}, **switch)),
+            {'format': 'vni'})}, **switch)),
         # Bridge: `nv set bridge domain <domain> vlan <vid> vni <vni>`
         'bridge': _strict({'domain': _map(_strict({
-            'vlan': _map(_strict({'vni': _map(EMPTY, {'pattern': '^[0-9]+$'})}), {'pattern': '^[0-9]+$'}),
+            'vlan': _map(_strict({'vni': _map(EMPTY, {'format': 'vni'})}), {'format': 'vlan-id'}),
             'type': {'enum': ['vlan-aware']}, 'untagged': {'type': 'integer'}}))}),
         'qos': _strict({
             'pfc': _map(_strict({'switch-priority': _map(EMPTY, PRIORITY_KEYS), 'rx': enable, 'tx': enable,
@@ -190,6 +192,18 @@ def schema(release):
 
 
 CHECKER = jsonschema.FormatChecker()
+
+
+@CHECKER.checks('vni')
+def _vni(value):
+    """A VXLAN network identifier: 24 bits, 0 reserved (RFC 7348 section 5; NVUE's own bound is [unverified])."""
+    return bool(re.fullmatch(r'[0-9]+', str(value))) and 1 <= int(value) <= 16777215
+
+
+@CHECKER.checks('vlan-id')
+def _vlan_id(value):
+    """`nv set bridge domain <domain-id> vlan <vid>`: 1-4094 (IEEE 802.1Q)."""
+    return bool(re.fullmatch(r'[0-9]+', str(value))) and 1 <= int(value) <= 4094
 
 
 @CHECKER.checks('ip-prefix')
@@ -343,6 +357,10 @@ def reference_errors(tree):
         bgp = ((body.get('router') or {}).get('bgp') or {}) if isinstance(body, dict) else {}
         groups = set(bgp.get('peer-group') or {})
         for name, neighbor in (bgp.get('neighbor') or {}).items():
+            # `<neighbor-id>`: the peer's IP address, or the interface of an unnumbered session
+            if name not in (tree.get('interface') or {}) and not _is_address(name):
+                errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s: '%s' is neither an IP address nor an "
+                              "interface" % (vrf, name, name))
             group = (neighbor or {}).get('peer-group') if isinstance(neighbor, dict) else None
             if group is not None and group not in groups:
                 errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s.peer-group: '%s' is not a peer-group of "

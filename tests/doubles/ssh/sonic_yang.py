@@ -591,6 +591,8 @@ def _check_leaf(name, leaf, value, config, stage):
 def _check_row(table, model, row, key_values, config, stage):
     if not isinstance(row, dict):
         raise Invalid('Invalid value "%s" in "%s" element.' % (row, table))
+    for (name, kind), value in zip(model.keys, key_values):
+        _check_leaf(name, kind if isinstance(kind, Leaf) else Leaf(kind), value, config, stage)
     if model.inner:  # a list of lists: every field of the row is an inner key with its value
         key_kind, value_kind, key_name, value_name = model.inner
         for field, value in row.items():
@@ -598,8 +600,6 @@ def _check_row(table, model, row, key_values, config, stage):
             if stage == 'types':
                 value_kind.check(value, value_name)
         return
-    for (name, kind), value in zip(model.keys, key_values):
-        _check_leaf(name, kind if isinstance(kind, Leaf) else Leaf(kind), value, config, stage)
     for field, value in row.items():
         if field not in model.leaves:
             raise Invalid('Unknown element "%s".' % field)
