@@ -115,7 +115,7 @@ def test_every_rendered_configuration_passes_the_vendor_rules():
         where = '%s %s %s' % (intent, hardware, name)
         if platform == 'sonic':
             from tests.doubles.fleet import switch_model_facts
-            from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import deploy_target
+            from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
             facts = dict(switch_model_facts(hardware), name=name, tacacs_passkey='out-of-band-key')
             running = sonic_factory.config_db(facts)
             target = deploy_target(copy.deepcopy(running), yaml.safe_load(files['config_db.json']))

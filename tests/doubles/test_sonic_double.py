@@ -66,8 +66,8 @@ def sn5600(ssh_double, name='leaf001', **facts):
 
 
 def deployable(conn, tmp_path, source=CONFIG_DB, change=None):
-    """The golden CONFIG_DB as a deploy makes it the switch's target (platforms/sonic.py deploy_target), uploaded."""
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import deploy_target
+    """The golden CONFIG_DB as a deploy makes it the switch's target (platforms/sonic/render.py deploy_target), uploaded."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
     with open(source, encoding='utf-8') as handle:
         target = deploy_target(running(conn), json.load(handle))
     if change:

@@ -46,7 +46,7 @@ def sonic_facts(**overrides):
 def sonic_case(case=None):
     """(running, target, facts) of a corpus case (or of the untouched deploy)."""
     from tests.doubles.ssh import sonic_factory
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import deploy_target
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
     case = case or {}
     facts = sonic_facts(**case.get('facts', {}))
     running = sonic_factory.config_db(facts)
