@@ -74,6 +74,12 @@ class ActionModule(ActionBase):
         result.update(device=device, platform=model['platform'], step=args['step'])
         try:
             driver = contract.driver_for(model['platform'], device, host_vars)
+            account = driver.default_account
+            if args['step'] == 'push' and account and account[0] not in {user['name'] for user in declared}:
+                raise AnsibleActionFail('%s: management.users does not list %s, the account every %s switch comes '
+                                        'with: it would keep its vendor default password %s. List it (with its hash '
+                                        'in %s). Nothing was pushed.' % (device, account[0], model['platform'],
+                                                                         account[1], USERS_VARIABLE))
             if args['step'] == 'push':
                 files = render_model(model, hashes)
                 outcome = contract.push(driver, files, check_mode=self._task.check_mode,

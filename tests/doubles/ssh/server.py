@@ -33,7 +33,8 @@ ALIASES = '/run/aifabric-doubles'
 SFTP_SERVER = '/usr/lib/openssh/sftp-server'
 # Commands each platform puts on PATH (each one a wrapper around tests/doubles/ssh/cli.py).
 COMMANDS = {
-    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl'),
+    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
+              'useradd', 'chpasswd', 'getent', 'id'),
     'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}

@@ -26,7 +26,7 @@ import time
 import zlib
 
 from tests.doubles import faults as faults_file
-from tests.doubles.ssh import frr, sonic_factory, sonic_gcu, state
+from tests.doubles.ssh import accounts, frr, sonic_factory, sonic_gcu, state
 from tests.doubles.ssh.cli import drop_my_session, table
 from tests.doubles.world import remote_vteps
 
@@ -49,9 +49,12 @@ def factory(directory, facts):
     state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), config)
     state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), config)
     frr_dir = state.path(directory, 'etc', 'sonic', 'frr')
-    if os.path.isdir(frr_dir):
-        shutil.rmtree(frr_dir)
+    for leftover in (frr_dir, state.path(directory, 'etc', 'sonic', 'aifabric-deploy'),
+                     state.path(directory, 'etc', 'sonic', 'checkpoints')):
+        if os.path.isdir(leftover):
+            shutil.rmtree(leftover)
     os.makedirs(frr_dir)
+    accounts.factory(directory)
     os.makedirs(state.path(directory, 'frr'), exist_ok=True)
     start_bgp_container(directory, config)
 
@@ -195,6 +198,9 @@ def config(directory, faults, args):
         return 2
     if os.environ.get('DOUBLE_PRIVILEGED') != '1' and sub not in ('list-checkpoints',):
         sys.stderr.write('Root privileges are required for this operation\n')
+        return 1
+    if sub in (faults.get('refuse_config') or []):
+        sys.stderr.write('Error: config %s failed (fault knob refuse_config)\n' % sub)
         return 1
     flags, positional = _options(rest)
     dry_run = bool(flags & {'-d', '--dry-run'})

@@ -16,6 +16,7 @@ shared reference switch-lossless-qos-vendors.md (section numbers below) and docs
 
 from __future__ import annotations
 
+import json
 from json.encoder import encode_basestring_ascii as _quote
 
 from ..frr.render import bfd_profile_lines
@@ -528,8 +529,20 @@ def frr_context(model: dict) -> dict:
     }
 
 
+def local_users(model: dict) -> dict:
+    """{name: {'hash', 'role'}} of the management users with their password hashes: SONiC keeps local users as Linux
+    accounts, not in CONFIG_DB, so the deploy sets them itself (`useradd`, `chpasswd -e`); empty for a design view."""
+    management = model.get('management') or {}
+    return {user['name']: {'hash': user['hash'], 'role': user['role']}
+            for user in management.get('users') or [] if user.get('hash')}
+
+
 def render(model: dict, env) -> dict:
-    return {
+    files = {
         'config_db.json': dump_config_db(config_db(model)),
         'frr.conf': env.get_template('sonic/frr.conf.j2').render(frr_context(model)),
     }
+    users = local_users(model)
+    if users:
+        files['local-users.json'] = json.dumps(users, indent=2, sort_keys=True) + '\n'
+    return files
