@@ -5,9 +5,10 @@
 
 from __future__ import annotations
 
+import re
 import time
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
@@ -31,19 +32,33 @@ def result_key(item) -> str:
     return '%s %s' % (item['check'], item['subject'])
 
 
-def _open_results(results, must_pass):
-    """What keeps the device from settling: every failed or errored check, or with `must_pass` only those of them
-    (and any of them no longer reported at all)."""
-    if must_pass is None:
-        return [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+def named_devices(item, names, peers) -> set:
+    """The devices of the design a result names: its own, the peers its subject or link mentions, and the peer of
+    an interface of the device it names (`peers`: {interface: peer} from the design)."""
+    words = set(re.split(r'[\s:,;()\[\]]+', '%s %s' % (item.subject, item.link or '')))
+    return ({item.device} | words | {peers[word] for word in words if word in peers}) & names
+
+
+def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=None):
+    """What keeps the device from settling: every failed or errored check; with `must_pass`, those of them (and any
+    of them no longer reported at all); with `deployed` (the devices whose configuration is in place), also every
+    failed or errored check that names only deployed devices (the device's own sessions, interfaces and VNIs
+    towards them), passed before or not."""
+    problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    if must_pass is None and deployed is None:
+        return problems
     passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
-    return sorted(set(must_pass) - passed)
+    wanted = set(must_pass or ()) - passed
+    if deployed is not None:
+        wanted |= {result_key(item.to_dict()) for item in problems
+                   if named_devices(item, names, peers or {}) <= set(deployed) | {item.device}}
+    return sorted(wanted)
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'ping_peers', 'rnic',
-                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
+                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'deployed'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -59,6 +74,7 @@ class ActionModule(ActionBase):
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
+            'deployed': {'type': 'list', 'elements': 'str'},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         if args['health_interval'] < 0:
@@ -78,6 +94,7 @@ class ActionModule(ActionBase):
         commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
+        peers = {item['name']: item['peer'] for item in model.get('interfaces') or [] if item.get('peer')}
         started = time.monotonic()
         deadline = started + max(args['settle_timeout'], 0)
         attempt = 0
@@ -86,8 +103,10 @@ class ActionModule(ActionBase):
             raw = self._read(gatherer, model, state_commands, args, task_vars)
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
-            open_results = _open_results(results, args['must_pass'])
-            if raw.get(UNREADABLE) or not open_results or time.monotonic() + args['settle_interval'] > deadline:
+            open_results = _open_results(results, args['must_pass'], args['deployed'], frozenset(design.nodes), peers)
+            # an unreadable device is read again until the time is up (a switch busy applying a push, a dropped
+            # session), like one whose checks do not pass yet
+            if (not raw.get(UNREADABLE) and not open_results) or time.monotonic() + args['settle_interval'] > deadline:
                 break
             time.sleep(max(args['settle_interval'], 1))
         if counter_commands and not raw.get(UNREADABLE):
@@ -139,7 +158,11 @@ class ActionModule(ActionBase):
             except TransportError as error:
                 return {UNREADABLE: str(error)}
             return regroup(items, outputs, gatherer.keyed)
-        return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+        try:
+            outputs = self._run_commands(items, model, args, task_vars)
+        except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
+            return {UNREADABLE: '%s is unreachable: %s' % (model['name'], error)}
+        return regroup(items, outputs, gatherer.keyed)
 
     def _run_eapi(self, items, model, task_vars):
         """Every eAPI item in one session (commands read by several keys run once)."""
@@ -162,7 +185,9 @@ class ActionModule(ActionBase):
             outcome = self._execute_module(module_name=COMMANDS_MODULE,
                                            module_args={'commands': argv_items, 'parallel': args['parallel']},
                                            task_vars=task_vars)
-            if outcome.get('failed') or outcome.get('unreachable'):
+            if outcome.get('unreachable'):
+                raise AnsibleConnectionFailure(str(outcome.get('msg', outcome)))
+            if outcome.get('failed'):
                 raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
             outputs.update(outcome.get('outputs') or {})
         for item_key, _key, _index, command in items:
