@@ -74,7 +74,7 @@ options:
     description:
       - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health
         gate, where what passed before a push must pass again after it). Without it every fabric check of the device
-        counts. An unreadable device never settles: it is read again until O(settle_timeout) is up.
+        counts. An unreadable device never settles; it is read again until O(settle_timeout) is up.
     type: list
     elements: str
   deployed:

@@ -101,8 +101,8 @@ def _rendered_switches():
             users = {user['name']: TEST_PASSWORD_HASH for user in design.intent['management']['users']}
             for name in design.device_names():
                 node_model = design.device(name)
-                if node_model.get('platform') in MODELS and (model is None or node_model['platform'] in
-                                                         [nos for nos, names in MODELS.items() if model in names]):
+                platforms_of_model = [nos for nos, names in MODELS.items() if model in names]
+                if node_model.get('platform') in MODELS and (model is None or node_model['platform'] in platforms_of_model):
                     yield os.path.basename(path), model, name, node_model, render_device(design, name, users)
 
 

@@ -28,8 +28,8 @@ def _figure(nos, outcomes):
     refused = sum(1 for _where, ok in outcomes if ok)
     rate = refused / len(outcomes)
     missed = [where for where, ok in outcomes if not ok]
-    print('\n%s: %d of %d forbidden single-field mutations refused (%.1f %%)' % (nos, refused, len(outcomes),
-                                                                                100 * rate))
+    print('\n%s: %d of %d forbidden single-field mutations refused (%.1f %%)'
+          % (nos, refused, len(outcomes), 100 * rate))
     for where in missed:
         print('  accepted: %s' % where)
     return rate, missed

@@ -376,7 +376,6 @@ def _enabled(section):
     return node is not None and node.words == ['no', 'shutdown']
 
 
-
 def default_config(name, management=DEFAULT_MANAGEMENT):
     """What a switch runs before the first deploy: hostname, EOS's factory admin account (no password), the
     management address, eAPI enabled in the default VRF."""

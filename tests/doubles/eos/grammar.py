@@ -421,6 +421,7 @@ continue @1
 ''',
 }
 
+
 class Pattern:
     """One command shape: its tokens, identity length and the mode it opens."""
 

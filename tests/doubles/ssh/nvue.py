@@ -74,7 +74,10 @@ def schema(release):
                         'mac-address': {'type': 'string', 'pattern': '^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'},
                         'mac-id': {'type': 'integer', 'minimum': 1, 'maximum': 255},
                         'state': {'enum': ['up', 'down']}, 'enable': ON_OFF}))  # [unverified] 5.15's VRR words
-    per_class = lambda properties: _map(_strict(properties), PRIORITY_KEYS)  # noqa: E731
+
+    def per_class(properties):
+        return _map(_strict(properties), PRIORITY_KEYS)
+
     ip = {'address': _map(EMPTY, {'format': 'ip-prefix'}), 'vrf': {'type': 'string'},
           'gateway': _map(EMPTY, {'format': 'ipv4'})}
     if not new:
@@ -92,7 +95,7 @@ def schema(release):
                          'auto-negotiate': on_off}),
         'ip': _strict(ip),
         'bridge': _strict({'domain': _map(_strict({'access': {'type': 'integer', 'minimum': 1, 'maximum': 4094},
-                                                    'vlan': _map(EMPTY), 'untagged': {'type': 'integer'}}))}),
+                                                   'vlan': _map(EMPTY), 'untagged': {'type': 'integer'}}))}),
         'qos': _strict({'congestion-control': _strict({'profile': {'type': 'string'}}),
                         'pfc-watchdog': _strict({'state': enable})}),
         'vlan': {'type': 'integer', 'minimum': 1, 'maximum': 4094},

@@ -51,8 +51,8 @@ RDMA_SCENARIOS = {
     'BUFFER_POOL': [((), (), {})],  # "Shared/headroom pool size changes": no field, no operation, no platform
     'BUFFER_PROFILE': [(('dynamic_th',), ('replace',), PFCWD_RELEASES),
                        (('xoff',), ('replace',), PFCWD_RELEASES),
-                       (('packet_discard_action',), ('add', 'replace'), {'spc4': '20241200', 'spc5': '20241200',
-                                                                        'th5': '20241200'})],
+                       (('packet_discard_action',), ('add', 'replace'),
+                        {'spc4': '20241200', 'spc5': '20241200', 'th5': '20241200'})],
 }
 ILLEGAL_REMOVALS = ('/PFC_WD/GLOBAL/POLL_INTERVAL', '/PFC_WD/GLOBAL', '/LOOPBACK_INTERFACE/Loopback0')
 VALIDATOR = 'generic_config_updater.field_operation_validators.%s'
@@ -101,7 +101,7 @@ def _rdma_allowed(table, element, asic, branch, exact, remove_port):
     for field in _fields(element, remove_port):
         scenario = None
         for fields, operations, platforms in RDMA_SCENARIOS[table]:
-            if any((field == known) if exact else (field.split('/')[-1] == known) for known in fields):
+            if any((field == known) if exact else (field.rsplit('/', maxsplit=1)[-1] == known) for known in fields):
                 scenario = (operations, platforms)
                 break
         if scenario is None or not scenario[1].get(asic) or element['op'] not in scenario[0]:

@@ -220,31 +220,36 @@ class Container:
         self.leaves, self.checks = dict(leaves), checks
 
 
-# Leafref paths as libyang prints them, per referenced table.
-REF_PATH = {
-    'PORT': '/sonic-port:sonic-port/sonic-port:PORT/sonic-port:PORT_LIST/sonic-port:name',
-    'VLAN': '/sonic-vlan:sonic-vlan/sonic-vlan:VLAN/sonic-vlan:VLAN_LIST/sonic-vlan:name',
-    'VRF': '/sonic-vrf:sonic-vrf/sonic-vrf:VRF/sonic-vrf:VRF_LIST/sonic-vrf:name',
-    'PORTCHANNEL': '/sonic-portchannel:sonic-portchannel/sonic-portchannel:PORTCHANNEL/sonic-portchannel:PORTCHANNEL_LIST/sonic-portchannel:name',
-    'MGMT_PORT': '/sonic-mgmt_port:sonic-mgmt_port/sonic-mgmt_port:MGMT_PORT/sonic-mgmt_port:MGMT_PORT_LIST/sonic-mgmt_port:name',
-    'LOOPBACK_INTERFACE': '/sonic-loopback-interface:sonic-loopback-interface/sonic-loopback-interface:LOOPBACK_INTERFACE/sonic-loopback-interface:LOOPBACK_INTERFACE_LIST/sonic-loopback-interface:name',
-    'VXLAN_TUNNEL': '/sonic-vxlan:sonic-vxlan/sonic-vxlan:VXLAN_TUNNEL/sonic-vxlan:VXLAN_TUNNEL_LIST/sonic-vxlan:name',
-    'BUFFER_POOL': '/sonic-buffer-pool:sonic-buffer-pool/sonic-buffer-pool:BUFFER_POOL/sonic-buffer-pool:BUFFER_POOL_LIST/sonic-buffer-pool:name',
-    'BUFFER_PROFILE': '/sonic-buffer-profile:sonic-buffer-profile/sonic-buffer-profile:BUFFER_PROFILE/sonic-buffer-profile:BUFFER_PROFILE_LIST/sonic-buffer-profile:name',
-    'SCHEDULER': '/sonic-scheduler:sonic-scheduler/sonic-scheduler:SCHEDULER/sonic-scheduler:SCHEDULER_LIST/sonic-scheduler:name',
-    'WRED_PROFILE': '/sonic-wred-profile:sonic-wred-profile/sonic-wred-profile:WRED_PROFILE/sonic-wred-profile:WRED_PROFILE_LIST/sonic-wred-profile:name',
-    'DSCP_TO_TC_MAP': '/sonic-dscp-tc-map:sonic-dscp-tc-map/sonic-dscp-tc-map:DSCP_TO_TC_MAP/sonic-dscp-tc-map:DSCP_TO_TC_MAP_LIST/sonic-dscp-tc-map:name',
-    'TC_TO_QUEUE_MAP': '/sonic-tc-queue-map:sonic-tc-queue-map/sonic-tc-queue-map:TC_TO_QUEUE_MAP/sonic-tc-queue-map:TC_TO_QUEUE_MAP_LIST/sonic-tc-queue-map:name',
-    'TC_TO_PRIORITY_GROUP_MAP': '/sonic-tc-priority-group-map:sonic-tc-priority-group-map/sonic-tc-priority-group-map:TC_TO_PRIORITY_GROUP_MAP/sonic-tc-priority-group-map:TC_TO_PRIORITY_GROUP_MAP_LIST/sonic-tc-priority-group-map:name',
-    'MAP_PFC_PRIORITY_TO_QUEUE': '/sonic-pfc-priority-queue-map:sonic-pfc-priority-queue-map/sonic-pfc-priority-queue-map:MAP_PFC_PRIORITY_TO_QUEUE/sonic-pfc-priority-queue-map:MAP_PFC_PRIORITY_TO_QUEUE_LIST/sonic-pfc-priority-queue-map:name',
-    'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP': '/sonic-pfc-priority-priority-group-map:sonic-pfc-priority-priority-group-map/sonic-pfc-priority-priority-group-map:PFC_PRIORITY_TO_PRIORITY_GROUP_MAP/sonic-pfc-priority-priority-group-map:PFC_PRIORITY_TO_PRIORITY_GROUP_MAP_LIST/sonic-pfc-priority-priority-group-map:name',
-    'TC_TO_DSCP_MAP': '/sonic-tc-dscp-map:sonic-tc-dscp-map/sonic-tc-dscp-map:TC_TO_DSCP_MAP/sonic-tc-dscp-map:TC_TO_DSCP_MAP_LIST/sonic-tc-dscp-map:name',
-    'DOT1P_TO_TC_MAP': '/sonic-dot1p-tc-map:sonic-dot1p-tc-map/sonic-dot1p-tc-map:DOT1P_TO_TC_MAP/sonic-dot1p-tc-map:DOT1P_TO_TC_MAP_LIST/sonic-dot1p-tc-map:name',
-    'NTP_KEY': '/sonic-ntp:sonic-ntp/sonic-ntp:NTP_KEY/sonic-ntp:NTP_KEY_LIST/sonic-ntp:id',
-    'MACSEC_PROFILE': '/sonic-macsec:sonic-macsec/sonic-macsec:MACSEC_PROFILE/sonic-macsec:MACSEC_PROFILE_LIST/sonic-macsec:name',
-    'VNET': '/sonic-vnet:sonic-vnet/sonic-vnet:VNET/sonic-vnet:VNET_LIST/sonic-vnet:name',
-    'FEATURE': '/sonic-feature:sonic-feature/sonic-feature:FEATURE/sonic-feature:FEATURE_LIST/sonic-feature:name',
-}
+def _ref_path(module, table, key='name'):
+    """A leafref path as libyang prints it: /<module>:<module>/<module>:<TABLE>/<module>:<TABLE>_LIST/<module>:<key>."""
+    return '/{0}:{0}/{0}:{1}/{0}:{1}_LIST/{0}:{2}'.format(module, table, key)
+
+
+# Leafref paths per referenced table (the module that defines it, the key leaf).
+REF_PATH = {table: _ref_path(module, table, key) for table, module, key in (
+    ('PORT', 'sonic-port', 'name'),
+    ('VLAN', 'sonic-vlan', 'name'),
+    ('VRF', 'sonic-vrf', 'name'),
+    ('PORTCHANNEL', 'sonic-portchannel', 'name'),
+    ('MGMT_PORT', 'sonic-mgmt_port', 'name'),
+    ('LOOPBACK_INTERFACE', 'sonic-loopback-interface', 'name'),
+    ('VXLAN_TUNNEL', 'sonic-vxlan', 'name'),
+    ('BUFFER_POOL', 'sonic-buffer-pool', 'name'),
+    ('BUFFER_PROFILE', 'sonic-buffer-profile', 'name'),
+    ('SCHEDULER', 'sonic-scheduler', 'name'),
+    ('WRED_PROFILE', 'sonic-wred-profile', 'name'),
+    ('DSCP_TO_TC_MAP', 'sonic-dscp-tc-map', 'name'),
+    ('TC_TO_QUEUE_MAP', 'sonic-tc-queue-map', 'name'),
+    ('TC_TO_PRIORITY_GROUP_MAP', 'sonic-tc-priority-group-map', 'name'),
+    ('MAP_PFC_PRIORITY_TO_QUEUE', 'sonic-pfc-priority-queue-map', 'name'),
+    ('PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'sonic-pfc-priority-priority-group-map', 'name'),
+    ('TC_TO_DSCP_MAP', 'sonic-tc-dscp-map', 'name'),
+    ('DOT1P_TO_TC_MAP', 'sonic-dot1p-tc-map', 'name'),
+    ('NTP_KEY', 'sonic-ntp', 'id'),
+    ('MACSEC_PROFILE', 'sonic-macsec', 'name'),
+    ('VNET', 'sonic-vnet', 'name'),
+    ('FEATURE', 'sonic-feature', 'name'),
+)}
 
 
 def _must(condition, message=None):
@@ -580,8 +585,8 @@ def _check_leaf(name, leaf, value, config, stage):
         tables = [ref for ref in leaf.refs if ref in REF_PATH]
         literals = [ref for ref in leaf.refs if ref not in REF_PATH]
         if stage == 'types':
-            if leaf.kind is not None and not (leaf.refs and (item in literals or any(item in config.get(table, {})
-                                                                                       for table in tables))):
+            referenced = any(item in config.get(table, {}) for table in tables)
+            if leaf.kind is not None and not (leaf.refs and (item in literals or referenced)):
                 leaf.kind.check(item, name)
         elif tables and leaf.kind is None and item not in literals and not any(item in config.get(table, {})
                                                                                for table in tables):

@@ -116,9 +116,9 @@ class EosDriver(Driver):
             problems += address_problems(self.settings.host, MANAGEMENT, addresses.get(MANAGEMENT, []))
         vrf = _vrf_of(text, holder)
         if not _eapi_enabled(text, vrf):
+            where = '' if vrf == 'default' else ' under `vrf %s`' % vrf
             problems.append('eAPI would be shut down in VRF %s, where the deploy reaches the switch (`management api '
-                            'http-commands` needs `no shutdown`%s)' % (vrf, '' if vrf == 'default' else
-                                                                     ' under `vrf %s`' % vrf))
+                            'http-commands` needs `no shutdown`%s)' % (vrf, where))
         users = set(re.findall(r'^username (\S+) ', text, re.M))
         if self.settings.username not in users:
             problems.append('the deploy logs in as %s, but the configuration has no `username %s` (a replace removes '

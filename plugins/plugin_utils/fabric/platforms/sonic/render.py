@@ -384,11 +384,11 @@ def _add_buffers(tables, model):
                                      'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
                                      'dynamic_th': str(thresholds['lossless_pg'])}
     profiles[INGRESS_LOSSY_PROFILE] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
-                                         'dynamic_th': str(thresholds['lossy_pg'])}
+                                       'dynamic_th': str(thresholds['lossy_pg'])}
     profiles[EGRESS_LOSSLESS_PROFILE] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
-                                           'dynamic_th': str(thresholds['lossless_queue'])}
+                                         'dynamic_th': str(thresholds['lossless_queue'])}
     profiles[EGRESS_LOSSY_PROFILE] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
-                                        'dynamic_th': str(thresholds['lossy_queue'])}
+                                      'dynamic_th': str(thresholds['lossy_queue'])}
     tables['BUFFER_PROFILE'] = profiles
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
