@@ -5,7 +5,7 @@
 doubles, EOS over eAPI (napalm's eos driver), SONiC and NVUE over Ansible's SSH connection.
 
 Each double first runs its rendered configuration, put there the way the NOS takes one (EOS: the saved
-startup-config it boots from; SONiC: `config replace` + FRR in /etc/sonic/frr and `systemctl restart bgp`; NVUE:
+startup-config it boots from; SONiC: FRR in /etc/sonic/frr and `config reload` of the CONFIG_DB; NVUE:
 `nv config replace` + `nv config apply`). Then the healthy fabric must pass with checks run on every switch, and
 each fault must fail the report on the device it was put on."""
 
@@ -61,8 +61,10 @@ def live(tmp_path_factory):
             if kind == 'sonic':
                 _ssh(fleet, key, name, 'cat > /tmp/config_db.json', files['config_db.json'])
                 _ssh(fleet, key, name, 'cat > /tmp/frr.conf', files['frr.conf'])
-                _ssh(fleet, key, name, 'sudo config replace /tmp/config_db.json && sudo cp /tmp/frr.conf '
-                                       '/etc/sonic/frr/frr.conf && sudo systemctl restart bgp')
+                # a whole rendered CONFIG_DB is loaded the way SONiC loads one (config reload restarts the bgp
+                # container, which then reads frr.conf): GCU's config replace takes only what deploy_target makes
+                _ssh(fleet, key, name, 'sudo cp /tmp/frr.conf /etc/sonic/frr/frr.conf && '
+                                       'sudo config reload -y /tmp/config_db.json')
             elif kind == 'nvue':
                 _ssh(fleet, key, name, 'cat > /tmp/startup.yaml', files['startup.yaml'])
                 _ssh(fleet, key, name, 'nv config replace /tmp/startup.yaml && nv config apply -y')
