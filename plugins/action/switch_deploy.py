@@ -64,6 +64,12 @@ class ActionModule(ActionBase):
         result.update(device=device, platform=platform, step=args['step'])
         try:
             driver = contract.driver_for(platform, device, host_vars)
+            account = driver.default_account
+            if args['step'] == 'push' and account and account[0] not in {user['name'] for user in declared}:
+                raise AnsibleActionFail('%s: management.users does not list %s, the account every %s switch comes '
+                                        'with: it would keep its vendor default password %s. List it (with its hash '
+                                        'in %s). Nothing was pushed.' % (device, account[0], platform,
+                                                                         account[1], USERS_VARIABLE))
             output_dir = args['rendered'] or self._templar.template(task_vars.get('aifabric_output_dir') or '')
             with deadline(args['timeout'], device, args['step']):  # whatever the switch or the library waits for
                 outcome = self._step(driver, args, (output_dir, intent), hashes, secrets, result)

@@ -6,9 +6,10 @@
 from __future__ import annotations
 
 import datetime
+import re
 import time
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
@@ -44,19 +45,34 @@ def _fingerprint(open_results):
                         for item in open_results))
 
 
-def _open_results(results, must_pass):
-    """What keeps the device from settling: every failed or errored check, or with `must_pass` only those of them
-    (and any of them no longer reported at all)."""
-    if must_pass is None:
-        return [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+def named_devices(item, names, peers) -> set:
+    """The devices of the design a result names: its own, the peers its subject or link mentions, and the peer of
+    an interface of the device it names (`peers`: {interface: peer} from the design)."""
+    words = set(re.split(r'[\s:,;()\[\]]+', '%s %s' % (item.subject, item.link or '')))
+    return ({item.device} | words | {peers[word] for word in words if word in peers}) & names
+
+
+def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=None):
+    """What keeps the device from settling: every failed or errored check; with `must_pass`, those of them (and any
+    of them no longer reported at all); with `deployed` (the devices whose configuration is in place), also every
+    failed or errored check that names only deployed devices (the device's own sessions, interfaces and VNIs
+    towards them), passed before or not."""
+    problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    if must_pass is None and deployed is None:
+        return problems
     passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
-    return sorted(set(must_pass) - passed)
+    wanted = set(must_pass or ()) - passed
+    if deployed is not None:
+        wanted |= {result_key(item.to_dict()) for item in problems
+                   if named_devices(item, names, peers or {}) <= set(deployed) | {item.device}}
+    return sorted(wanted)
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'settle_stable', 'ping_peers',
-                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout'))
+                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout',
+                             'deployed'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -74,6 +90,7 @@ class ActionModule(ActionBase):
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
             'timeout': {'type': 'int', 'default': 120},
+            'deployed': {'type': 'list', 'elements': 'str'},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         if args['settle_stable'] < 0 or args['settle_timeout'] < 0:
@@ -98,6 +115,7 @@ class ActionModule(ActionBase):
         commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
+        peers = {item['name']: item['peer'] for item in model.get('interfaces') or [] if item.get('peer')}
         started_at, started = _wall_clock(), time.monotonic()
         deadline = started + args['settle_timeout']
         attempt, same_since, fingerprint, outcome = 0, None, None, 'once'
@@ -107,10 +125,14 @@ class ActionModule(ActionBase):
             read_at, now = _wall_clock(), time.monotonic()
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
-            open_results = _open_results(results, args['must_pass'])
+            open_results = _open_results(results, args['must_pass'], args['deployed'], frozenset(design.nodes), peers)
             if raw.get(UNREADABLE):
-                outcome = 'unreadable'
-                break
+                # read again until the time is up (a switch busy applying a push, a dropped session)
+                if now + args['settle_interval'] > deadline:
+                    outcome = 'unreadable'
+                    break
+                time.sleep(max(args['settle_interval'], 1))
+                continue
             if not open_results:
                 outcome = 'settled'
                 break
@@ -182,6 +204,8 @@ class ActionModule(ActionBase):
                     outputs = self._run_commands(items, model, args, task_vars)
         except TransportError as error:
             return {UNREADABLE: str(error)}
+        except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
+            return {UNREADABLE: '%s is unreachable: %s' % (model['name'], error)}
         return regroup(items, outputs, gatherer.keyed)
 
     def _run_eapi(self, items, model, task_vars):
@@ -205,7 +229,9 @@ class ActionModule(ActionBase):
             outcome = self._execute_module(module_name=COMMANDS_MODULE,
                                            module_args={'commands': argv_items, 'parallel': args['parallel']},
                                            task_vars=task_vars)
-            if outcome.get('failed') or outcome.get('unreachable'):
+            if outcome.get('unreachable'):
+                raise AnsibleConnectionFailure(str(outcome.get('msg', outcome)))
+            if outcome.get('failed'):
                 raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
             outputs.update(outcome.get('outputs') or {})
         for item_key, _key, _index, command in items:

@@ -83,7 +83,15 @@ options:
     description:
       - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health
         gate, where what passed before a push must pass again after it). Without it every fabric check of the device
-        counts. An unreadable device never settles.
+        counts. An unreadable device never settles; it is read again until O(settle_timeout) is up.
+    type: list
+    elements: str
+  deployed:
+    description:
+      - The devices whose configuration is in place (the deploy's health gate - switches of this batch and the
+        ones before). Every failed fabric check of the device that names only these devices (its sessions,
+        interfaces and VNIs towards them) must pass too, not only O(must_pass); a check towards a device not in
+        the list (a later batch, a server) counts only through O(must_pass).
     type: list
     elements: str
   timeout:

@@ -31,6 +31,10 @@ class Driver:
 
     platform = None
     files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
+    max_confirm_seconds = None  # the longest confirm timer the switch can hold (None: no bound)
+    # (name, what its vendor default password is) of the account a fresh switch has that a deploy only secures when
+    # management.users lists it (None: the deployed configuration replaces the switch's accounts)
+    default_account = None
 
     def __init__(self, device, host_vars):
         self.device = device
@@ -63,8 +67,9 @@ class Driver:
         confirm() comes within `confirm_seconds`."""
         raise NotImplementedError
 
-    def confirm(self):
-        """Stop the timer and save the running configuration to startup."""
+    def confirm(self, files):
+        """Stop the timer and save the running configuration to startup (`files`: the rendered files, for what a
+        platform sets only once the push is confirmed)."""
         raise NotImplementedError
 
     def rollback(self) -> bool:
@@ -159,6 +164,9 @@ def _discarding_on_error(driver, step, method, *args):
 
 def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
     """{'outcome', 'diff', 'changed'}; DeployError when the push fails (see the module docstring)."""
+    if driver.max_confirm_seconds is not None and confirm_seconds > driver.max_confirm_seconds:
+        raise DeployError(driver.device, 'confirm timer', 'a %s switch holds a confirm timer of at most %d s, got %d s: '
+                          'lower confirm_timeout' % (driver.platform, driver.max_confirm_seconds, confirm_seconds))
     with _steps(driver, 'connect'), driver.session():
         with _steps(driver, 'preflight'):
             driver.preflight()
@@ -189,6 +197,13 @@ def _after_failed_commit(driver, error, confirm_seconds):
     for attempt in (_same_session, _new_session):
         try:
             reverted = attempt(driver)
+        except DeployError as rollback_error:
+            if rollback_error.outcome != FAILED:
+                reasons.append(rollback_error.message)
+                continue
+            # the switch tried to revert and could not: no timer will do better
+            return DeployError(driver.device, error.step, '%s; the rollback failed: %s' % (
+                error.message, rollback_error.message), FAILED)
         except TransportError as rollback_error:
             reasons.append(rollback_error.message)
             continue
@@ -211,7 +226,7 @@ def confirm(driver, files) -> dict:
     """Confirm the pending commit, save it, and prove the running configuration is the rendered one."""
     with _steps(driver, 'connect', REVERTING), driver.session():
         with _steps(driver, 'confirm', REVERTING):
-            driver.confirm()
+            driver.confirm(files)
         with _steps(driver, 'read back', CONFIRMED):
             diff = driver.prepare(files)
             driver.discard()

@@ -18,6 +18,7 @@ files/build_templates/qos_config.j2), buffermgrd (sonic-swss cfgmgr/buffermgr.cp
 
 from __future__ import annotations
 
+import json
 from json.encoder import encode_basestring_ascii as _quote
 
 from ..frr.render import bfd_profile_lines
@@ -45,6 +46,14 @@ PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
 INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
 EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
 EGRESS_LOSSY_POOL = 'egress_lossy_pool'
+# Our own names for the lossy and egress profiles: the SKU's `config qos reload` already has ingress_lossy_profile,
+# egress_lossless_profile, egress_lossy_profile with other values (sonic-buildimage device/mellanox/*/
+# buffers_defaults_objects.j2), and SONiC's config updater changes only dynamic_th and xoff of an existing profile
+# (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json): a profile of our own is added
+# whole, which it allows. pg_lossless_<speed>_<cable>_profile keeps buffermgrd's name, so both writers share it.
+INGRESS_LOSSY_PROFILE = 'AIFABRIC_INGRESS_LOSSY'
+EGRESS_LOSSLESS_PROFILE = 'AIFABRIC_EGRESS_LOSSLESS'
+EGRESS_LOSSY_PROFILE = 'AIFABRIC_EGRESS_LOSSY'
 # Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
 HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
               'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
@@ -86,25 +95,71 @@ def _str_map(mapping) -> dict:
 # How a deploy combines the rendered CONFIG_DB with the switch's: the rows of these tables are merged field by field
 # into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name) ...
 MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
-# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed).
+# ... the switch's rows of these stay as they are: SONiC's config updater refuses every change to BUFFER_POOL, adding a
+# pool or a field included (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: no field
+# or operation allowed on any ASIC); the SKU's pools come from `config qos reload`. buffer_pool_shortfall() says
+# where they hold less than the design needs ...
+KEPT_TABLES = frozenset({'BUFFER_POOL'})
+# ... these get the file's rows whole, next to the running rows the file does not name (the SKU's own buffer profiles,
+# which its BUFFER_PORT_*_PROFILE_LIST, kept, still names: YANG leafrefs, sonic-buffer-port-*-profile-list.yang) ...
+ROW_TABLES = frozenset({'BUFFER_PROFILE'})
+# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed). FRR is
+# configured by frr.conf alone (split-unified), so the factory's BGP_NEIGHBOR rows go: bgpcfgd, which runs in every
+# routing config mode (sonic-buildimage dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.common.j2), would
+# otherwise add those peers to FRR.
 REPLACED_TABLES = frozenset({
-    'AAA', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PROFILE', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR',
+    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR',
     'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE',
     'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP',
     'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER',
     'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO',
     'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+DEPLOYED_TABLES = MERGED_TABLES | KEPT_TABLES | ROW_TABLES | REPLACED_TABLES
+
+
+def buffer_pool_shortfall(running: dict, rendered: dict) -> list:
+    """Where the switch's buffer pools, which a deploy keeps, hold less than the rendered ones: a pool missing, or a
+    size or shared-headroom xoff smaller. Each item is one sentence."""
+    have = running.get('BUFFER_POOL') or {}
+    short = []
+    for name, fields in sorted((rendered.get('BUFFER_POOL') or {}).items()):
+        if name not in have:
+            short.append('buffer pool %s is missing' % name)
+            continue
+        for field in ('size', 'xoff'):
+            if field in fields and int(have[name].get(field) or 0) < int(fields[field]):
+                short.append('buffer pool %s has %s %s, the design needs %s' % (
+                    name, field, have[name].get(field, 0), fields[field]))
+    return short
+
+
+def _lanes(fields) -> set:
+    return {lane.strip() for lane in str(fields.get('lanes', '')).split(',') if lane.strip()}
 
 
 def deploy_target(running: dict, rendered: dict) -> dict:
-    """The CONFIG_DB a deploy applies with `config replace`: the running one with the rendered tables in."""
+    """The CONFIG_DB a deploy applies with `config replace`: the running one with the rendered tables in. A running
+    port whose lanes a rendered port now uses (another breakout of its cage) goes, with the kept rows keyed by it."""
     target = {table: rows for table, rows in running.items() if table not in REPLACED_TABLES}
+    rendered_lanes = set()
+    for name, fields in rendered.get('PORT', {}).items():
+        rendered_lanes |= _lanes(fields)
+    gone = {name for name, fields in running.get('PORT', {}).items()
+            if name not in rendered.get('PORT', {}) and _lanes(fields) & rendered_lanes}
+    if gone:
+        target = {table: {key: fields for key, fields in rows.items() if key.split('|', 1)[0] not in gone}
+                  for table, rows in target.items()}
+        target = {table: rows for table, rows in target.items() if rows}
     for table, rows in rendered.items():
+        if table in KEPT_TABLES and table in running:
+            continue
         if table in MERGED_TABLES:
             merged = {key: dict(fields) for key, fields in target.get(table, {}).items()}
             for key, fields in rows.items():
                 merged[key] = dict(merged.get(key, {}), **fields)
             target[table] = merged
+        elif table in ROW_TABLES:
+            target[table] = dict(target.get(table, {}), **rows)
         else:
             target[table] = rows
     return target
@@ -333,12 +388,12 @@ def _add_buffers(tables, model):
         profiles[profile['name']] = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']),
                                      'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
                                      'dynamic_th': str(thresholds['lossless_pg'])}
-    profiles['ingress_lossy_profile'] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
-                                         'dynamic_th': str(thresholds['lossy_pg'])}
-    profiles['egress_lossless_profile'] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
-                                           'dynamic_th': str(thresholds['lossless_queue'])}
-    profiles['egress_lossy_profile'] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
-                                        'dynamic_th': str(thresholds['lossy_queue'])}
+    profiles[INGRESS_LOSSY_PROFILE] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
+                                       'dynamic_th': str(thresholds['lossy_pg'])}
+    profiles[EGRESS_LOSSLESS_PROFILE] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
+                                         'dynamic_th': str(thresholds['lossless_queue'])}
+    profiles[EGRESS_LOSSY_PROFILE] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
+                                      'dynamic_th': str(thresholds['lossy_queue'])}
     tables['BUFFER_PROFILE'] = profiles
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
@@ -356,12 +411,12 @@ def _add_buffers(tables, model):
         for key in lossless_pg_keys:
             buffer_pg[name + key] = profile_rows[item['buffer_profile']]
         for key in lossy_pg_keys:
-            buffer_pg[name + key] = profile_rows['ingress_lossy_profile']
+            buffer_pg[name + key] = profile_rows[INGRESS_LOSSY_PROFILE]
         for key in lossless_queue_keys:
-            buffer_queue[name + key] = profile_rows['egress_lossless_profile']
+            buffer_queue[name + key] = profile_rows[EGRESS_LOSSLESS_PROFILE]
         for key in lossy_queue_keys:
-            buffer_queue[name + key] = profile_rows['egress_lossy_profile']
-        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (sonic-cable-length.yang, C25)
+            buffer_queue[name + key] = profile_rows[EGRESS_LOSSY_PROFILE]
+        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (sonic-cable-length.yang)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
     tables['CABLE_LENGTH'] = {CABLE_LENGTH_KEY: cable}
@@ -479,8 +534,20 @@ def frr_context(model: dict) -> dict:
     }
 
 
+def local_users(model: dict) -> dict:
+    """{name: {'hash', 'role'}} of the management users with their password hashes: SONiC keeps local users as Linux
+    accounts, not in CONFIG_DB, so the deploy sets them itself (`useradd`, `chpasswd -e`); empty for a design view."""
+    management = model.get('management') or {}
+    return {user['name']: {'hash': user['hash'], 'role': user['role']}
+            for user in management.get('users') or [] if user.get('hash')}
+
+
 def render(model: dict, env) -> dict:
-    return {
+    files = {
         'config_db.json': dump_config_db(config_db(model)),
         'frr.conf': env.get_template('sonic/frr.conf.j2').render(frr_context(model)),
     }
+    users = local_users(model)
+    if users:
+        files['local-users.json'] = json.dumps(users, indent=2, sort_keys=True) + '\n'
+    return files

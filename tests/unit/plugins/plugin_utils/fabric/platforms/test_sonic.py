@@ -489,7 +489,7 @@ def test_buffers_follow_the_model(small):
             'xoff': str(profile['xoff']), 'dynamic_th': '0'}
     for item in model['interfaces']:
         assert db['BUFFER_PG']['%s|3' % item['name']] == {'profile': item['buffer_profile']}
-        assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'ingress_lossy_profile'}
+        assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'AIFABRIC_INGRESS_LOSSY'}
         assert db['CABLE_LENGTH']['AZURE'][item['name']] == '%dm' % item['cable_length_m']
         # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (sonic-swss cfgmgr/buffermgr.cpp).
         assert item['buffer_profile'] == 'pg_lossless_%d_%s_profile' % (
@@ -513,7 +513,7 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
     port = 'Ethernet0'
     assert db['PORT_QOS_MAP'][port]['pfc_enable'] == '3,4' == db['PORT_QOS_MAP'][port]['pfcwd_sw_enable']
     assert db['BUFFER_PG']['%s|3-4' % port]['profile'].startswith('pg_lossless_400000_')
-    assert db['BUFFER_QUEUE']['%s|3-4' % port] == {'profile': 'egress_lossless_profile'}
+    assert db['BUFFER_QUEUE']['%s|3-4' % port] == {'profile': 'AIFABRIC_EGRESS_LOSSLESS'}
     assert set(key for key in db['BUFFER_QUEUE'] if key.startswith(port + '|')) == \
         {'%s|0-2' % port, '%s|3-4' % port, '%s|5-7' % port}
     # The lossless share (50 %) is split over the two lossless classes; the default class keeps 50 %.
@@ -613,7 +613,7 @@ BREAKAGES = {
     'dscp 26 lossy': (lambda db: _set(db, 'DSCP_TO_TC_MAP', 'AIFABRIC', '26', '1'), 'C05', 'chain'),
     'pfc off': (lambda db: _set(db, 'PORT_QOS_MAP', 'Ethernet0', 'pfc_enable', ''), 'C05', 'chain'),
     'no lossless pg': (_remove_lossless_pg, 'C06', 'chain'),
-    'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'egress_lossy_profile'), 'C07', 'chain'),
+    'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'AIFABRIC_EGRESS_LOSSY'), 'C07', 'chain'),
     'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS_400G', 'ecn', 'ecn_none'), 'C08', 'chain'),
     'cnp weighted': (lambda db: _set(db, 'QUEUE', 'Ethernet0|6', 'scheduler', 'AIFABRIC_LOSSY'), 'C10', 'chain'),
     'no watchdog': (lambda db: db['PFC_WD'].pop('Ethernet0'), 'C12', 'chain'),
