@@ -92,7 +92,7 @@ class ActionModule(ActionBase):
         device = driver.device
         if args['step'] == 'push':
             try:
-                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1])
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1], driver.optional_files)
             except NotReviewed as exc:
                 raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
             outcome = contract.push(driver, files, check_mode=self._task.check_mode,
@@ -105,7 +105,7 @@ class ActionModule(ActionBase):
             return {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
         if args['step'] == 'confirm':
             try:
-                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1])
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1], driver.optional_files)
             except NotReviewed as exc:
                 raise contract.DeployError(device, 'confirm', '%s; not confirmed: the switch reverts by itself when '
                                            'its confirm timer runs out' % exc, contract.REVERTING) from None

@@ -31,6 +31,7 @@ class Driver:
 
     platform = None
     files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
+    optional_files = ()  # rendered files it deploys where the design has them (e.g. local users)
     max_confirm_seconds = None  # the longest confirm timer the switch can hold (None: no bound)
     # (name, what its vendor default password is) of the account a fresh switch has that a deploy only secures when
     # management.users lists it (None: the deployed configuration replaces the switch's accounts)

@@ -43,9 +43,10 @@ def render_meta(intent_path, rendered, devices=(), previous=None) -> dict:
     return {INTENT_DIGEST: digest, DEVICE_DIGESTS: dict(sorted(by_device.items()))}
 
 
-def reviewed_files(output_dir, device, names, intent_path) -> dict:
+def reviewed_files(output_dir, device, names, intent_path, optional=()) -> dict:
     """{file name: text} of `device`'s rendered `names` in the current generation of `output_dir`, checked against
-    its manifest and the intent; NotReviewed otherwise."""
+    its manifest and the intent; NotReviewed otherwise. `optional` files are read too where the render made them
+    (e.g. SONiC's local-users.json, rendered only when the intent lists users)."""
     if not output_dir:
         raise NotReviewed('no output directory of the fabric is known (aifabric_output_dir, which the inventory plugin '
                           'sets): %s' % RENDER_FIRST)
@@ -65,7 +66,8 @@ def reviewed_files(output_dir, device, names, intent_path) -> dict:
         raise NotReviewed('the intent %s has changed since %s was rendered into %s (rendered %s): %s'
                           % (intent_path, device, output_dir, manifest.get('created', 'earlier'), RENDER_FIRST))
     files = {}
-    for name in names:
+    present = [name for name in optional if '%s/%s/%s' % (CONFIGS, device, name) in manifest['files']]
+    for name in list(names) + present:
         relative = '%s/%s/%s' % (CONFIGS, device, name)
         expected = manifest['files'].get(relative)
         path = os.path.join(directory, relative)

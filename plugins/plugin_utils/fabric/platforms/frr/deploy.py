@@ -347,7 +347,7 @@ class FrrDriver(ShellDriver):
                    'kill "$pid" 2>/dev/null; rm -f %s/timer.pid; fi; true' % (SYSTEMD, TIMER_UNIT, STATE, STATE),
                    'stop confirm timer')
 
-    def confirm(self):
+    def confirm(self, files):  # pylint: disable=unused-argument
         if not self._timer_active():
             raise TransportError(self.device, 'confirm', 'the confirm timer %s is not running: it ran out and put the '
                                  'switch back, or nothing was pushed' % TIMER_UNIT)

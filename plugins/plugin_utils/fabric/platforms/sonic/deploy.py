@@ -114,6 +114,7 @@ def _model_problems(running, rendered):
 class SonicDriver(ShellDriver):
     platform = 'sonic'
     files = ('config_db.json', 'frr.conf')
+    optional_files = (USERS_FILE,)
     device_type = 'linux'
 
     # sonic-buildimage rules/config: DEFAULT_USERNAME = admin, DEFAULT_PASSWORD = YourPaSsWoRd

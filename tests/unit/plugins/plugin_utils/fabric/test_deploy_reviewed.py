@@ -97,3 +97,12 @@ def test_a_render_of_some_devices_keeps_what_the_others_were_rendered_from(tmp_p
     assert reviewed_files(str(dest), 'leaf002', NAMES, str(intent))['frr.conf'] == 'leaf002 frr.conf v2\n'
     with pytest.raises(NotReviewed, match='has changed since leaf001 was rendered'):
         reviewed_files(str(dest), 'leaf001', NAMES, str(intent))
+
+
+def test_an_optional_file_is_read_where_the_render_made_it(tmp_path, intent):
+    """SONiC's local-users.json exists only where the intent lists users: read with the others when rendered, and
+    its absence is no error."""
+    dest = tmp_path / 'out' / 'lab'
+    render(dest, intent, ['leaf001'])
+    assert set(reviewed_files(str(dest), 'leaf001', NAMES[:1], str(intent), optional=NAMES[1:])) == set(NAMES)
+    assert set(reviewed_files(str(dest), 'leaf001', NAMES, str(intent), optional=('local-users.json',))) == set(NAMES)
