@@ -55,16 +55,18 @@ def named_devices(item, names, peers) -> set:
 def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=None):
     """What keeps the device from settling: every failed or errored check; with `must_pass`, those of them (and any
     of them no longer reported at all); with `deployed` (the devices whose configuration is in place), also every
-    failed or errored check that names only deployed devices (the device's own sessions, interfaces and VNIs
-    towards them), passed before or not."""
+    failed or errored check about the device itself or its deployed direct neighbours (its own sessions, interfaces
+    and VNIs), passed before or not. A check that names a device further away (a remote VTEP) also depends on the
+    switches between them, which may not be deployed yet: it counts only through `must_pass`."""
     problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
     if must_pass is None and deployed is None:
         return problems
     passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
     wanted = set(must_pass or ()) - passed
     if deployed is not None:
+        neighbours = set(deployed) & set((peers or {}).values())
         wanted |= {result_key(item.to_dict()) for item in problems
-                   if named_devices(item, names, peers or {}) <= set(deployed) | {item.device}}
+                   if named_devices(item, names, peers or {}) <= neighbours | {item.device}}
     return sorted(wanted)
 
 

@@ -89,9 +89,10 @@ options:
   deployed:
     description:
       - The devices whose configuration is in place (the deploy's health gate - switches of this batch and the
-        ones before). Every failed fabric check of the device that names only these devices (its sessions,
-        interfaces and VNIs towards them) must pass too, not only O(must_pass); a check towards a device not in
-        the list (a later batch, a server) counts only through O(must_pass).
+        ones before). Every failed fabric check of the device itself or towards its direct neighbours in this list
+        (its sessions, interfaces and VNIs) must pass too, not only O(must_pass); a check towards a device not in
+        the list (a later batch, a server) or further away (a remote VTEP, which also needs the switches between
+        them) counts only through O(must_pass).
     type: list
     elements: str
   timeout:

@@ -394,11 +394,14 @@ def test_gather_returns_no_password_hash(action_loader):
 
 
 # -- the deploy's health gate: `deployed` and unreadable devices ----------------------------------------------------
-@pytest.mark.parametrize('deployed, settled', [(['leaf001'], True), (['leaf001', 'leaf002', 'spine001'], False)])
+@pytest.mark.parametrize('deployed, settled', [(['leaf001'], True), (['leaf001', 'leaf002'], True),
+                                               (['leaf001', 'leaf002', 'spine001'], False)])
 def test_gate_counts_the_failed_checks_towards_deployed_devices(action_loader, deployed, settled):
     """link_down: leaf001's uplink eth2 to spine001 is down (its session, LLDP and the VTEP of leaf002 behind it
-    fail). With nothing passed before (must_pass: []), the gate still fails on the checks that name only deployed
-    devices (an interface names its peer in the design): they count once spine001 and leaf002 are deployed."""
+    fail). With nothing passed before (must_pass: []), the gate still fails on the checks about leaf001 and its
+    deployed direct neighbours (an interface names its peer in the design): they count once spine001 is deployed.
+    leaf002's VTEP is further away: it also needs the spines between them, so deploying leaf002 alone (the leaves
+    of a rail in one batch, the spines later) does not make it count."""
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'must_pass': [], 'deployed': deployed})
     states = scenario_states('link_down')
     with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')):
