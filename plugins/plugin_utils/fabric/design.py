@@ -591,7 +591,7 @@ class FabricDesign:
                 if room is None:
                     room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
                                                       buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
-                                                      lookup=lookup)
+                                                      lookup=lookup, shared_headroom=shared)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
             uses_sku = get_platform(node.platform).uses_sku_buffers
