@@ -265,10 +265,33 @@ def test_ecn_thresholds_scale_with_speed_and_asic(speed, asic, expected):
     assert (fixed['min_threshold_bytes'], fixed['max_threshold_bytes']) == (150000, 1500000)
 
 
+# NVIDIA's RoCE profile (Cumulus Linux 5.15 "RDMA over Converged Ethernet - RoCE": Spectrum-4 programs a 150,000 B
+# minimum and a 1.43 MB = 1,500,000 B maximum, probability 100, whatever the port speed): bytes per port speed.
+VENDOR_ECN_BY_SPEED = {speed: (150000, 1500000, 100) for speed in (10, 25, 40, 50, 100, 200, 400, 800)}
+
+
+@pytest.mark.parametrize('speed', sorted(VENDOR_ECN_BY_SPEED))
+@pytest.mark.parametrize('asic', ['spectrum3', 'spectrum4', 'tomahawk4', 'tomahawk5'])
+def test_default_ecn_thresholds_are_the_vendor_profile_at_every_speed(speed, asic):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import get_asic
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import ecn_thresholds
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import validate_intent
+    intent, _issues = validate_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400}}})
+    result = ecn_thresholds(intent['lossless']['ecn'], speed, get_asic(asic))
+    assert (result['min_threshold_bytes'], result['max_threshold_bytes'],
+            result['mark_probability_percent']) == VENDOR_ECN_BY_SPEED[speed]
+
+
 def test_each_port_gets_the_ecn_of_its_speed():
     design = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
         'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
-        'overlay': {'networks': rail_networks(2)}})
+        'overlay': {'networks': rail_networks(2)}, 'lossless': {'ecn': {'scale_with_speed': True}}})
     leaf = design.device('leaf001')
     assert {(item['speed_gbps'], item['ecn']['min_threshold_bytes']) for item in leaf['interfaces']} == {
         (400, 600000), (800, 1200000)}
+    default = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
+        'overlay': {'networks': rail_networks(2)}}).device('leaf001')
+    assert {(item['speed_gbps'], item['ecn']['max_threshold_bytes']) for item in default['interfaces']} == {
+        (400, 1500000), (800, 1500000)}

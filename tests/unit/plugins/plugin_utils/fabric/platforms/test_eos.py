@@ -231,7 +231,7 @@ def leaf():
     ('   tx-queue 0\n      bandwidth percent 45\n      no priority\n',
      '   tx-queue 0\n      bandwidth percent 45\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
-    ('maximum-threshold 6000242 bytes', 'maximum-threshold 1500000 bytes', 'lossless tx-queue 3 has ECN'),
+    ('maximum-threshold 1500000 bytes', 'maximum-threshold 6000242 bytes', 'lossless tx-queue 3 has ECN'),
     ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
     ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
     ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',

@@ -263,7 +263,7 @@ def leaf():
     ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than the longest cable 40 m'),
     ("            '0':\n              ecn: disable\n", "            '0':\n              ecn: enable\n",
      'ECN marks queues [0, 3]'),
-    ('              max-threshold: 6000000\n', '              max-threshold: 1500000\n', 'ECN profile of queue 3'),
+    ('              max-threshold: 1500000\n', '              max-threshold: 6000000\n', 'ECN profile of queue 3'),
     ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
      'CNP queue 6 is not strict'),
     ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),

@@ -74,7 +74,7 @@ def test_lossless_view_from_the_applied_configuration(design):
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
     assert view['watchdog'] == {'action': 'drop', 'detection_ms': 300, 'restoration_ms': 300} and view['poll_ms'] == 100
     # the port's own ECN profile (`qos.congestion-control.profile aifabric-400g`), not default-global
-    assert view['queues'][3]['wred']['min_bytes'] == 600000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
+    assert view['queues'][3]['wred']['min_bytes'] == 150000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
     # only the CNP queue is strict; idle queues get a DWRR share
     assert [tc for tc, queue in sorted(view['queues'].items()) if queue['scheduler']['type'] == 'STRICT'] == [6]
     # the split cages swp1 and swp2 (link breakout 2x) are not ports
