@@ -61,10 +61,6 @@ def build_lossless_profile(intent) -> dict:
     dscp_to_tc[spec['roce_dscp']] = roce_priority
     dscp_to_tc[spec['cnp_dscp']] = cnp
     tc_to_pg = {tc: (tc if tc in priorities else 0) for tc in range(8)}
-    # A NIC trusting DSCP maps DSCP d to priority d >> 3 unless told otherwise: override where the fabric differs
-    # for the DSCPs hosts send (RoCE, CNP and the extra entries).
-    host_dscps = [spec['roce_dscp'], spec['cnp_dscp']] + [entry['dscp'] for entry in spec['dscp_map']]
-    host_overrides = {dscp: dscp_to_tc[dscp] for dscp in host_dscps if dscp >> 3 != dscp_to_tc[dscp]}
     # The DSCP each traffic class stands for when a VTEP derives the outer VXLAN DSCP from the class (platforms that
     # cannot copy the inner DSCP): RoCE and CNP classes their own DSCP, any other class the first DSCP mapped to it.
     tc_to_dscp = {}
@@ -91,7 +87,6 @@ def build_lossless_profile(intent) -> dict:
         'pfc_mask': [1 if priority in priorities else 0 for priority in range(8)],
         # LLDP application priority TLV: RoCEv2 (UDP 4791) on the RoCE priority, sent on host-facing ports.
         'lldp_app_priorities': [{'protocol': 'udp', 'port': ROCE_UDP_PORT, 'priority': roce_priority}],
-        'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
         'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler'],
@@ -908,7 +903,9 @@ class FabricDesign:
             'roce_priority': lossless['roce_priority'],
             'cnp_dscp': lossless['cnp_dscp'],
             'cnp_priority': lossless['cnp_priority'],
-            'dscp_to_priority_overrides': lossless['host_dscp_to_priority_overrides'],
+            # The switches' whole map: a NIC left on its default (priority = DSCP >> 3) would put DSCP 24-31 on
+            # priority 3, where PFC is on, while every switch queues them as lossy.
+            'dscp_to_priority': lossless['dscp_to_tc'],
             'ecn_priorities': lossless['lossless_priorities'],
             'traffic_class': lossless['traffic_class_byte'],
             'mtu': lossless['mtu']['host'],

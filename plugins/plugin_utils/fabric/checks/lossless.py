@@ -66,8 +66,7 @@ def switch_side(ctx, model, phase):
 
 def _model_host_views(model):
     rnic = model['rnic']
-    overrides = {int(dscp): prio for dscp, prio in (rnic.get('dscp_to_priority_overrides') or {}).items()}
-    mapping = {dscp: overrides.get(dscp, dscp >> 3) for dscp in range(64)}
+    mapping = {int(dscp): prio for dscp, prio in rnic['dscp_to_priority'].items()}
     return {rail['interface']: {
         'mtu': rnic.get('mtu', model['mtu']), 'trust': rnic['trust'], 'dscp_to_priority': mapping,
         'pfc': sorted(rnic['pfc_priorities']), 'cnp_dscp': rnic['cnp_dscp'], 'cnp_priority': rnic['cnp_priority'],
@@ -391,13 +390,21 @@ def lossless_config(ctx, model):
 
 # =========================================================================== host <-> leaf link rules
 def _host_dscp(ctx, host, port, item):
+    """All 64 DSCPs: the NIC's priority of each equals the leaf's traffic class of it (priority p = TC p), and
+    the RoCE DSCP is on the lossless priority."""
     profile = _profile(ctx)
     dscp, prio = profile['roce_dscp'], profile['roce_priority']
-    nic_prio = (host['dscp_to_priority'] or {}).get(dscp)
-    leaf_tc = (port['dscp_to_tc'] or {}).get(dscp)
-    ok = host['trust'] == 'dscp' and nic_prio == prio and leaf_tc == prio
-    want = 'NIC trust dscp, DSCP %d -> priority %d; leaf DSCP %d -> TC %d' % (dscp, prio, dscp, prio)
-    seen = 'NIC trust %s, DSCP %d -> priority %s; leaf DSCP %d -> TC %s' % (host['trust'], dscp, nic_prio, dscp, leaf_tc)
+    nic_map = host['dscp_to_priority'] or {}
+    leaf_map = port['dscp_to_tc'] or {}
+    differ = [code for code in range(64) if nic_map.get(code) != leaf_map.get(code)]
+    ok = host['trust'] == 'dscp' and nic_map.get(dscp) == prio and leaf_map.get(dscp) == prio and not differ
+    want = ('NIC trust dscp with the leaf\'s map on all 64 DSCPs (NIC priority = leaf traffic class), '
+            'DSCP %d -> %d on both' % (dscp, prio))
+    shown = ', '.join('DSCP %d: NIC %s, leaf %s' % (code, nic_map.get(code), leaf_map.get(code)) for code in differ[:8])
+    seen = 'NIC trust %s, DSCP %d -> priority %s, leaf TC %s; %s' % (
+        host['trust'], dscp, nic_map.get(dscp), leaf_map.get(dscp),
+        '%d DSCPs differ (%s%s)' % (len(differ), shown, ', ...' if len(differ) > 8 else '') if differ
+        else 'the 64 DSCPs agree')
     return ok, want, seen
 
 
@@ -444,7 +451,7 @@ def _host_mtu(ctx, host, port, item):
 
 
 HOST_RULES = {
-    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on the RoCE DSCP -> priority', _host_dscp),
+    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp),
     'host_switch_pfc': (('C03', 'C19'), 'NIC and leaf agree on PFC priorities', _host_pfc),
     'host_switch_cnp': (('C10', 'C11'), 'NIC and leaf agree on the CNP class', _host_cnp),
     'host_switch_ecn': (('C08',), 'DCQCN on the NIC, ECN marking on the leaf', _host_ecn),

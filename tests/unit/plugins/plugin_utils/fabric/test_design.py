@@ -156,12 +156,17 @@ def test_lossless_chain_closes():
     assert sum(1 for value in qos['dscp_to_tc'].values() if value == 3) == 1
 
 
-def test_host_dscp_override_only_when_not_default():
+def test_host_nic_gets_the_switches_whole_dscp_map():
     design = design_from_intent({'name': 'q', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
                                                                               'nic_speed_gbps': 100}},
                                  'lossless': {'pfc': {'priorities': [4]}}, 'overlay': {'networks': rail_networks(2)}})
-    # DSCP 26 >> 3 = 3, but the lossless priority is 4: the NIC needs an explicit DSCP -> priority entry.
-    assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {26: 4}
+    # All 64 code points, as the switches map them: DSCP 24, 25, 27..31 are not on the lossless priority (the NIC's
+    # own default, DSCP >> 3, would put them there), DSCP 26 is on priority 4 although 26 >> 3 = 3.
+    nic_map = design.device('gpu0001')['rnic']['dscp_to_priority']
+    assert nic_map == design.device('leaf001')['qos']['dscp_to_tc']
+    assert sorted(nic_map) == list(range(64))
+    assert nic_map[26] == 4 and nic_map[48] == 6
+    assert {nic_map[dscp] for dscp in (24, 25, 27, 28, 29, 30, 31, 16, 63)} == {0}
 
 
 def test_extra_dscp_map_reaches_switch_and_host():
@@ -171,8 +176,8 @@ def test_extra_dscp_map_reaches_switch_and_host():
                                  'overlay': {'networks': rail_networks(2)}})
     qos = design.device('leaf001')['qos']
     assert [dscp for dscp, tc in qos['dscp_to_tc'].items() if tc == 3] == [10, 24, 26]
-    # DSCP 24 is priority 3 under the NIC's default 8:1 map; DSCP 10 (priority 1) needs an override.
-    assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {10: 3}
+    nic_map = design.device('gpu0001')['rnic']['dscp_to_priority']
+    assert [dscp for dscp, prio in nic_map.items() if prio == 3] == [10, 24, 26]
 
 
 def test_headroom_per_interface_and_budget():

@@ -116,6 +116,21 @@ def test_untouched_nic_trusts_pcp(design, rendered):
     assert 'NIC DCQCN on {}' in found[('gpu0001', 'host_switch_ecn', 'eth1 <-> leaf001 Ethernet0 [deployed]')].seen
 
 
+def test_nic_on_its_default_dscp_map_fails_naming_the_dscps(design, rendered):
+    """A NIC left on DSCP >> 3 with only the RoCE and CNP entries set puts DSCP 24, 25, 27..31 on the lossless
+    priority 3 where the switches queue them as lossy: 54 of 64 DSCPs differ."""
+    facts = rnic('ofed_lossless')
+    for data in facts['interfaces'].values():
+        data['qos']['dscp2prio'] = {str(dscp): dscp >> 3 for dscp in range(64)}
+        data['qos']['dscp2prio']['48'] = 6
+    found = bad(deployed(design, rendered, facts))
+    dscp = found[('gpu0001', 'host_switch_dscp', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
+    assert '54 DSCPs differ (DSCP 8: NIC 1, leaf 0' in dscp.seen and dscp.rule == 'C01,C04'
+    design_side = bad(checks.run(checks.Context(design, {}, {'lossless_phases': ('design',)}), devices=['gpu0001'],
+                                 categories=LOSSLESS))
+    assert design_side == {}
+
+
 def test_host_without_rdma_is_not_applicable_with_the_reason(design, rendered):
     results = deployed(design, rendered, rnic('no_rdma'), devices=('gpu0001',))
     assert {item.status for item in results} == {checks.NOT_APPLICABLE}
@@ -132,7 +147,8 @@ def test_community_default_qos_breaks_roce(design, rendered):
     assert 'queue 6 scheduler is DWRR, not strict' in found[('leaf001', 'lossless_cnp', port)].seen
     assert 'thresholds 1048576-2097152 B differ' in found[('leaf001', 'lossless_ecn', port)].seen
     host = found[('gpu0001', 'host_switch_dscp', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
-    assert host.seen == 'NIC trust dscp, DSCP 26 -> priority 3; leaf DSCP 26 -> TC 1'
+    assert host.seen.startswith('NIC trust dscp, DSCP 26 -> priority 3, leaf TC 1; ')
+    assert '62 DSCPs differ (DSCP 0: NIC 0, leaf 1, DSCP 1: NIC 0, leaf 1' in host.seen
     assert ('gpu0001', 'host_switch_dscp', 'eth2 <-> leaf002 Ethernet0 [deployed]') not in found
 
 
