@@ -64,28 +64,59 @@ def switch_side(ctx, model, phase):
     return side
 
 
+# NCCL's NCCL_IB_TC when nothing sets it (NCCL environment variables: "Default is 0").
+NCCL_DEFAULT_IB_TC = 0
+
+
 def _model_host_views(model):
     rnic = model['rnic']
     mapping = {int(dscp): prio for dscp, prio in rnic['dscp_to_priority'].items()}
+    # What the applications mark, as rendered: nccl.conf and the RDMA-CM default ToS host_rnic writes.
+    marking = [('NCCL_IB_TC (nccl.conf)', model['nccl'].get('NCCL_IB_TC', NCCL_DEFAULT_IB_TC)),
+               ('RDMA-CM default ToS', rnic['traffic_class'])]
     return {rail['interface']: {
         'mtu': rnic.get('mtu', model['mtu']), 'trust': rnic['trust'], 'dscp_to_priority': mapping,
         'pfc': sorted(rnic['pfc_priorities']), 'cnp_dscp': rnic['cnp_dscp'], 'cnp_priority': rnic['cnp_priority'],
         'ecn': sorted(rnic.get('ecn_priorities') or []), 'ecn_known': True, 'pause': {'rx': False, 'tx': False},
-        'exists': True, 'rdma': True,
+        'exists': True, 'rdma': True, 'marking': marking, 'marking_error': None,
     } for rail in model['rails']}
 
 
-def _facts_host_views(parsed):
+def _nccl_marking(ctx, name):
+    """(label, NCCL_IB_TC) from the host's /etc/nccl.conf, or a StateError."""
+    try:
+        conf = ctx.state(name).get('nccl_conf')
+    except StateError as exc:
+        return exc
+    if not conf['present']:
+        return ('NCCL_IB_TC (no %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
+    value = conf['settings'].get('NCCL_IB_TC')
+    if value is None:
+        return ('NCCL_IB_TC (not in %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
+    try:
+        return ('NCCL_IB_TC (%s)' % conf['path'], int(value))
+    except ValueError:
+        return StateError('nccl_conf', 'NCCL_IB_TC=%r in %s is not a number' % (value, conf['path']))
+
+
+def _facts_host_views(parsed, nccl):
     views = {}
     for name, data in parsed['interfaces'].items():
         ecn = None
         if data['ecn_rp_priorities'] is not None:
             ecn = sorted(set(data['ecn_rp_priorities']) & set(data['ecn_np_priorities'] or []))
+        marking = [] if isinstance(nccl, StateError) else [nccl]
+        if data['rdma_cm_tos'] is not None:
+            marking.append(('RDMA-CM default ToS', data['rdma_cm_tos']))
+        if data['traffic_class'] is not None:
+            # MLNX_OFED's global verbs traffic class replaces what every application asks for, NCCL_IB_TC included.
+            marking.append(('verbs traffic class (overrides NCCL_IB_TC)', data['traffic_class']))
         views[name] = {
             'mtu': data['mtu'], 'trust': data['trust'], 'dscp_to_priority': data['dscp_to_priority'],
             'pfc': data['pfc_priorities'], 'cnp_dscp': data['cnp_dscp'], 'cnp_priority': data['cnp_priority'],
             'ecn': ecn, 'ecn_known': ecn is not None, 'pause': data['pause'], 'exists': data['exists'],
             'rdma': bool(data['rdma_devices']), 'qos_tool': data['qos_tool'],
+            'marking': marking, 'marking_error': nccl if isinstance(nccl, StateError) else None,
         }
     return views
 
@@ -105,7 +136,7 @@ def host_side(ctx, model, phase):
             if parsed['not_applicable']:
                 side['na'] = parsed['not_applicable']
             else:
-                side['views'] = _facts_host_views(parsed)
+                side['views'] = _facts_host_views(parsed, _nccl_marking(ctx, model['name']))
         except StateError as exc:
             side['error'] = exc
     ctx.cache[key] = side
@@ -450,12 +481,37 @@ def _host_mtu(ctx, host, port, item):
         'NIC MTU %s, leaf port MTU %s' % (host['mtu'], port['mtu'])
 
 
+def _host_marking(ctx, host, port, item):
+    """What the applications mark (NCCL_IB_TC, the RDMA-CM default ToS, MLNX_OFED's verbs traffic class) carries a
+    DSCP that the NIC and the leaf both put on the lossless priority."""
+    if host['marking_error'] is not None:
+        raise host['marking_error']
+    profile = _profile(ctx)
+    prio = profile['roce_priority']
+    nic_map = host['dscp_to_priority'] or {}
+    leaf_map = port['dscp_to_tc'] or {}
+    problems, parts = [], []
+    for label, value in host['marking']:
+        dscp = value >> 2
+        text = '%s %d = DSCP %d (NIC priority %s, leaf TC %s)' % (label, value, dscp, nic_map.get(dscp),
+                                                                   leaf_map.get(dscp))
+        parts.append(text)
+        if nic_map.get(dscp) != prio or leaf_map.get(dscp) != prio:
+            problems.append(text)
+    want = ('every marking (NCCL_IB_TC, RDMA-CM ToS, verbs traffic class) on a DSCP the NIC and the leaf put on '
+            'lossless priority %d (designed: DSCP %d, traffic class byte %d)'
+            % (prio, profile['roce_dscp'], profile['traffic_class_byte']))
+    return not problems, want, ('not lossless: ' + '; '.join(problems)) if problems else '; '.join(parts)
+
+
 HOST_RULES = {
     'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp),
     'host_switch_pfc': (('C03', 'C19'), 'NIC and leaf agree on PFC priorities', _host_pfc),
     'host_switch_cnp': (('C10', 'C11'), 'NIC and leaf agree on the CNP class', _host_cnp),
     'host_switch_ecn': (('C08',), 'DCQCN on the NIC, ECN marking on the leaf', _host_ecn),
     'host_switch_mtu': (('C14',), 'NIC MTU fits the leaf port MTU', _host_mtu),
+    'host_switch_marking': (('C01', 'C04'), 'The applications mark RoCE with a DSCP both ends treat as lossless',
+                            _host_marking),
 }
 
 
@@ -496,7 +552,12 @@ def _host_rule(check_id):
                                           category='lossless', source=source))
                     continue
                 leaf_item = next((item for item in leaf['interfaces'] if item['name'] == rail['leaf_interface']), {})
-                ok, want, seen = func(ctx, view, port, leaf_item)
+                try:
+                    ok, want, seen = func(ctx, view, port, leaf_item)
+                except StateError as exc:
+                    results.append(Result(name, check_id, subject, ERROR, 'NIC and leaf agree', exc.message,
+                                          'state: %s' % exc.source, rule=rule_text, category='lossless', source=source))
+                    continue
                 results.append(Result(name, check_id, subject, PASS if ok else FAIL, want, seen, rule=rule_text,
                                       category='lossless', source=source, link='%s %s' % (name, rail['interface'])))
         return _collapse_na(results)
@@ -506,7 +567,8 @@ def _host_rule(check_id):
 
 
 for _check_id, (_rules, _title, _func) in HOST_RULES.items():
-    check(_check_id, _title, 'lossless', ('host',), ('rnic', 'lossless'), _rules,
+    check(_check_id, _title, 'lossless', ('host',),
+          ('rnic', 'nccl_conf', 'lossless') if _func is _host_marking else ('rnic', 'lossless'), _rules,
           description='%s (%s), per host rail and the leaf port it plugs into, on the design and on the '
                       'gathered state.' % (_title, ', '.join(_rules)), peers=True)(_host_rule(_check_id))
 

@@ -17,6 +17,7 @@ nvue.py, and host.py for GPU servers. The checks read only these neutral keys, n
 | lossless      | {ports: {port: view}, source, issues} (views.py)                                     |
 | counters      | {ports: {port: metrics}} (counters.py), read twice for rates                         |
 | rnic          | RDMA NIC lossless facts of a GPU server (rnic.parse_rnic_facts)                      |
+| nccl_conf     | {path, present, settings} of a GPU server's /etc/nccl.conf (host.parse_nccl_conf)    |
 | ping:/jumbo:  | ping results of a GPU server (ping.parse_ping)                                       |
 """
 

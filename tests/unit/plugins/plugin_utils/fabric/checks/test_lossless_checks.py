@@ -40,9 +40,14 @@ def rnic(name):
     return json.loads(read('rnic_facts', name + '.json'))
 
 
-def deployed(design, config_dbs, facts, devices=('leaf001', 'gpu0001')):
+def installed_nccl_conf(design, name='gpu0001'):
+    """`cat /etc/nccl.conf` on a host where host_nccl installed the rendered file."""
+    return {'rc': 0, 'stdout': render_model(design.device(name))['nccl.conf'], 'stderr': ''}
+
+
+def deployed(design, config_dbs, facts, devices=('leaf001', 'gpu0001'), nccl_conf=None):
     states = {name: {'lossless': {'rc': 0, 'stdout': json.dumps(db), 'stderr': ''}} for name, db in config_dbs.items()}
-    states['gpu0001'] = {'rnic': facts}
+    states['gpu0001'] = {'rnic': facts, 'nccl_conf': nccl_conf or installed_nccl_conf(design)}
     ctx = checks.Context(design, states, {'lossless_phases': ('deployed',)})
     # only the port and host-link rules: the other ends of the leaf uplinks (spines) are not in these fixtures
     return checks.run(ctx, devices=list(devices), categories=LOSSLESS, check_ids=SWITCH_CHECKS | HOST_CHECKS)
@@ -129,6 +134,55 @@ def test_nic_on_its_default_dscp_map_fails_naming_the_dscps(design, rendered):
     design_side = bad(checks.run(checks.Context(design, {}, {'lossless_phases': ('design',)}), devices=['gpu0001'],
                                  categories=LOSSLESS))
     assert design_side == {}
+
+
+def marking(results):
+    return {item.subject: item for item in results if item.check == 'host_switch_marking'}
+
+
+def test_application_marking_passes_when_both_ends_treat_it_as_lossless(design, rendered):
+    found = marking(deployed(design, rendered, rnic('ofed_lossless')))
+    item = found['eth1 <-> leaf001 Ethernet0 [deployed]']
+    assert item.status == checks.PASS
+    assert item.seen == ('NCCL_IB_TC (/etc/nccl.conf) 106 = DSCP 26 (NIC priority 3, leaf TC 3); '
+                         'RDMA-CM default ToS 106 = DSCP 26 (NIC priority 3, leaf TC 3)')
+
+
+@pytest.mark.parametrize('change, expected', [
+    # NCCL marks DSCP 24 (ToS 98) on a fabric designed for DSCP 26: both ends queue it as lossy.
+    (lambda facts, conf: conf.update(stdout=conf['stdout'].replace('NCCL_IB_TC=106', 'NCCL_IB_TC=98')),
+     'NCCL_IB_TC (/etc/nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: conf.update(rc=1, stdout='', stderr='cat: /etc/nccl.conf: No such file or directory'),
+     'NCCL_IB_TC (no /etc/nccl.conf: NCCL default) 0 = DSCP 0 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: facts['devices']['mlx5_0']['rdma_cm'].update(tos=0),
+     'RDMA-CM default ToS 0 = DSCP 0 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: facts['devices']['mlx5_0']['traffic_class'].update({'global': 96}),
+     'verbs traffic class (overrides NCCL_IB_TC) 96 = DSCP 24 (NIC priority 0, leaf TC 0)'),
+])
+def test_application_marking_on_a_lossy_dscp_fails_live(design, rendered, change, expected):
+    facts, conf = rnic('ofed_lossless'), installed_nccl_conf(design)
+    change(facts, conf)
+    item = marking(deployed(design, rendered, facts, nccl_conf=conf))['eth1 <-> leaf001 Ethernet0 [deployed]']
+    assert item.status == checks.FAIL and item.seen.startswith('not lossless: ')
+    assert expected in item.seen and item.rule == 'C01,C04'
+
+
+def test_application_marking_is_checked_before_deploy():
+    fabric = design_from_file(os.path.join(FIXTURES, 'intents', 'sonic_lossless.yml'))
+    fabric.intent['hosts']['nccl']['extra']['NCCL_IB_TC'] = 98
+    ctx = checks.Context(fabric, {}, {'lossless_phases': ('design',)})
+    found = marking(checks.run(ctx, devices=['gpu0001'], categories=LOSSLESS))
+    item = found['eth1 <-> leaf001 Ethernet0 [design]']
+    assert item.status == checks.FAIL
+    assert item.seen == 'not lossless: NCCL_IB_TC (nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)'
+
+
+def test_unreadable_nccl_conf_is_an_error_of_the_marking_check_only(design, rendered):
+    conf = {'rc': 1, 'stdout': '', 'stderr': 'cat: /etc/nccl.conf: Permission denied'}
+    results = deployed(design, rendered, rnic('ofed_lossless'), nccl_conf=conf)
+    problems = bad(results)
+    assert {check for (_device, check, _subject) in problems} == {'host_switch_marking'}
+    assert all(item.status == checks.ERROR and 'Permission denied' in item.seen for item in problems.values())
 
 
 def test_host_without_rdma_is_not_applicable_with_the_reason(design, rendered):
