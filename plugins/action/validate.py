@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, health, prometheus, report
 
-GATHERED = ('fabric', 'lossless', 'health', 'anta')
+GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane')
 
 
 class ActionModule(ActionBase):
@@ -24,7 +24,7 @@ class ActionModule(ActionBase):
     _requires_connection = False
     _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
-                             'prometheus_file', 'anta_catalog'))
+                             'prometheus_file', 'anta_catalog', 'probe_var', 'capture_var'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -34,6 +34,8 @@ class ActionModule(ActionBase):
             'devices': {'type': 'list', 'elements': 'str'},
             'gathered': {'type': 'bool', 'default': True},
             'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
+            'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
+            'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
             'output_dir': {'type': 'path'},
             'fail': {'type': 'bool', 'default': True},
             'checks': {'type': 'list', 'elements': 'str'},
@@ -69,8 +71,14 @@ class ActionModule(ActionBase):
         if args['gathered']:
             phases = ('design', 'deployed')
             for name in devices:
-                gathered = hostvars[name].get(args['gathered_var']) if name in hostvars else None
-                states[name] = (gathered or {}).get('state') or {}
+                found = hostvars[name] if name in hostvars else {}
+                states[name] = dict((found.get(args['gathered_var']) or {}).get('state') or {})
+                # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks
+                # of devices without a part are left out).
+                for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
+                    registered = found.get(var)
+                    if registered and not registered.get('skipped'):
+                        states[name][key] = registered
         options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
                    'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds']}
         ctx = checks.Context(design, states, options)

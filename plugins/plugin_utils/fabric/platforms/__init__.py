@@ -68,6 +68,9 @@ class Platform:
     management_vrf: str = 'mgmt'
     # containerlab kinds a lab twin can run this platform as (lab.py LAB_KINDS), the default first.
     lab_kinds: tuple = ()
+    # The Linux kernel forwards transit traffic, so a capture on a port sees it (the data-plane marking probe);
+    # an ASIC-forwarding switch shows its CPU only what is addressed to it.
+    kernel_forwarding: bool = False
 
 
 PLATFORMS = {
@@ -106,7 +109,7 @@ PLATFORMS = {
         max_lossless_priorities=8, mtu_max=9500, watchdog=None,
         config_files=('frr.conf', 'interfaces.json'),
         releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'), default_release='8.4',
-        lab_kinds=('linux',)),
+        lab_kinds=('linux',), kernel_forwarding=True),
 }
 
 

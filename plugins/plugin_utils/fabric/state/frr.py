@@ -24,6 +24,7 @@ import re
 
 from . import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
 from .gatherer import Gatherer, Source
+from .probe import CAPTURE_SOURCE
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'
@@ -235,7 +236,7 @@ VTYSH_SOURCES = (
     Source('bgp_evpn_vni', vtysh('show bgp l2vpn evpn vni json'), parse_bgp_evpn_vni, roles=LEAVES),
     Source('evpn_type3', vtysh('show bgp l2vpn evpn route type multicast json'), parse_evpn_type3, roles=LEAVES),
 )
-GATHERER = Gatherer('frr', 'FRR on Linux', 'command', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE))
+GATHERER = Gatherer('frr', 'FRR on Linux', 'command', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, CAPTURE_SOURCE))
 
 __all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'vtysh_output', 'vtysh',
            'VTYSH_SOURCES', 'GATHERER']

@@ -13,6 +13,7 @@ from __future__ import annotations
 from . import StateError, command_output, iproute2, lldp, ping, require_mapping
 from .counters import number
 from .gatherer import Gatherer, Source
+from .probe import PROBE_SOURCE
 from .rnic import SOURCE as RNIC_SOURCE, parse_rnic_facts
 
 NCCL_CONF = '/etc/nccl.conf'  # what host_nccl installs (NCCL reads it after the environment)
@@ -120,6 +121,7 @@ SOURCES = (
     lldp.SOURCE,
     Source('rnic', _module(RNIC_MODULE, RNIC_PARTS), parse_rnic_facts),
     Source('counters', _module(RNIC_MODULE, COUNTER_PARTS), parse_rnic_counters),
+    PROBE_SOURCE,
 )
 GATHERER = Gatherer('host', 'GPU server (Linux)', 'command', SOURCES, extra=_pings, extra_parser=_ping_parser)
 

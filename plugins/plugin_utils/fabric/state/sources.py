@@ -18,6 +18,8 @@ nvue.py, and host.py for GPU servers. The checks read only these neutral keys, n
 | counters      | {ports: {port: metrics}} (counters.py), read twice for rates                         |
 | rnic          | RDMA NIC lossless facts of a GPU server (rnic.parse_rnic_facts)                      |
 | nccl_conf     | {path, present, settings} of a GPU server's /etc/nccl.conf (host.parse_nccl_conf)    |
+| marking_probe | [what a GPU server sent] (probe.parse_marking_probe), from the validate role          |
+| marking_capture | {interfaces, packets} captured on a kernel-forwarding switch (probe.parse_marking_capture) |
 | ping:/jumbo:  | ping results of a GPU server (ping.parse_ping)                                       |
 """
 
