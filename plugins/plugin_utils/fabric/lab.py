@@ -3,81 +3,90 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The containerlab digital twin of a fabric, generated from the same design as the configurations.
 
-Every FRR switch and every GPU server becomes a Linux node (one image, see roles/lab), wired exactly as the
-design's links with the design's port names; each node's management address is the design's management_ip on a
-lab-private management network, so the intent-driven inventory already knows ansible_host. These nodes are never
-privileged (that fails on the project's machines): they get NET_ADMIN, NET_RAW and SYS_ADMIN.
+Every GPU server, and every switch of a platform that runs on the lab's own image (LAB_IMAGE: Debian with the
+routing suite, see roles/lab), becomes a Linux node, wired exactly as the design's links with the design's port
+names; each node's management address is the design's management_ip on a lab-private management network, so the
+intent-driven inventory already knows ansible_host. These nodes are never privileged (that fails on the project's
+machines): they get NET_ADMIN, NET_RAW and SYS_ADMIN.
 
-SONiC, EOS and Cumulus switches become nodes of containerlab's vendor kinds when the user has the images
-(vendor_images; nothing is pulled). A virtual switch has its own fixed port names, so each kind says how the
-rendered (hardware) port names map onto the image's interfaces, and refuses the ports it cannot represent.
+Switches of the other platforms become nodes of containerlab's vendor kinds when the user has the images
+(vendor_images; nothing is pulled). A platform lists the kinds that can run it (Platform.lab_kinds) and says how each
+maps the rendered (hardware) port names onto the image's interfaces in its own folder (platforms/<name>/lab.py KINDS);
+a kind refuses the ports it cannot represent.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from .errors import IssueCollector
-from .platforms import PLATFORMS
+from .platforms import registered
 
 CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']
 AUTHORIZED_KEYS = '/root/.ssh/authorized_keys'
 # Lab nodes get new host keys on every deploy: do not record or check them.
 SSH_COMMON_ARGS = '-o UserKnownHostsFile=/dev/null -o StrictHostKeyChecking=no -o LogLevel=ERROR'
-# The SONiC virtual switch HwSKU (Force10-S6000): 32 ports Ethernet0, Ethernet4 ... Ethernet124 on eth1 ... eth32.
-SONIC_VS_PORTS = 32
-CEOS_INTERFACE_MAP = '/mnt/flash/EosIntfMapping.json'
 
 
-def _natural_key(name):
+def natural_key(name):
+    """Sort key that puts eth2 before eth10."""
     return [int(part) if part.isdigit() else part for part in re.split(r'(\d+)', name)]
 
 
-def _same_names(pattern, rule):
+def same_names(pattern, rule):
+    """A kind whose interfaces are the rendered names themselves (those matching `pattern`; `rule` says which)."""
     def wire(ports):
         return {port: port for port in ports if re.fullmatch(pattern, port)}, rule
     return wire
 
 
-def _sequential_eth(pattern, rule):
-    """cEOS: eth1, eth2 ... in port order; EosIntfMapping.json gives them the rendered names."""
+def sequential_eth(pattern, rule):
+    """A kind whose interfaces are eth1, eth2 ... in port order (the image renames them itself)."""
     def wire(ports):
-        usable = sorted((port for port in ports if re.fullmatch(pattern, port)), key=_natural_key)
+        usable = sorted((port for port in ports if re.fullmatch(pattern, port)), key=natural_key)
         return {port: 'eth%d' % index for index, port in enumerate(usable, 1)}, rule
     return wire
 
 
-def _sonic_vs_lanes(ports):
-    wired = {}
-    for port in ports:
-        match = re.fullmatch(r'Ethernet(\d+)', port)
-        if match and int(match.group(1)) % 4 == 0 and int(match.group(1)) // 4 < SONIC_VS_PORTS:
-            wired[port] = 'eth%d' % (int(match.group(1)) // 4 + 1)
-    return wired, ('Ethernet0, Ethernet4 ... Ethernet%d (the virtual switch\'s %d ports; render the SONiC switches '
-                   'with ports of that layout)' % (4 * (SONIC_VS_PORTS - 1), SONIC_VS_PORTS))
-
-
 @dataclass(frozen=True)
 class LabKind:
-    """How one containerlab kind runs a switch: wire(ports) -> ({rendered port: interface}, allowed ports)."""
+    """How one containerlab kind runs a switch: wire(ports) -> ({rendered port: interface}, allowed ports);
+    files(design, node, wiring, files_dir) -> ({path: text}, [bind]) of what a node of the kind needs beside it."""
 
     name: str
     wire: object
     vendor: bool = True
+    files: object = None
 
 
-LAB_KINDS = {kind.name: kind for kind in (
-    LabKind('linux', _same_names(r'[A-Za-z][A-Za-z0-9_.-]{0,14}', 'a Linux interface name'), vendor=False),
-    LabKind('ceos', _sequential_eth(r'Ethernet\d+(/\d+)*', 'EthernetN or EthernetN/M')),
-    LabKind('sonic-vs', _sonic_vs_lanes),
-    LabKind('sonic-vm', _sonic_vs_lanes),
-    # cvx runs Cumulus in a container: its swp interfaces are the container's own, breakout names included.
-    LabKind('cvx', _same_names(r'(?=.{4,15}$)swp\d+(s\d+)?', 'swpN or swpNsM, at most 15 characters')),
-    LabKind('nvidia_cumulusvx', _same_names(r'swp\d+', 'swpN (the VM has no breakout ports)')),
-)}
+# The lab's own image: every GPU server, and the switches of platforms that name this kind.
+LAB_IMAGE = LabKind('linux', same_names(r'[A-Za-z][A-Za-z0-9_.-]{0,14}', 'a Linux interface name'), vendor=False)
+
+
+def lab_kinds() -> dict:
+    """{kind name: LabKind} of the lab image and of every platform's lab.py."""
+    kinds = {LAB_IMAGE.name: LAB_IMAGE}
+    for platform in registered().values():
+        if platform.has_part('lab'):
+            kinds.update((kind.name, kind) for kind in platform.part('lab').KINDS)
+    return kinds
+
+
+class _LabKinds(Mapping):
+    def __getitem__(self, name):
+        return lab_kinds()[name]
+
+    def __iter__(self):
+        return iter(lab_kinds())
+
+    def __len__(self):
+        return len(lab_kinds())
+
+
+LAB_KINDS = _LabKinds()
 
 
 def lab_names(design, prefix='aifabric'):
@@ -90,7 +99,11 @@ def _node_kinds(design, issues, vendor_images, vendor_kinds):
     """platform -> (kind, image) of every switch platform in the design, problems into issues."""
     chosen = {}
     for platform in sorted({node.platform for node in design.switches()}):
-        allowed = PLATFORMS[platform].lab_kinds
+        allowed = registered()[platform].lab_kinds
+        if not allowed:
+            issues.add(['topology', 'platform'], platform, 'no containerlab kind runs %s switches: a lab twin cannot '
+                       'be built' % platform)
+            continue
         kind = vendor_kinds.get(platform) or allowed[0]
         if kind not in allowed:
             issues.add(['lab_vendor_kinds', platform], kind, 'a %s switch runs in containerlab as %s'
@@ -146,9 +159,9 @@ def endpoints(design):
     return ends
 
 
-def _lab_platform(node):
-    """The platform whose containerlab kind runs the node: GPU servers run the lab image, like FRR switches."""
-    return 'frr' if node.role == 'host' else node.platform
+def _kind_of(node, kinds):
+    """(containerlab kind, vendor image or None) of a node: GPU servers run the lab image."""
+    return (LAB_IMAGE.name, None) if node.role == 'host' else kinds[node.platform]
 
 
 def _wiring(design, ends, kinds, issues):
@@ -159,7 +172,7 @@ def _wiring(design, ends, kinds, issues):
         for node, port in pair:
             ports.setdefault(node, []).append(port)
     for node, names in ports.items():
-        kind = LAB_KINDS[kinds[_lab_platform(design.nodes[node])][0]]
+        kind = LAB_KINDS[_kind_of(design.nodes[node], kinds)[0]]
         wired, rule = kind.wire(names)
         for port in names:
             if port not in wired:
@@ -174,7 +187,6 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
     """The containerlab topology (a dict to dump as YAML) of the fabric's digital twin, and the files its nodes
     need ({path under files_dir: text}: cEOS interface maps)."""
     network, kinds = check_lab(design, vendor_images, vendor_kinds)
-    kinds.setdefault('frr', ('linux', None))
     issues = IssueCollector()
     ends = endpoints(design)
     wiring = _wiring(design, ends, kinds, issues)
@@ -185,25 +197,22 @@ def containerlab_twin(design, image, public_key_path, files_dir, prefix='aifabri
     files = {}
     for name, node in design.nodes.items():
         role = 'gpu_server' if node.role == 'host' else node.role
-        kind, vendor_image = kinds[_lab_platform(node)]
+        kind, vendor_image = _kind_of(node, kinds)
         definition = {
             'mgmt-ipv4': design.management_ip[name],
             'labels': {'aifabric.role': role, 'aifabric.fabric': design.name},
         }
-        if kind == 'linux':
+        if kind == LAB_IMAGE.name:
             # The node init waits for this many data interfaces before it replays the persisted network
             # state (containerlab 0.79 sets CLAB_INTFS to 0).
             definition['env'] = {'AIFABRIC_LINKS': str(len(node.links))}
         else:
             definition.update(kind=kind, image=vendor_image)
-        if kind == 'ceos':
-            path = '%s/%s/EosIntfMapping.json' % (files_dir, name)
-            interfaces = {interface: port for port, interface in wiring.get(name, {}).items()}
-            files[path] = json.dumps({
-                'ManagementIntf': {'eth0': design.device(name)['management']['interface']},
-                'EthernetIntf': dict(sorted(interfaces.items(), key=lambda item: _natural_key(item[0]))),
-            }, indent=2) + '\n'
-            definition['binds'] = ['%s:%s:ro' % (path, CEOS_INTERFACE_MAP)]
+        make_files = LAB_KINDS[kind].files
+        if make_files:
+            node_files, binds = make_files(design, name, wiring.get(name, {}), files_dir)
+            files.update(node_files)
+            definition['binds'] = binds
         nodes[name] = definition
     links = [{'endpoints': ['%s:%s' % (node, wiring[node][port]) for node, port in ends[link.index]], 'mtu': link_mtu}
              for link in design.links]
@@ -243,7 +252,8 @@ def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
             groups.setdefault('platform_%s' % node.platform, set()).add(name)
         hostvars[name] = {'ansible_host': design.management_ip[name], 'aifabric_role': node.role,
                           'aifabric_platform': node.platform, 'aifabric_container': names['container_prefix'] + name}
-        if not LAB_KINDS[PLATFORMS[_lab_platform(node)].lab_kinds[0]].vendor:
+        kinds = (LAB_IMAGE.name,) if node.role == 'host' else registered()[node.platform].lab_kinds
+        if kinds and not LAB_KINDS[kinds[0]].vendor:
             hostvars[name].update(lab_login)
     children = {group: {'hosts': {name: {} for name in sorted(members)}} for group, members in sorted(groups.items())}
     children['switches'] = {'children': {group: {} for group in ('leaf', 'spine', 'super_spine') if group in groups}}

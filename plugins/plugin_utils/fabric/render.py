@@ -3,16 +3,16 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Render device models into configuration files: one template set per platform, formatting only.
 
-Contract: plugins/plugin_utils/fabric/platforms/<platform>.py defines
+Contract: plugins/plugin_utils/fabric/platforms/<platform>/render.py defines
     render(model: dict, env: jinja2.Environment) -> dict[str, str]   # file name -> content
 and hosts.py does the same for GPU servers; render_fabric() returns the files of the fabric as a whole.
-Renderers must not compute design data; they format the model.
+Renderers must not compute design data; they format the model. Templates are named '<folder>/<file>': the
+platform's own under its name (platforms/<platform>/templates/), the shared ones (templates/docs, templates/hosts).
 """
 
 from __future__ import annotations
 
 import functools
-import importlib
 import multiprocessing
 import os
 import re
@@ -20,6 +20,7 @@ import re
 import jinja2
 
 from . import jsontext
+from .platforms import PLATFORMS, registered
 
 TEMPLATE_ROOT = os.path.join(os.path.dirname(__file__), 'templates')
 
@@ -45,10 +46,26 @@ class _ModelEnvironment(jinja2.Environment):
 _DICT_METHODS = frozenset(dir(dict))
 
 
-@functools.lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
+    """The one Jinja2 environment of every renderer: the shared templates and each platform's own (built again only
+    when the platform registry changed)."""
+    registry = registered()
+    if _ENVIRONMENT.get('registry') is not registry:
+        _ENVIRONMENT.update(registry=registry, env=_environment(
+            tuple((name, platform.templates) for name, platform in registry.items())))
+    return _ENVIRONMENT['env']
+
+
+_ENVIRONMENT = {}
+
+
+def _environment(platform_templates) -> jinja2.Environment:
+    loader = jinja2.ChoiceLoader([
+        jinja2.PrefixLoader({name: jinja2.FileSystemLoader(folder) for name, folder in platform_templates}),
+        jinja2.FileSystemLoader(TEMPLATE_ROOT),
+    ])
     env = _ModelEnvironment(
-        loader=jinja2.FileSystemLoader(TEMPLATE_ROOT),
+        loader=loader,
         auto_reload=False,  # templates do not change during a run: no stat(2) of the template per device
         trim_blocks=True,
         lstrip_blocks=True,
@@ -60,10 +77,11 @@ def environment() -> jinja2.Environment:
     return env
 
 
-@functools.lru_cache(maxsize=None)
 def _renderer(kind: str):
-    module = 'hosts' if kind == 'host' else 'platforms.%s' % kind
-    return importlib.import_module('%s.%s' % (__package__, module)).render
+    if kind == 'host':
+        from . import hosts
+        return hosts.render
+    return registered()[kind].part('render').render
 
 
 # --------------------------------------------------------------------------- secrets
@@ -144,8 +162,12 @@ DOCS = 'docs'        # <dest>/docs/...: its page and the fabric's documentation
 
 def renderer_missing(exc_name, exc_module, model) -> bool:
     """True when the error says the renderer module of this device's platform does not exist (yet)."""
-    expected = 'hosts' if model['role'] == 'host' else model['platform']
-    return exc_name == 'ModuleNotFoundError' and (exc_module or '').rsplit('.', 1)[-1] == expected
+    if exc_name != 'ModuleNotFoundError':
+        return False
+    if model['role'] == 'host':
+        return (exc_module or '').rsplit('.', 1)[-1] == 'hosts'
+    platform = PLATFORMS.get(model['platform'])
+    return platform is not None and exc_module == '%s.render' % platform.package
 
 
 def _render_one(design, name, pages, user_hashes=None):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Switch hardware models as data: one YAML file per model in platforms/models/, checked against
+"""Switch hardware models as data: one YAML file per model in hardware/, checked against
 schema/switch-model.schema.yml when loaded.
 
 A model says what the box is (vendor, ASIC family, the NOSes it runs), what its front panel offers (ports, lanes
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from .intent_yaml import load_package_yaml
 
-MODELS_DIR = os.path.join(os.path.dirname(__file__), 'platforms', 'models')
+MODELS_DIR = os.path.join(os.path.dirname(__file__), 'hardware')
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'switch-model.schema.yml')
 # SONiC platform.json breakout mode: <ports>x<speed>G[(<lanes used>)][[<other speeds>]], e.g. 2x400G[200G,100G],
 # 2x100G(4)[40G] (two 100G ports on 4 of the cage's lanes).

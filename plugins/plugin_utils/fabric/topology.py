@@ -38,7 +38,7 @@ class Node:
     group: int | None = None  # leaves and hosts: server group
     plane: int | None = None  # spines: spine index in pod; super-spines: plane
     platform: str | None = None
-    model: str | None = None  # shipped switch model (platforms/models/<model>.yml); None on lab platforms
+    model: str | None = None  # shipped switch model (hardware/<model>.yml); None on lab platforms
     asic: str | None = None
     links: list = field(default_factory=list)  # Link objects touching this node, in port order
 

@@ -1,10 +1,9 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Deploy rendered configurations to switches: one contract (contract.py), one thin driver per platform beside it
-(eos.py: napalm over eAPI; sonic.py and nvue.py: netmiko over SSH), rolling batches (batches.py).
-
-A driver module defines DRIVER, a class built as DRIVER(device, host_vars) that implements contract.Driver.
+"""Deploy rendered configurations to switches: one contract (contract.py) that every platform's driver follows, and
+rolling batches (batches.py). The drivers live in the platform folders: platforms/<name>/deploy.py defines DRIVER, a
+class built as DRIVER(device, host_vars) that implements contract.Driver.
 """
 
 from __future__ import annotations

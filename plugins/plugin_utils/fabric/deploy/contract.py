@@ -16,10 +16,10 @@ DeployError naming the device, the step and the switch's own text, with the stat
 from __future__ import annotations
 
 import contextlib
-import importlib
 import ipaddress
 
 from . import (CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
+from ..platforms import registered
 from ..transport import ShellSettings, TransportError, quote, shell_session
 
 DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
@@ -116,14 +116,11 @@ def address_problems(host, interface, addresses) -> list:
 
 
 def driver_for(platform, device, host_vars) -> Driver:
-    """The driver of `platform` (module deploy/<platform>.py, class DRIVER) for one switch."""
-    try:
-        module = importlib.import_module('%s.%s' % (__package__, platform))
-    except ModuleNotFoundError as error:
-        if (error.name or '').rsplit('.', 1)[-1] != platform:
-            raise
-        raise DeployError(device, 'driver', 'aifabric.fabric has no deploy driver for platform %s' % platform) from None
-    return module.DRIVER(device, host_vars)
+    """The driver of `platform` (platforms/<platform>/deploy.py, class DRIVER) for one switch."""
+    found = registered().get(platform)
+    if found is None or not found.has_part('deploy'):
+        raise DeployError(device, 'driver', 'aifabric.fabric has no deploy driver for platform %s' % platform)
+    return found.part('deploy').DRIVER(device, host_vars)
 
 
 def _as_deploy_error(error, step, outcome):

@@ -1,16 +1,37 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Switch platforms as data: port names, limits and watchdog rules. Renderers live in sibling modules.
+"""Switch platforms: one folder per network OS, found here. Nothing outside the folders names a platform.
 
-Sources (see docs/platforms.md): SONiC YANG sonic-pfcwd.yang / sonic-port.yang; AVD eos_cli_config_gen
-schema (EOS watchdog timers in seconds, 2 decimals, polling 3 decimals); Cumulus Linux 5.x NVUE command
-reference (pfc-watchdog polling-interval 100-5000 ms, robustness 1-1000, link mtu 552-9216).
+A folder `platforms/<name>/` is a platform when its `__init__.py` defines `PLATFORM = Platform(name='<name>', ...)`:
+what the NOS is (limits, watchdog rules, releases, port naming, management) as data. Beside it, by convention:
+
+    render.py      render(model, env) -> {file name: text}: the device model in the NOS's own shape
+    templates/     its Jinja2 templates, named '<name>/<file>' in the shared environment (render.environment)
+    deploy.py      DRIVER: a deploy.contract.Driver (push / confirm / rollback with a confirm timer on the switch)
+    state.py       GATHERER: a state.gatherer.Gatherer whose parsers give the neutral state (state/schema.py)
+    lab.py         KINDS: the lab.LabKind of each containerlab kind in Platform.lab_kinds (none: no lab.py)
+
+The registry is this package's `__path__`: every package folder on it is looked at once per process (`refresh()`
+forgets what was found, e.g. after a test put another folder on the path). The contract every folder honours is
+tested over the registry (tests/unit/plugins/plugin_utils/fabric/platforms/test_contract.py).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+import functools
+import importlib
+import os
+import pkgutil
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+PARTS = ('render', 'deploy', 'state', 'lab')
+
+
+class PlatformError(ValueError):
+    """A platform folder that breaks the registry's rules (a bug in shipped data, caught by the contract test)."""
 
 
 @dataclass(frozen=True)
@@ -35,20 +56,22 @@ class WatchdogRules:
     restoration: TimerRule | None
     poll_interval: TimerRule | None
     actions: tuple
-    robustness_max: int | None = None  # NVUE: detection = poll_interval x robustness
+    robustness_max: int | None = None  # detection = poll_interval x robustness (NOSes that set only these two)
     unit: str = 'ms'
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Platform:
     name: str
     title: str
+    # Where the platform is listed among the others (schema enums, error messages, docs): lower first.
+    rank: int = 50
     port_prefix: str
     lossless_dataplane: bool
     max_lossless_priorities: int
     mtu_max: int
     watchdog: WatchdogRules | None
-    config_files: tuple = field(default_factory=tuple)
+    config_files: tuple = ()
     # Real switch hardware: port names, lanes, breakout and FEC come from a shipped switch model
     # (switch_models.py) named the NOS's way; lab platforms number their ports port_prefix + N.
     uses_models: bool = False
@@ -62,56 +85,90 @@ class Platform:
     uses_sku_buffers: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False
-    # The out-of-band management port and the VRF it lives in when management.vrf is on (SONiC and Cumulus
-    # require the name mgmt; EOS takes any name, MGMT by convention).
+    # The out-of-band management port and the VRF it lives in when management.vrf is on.
     management_interface: str = 'eth0'
     management_vrf: str = 'mgmt'
-    # containerlab kinds a lab twin can run this platform as (lab.py LAB_KINDS), the default first.
+    # containerlab kinds a lab twin can run this platform as (lab.py KINDS beside it), the default first.
     lab_kinds: tuple = ()
     # The Linux kernel forwards transit traffic, so a capture on a port sees it (the data-plane marking probe);
     # an ASIC-forwarding switch shows its CPU only what is addressed to it.
     kernel_forwarding: bool = False
+    # Filled in by the registry: the Python package of the folder and the folder itself.
+    package: str = ''
+    folder: str = ''
+
+    def part(self, name: str):
+        """The module `name` of the platform's folder (one of PARTS)."""
+        return importlib.import_module('%s.%s' % (self.package, name))
+
+    def has_part(self, name: str) -> bool:
+        return os.path.isfile(os.path.join(self.folder, name + '.py'))
+
+    @property
+    def templates(self) -> str:
+        return os.path.join(self.folder, 'templates')
 
 
-PLATFORMS = {
-    'sonic': Platform(
-        'sonic', 'SONiC (CONFIG_DB + FRR)', 'Ethernet', True,
-        # Community qos_config.j2 and the Dell module both cap lossless priorities at 2.
-        max_lossless_priorities=2, mtu_max=9216,
-        watchdog=WatchdogRules(TimerRule(100, 5000), TimerRule(100, 60000), TimerRule(100, 1000),
-                               actions=('drop', 'forward', 'alert')),
-        config_files=('config_db.json', 'frr.conf'), uses_models=True, port_naming='sonic_lanes', uses_sku_buffers=True,
-        # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
-        releases=('202305', '202311', '202405', '202411', '202505'), default_release='202405',
-        # sonic-vm runs the whole SONiC image (sshd, sonic-utilities with GCU) that the deploy drives.
-        lab_kinds=('sonic-vm', 'sonic-vs')),
-    'eos': Platform(
-        'eos', 'Arista EOS (CLI)', 'Ethernet', True,
-        max_lossless_priorities=2, mtu_max=9214,
-        # EOS takes seconds: timeout/recovery with 2 decimals (10 ms steps), polling with 3 decimals.
-        watchdog=WatchdogRules(TimerRule(10, 60000, 10), TimerRule(10, 60000, 10), TimerRule(5, 60000, 1),
-                               actions=('drop', 'alert'), unit='s'),
-        config_files=('startup-config.cfg',), uses_models=True, port_naming='slot_lane',
-        # Multi-agent routing is the default from 4.30.1F (AVD release notes).
-        releases=('4.30', '4.31', '4.32', '4.33', '4.34'), default_release='4.32',
-        management_interface='Management1', management_vrf='MGMT', lab_kinds=('ceos',)),
-    'nvue': Platform(
-        'nvue', 'NVIDIA Cumulus Linux (NVUE)', 'swp', True,
-        max_lossless_priorities=2, mtu_max=9216,
-        # NVUE sets only polling-interval and robustness; detection = poll x robustness, action drop.
-        watchdog=WatchdogRules(None, None, TimerRule(100, 5000), actions=('drop',), robustness_max=1000),
-        config_files=('startup.yaml',), uses_models=True, port_naming='split_suffix', adaptive_routing=True,
-        # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (platforms/nvue.py SYNTAX).
-        releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'), default_release='5.14',
-        lab_kinds=('cvx', 'nvidia_cumulusvx')),
-    'frr': Platform(
-        'frr', 'FRR on Linux (lab switch, no lossless data plane)', 'eth', False,
-        max_lossless_priorities=8, mtu_max=9500, watchdog=None,
-        config_files=('frr.conf', 'interfaces.json'),
-        releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'), default_release='8.4',
-        lab_kinds=('linux',), kernel_forwarding=True),
-}
+def _found(module_name, folder_name):
+    module = importlib.import_module(module_name)
+    platform = getattr(module, 'PLATFORM', None)
+    if platform is None:
+        return None
+    if not isinstance(platform, Platform):
+        raise PlatformError('%s: PLATFORM is a %s, not a Platform' % (module_name, type(platform).__name__))
+    if platform.name != folder_name:
+        raise PlatformError('%s: PLATFORM.name %r must be the folder name %r' % (module_name, platform.name, folder_name))
+    return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)))
+
+
+@functools.lru_cache(maxsize=1)
+def _registry() -> dict:
+    found = {}
+    for info in pkgutil.iter_modules(__path__):
+        if not info.ispkg or info.name in found:
+            continue
+        platform = _found('%s.%s' % (__name__, info.name), info.name)
+        if platform is not None:
+            found[platform.name] = platform
+    return dict(sorted(found.items(), key=lambda item: (item[1].rank, item[0])))
+
+
+def registered() -> dict:
+    """{name: Platform}: the same dict until refresh(), so callers may cache what they build from it by identity."""
+    return _registry()
+
+
+def refresh():
+    """Forget the platforms found so far: the next lookup looks at the folders on `__path__` again."""
+    _registry.cache_clear()
+
+
+class _Registry(Mapping):
+    """{name: Platform} of every platform folder, in listing order; looked up on first use."""
+
+    def __getitem__(self, name):
+        return _registry()[name]
+
+    def __iter__(self):
+        return iter(_registry())
+
+    def __len__(self):
+        return len(_registry())
+
+    def __repr__(self):
+        return 'PLATFORMS(%s)' % ', '.join(_registry())
+
+
+PLATFORMS = _Registry()
 
 
 def get_platform(name: str) -> Platform:
     return PLATFORMS[name]
+
+
+def platform_names() -> list:
+    return list(PLATFORMS)
+
+
+__all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'PLATFORMS', 'PARTS', 'get_platform',
+           'platform_names', 'refresh', 'registered']

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Parsers of gathered device state: pure functions from tool output to plain Python data.
 
-One gatherer per platform in its own module (frr, sonic, eos, nvue, host; the interface is gatherer.py) plus
-shared parsers (lldp, iproute2, ping, rnic). Every parser takes the text (or the command result, or the eAPI
+One gatherer per platform, in the platform's folder (platforms/<name>/state.py), and one for GPU servers (host.py);
+the interface is gatherer.py, the shared parsers are here (lldp, iproute2, ping, rnic, counters). Every parser takes the text (or the command result, or the eAPI
 JSON) a read-only command printed and returns plain, platform-neutral data, or raises StateError with a sentence
 that names the source and what is wrong with the input: empty or malformed input is never a traceback.
 `sources.py` is the registry and lists the neutral state keys.

@@ -1,17 +1,15 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The registry: which gatherer reads which platform (one line per NOS), and the platform-neutral state keys.
-
-Each gatherer (gatherer.py) lives in its platform's sibling file: frr.py (the FRR lab switch), sonic.py, eos.py,
-nvue.py, and host.py for GPU servers. The checks read only these neutral keys, never a platform:
+"""Which gatherer reads which device: a platform's own (platforms/<name>/state.py GATHERER) for a switch, host.py
+for a GPU server. The checks read only these platform-neutral keys, never a platform:
 
 | key           | shape (parser of reference)                                                          |
 |---------------|--------------------------------------------------------------------------------------|
-| bgp_summary   | [session] (frr.parse_bgp_summary)                                                    |
-| evpn_vni      | {vni: {vni, type, vxlan_if, vtep_ip, remote_vteps}} (frr.parse_evpn_vni)             |
+| bgp_summary   | [session] (platforms/frr/state.parse_bgp_summary)                                    |
+| evpn_vni      | {vni: {vni, type, vxlan_if, vtep_ip, remote_vteps}} (platforms/frr/state.parse_evpn_vni) |
 | bgp_evpn_vni  | {advertise_all_vni, vnis: {vni: {rd, import_rts, export_rts, in_kernel}}}            |
-| evpn_type3    | [IMET route] (frr.parse_evpn_type3)                                                  |
+| evpn_type3    | [IMET route] (platforms/frr/state.parse_evpn_type3)                                  |
 | lldp          | [neighbour] (lldp.parse_lldp_neighbors)                                              |
 | interfaces    | {name: {mtu, operstate, admin_up, lower_up, addresses, ...}} (iproute2.parse_ip_link) |
 | lossless      | {ports: {port: view}, source, issues} (views.py)                                     |
@@ -25,23 +23,23 @@ nvue.py, and host.py for GPU servers. The checks read only these neutral keys, n
 
 from __future__ import annotations
 
-from . import eos, frr, host, nvue, sonic
+from ..platforms import registered
+from . import host
 from .host import IPV4_ICMP_OVERHEAD, ping_key
 
-GATHERERS = {
-    'frr': frr.GATHERER,
-    'sonic': sonic.GATHERER,
-    'eos': eos.GATHERER,
-    'nvue': nvue.GATHERER,
-}
 HOST = host.GATHERER
+
+
+def gatherers() -> dict:
+    """{platform: its gatherer} of every platform."""
+    return {name: platform.part('state').GATHERER for name, platform in registered().items()}
 
 
 def gatherer_for(model):
     """The gatherer of a device model (GPU servers: the host gatherer)."""
     if model['role'] == 'host':
         return HOST
-    return GATHERERS[model['platform']]
+    return registered()[model['platform']].part('state').GATHERER
 
 
-__all__ = ['GATHERERS', 'HOST', 'gatherer_for', 'ping_key', 'IPV4_ICMP_OVERHEAD']
+__all__ = ['gatherers', 'HOST', 'gatherer_for', 'ping_key', 'IPV4_ICMP_OVERHEAD']

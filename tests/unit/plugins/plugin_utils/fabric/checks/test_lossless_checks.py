@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import sonic
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO, read
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import eos
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import render as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_model
 from tests.unit.utils.golden import assert_golden
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import nvue
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import render as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from tests.unit.utils.golden import assert_golden
 

@@ -20,7 +20,8 @@ import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform, sonic
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import render as sonic
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device, render_model
 from tests.unit.utils.frr import assert_frr_accepts
 from tests.unit.utils.golden import assert_golden

@@ -11,7 +11,8 @@ import os
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, host, sonic
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, host
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.counters import metric, rates
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read

@@ -10,7 +10,8 @@ import os
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, eos
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import state as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read

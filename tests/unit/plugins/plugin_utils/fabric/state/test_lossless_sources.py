@@ -11,7 +11,8 @@ import re
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sonic, sources
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sources
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read

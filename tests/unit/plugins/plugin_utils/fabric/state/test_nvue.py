@@ -11,7 +11,8 @@ import shlex
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, nvue
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import state as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 

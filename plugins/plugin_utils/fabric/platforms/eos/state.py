@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import re
 
-from . import StateError, excerpt, require_mapping
-from .counters import number
-from .gatherer import Gatherer, Source, results
-from .views import identity, lossless_state, port_view
+from ...state import StateError, excerpt, require_mapping
+from ...state.counters import number
+from ...state.gatherer import Gatherer, Source, results
+from ...state.views import identity, lossless_state, port_view
 
 RUNNING = 'show running-config'
 VXLAN_VNI = 'show vxlan vni'
@@ -51,7 +51,7 @@ def _json(source, output):
     if output is None:
         raise StateError(source, 'not gathered')
     if isinstance(output, str):
-        from . import load_json  # pylint: disable=import-outside-toplevel
+        from ...state import load_json  # pylint: disable=import-outside-toplevel
         output = load_json(source, output)
     require_mapping(source, output)
     if 'errors' in output and len(output) <= 2:
@@ -325,7 +325,7 @@ def parse_lossless(output) -> dict:
 
 def design_view(model) -> dict:
     """The lossless view of the startup-config this collection renders for `model` (pre-deploy checks)."""
-    from ..render import render_model  # pylint: disable=import-outside-toplevel
+    from ...render import render_model  # pylint: disable=import-outside-toplevel
     try:
         text = render_model(model)['startup-config.cfg']
     except (KeyError, ValueError) as exc:

@@ -29,10 +29,10 @@ tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide 
 
 from __future__ import annotations
 
-from . import StateError, excerpt, load_json, require_mapping
-from .counters import number
-from .gatherer import Gatherer, Source, results
-from .views import identity, lossless_state, port_view
+from ...state import StateError, excerpt, load_json, require_mapping
+from ...state.counters import number
+from ...state.gatherer import Gatherer, Source, results
+from ...state.views import identity, lossless_state, port_view
 
 CONFIG = ('nv', 'config', 'show', '-o', 'json')
 AFI = {'ipv4-unicast': 'ipv4Unicast', 'l2vpn-evpn': 'l2VpnEvpn'}
@@ -41,7 +41,7 @@ MARK = '== '
 
 def _text(source, output):
     if isinstance(output, dict) and 'rc' in output:
-        from . import command_output  # pylint: disable=import-outside-toplevel
+        from ...state import command_output  # pylint: disable=import-outside-toplevel
         return command_output(source, output)
     return output
 
@@ -238,7 +238,7 @@ def parse_lldp(output) -> list:
 
 def design_view(model) -> dict:
     """The lossless view of the startup.yaml this collection renders for `model` (pre-deploy checks)."""
-    from ..render import render_model  # pylint: disable=import-outside-toplevel
+    from ...render import render_model  # pylint: disable=import-outside-toplevel
     try:
         text = render_model(model)['startup.yaml']
     except (KeyError, ValueError) as exc:

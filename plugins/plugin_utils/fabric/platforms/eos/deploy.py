@@ -17,8 +17,8 @@ import contextlib
 import re
 import time
 
-from .contract import Driver, address_problems
-from ..transport import EapiSettings, TransportError, eapi_session
+from ...deploy.contract import Driver, address_problems
+from ...transport import EapiSettings, TransportError, eapi_session
 
 SESSION_PREFIX = 'aifabric_'
 FILE = 'startup-config.cfg'

@@ -21,7 +21,7 @@ overlay device MTU = port MTU - VXLAN overhead); every value comes from the devi
 
 from __future__ import annotations
 
-from ..intent import VXLAN_OVERHEAD
+from ...intent import VXLAN_OVERHEAD
 
 FRR_VERSION = '8.4'
 PEER_GROUP = 'FABRIC'

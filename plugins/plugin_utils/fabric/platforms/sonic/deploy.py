@@ -21,9 +21,9 @@ import json
 import re
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.frr_reload import parse_reload_test
-from .contract import ShellDriver, address_problems
-from ..platforms.sonic import MERGED_TABLES, REPLACED_TABLES, deploy_target
-from ..transport import TransportError, quote
+from ...deploy.contract import ShellDriver, address_problems
+from ...transport import TransportError, quote
+from .render import MERGED_TABLES, REPLACED_TABLES, deploy_target
 
 DEPLOYED_TABLES = MERGED_TABLES | REPLACED_TABLES
 

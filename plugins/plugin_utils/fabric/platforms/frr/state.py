@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 
-from . import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
-from .gatherer import Gatherer, Source
-from .probe import CAPTURE_SOURCE
+from ...state import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
+from ...state.gatherer import Gatherer, Source
+from ...state.probe import CAPTURE_SOURCE
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from json.encoder import encode_basestring_ascii as _quote
 
-from .frr import bfd_profile_lines
+from ..frr.render import bfd_profile_lines
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}

@@ -27,10 +27,11 @@ import re
 
 import ast
 
-from . import StateError, command_output, excerpt, frr, load_json, require_mapping
-from .counters import number
-from .gatherer import Gatherer, Source
-from .views import lossless_state, port_view
+from ...state import StateError, command_output, excerpt, load_json, require_mapping
+from ...state.counters import number
+from ...state.gatherer import Gatherer, Source
+from ...state.views import lossless_state, port_view
+from ..frr import state as frr
 
 SOURCE = 'SONiC CONFIG_DB'
 _PRIORITY_LIST = re.compile(r'^([0-7](,[0-7])*)?$')
@@ -286,7 +287,7 @@ def parse_lossless(result) -> dict:
 
 def design_view(model) -> dict:
     """The lossless view of the config_db.json this collection renders for `model` (pre-deploy checks)."""
-    from ..render import render_model  # pylint: disable=import-outside-toplevel
+    from ...render import render_model  # pylint: disable=import-outside-toplevel
     try:
         rendered = render_model(model)['config_db.json']
     except (KeyError, ValueError) as exc:
@@ -358,7 +359,7 @@ def _lldp_command(model, options):
 def parse_lldp(result) -> list:
     """Neighbours from APPL_DB LLDP_ENTRY_TABLE:<port> (lldp_rem_sys_name, lldp_rem_port_id, lldp_rem_port_desc,
     lldp_rem_port_id_subtype as the LLDP MIB number), in the shape of lldp.parse_lldp_neighbors."""
-    from .lldp import _peer_port  # pylint: disable=import-outside-toplevel
+    from ...state.lldp import _peer_port  # pylint: disable=import-outside-toplevel
     neighbors = []
     for port, entry in parse_db_dump('SONiC APPL_DB LLDP_ENTRY_TABLE', result).items():
         fields = entry['fields']

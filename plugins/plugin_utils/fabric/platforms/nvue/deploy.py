@@ -16,8 +16,8 @@ import json
 
 import yaml
 
-from .contract import ShellDriver, address_problems
-from ..transport import TransportError, quote
+from ...deploy.contract import ShellDriver, address_problems
+from ...transport import TransportError, quote
 
 FILE = 'startup.yaml'
 MANAGEMENT_PORT = 'eth0'

@@ -1,0 +1,33 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Arista EOS: one startup-config in CLI syntax (docs/platform-eos.md).
+
+Watchdog timers in seconds as the AVD eos_cli_config_gen schema gives them (github.com/aristanetworks/avd).
+"""
+
+from __future__ import annotations
+
+from .. import Platform, TimerRule, WatchdogRules
+
+PLATFORM = Platform(
+    name='eos',
+    title='Arista EOS (CLI)',
+    rank=20,
+    port_prefix='Ethernet',
+    lossless_dataplane=True,
+    max_lossless_priorities=2,
+    mtu_max=9214,
+    # EOS takes seconds: timeout/recovery with 2 decimals (10 ms steps), polling with 3 decimals.
+    watchdog=WatchdogRules(detection=TimerRule(10, 60000, 10), restoration=TimerRule(10, 60000, 10),
+                           poll_interval=TimerRule(5, 60000, 1), actions=('drop', 'alert'), unit='s'),
+    config_files=('startup-config.cfg',),
+    uses_models=True,
+    port_naming='slot_lane',
+    # Multi-agent routing is the default from 4.30.1F (AVD release notes).
+    releases=('4.30', '4.31', '4.32', '4.33', '4.34'),
+    default_release='4.32',
+    management_interface='Management1',
+    management_vrf='MGMT',
+    lab_kinds=('ceos',),
+)

@@ -1,0 +1,25 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""FRR on Linux: the lab switch (FRR's integrated frr.conf + the Linux interface state), no lossless data plane
+(docs/platform-frr.md)."""
+
+from __future__ import annotations
+
+from .. import Platform
+
+PLATFORM = Platform(
+    name='frr',
+    title='FRR on Linux (lab switch, no lossless data plane)',
+    rank=90,
+    port_prefix='eth',
+    lossless_dataplane=False,
+    max_lossless_priorities=8,
+    mtu_max=9500,
+    watchdog=None,
+    config_files=('frr.conf', 'interfaces.json'),
+    releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'),
+    default_release='8.4',
+    lab_kinds=('linux',),
+    kernel_forwarding=True,
+)

@@ -1,0 +1,33 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVIDIA Cumulus Linux 5.x: one NVUE startup.yaml (docs/platform-nvue.md).
+
+Limits from the Cumulus Linux 5.x NVUE command reference (pfc-watchdog polling-interval 100-5000 ms, robustness
+1-1000, link mtu 552-9216).
+"""
+
+from __future__ import annotations
+
+from .. import Platform, TimerRule, WatchdogRules
+
+PLATFORM = Platform(
+    name='nvue',
+    title='NVIDIA Cumulus Linux (NVUE)',
+    rank=30,
+    port_prefix='swp',
+    lossless_dataplane=True,
+    max_lossless_priorities=2,
+    mtu_max=9216,
+    # NVUE sets only polling-interval and robustness; detection = poll x robustness, action drop.
+    watchdog=WatchdogRules(detection=None, restoration=None, poll_interval=TimerRule(100, 5000), actions=('drop',),
+                           robustness_max=1000),
+    config_files=('startup.yaml',),
+    uses_models=True,
+    port_naming='split_suffix',
+    adaptive_routing=True,
+    # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (render.py SYNTAX).
+    releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'),
+    default_release='5.14',
+    lab_kinds=('cvx', 'nvidia_cumulusvx'),
+)
