@@ -46,10 +46,12 @@ def _per_class(properties):
             'additionalProperties': {'type': 'object', 'additionalProperties': False, 'properties': properties}}
 
 
+# 5.14: `ip vrr enable on` + `state up`; 5.15 (New and Changed NVUE Commands): `ipv4 vrr state enabled` + `vrr-state up`.
 VRR = {'type': 'object', 'additionalProperties': False, 'properties': {
-    'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}}, 'enable': ON_OFF, 'state': LOOSE,
+    'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}}, 'enable': ON_OFF,
+    'state': {'anyOf': [{'enum': ['up', 'down', 'enabled', 'disabled']}, {'type': 'object'}]},
+    'vrr-state': {'enum': ['up', 'down']},
     'mac-address': {'type': 'string', 'pattern': '^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'}, 'mac-id': {'type': 'integer'}}}
-VRR['properties']['state'] = {'anyOf': [{'enum': ['up', 'down']}, {'type': 'object'}]}
 SCHEMA = {
     'type': 'object', 'additionalProperties': False,
     'properties': {
@@ -69,7 +71,10 @@ SCHEMA = {
                 'ip': {'type': 'object', 'properties': {
                     'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}},
                     'vrf': {'type': 'string'}, 'vrr': VRR, 'gateway': LOOSE, 'ipv6': LOOSE}},
-                'ipv4': {'type': 'object', 'properties': {'vrr': VRR}},  # 5.15+: VRR under ipv4
+                # 5.15+: `ipv4 address|gateway|vrr` and `interface <id> vrf` replace `ip address|gateway|vrr|vrf`
+                'ipv4': {'type': 'object', 'properties': {
+                    'address': {'type': 'object', 'propertyNames': {'format': 'ip-prefix'}}, 'gateway': LOOSE, 'vrr': VRR}},
+                'vrf': {'type': 'string'},
                 'bridge': LOOSE, 'bond': LOOSE, 'router': LOOSE, 'evpn': LOOSE, 'acl': LOOSE,
                 'qos': {'type': 'object', 'properties': {
                     'congestion-control': {'type': 'object', 'properties': {'profile': {'type': 'string'}}},
@@ -539,7 +544,8 @@ def _interfaces(directory, faults, tree):
             'link': {'admin-status': 'down' if 'down' in ((body.get('link') or {}).get('state') or {}) else 'up',
                      'oper-status': 'up' if up else 'down', 'mtu': (body.get('link') or {}).get('mtu', 9216 if name.startswith('swp') else 1500),
                      'speed': str((body.get('link') or {}).get('speed', '400G')), 'state': {'up' if up else 'down': {}}},
-            'ip': {'address': copy.deepcopy((body.get('ip') or {}).get('address', {})), 'vrf': (body.get('ip') or {}).get('vrf', 'default')},
+            'ip': {'address': copy.deepcopy((body.get('ip') or body.get('ipv4') or {}).get('address', {})),
+                   'vrf': body.get('vrf', (body.get('ip') or {}).get('vrf', 'default'))},
         }
     return out
 
@@ -659,9 +665,14 @@ def _lldp(directory, faults, interfaces):
     return out
 
 
-def _lossless(tree):
-    pfc = ((tree.get('qos') or {}).get('pfc') or {}).get('default-global', {})
-    return sorted(int(priority) for priority in (pfc.get('switch-priority') or {}))
+def _lossless(tree, name=None):
+    """PFC priorities of a port's PFC profile (`interface <id> qos pfc profile`, else default-global); without a
+    port, of every profile a port uses."""
+    profiles = (tree.get('qos') or {}).get('pfc') or {}
+    names = {(((body or {}).get('qos') or {}).get('pfc') or {}).get('profile', 'default-global')
+             for port, body in (tree.get('interface') or {}).items() if name in (None, port)} or {'default-global'}
+    return sorted({int(priority) for profile in names
+                   for priority in ((profiles.get(profile) or {}).get('switch-priority') or {})})
 
 
 def _qos_counters(faults, name, tree):
@@ -686,7 +697,7 @@ def _watchdog(faults, name, tree):
     configured = ((((tree.get('interface') or {}).get(name) or {}).get('qos') or {}).get('pfc-watchdog') or {}).get('state')
     enabled = configured in ('enable', 'enabled')
     status = {}
-    for priority in _lossless(tree):
+    for priority in _lossless(tree, name):
         tripped = bool(trip) and int(trip.get('priority', priority)) == priority
         status[str(priority)] = {'status': 'stormed' if tripped else 'operational',
                                  'deadlock-count': int(trip.get('count', 1)) if tripped else 0}
