@@ -787,7 +787,8 @@ class FabricDesign:
         model = get_model(node.model)
         sonic = {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None
         return {'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
-                'sonic': sonic, 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}
+                'sonic': sonic, 'vxlan_dscp_propagation': model.vxlan_dscp_propagation,
+                'vxlan_ecn_propagation': model.vxlan_ecn_propagation}
 
     def _evpn_model(self, node, interfaces):
         vtep = self.vtep[node.name]
@@ -816,8 +817,12 @@ class FabricDesign:
         follows the traffic class, which the lossless profile maps back to the RoCE DSCP (`tc_to_dscp`), so the
         spines classify tunnelled RoCE into the lossless class either way.
         """
-        copies = node.model is None or get_model(node.model).vxlan_dscp_propagation
-        qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class')
+        model = get_model(node.model) if node.model else None
+        copies = model is None or model.vxlan_dscp_propagation
+        # Without ECN propagation (EOS outside the hardware `vxlan qos ecn propagation` runs on) the outer ECN is 0:
+        # the underlay cannot mark tunnelled RoCE, only the leaves' own egress ports can.
+        ecn = 'propagate' if model is None or model.vxlan_ecn_propagation else 'zeroed'
+        qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class', ecn=ecn)
         roce = self.lossless['roce_priority']
         qos['roce_outer_dscp'] = self.lossless['roce_dscp'] if copies else self.lossless['tc_to_dscp'][roce]
         return qos

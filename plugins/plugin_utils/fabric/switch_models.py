@@ -66,6 +66,7 @@ class SwitchModel:
     sonic: dict | None
     headroom_lookup: dict | None  # (speed_gbps, cable_m) -> (xon, xoff, size)
     vxlan_dscp_propagation: bool
+    vxlan_ecn_propagation: bool
     adaptive_routing: bool
     default_for: tuple
     source: str
@@ -138,6 +139,7 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
         port_count=ports['count'], lanes=ports['lanes'], lane_gbps=ports['lane_gbps'], breakout=tuple(modes),
         sonic=sonic, headroom_lookup=lookup,
         vxlan_dscp_propagation=bool(data.get('vxlan', {}).get('dscp_propagation', False)),
+        vxlan_ecn_propagation=bool(data.get('vxlan', {}).get('ecn_propagation', False)),
         adaptive_routing=bool(data.get('adaptive_routing', False)),
         default_for=tuple(data.get('default_for', ())),
         source=os.path.basename(path))
