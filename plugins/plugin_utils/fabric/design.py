@@ -29,10 +29,6 @@ ROLE_LABEL = {'host': 'GPU server', 'leaf': 'leaf', 'spine': 'spine', 'super_spi
 # Anycast gateway MAC shared by every leaf's SVI of a routed network: without one MAC per gateway IP, hosts
 # learn a different router MAC per leaf. Locally administered (0x02 bit), so no vendor or VRRP MAC clashes.
 ANYCAST_GATEWAY_MAC = '02:00:00:00:01:01'
-# Dynamic-threshold exponents (alpha = 2**n, SAI/SONiC dynamic_th -8..7) of the buffer profiles around the
-# lossless PGs; the values of SONiC's Mellanox and Broadcom SKU defaults (sonic-buildimage buffers_defaults_*,
-# Configuration.md): lossless PG 0, lossy PG 3, lossless queue 7 (no egress drop), lossy queue 3.
-BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 7, 'lossy_queue': 3}
 # VXLAN tunnels carry the lossless class end to end (uniform model, RFC 6040 ECN): the outer header copies the
 # inner DSCP on encapsulation, so spines classify tunnelled RoCE on the RoCE DSCP; decapsulation keeps the inner
 # DSCP the host sent; ECN is propagated both ways so congestion seen in the underlay reaches the receiver.
@@ -40,8 +36,11 @@ BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 
 DEFAULT_QPS_PER_CONNECTION = 4
 # RoCEv2 UDP destination port, announced with its priority in the LLDP application TLV (IEEE 802.1Qaz).
 ROCE_UDP_PORT = 4791
-# A SONiC SKU's ingress lossless pool shrinks to make room for headroom down to 1/4 of its default, no further.
+# A SONiC SKU's shared pools shrink to make room for headroom down to 1/4 of their default, no further.
 MIN_SHRUNK_POOL_DIVISOR = 4
+# SONiC pool names the design sizes (sonic-swss buffermgrd/orchagent names; every SKU has both).
+INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
+EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
 TUNNEL_QOS = {'encap_dscp': 'copy', 'decap_dscp': 'preserve', 'ecn': 'propagate'}
 
 
@@ -590,30 +589,16 @@ class FabricDesign:
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
             uses_sku = get_platform(node.platform).uses_sku_buffers
-            sku = model.sonic['buffer_pools'] if model and model.sonic and uses_sku else None
+            sku = model.sonic['buffers'] if model and model.sonic and uses_sku else None
             budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
             if sku:
-                source = '%s HWSKU defaults' % model.sonic['hwsku']
-                pool = buffer_spec['pool_bytes'] or sku['ingress_lossless']
-                if shared:
-                    room_for_headroom = pool
-                else:
-                    # The SKU's total buffer (its egress lossless pool) holds the ingress pools plus every PG's
-                    # reserved headroom. When the SKU's default pool leaves too little, shrink the pool to what
-                    # remains, as SONiC's own dynamic buffer calculator does; an explicit pool_bytes is kept.
-                    room_for_headroom = sku['egress_lossless'] - sku.get('ingress_lossy', 0)
-                    if not buffer_spec['pool_bytes'] and room_for_headroom - pool < total:
-                        # Keep at least a quarter of the SKU's own pool as shared buffer: below that the lossless
-                        # class would pause at every burst.
-                        pool = max(room_for_headroom - total, sku['ingress_lossless'] // MIN_SHRUNK_POOL_DIVISOR)
-                        source += ', ingress lossless pool shrunk to fit the headroom'
-                    room_for_headroom -= pool
-                budget.update(pool_source=source,
-                              egress_lossless_pool_bytes=sku['egress_lossless'], egress_lossy_pool_bytes=sku['egress_lossy'])
+                pools, source, room_for_headroom = self._sku_pools(sku, total, shared, buffer_spec['pool_bytes'])
+                pool = pools[INGRESS_LOSSLESS_POOL]['size']
+                budget.update(pool_source='%s HWSKU defaults%s' % (model.sonic['hwsku'], source), pools=pools, sku=sku,
+                              egress_lossless_pool_bytes=pools[EGRESS_LOSSLESS_POOL]['size'])
             else:
                 pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
-                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes,
-                              egress_lossy_pool_bytes=max(asic.buffer_bytes - pool, 0))
+                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes)
                 room_for_headroom = pool
             budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
             self.buffer_budget[node.name] = budget
@@ -629,6 +614,39 @@ class FabricDesign:
                        '%d %s(s) need more lossless headroom than the buffer holds; worst %s needs %d bytes where '
                        '%d are left (%s; raise lossless_pool_percent or pool_bytes where they apply, shorten cables, '
                        'or use fewer lossless priorities)' % (count, ROLE_LABEL[role], name, total, room, source))
+
+    @staticmethod
+    def _sku_pools(sku, total, shared, pool_bytes):
+        """(pools, note for pool_source, bytes left for headroom) of a SONiC SKU's pools holding `total` bytes
+        of headroom. The pools are the SKU's (buffers_defaults_t1.j2); an explicit pool_bytes sizes the ingress
+        lossless pool.
+
+        Shared headroom (Broadcom SKUs): every PG's xoff sits in the ingress lossless pool's shared headroom pool,
+        which is the SKU's own or the design's headroom where that needs more. Independent headroom (Spectrum):
+        the SKU's total buffer (its egress lossless pool) holds the ingress pools plus every PG's reserved
+        headroom. When the SKU's defaults leave too little, the pools shrink as SONiC's own Mellanox calculator
+        sizes them (sonic-swss cfgmgr/buffer_pool_mellanox.lua: the ingress pools and the egress lossy pool all
+        get what the total leaves, split over the ingress pools), but never below a quarter of the SKU's default:
+        below that the lossless class would pause at every burst.
+        """
+        pools = {name: dict(fields) for name, fields in sku['pools'].items()}
+        ingress = pools[INGRESS_LOSSLESS_POOL]
+        if pool_bytes:
+            ingress['size'] = pool_bytes
+        if shared:
+            ingress['xoff'] = max(ingress.get('xoff', 0), total)
+            return pools, '', ingress['size']
+        ingress_pools = [fields for fields in pools.values() if fields['type'] == 'ingress']
+        mmu = pools[EGRESS_LOSSLESS_POOL]['size']
+        room = mmu - sum(fields['size'] for fields in ingress_pools)
+        if pool_bytes or room >= total:
+            return pools, '', room
+        floor = sku['pools'][INGRESS_LOSSLESS_POOL]['size'] // MIN_SHRUNK_POOL_DIVISOR
+        size = max((mmu - total) // len(ingress_pools), floor)
+        for name, fields in pools.items():
+            if name != EGRESS_LOSSLESS_POOL:
+                fields['size'] = size
+        return pools, ', shared pools shrunk to fit the headroom', mmu - size * len(ingress_pools)
 
     # ----------------------------------------------------------------- device models
     def device_names(self, role=None):
@@ -838,8 +856,7 @@ class FabricDesign:
             item['buffer_profile'] = name
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
         return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
-                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes,
-                    dynamic_thresholds=dict(BUFFER_DYNAMIC_THRESHOLDS))
+                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes)
 
     def _host_model(self, node):
         lossless = self.lossless

@@ -81,7 +81,7 @@ class Platform:
     # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
     releases: tuple = ()
     default_release: str | None = None
-    # Renders the switch's buffer pools from the model's HWSKU data (model.sonic['buffer_pools']).
+    # Renders the switch's buffer objects from the model's HWSKU data (model.sonic['buffers']).
     uses_sku_buffers: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False

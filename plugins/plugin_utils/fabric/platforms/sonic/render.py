@@ -41,8 +41,6 @@ LOOPBACK_VTEP = 'Loopback1'
 PFC_TO_PG_VENDORS = frozenset(['nvidia'])
 PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
 INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
-EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
-EGRESS_LOSSY_POOL = 'egress_lossy_pool'
 # Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
 HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
               'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
@@ -86,12 +84,12 @@ def _str_map(mapping) -> dict:
 MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
 # ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed).
 REPLACED_TABLES = frozenset({
-    'AAA', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PROFILE', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR',
-    'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE',
-    'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP',
-    'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER',
-    'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO',
-    'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+    'AAA', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'BUFFER_PORT_INGRESS_PROFILE_LIST',
+    'BUFFER_PROFILE', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP',
+    'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE', 'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG',
+    'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER',
+    'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER', 'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN',
+    'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO', 'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
 
 
 def deploy_target(running: dict, rendered: dict) -> dict:
@@ -310,30 +308,31 @@ def _add_qos(tables, model):
         tables['PFC_WD'] = pfc_wd
 
 
+def _strings(fields):
+    return {key: str(value) for key, value in fields.items()}
+
+
 def _add_buffers(tables, model):
+    """The SKU's buffer objects (model buffer.pools, buffer.sku: buffers_defaults_t1.j2 and the templates it uses)
+    plus one lossless PG profile per (speed, cable), as buffermgrd would write it from pg_profile_lookup.ini:
+    pool ingress_lossless_pool, xon, xon_offset where the SKU's lookup has it, xoff, size and the threshold named
+    after the pool's mode (sonic-swss cfgmgr/buffermgr.cpp)."""
     qos, buffer = model['qos'], model['buffer']
-    thresholds = buffer['dynamic_thresholds']
-    ingress_pool = {'type': 'ingress', 'mode': 'dynamic', 'size': str(buffer['pool_bytes'])}
-    if buffer['shared_headroom']:
-        # Shared headroom pool: profile xoff only triggers PAUSE, the pool's xoff holds the headroom (§1.4).
-        ingress_pool['xoff'] = str(buffer['headroom_bytes'])
-    tables['BUFFER_POOL'] = {
-        INGRESS_LOSSLESS_POOL: ingress_pool,
-        EGRESS_LOSSLESS_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossless_pool_bytes'])},
-        EGRESS_LOSSY_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossy_pool_bytes'])},
-    }
+    sku = buffer['sku']
+    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (§1.4).
+    tables['BUFFER_POOL'] = {name: _strings(fields) for name, fields in buffer['pools'].items()}
+    lossless_pg = sku['lossless_pg']
+    threshold = buffer['pools'][INGRESS_LOSSLESS_POOL]['mode'] + '_th'
     profiles = {}
     for profile in buffer['profiles']:
         # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (§1.4).
-        profiles[profile['name']] = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']),
-                                     'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
-                                     'dynamic_th': str(thresholds['lossless_pg'])}
-    profiles['ingress_lossy_profile'] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
-                                         'dynamic_th': str(thresholds['lossy_pg'])}
-    profiles['egress_lossless_profile'] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
-                                           'dynamic_th': str(thresholds['lossless_queue'])}
-    profiles['egress_lossy_profile'] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
-                                        'dynamic_th': str(thresholds['lossy_queue'])}
+        fields = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']), 'xon': str(profile['xon']),
+                  'xoff': str(profile['xoff']), threshold: str(lossless_pg['threshold'])}
+        if 'xon_offset' in lossless_pg:
+            fields['xon_offset'] = str(lossless_pg['xon_offset'])
+        profiles[profile['name']] = fields
+    for name, fields in sku['profiles'].items():
+        profiles[name] = _strings(fields)
     tables['BUFFER_PROFILE'] = profiles
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
@@ -346,19 +345,29 @@ def _add_buffers(tables, model):
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}
     profile_rows = {name: {'profile': name} for name in profiles}
+    lossy_pg, lossless_queue, lossy_queue = (profile_rows[sku['lossy_pg_profile']],
+                                             profile_rows[sku['lossless_queue_profile']],
+                                             profile_rows[sku['lossy_queue_profile']])
+    lists = sku.get('port_profile_lists')
+    list_rows = {direction: {'profile_list': ','.join(names)} for direction, names in (lists or {}).items()}
+    port_lists = {direction: {} for direction in list_rows}
     for item in model['interfaces']:
         name = item['name']
         for key in lossless_pg_keys:
             buffer_pg[name + key] = profile_rows[item['buffer_profile']]
         for key in lossy_pg_keys:
-            buffer_pg[name + key] = profile_rows['ingress_lossy_profile']
+            buffer_pg[name + key] = lossy_pg
         for key in lossless_queue_keys:
-            buffer_queue[name + key] = profile_rows['egress_lossless_profile']
+            buffer_queue[name + key] = lossless_queue
         for key in lossy_queue_keys:
-            buffer_queue[name + key] = profile_rows['egress_lossy_profile']
+            buffer_queue[name + key] = lossy_queue
+        for direction, row in list_rows.items():
+            port_lists[direction][name] = row
         cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (§1.2, C25)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
+    for direction, rows in port_lists.items():
+        tables['BUFFER_PORT_%s_PROFILE_LIST' % direction.upper()] = rows
     tables['CABLE_LENGTH'] = {CABLE_LENGTH_KEY: cable}
 
 

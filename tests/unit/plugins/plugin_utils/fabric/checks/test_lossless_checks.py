@@ -225,6 +225,10 @@ MUTATIONS = [
     ('lossless_buffers', lambda db: db['CABLE_LENGTH']['AZURE'].update(Ethernet0='1m'), 'cable length 1 m < cabled 5 m'),
     ('lossless_buffers', lambda db: db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'egress_lossy_profile'}}),
      'egress queue 3 uses'),
+    # Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool (Dell-Z9864f-O64): the profile decides.
+    ('lossless_buffers', lambda db: (db['BUFFER_PROFILE']['egress_lossy_profile'].update(pool='egress_lossless_pool'),
+                                     db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'egress_lossy_profile'}})),
+     'egress queue 3 uses egress_lossy_profile'),
     ('lossless_ecn', lambda db: next(iter(db['WRED_PROFILE'].values())).update(ecn='ecn_none'), 'marks no ECN'),
     ('lossless_ecn', lambda db: next(iter(db['WRED_PROFILE'].values())).update(green_min_threshold='90000000'),
      'is not below max'),
