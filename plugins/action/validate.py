@@ -14,7 +14,8 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, health, prometheus, report
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
+    anta_catalog, causes, health, prometheus, report)
 
 GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane')
 
@@ -24,7 +25,7 @@ class ActionModule(ActionBase):
     _requires_connection = False
     _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
-                             'prometheus_file', 'anta_catalog', 'probe_var', 'capture_var'))
+                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -46,6 +47,7 @@ class ActionModule(ActionBase):
             'health_thresholds': {'type': 'dict', 'default': {}},
             'prometheus_file': {'type': 'path'},
             'anta_catalog': {'type': 'bool', 'default': True},
+            'started_at': {'type': 'float'},
         })[1]
         problems = health.threshold_problems(args['health_thresholds'])
         if args['prometheus_file'] and not args['prometheus_file'].endswith('.prom'):
@@ -67,24 +69,32 @@ class ActionModule(ActionBase):
             if name not in known:
                 raise AnsibleActionFail('Unknown check %s (checks: %s)' % (name, ', '.join(sorted(known))))
         selected = [name for name in (args['checks'] or sorted(known)) if name not in args['skip_checks']]
-        states, phases = {}, ('design',)
+        states, phases, gathered = {}, ('design',), {}
         if args['gathered']:
             phases = ('design', 'deployed')
             for name in devices:
-                found = hostvars[name] if name in hostvars else {}
-                states[name] = dict((found.get(args['gathered_var']) or {}).get('state') or {})
+                gathered[name] = (hostvars[name].get(args['gathered_var']) if name in hostvars else None) or {}
+                states[name] = dict(gathered[name].get('state') or {})
                 # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks
                 # of devices without a part are left out).
+                device_vars = hostvars[name] if name in hostvars else {}
                 for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
-                    registered = found.get(var)
+                    registered = device_vars.get(var)
                     if registered and not registered.get('skipped'):
                         states[name][key] = registered
         options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
-                   'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds']}
+                   'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds'],
+                   'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},
+                   'converging': {name: _still_changing(item['convergence']) for name, item in gathered.items()
+                                  if (item.get('convergence') or {}).get('outcome') == 'changing'}}
         ctx = checks.Context(design, states, options)
         categories = GATHERED if args['gathered'] else ('lossless',)
         results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
+        found = causes.analyse(ctx, results)
         now = datetime.datetime.now(datetime.timezone.utc)
+        judged = time.monotonic() - started
+        begun = [value for value in [args['started_at']] + [item.get('started_at') for item in gathered.values()] if value]
+        run_seconds = max(judged, now.timestamp() - min(begun)) if begun else judged
         meta = {
             'generated_at': now.strftime('%Y-%m-%d %H:%M:%S UTC'),
             'intent': intent,
@@ -92,9 +102,12 @@ class ActionModule(ActionBase):
             'devices_checked': len(devices),
             'devices_without_state': ', '.join(sorted(name for name in devices if args['gathered'] and not ctx.gathered(name))),
             'check_mode': bool(self._task.check_mode),
-            'seconds': round(time.monotonic() - started, 2),
+            'run_seconds': round(run_seconds, 2),
+            'judging_seconds': round(judged, 2),
+            'timing': _timing(run_seconds, judged, gathered),
+            'settling': _settling(gathered),
         }
-        built = report.build(design, results, meta)
+        built = report.build(design, results, meta, causes=found)
         summary = built['summary']
         result['changed'] = False
         result['summary'] = summary
@@ -113,18 +126,36 @@ class ActionModule(ActionBase):
                     prometheus.write(path, text)
         failures = report.failure_lines(results, limit=args['failure_lines'])
         result['failures'] = failures
-        where = ' (report: %s)' % result['report']['markdown'] if result.get('report', {}).get('markdown') else ''
-        headline = ('fabric %s: %d checks run, %d passed, %d failed, %d errors, %d not applicable, %d health findings%s'
-                    % (design.name, summary['checks_run'], summary['passed'], summary['failed'], summary['errors'],
-                       summary['not_applicable'], summary['health_findings'], where))
+        result['causes'] = [cause.headline() for cause in found]
+        result['blamed'] = summary['blamed']
+        result['device_causes'] = {}
+        for cause in found:
+            for device in cause.devices:
+                result['device_causes'].setdefault(device, []).append(cause.headline())
+        where = result.get('report', {}).get('markdown')
+        headline = ('fabric %s: %s; %d checks run, %d passed, %d failed, %d errors, %d not applicable, %d health findings; '
+                    'run %.1f s' % (design.name, _count(len(found), 'cause'), summary['checks_run'], summary['passed'],
+                                    summary['failed'], summary['errors'], summary['not_applicable'],
+                                    summary['health_findings'], run_seconds))
+        lines = []
+        if found:
+            lines += ['Causes (%d), each with what follows from it:' % len(found)] + report.cause_lines(found)
+        if failures:
+            lines += ['Failed checks (%d):' % (summary['failed'] + summary['errors'])] + failures
+        if where:
+            lines.append('report: %s' % where)
+        if summary['verdict'] == 'NOTHING CHECKED':
+            result['msg'] = ('Validation checked NOTHING for %s: every result is not applicable (see the reasons in the '
+                             'report); this is not a pass%s' % (headline, '\nreport: %s' % where if where else ''))
+        elif summary['verdict'] == report.NOT_CONVERGED:
+            result['msg'] = ('Validation: the fabric had NOT CONVERGED yet for %s (not a verdict on the design: '
+                             'validate again, or give it longer with validate_settle_timeout)\n%s' % (headline, '\n'.join(lines)))
+        elif summary['failed'] + summary['errors']:
+            result['msg'] = 'Validation FAILED for %s\n%s' % (headline, '\n'.join(lines))
+        else:
+            result['msg'] = 'Validation passed for %s%s' % (headline, '\nreport: %s' % where if where else '')
         if summary['failed'] + summary['errors'] and args['fail']:
             result['failed'] = True
-            result['msg'] = 'Validation FAILED for %s\n%s' % (headline, '\n'.join(failures))
-        elif summary['checks_run'] == 0:
-            result['msg'] = ('Validation checked NOTHING for %s: every result is not applicable (see the reasons in the '
-                             'report); this is not a pass' % headline)
-        else:
-            result['msg'] = 'Validation %s for %s' % ('passed' if summary['ok'] else 'found problems', headline)
         return result
 
     @staticmethod
@@ -149,3 +180,43 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail('Validation needs exactly one fabric intent; the play hosts give %s. Set the '
                                     'intent option or limit the play to one fabric.' % (intents or 'none'))
         return os.path.realpath(intents[0])
+
+
+def _count(number, word):
+    return '%d %s%s' % (number, word, '' if number == 1 else 's')
+
+
+def _still_changing(convergence):
+    return 'still changing after %s s, the deadline; %d readings' % (convergence.get('seconds'), convergence.get('reads', 0))
+
+
+def _timing(run_seconds, judged, gathered):
+    """The run's wall time and where it went: reading and settling (slowest device), then judging."""
+    text = '%.1f s wall' % run_seconds
+    slowest = max(gathered.items(), key=lambda item: item[1].get('seconds') or 0, default=None)
+    if slowest and slowest[1].get('seconds') is not None:
+        reads = slowest[1].get('attempts') or 1
+        text += ' (reading and settling %.1f s on the slowest device, %s, %d reading%s; judging %.2f s)' % (
+            slowest[1]['seconds'], slowest[0], reads, '' if reads == 1 else 's', judged)
+    else:
+        text += ' (judging %.2f s)' % judged
+    return text
+
+
+def _settling(gathered):
+    """How settling ended on the devices: passed, failing the same way (wrong), still changing (not converged)."""
+    outcomes = {}
+    deadline = None
+    for name, item in sorted(gathered.items()):
+        convergence = item.get('convergence') or {}
+        deadline = convergence.get('deadline', deadline)
+        outcomes.setdefault(convergence.get('outcome') or 'not gathered', []).append(name)
+    if not outcomes:
+        return ''
+    words = {'settled': 'checks pass', 'stable': 'failing the same way (wrong, not converging)',
+             'changing': 'still changing at the deadline (not converged yet)', 'once': 'read once',
+             'unreadable': 'unreadable', 'not gathered': 'not gathered'}
+    parts = ['%s: %d%s' % (words.get(outcome, outcome), len(names), ' (%s)' % ', '.join(names[:5]) +
+                           (' ...' if len(names) > 5 else '') if outcome != 'settled' else '')
+             for outcome, names in sorted(outcomes.items())]
+    return 'deadline %s s; %s' % (deadline, '; '.join(parts))

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import datetime
 import time
 
 from ansible.errors import AnsibleActionFail
@@ -31,6 +32,17 @@ def result_key(item) -> str:
     return '%s %s' % (item['check'], item['subject'])
 
 
+def _wall_clock() -> float:
+    """Unix time of a reading, for the report (the counter readings keep their own time.time() stamps)."""
+    return datetime.datetime.now(datetime.timezone.utc).timestamp()
+
+
+def _fingerprint(open_results):
+    """What is wrong, as a comparable value: the failing results with what they saw (or the must_pass keys)."""
+    return tuple(sorted(item if isinstance(item, str) else (item.check, item.subject, item.status, item.seen)
+                        for item in open_results))
+
+
 def _open_results(results, must_pass):
     """What keeps the device from settling: every failed or errored check, or with `must_pass` only those of them
     (and any of them no longer reported at all)."""
@@ -42,8 +54,8 @@ def _open_results(results, must_pass):
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'ping_peers', 'rnic',
-                             'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
+    _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'settle_stable', 'ping_peers',
+                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -53,6 +65,7 @@ class ActionModule(ActionBase):
             'device': {'type': 'str'},
             'settle_timeout': {'type': 'int', 'default': 0},
             'settle_interval': {'type': 'int', 'default': 5},
+            'settle_stable': {'type': 'int', 'default': 0},
             'ping_peers': {'type': 'int', 'default': 0},
             'rnic': {'type': 'bool', 'default': True},
             'parallel': {'type': 'int', 'default': 8},
@@ -61,6 +74,9 @@ class ActionModule(ActionBase):
             'must_pass': {'type': 'list', 'elements': 'str'},
         })[1]
         intent = intent_path(args['intent'], task_vars)
+        if args['settle_stable'] < 0 or args['settle_timeout'] < 0:
+            raise AnsibleActionFail('settle_timeout and settle_stable are seconds (0 or more), got %d and %d'
+                                    % (args['settle_timeout'], args['settle_stable']))
         if args['health_interval'] < 0:
             raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
                                     % args['health_interval'])
@@ -78,16 +94,30 @@ class ActionModule(ActionBase):
         commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
-        started = time.monotonic()
-        deadline = started + max(args['settle_timeout'], 0)
-        attempt = 0
+        started_at, started = _wall_clock(), time.monotonic()
+        deadline = started + args['settle_timeout']
+        attempt, same_since, fingerprint, outcome = 0, None, None, 'once'
         while True:
             attempt += 1
             raw = self._read(gatherer, model, state_commands, args, task_vars)
+            read_at, now = _wall_clock(), time.monotonic()
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
             open_results = _open_results(results, args['must_pass'])
-            if raw.get(UNREADABLE) or not open_results or time.monotonic() + args['settle_interval'] > deadline:
+            if raw.get(UNREADABLE):
+                outcome = 'unreadable'
+                break
+            if not open_results:
+                outcome = 'settled'
+                break
+            if _fingerprint(open_results) != fingerprint:
+                fingerprint, same_since = _fingerprint(open_results), now
+            if args['settle_stable'] and attempt > 1 and now - same_since >= args['settle_stable']:
+                outcome = 'stable'  # failing the same way for settle_stable seconds: wrong, not converging
+                break
+            if now + args['settle_interval'] > deadline:
+                # at the deadline: still changing since the last read, or never judged stable (one read only)
+                outcome = 'once' if attempt == 1 else 'changing' if now - same_since < args['settle_interval'] else 'stable'
                 break
             time.sleep(max(args['settle_interval'], 1))
         if counter_commands and not raw.get(UNREADABLE):
@@ -101,7 +131,12 @@ class ActionModule(ActionBase):
             state=raw,
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
-            settled=not open_results and not raw.get(UNREADABLE),
+            started_at=started_at,
+            read_at=read_at,
+            settled=outcome == 'settled',
+            convergence={'outcome': outcome, 'deadline': args['settle_timeout'], 'reads': attempt,
+                         'seconds': round(now - started, 1),
+                         'unchanged_for': round(now - same_since, 1) if same_since is not None else None},
             passed=sorted(result_key(item.to_dict()) for item in results if item.status == checks.PASS),
             open_checks=[item if isinstance(item, str) else result_key(item.to_dict()) for item in open_results],
             summary=counted['counts'],

@@ -27,10 +27,16 @@ description:
     errors); each finding says where the problem starts and which end to look at.
   - On EOS switches, ANTA's own tests, catalogued from the design, run through ANTA's library on the eAPI outputs
     the gatherer read (check C(anta)); the catalog is also written as C(anta-catalog.yml) for C(anta nrfu).
-  - Writes C(report.json), C(report.md) and C(report.html) (health findings first, then failures, expected against
-    seen) to O(output_dir), and the verdicts and counters as a Prometheus textfile. The verdict is PASSED only when
-    checks ran and none failed; when nothing could be checked it says so and is not a pass. Fails when a check
-    failed or could not read its state, naming the device, the check and what was expected against what was seen.
+  - Groups the failures into causes, each with its consequences folded under it through the design (the link a
+    BGP session rides, the VNI on a leaf, the rail of a server) - a port that is admin down, a daemon that is not
+    running, a wrong VNI or route-target, swapped cables, a local AS other than the design's - and leads the
+    message, the reports and the returned values with them; the flat list of failures follows.
+  - Writes C(report.json), C(report.md) and C(report.html) (causes first, then health findings and failures, expected
+    against seen) to O(output_dir), and the verdicts and counters as a Prometheus textfile. At fabric scale the passes
+    in C(report.json) are aggregated per check and device group; every failure stays in full. The verdict is PASSED
+    only when checks ran and none failed; NOTHING CHECKED when nothing could be checked, NOT CONVERGED when every
+    failure sits on a device still changing at its settle deadline - neither is a pass. Fails when a check failed or
+    could not read its state, naming the device, the check and what was expected against what was seen.
   - Action plugin on the controller; no device is contacted.
 author:
   - aifabric contributors (@aifabric)
@@ -110,6 +116,11 @@ options:
     description: Write the ANTA catalog of the EOS switches (C(anta-catalog.yml)) to O(output_dir).
     type: bool
     default: true
+  started_at:
+    description:
+      - Unix time the validation run started (the role sets it), for the run's wall time in the report. Without it
+        the earliest start of M(aifabric.fabric.validate_gather) on the devices is used.
+    type: float
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -142,8 +153,23 @@ EXAMPLES = r"""
 RETURN = r"""
 summary:
   description:
-    - Counts - checks_run, passed, failed, errors, not_applicable, health_findings, results, devices - the
-      C(verdict) (PASSED, FAILED or NOTHING CHECKED) and C(ok) (true only when checks ran and none failed).
+    - Counts - causes, checks_run, passed, failed, errors, not_applicable, health_findings, results, devices - the
+      C(verdict) (PASSED, FAILED, NOT CONVERGED or NOTHING CHECKED), C(ok) (true only when checks ran and none
+      failed), C(blamed) (the devices the causes are on) and C(passes_aggregated).
+  returned: always
+  type: dict
+causes:
+  description: One line per cause, most explanatory first - C(leaf001 eth3 is admin down -> 11 consequences).
+  returned: always
+  type: list
+  elements: str
+blamed:
+  description: The devices the causes are on, in cause order.
+  returned: always
+  type: list
+  elements: str
+device_causes:
+  description: The causes of each blamed device (what the role fails that device with).
   returned: always
   type: dict
 failures:

@@ -24,8 +24,11 @@ description:
   - Reads the lossless counters (PFC frames, queue drops and ECN marks, PFC watchdog, RDMA NIC counters) once, or
     twice O(health_interval) seconds apart so that M(aifabric.fabric.validate) can judge their rates.
   - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every
-    O(settle_interval) seconds until those checks pass or the time is up (a freshly deployed fabric needs a
-    few seconds for BGP, EVPN and LLDP); the final verdict is given by M(aifabric.fabric.validate).
+    O(settle_interval) seconds until those checks pass or the deadline is reached (a freshly deployed fabric needs a
+    few seconds for BGP, EVPN and LLDP). With O(settle_stable) it stops as soon as the same checks have failed the
+    same way for that many seconds - the device is wrong, not converging, and waiting longer would not change it.
+    RV(convergence) tells the two apart (C(stable) against C(changing) at the deadline); the final verdict is given
+    by M(aifabric.fabric.validate).
   - Action plugin; nothing on the device is changed, so it runs in check mode as well.
 author:
   - aifabric contributors (@aifabric)
@@ -46,6 +49,12 @@ options:
     description: Seconds between two reads while settling.
     type: int
     default: 5
+  settle_stable:
+    description:
+      - Stop settling once the failing checks have stayed the same (same checks, same state seen) for this many
+        seconds. C(0) waits for the checks to pass until O(settle_timeout).
+    type: int
+    default: 0
   ping_peers:
     description:
       - Same-rail peers each GPU server pings per rail. C(0) pings every peer; a positive number picks that
@@ -150,4 +159,21 @@ seconds:
   description: Time spent gathering, settling and the counter interval included.
   returned: always
   type: float
+started_at:
+  description: Unix time when gathering started (the report gives the run's wall time from it).
+  returned: always
+  type: float
+read_at:
+  description: Unix time of the last reading of the state (the two ends of a link are read at different moments).
+  returned: always
+  type: float
+convergence:
+  description:
+    - How settling ended - C(outcome) is C(settled) (the checks pass), C(stable) (failing the same way for
+      O(settle_stable) seconds, or on the last two reads at the deadline - wrong, not converging), C(changing)
+      (still changing at the deadline - not converged yet), C(once) (one reading) or C(unreadable); with
+      C(deadline) (O(settle_timeout)), C(reads), C(seconds) spent and C(unchanged_for) (seconds the failures
+      stayed the same).
+  returned: always
+  type: dict
 """

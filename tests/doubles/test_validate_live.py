@@ -11,35 +11,21 @@ each fault must fail the report on the device it was put on."""
 
 from __future__ import annotations
 
-import getpass
 import json
 import os
+import re
 import subprocess
 import sys
 
 import pytest
 
-from tests.doubles import faults
-from tests.doubles.fleet import TEST_PASSWORD_HASH, Fleet, load_design
+from tests.doubles import faults, rendered
+from tests.doubles.fleet import Fleet, load_design
 from tests.unit.utils.ansible_cli import ansible_cli
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
-
-
-def _render(design, name):
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
-    return render_device(design, name, {user['name']: TEST_PASSWORD_HASH for user in design.intent['management']['users']})
-
-
-def _ssh(fleet, key, name, command, data=None):
-    double = fleet.devices[name]
-    argv = ['ssh', '-i', key, '-p', str(double.port), '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null',
-            '-o', 'LogLevel=ERROR', '-o', 'BatchMode=yes', '%s@%s' % (getpass.getuser(), double.host), command]
-    result = subprocess.run(argv, input=data, capture_output=True, text=True, timeout=60, check=False)
-    assert result.returncode == 0, '%s: %s -> %s %s' % (name, command, result.stdout, result.stderr)
-    return result.stdout
 
 
 @pytest.fixture(scope='module')
@@ -48,24 +34,10 @@ def live(tmp_path_factory):
     design = load_design(MIXED)
     fleet = Fleet(design, str(base / 'fleet'))
     platforms = {entry['name']: entry['kind'] for entry in fleet.entries}
-    for name, kind in platforms.items():
-        if kind == 'eos':
-            os.makedirs(fleet.state_dir_of(name), exist_ok=True)
-            with open(os.path.join(fleet.state_dir_of(name), 'startup-config'), 'w', encoding='utf-8') as handle:
-                handle.write(_render(design, name)['startup-config.cfg'])
+    rendered.stage(fleet, design)
     fleet.start()
     try:
-        key = os.path.join(fleet.state_dir, 'secrets', 'id_ed25519')
-        for name, kind in platforms.items():
-            files = _render(design, name)
-            if kind == 'sonic':
-                _ssh(fleet, key, name, 'cat > /tmp/config_db.json', files['config_db.json'])
-                _ssh(fleet, key, name, 'cat > /tmp/frr.conf', files['frr.conf'])
-                _ssh(fleet, key, name, 'sudo config replace /tmp/config_db.json && sudo cp /tmp/frr.conf '
-                                       '/etc/sonic/frr/frr.conf && sudo systemctl restart bgp')
-            elif kind == 'nvue':
-                _ssh(fleet, key, name, 'cat > /tmp/startup.yaml', files['startup.yaml'])
-                _ssh(fleet, key, name, 'nv config replace /tmp/startup.yaml && nv config apply -y')
+        rendered.apply(fleet, design)
         for name in platforms:
             faults.write(fleet.state_dir_of(name), **CONVERGED)
         inventory = base / 'inventory'
@@ -167,3 +139,31 @@ def test_counter_faults_are_found_on_the_end_where_they_start(live, platform):
     assert all(item['device'] == name and port in item['subject'] for item in pause + drops), pause + drops
     assert any(peer in item['subject'] and peer_port in item['subject'] for item in pause)
     assert report['summary']['health_findings'] >= 2 and not report['summary']['ok']
+
+
+def test_the_recap_fails_the_devices_the_causes_are_on_and_the_report_path_comes_last(live):
+    """Issue 24 item 2: the play fails where the causes are, not on the host the checks ran on."""
+    name = sorted(device for device, kind in live['platforms'].items() if kind == 'eos')[0]
+    directory = live['fleet'].state_dir_of(name)
+    faults.write(directory, bgp_stuck=['*'], **CONVERGED)
+    out = live['base'] / 'blame'
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    argv = ansible_cli('playbook') + [
+        '-i', str(live['inventory']), '-i', os.path.join(live['fleet'].state_dir, 'inventory.yml'),
+        os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
+        json.dumps({'validate_out': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0})]
+    try:
+        result = subprocess.run(argv, cwd=str(live['base']), env=env, capture_output=True, text=True, timeout=600,
+                                check=False)
+    finally:
+        faults.write(directory, **CONVERGED)
+    with open(out / 'mixed' / 'validation' / 'report.json', encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert result.returncode == 2 and report['summary']['causes'] >= 1, result.stdout[-3000:]
+    failed = set(re.findall(r'(?m)^(\S+)\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=[1-9]', result.stdout))
+    assert name in failed and failed == set(report['summary']['blamed']) & set(live['platforms'])
+    play = result.stdout.split('PLAY RECAP', 1)[0].rstrip()
+    assert play.endswith('"msg": "report: %s"\n}' % (out / 'mixed' / 'validation' / 'report.md'))  # last
+    assert 'Causes (' in play and play.index('Causes (') < play.index('Failed checks (')

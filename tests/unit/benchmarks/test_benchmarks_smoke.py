@@ -68,3 +68,12 @@ def test_one_device_change_toy_fabric():
     import bench_one_change  # pylint: disable=import-outside-toplevel
     data = bench_one_change.run('sonic', repeat=2, servers=8, quiet=True)
     assert [run['written'] for run in data['runs']] == [1, 1] and data['whole']['devices'] > 8
+
+
+def test_design_only_validation_toy_fabric():
+    """bench_validate's design-only part on a toy fabric: every check runs, the report files are written."""
+    import bench_validate  # pylint: disable=import-outside-toplevel
+    data = bench_validate.run(parts=('design',), repeat=1, servers=8, quiet=True)
+    run = data['design']['runs'][0]
+    assert run['summary']['verdict'] == 'PASSED' and run['results'] == run['summary']['passed'] > 0
+    assert set(run['sizes']) == {'json', 'markdown', 'html', 'prometheus'} and 'checks' in run['phases']

@@ -76,22 +76,32 @@ def test_intent_without_inventory_needs_an_output_directory(lab_project):
 
 
 def test_design_validation_reports_under_the_inventory_output_dir_and_publishes_the_summary(lab_project):
+    """The FRR lab before deploy: every check is not applicable. NOTHING CHECKED is not a pass: the run fails (exit
+    code 2, so `validate && deploy` stops), and still writes the report and publishes the summary."""
     inventory, out, elsewhere = lab_project
     result = _playbook('validate.yml', inventory, elsewhere, '-e', '{"validate_gather": "false", "validate_out": "",'
                                                                    ' "validate_checks": "", "validate_skip_checks": ""}')
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 2, result.stdout + result.stderr
     with open(out / 'validation' / 'report.json', encoding='utf-8') as handle:
         report = json.load(handle)
+    assert report['summary']['verdict'] == 'NOTHING CHECKED'
     published = _custom_stats(result.stdout)['aifabric_validate']['lab']
     assert {key: published[key] for key in report['summary']} == report['summary']
     assert published['report'] == str(out / 'validation' / 'report.json') and published['failures'] == []
     assert os.listdir(elsewhere) == []
+    # a summary, not a line per device: the design-only run never iterates over the hosts
+    assert not re.search(r'^(skipping|ok): \[(leaf|spine|gpu)0*[2-9]', result.stdout, re.M), result.stdout
+    failed = re.findall(r'^fatal: \[(\w+)\]: FAILED! => .*NOTHING CHECKED.*\(report: (\S+)\)', result.stdout, re.M)
+    assert len(failed) == 1 and failed[0][1] == str(out / 'validation' / 'report.md')
+    play = result.stdout.split('PLAY RECAP', 1)[0]
+    assert play.rstrip().endswith('(report: %s)"}' % (out / 'validation' / 'report.md'))  # the report path last
 
 
 def test_validate_out_survey_answer_and_check_list_text(lab_project, tmp_path):
     inventory, out, elsewhere = lab_project
     result = _playbook('validate.yml', inventory, elsewhere, '-e', json.dumps({
-        'validate_gather': 'false', 'validate_out': str(tmp_path / 'reports'), 'validate_checks': 'lossless_pfc, lossless_ecn'}))
+        'validate_gather': 'false', 'validate_out': str(tmp_path / 'reports'), 'validate_checks': 'lossless_pfc, lossless_ecn',
+        'validate_fail': False}))  # the FRR lab: nothing to check, and a report anyway
     assert result.returncode == 0, result.stdout + result.stderr
     with open(tmp_path / 'reports' / 'lab' / 'validation' / 'report.json', encoding='utf-8') as handle:
         report = json.load(handle)

@@ -1,83 +1,36 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Checks: pure functions of the design (intent) and gathered state that return Results.
+"""Checks: declared units (base.py) judging the design (intent) and gathered state, returning Results.
 
-A check is `func(ctx, model) -> list[Result]`, registered with `@check(...)`. `ctx` holds the design,
-the device models (computed once) and every device's gathered state (parsed lazily, once); `model` is
-the device being checked. Checks never talk to devices and never raise for bad state: unreadable state
-becomes an `error` Result, state a platform or the lab cannot have becomes `not_applicable` with the
-reason, so nothing passes silently. What each check expects comes from catalog.py, i.e. from the design.
+Each check is a `base.Check` registered with `register()`. `ctx` holds the design, the device models (computed
+once) and every device's gathered state (parsed lazily, once); checks never talk to devices and never raise for
+bad state: unreadable state becomes an `error` Result, state a platform or the lab cannot have becomes
+`not_applicable` with the reason, so nothing passes silently. What each check expects comes from catalog.py,
+i.e. from the design.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import gc
 
-from ..state import DaemonDown, StateError
+from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
+                   Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
+from ..state import StateError
 from ..state.counters import rates
 from ..state.gatherer import SECOND, TIMES, UNREADABLE
 from ..state.sources import gatherer_for
 
-PASS = 'pass'
-FAIL = 'fail'
-ERROR = 'error'
-NOT_APPLICABLE = 'not_applicable'
-STATUSES = (FAIL, ERROR, NOT_APPLICABLE, PASS)  # report order: problems first
-
-
-@dataclass
-class Result:
-    """One checked fact about one device: what the design expects and what the device shows."""
-
-    device: str
-    check: str
-    subject: str
-    status: str
-    expected: str = ''
-    seen: str = ''
-    message: str = ''
-    rule: str | None = None
-    category: str = 'fabric'
-    source: str | None = None
-    link: str | None = None  # 'device port' of the lower end when the result is about a link (both-ends checks)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
-
-    def line(self) -> str:
-        """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures."""
-        text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, self.subject, self.expected, self.seen)
-        if self.message:
-            text += ' (%s)' % self.message
-        return text
-
-
-@dataclass(frozen=True)
-class Check:
-    id: str
-    title: str
-    category: str  # fabric | lossless | health | anta
-    roles: tuple  # device roles it applies to
-    sources: tuple  # state keys it reads (empty: design only)
-    rules: tuple = ()
-    description: str = ''
-    func: object = field(default=None, compare=False)
-    peers: bool = False  # reads the state of other devices too (link ends), not only the checked one
-
-
 REGISTRY = {}
 
 
-def check(check_id, title, category, roles, sources=(), rules=(), description='', peers=False):
-    """Register a check function under `check_id`."""
-
-    def decorate(func):
-        REGISTRY[check_id] = Check(check_id, title, category, tuple(roles), tuple(sources), tuple(rules),
-                                   description or (func.__doc__ or '').strip().split('\n')[0], func, peers)
-        return func
-
-    return decorate
+def register(check):
+    """Register a check (a Check subclass, instantiated once, or an instance) under its id."""
+    instance = check() if isinstance(check, type) else check
+    if not instance.id or instance.id in REGISTRY:
+        raise ValueError('check id %r is empty or registered twice' % instance.id)
+    REGISTRY[instance.id] = instance
+    return check
 
 
 class DeviceState:
@@ -150,6 +103,7 @@ class Context:
                        for name, state in (states or {}).items()}
         self.options = dict(options or {})
         self._models = {}
+        self._links = None
         self.cache = {}  # catalog memo: fabric-wide maps computed once per run
 
     def model(self, name) -> dict:
@@ -166,15 +120,19 @@ class Context:
             state.gatherer = gatherer_for(state.model)
         return state
 
+    def link_of(self, device, port):
+        """'device port' of the lower end of the cabled link at `device` `port` (None: not a cabled port)."""
+        if self._links is None:
+            table = {}
+            for link in self.design.links:
+                lower = '%s %s' % (link.lower.name, self.design.interface_name(link.lower, link))
+                table[(link.lower.name, self.design.interface_name(link.lower, link))] = lower
+                table[(link.upper.name, self.design.interface_name(link.upper, link))] = lower
+            self._links = table
+        return self._links.get((device, port))
+
     def gathered(self, name) -> bool:
         return name in self.states and bool(self.states[name].raw) and not self.states[name].raw.get(UNREADABLE)
-
-
-def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
-    """Result for state that could not be read. A daemon that is down is a failure, not an error."""
-    status = FAIL if isinstance(exc, DaemonDown) else ERROR
-    return Result(device, check_id, subject, status, expected, exc.message, 'state: %s' % exc.source,
-                  rule=rule, category=category, source=exc.source)
 
 
 def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) -> list:
@@ -187,12 +145,17 @@ def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) ->
                 if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)
                 and not (local_only and item.peers)]
     results = []
-    for name in names:
-        model = ctx.model(name)
-        for item in selected:
-            if model['role'] not in item.roles:
-                continue
-            results.extend(item.func(ctx, model))
+    collecting = gc.isenabled()
+    gc.disable()  # hundreds of thousands of acyclic results: the cycle collector would rescan them over and over
+    try:
+        for name in names:
+            model = ctx.model(name)
+            for item in selected:
+                if model['role'] in item.roles:
+                    results.extend(item.run(ctx, model))
+    finally:
+        if collecting:
+            gc.enable()
     return results
 
 
@@ -216,5 +179,6 @@ def _load_all():
 
 _load_all()
 
-__all__ = ['Result', 'Check', 'REGISTRY', 'check', 'DeviceState', 'Context', 'run', 'summary', 'state_problem',
-           'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']
+__all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
+           'DeviceState', 'Context', 'run', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
+           'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

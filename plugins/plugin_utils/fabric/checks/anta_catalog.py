@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 
-from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Result, check
+from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Check, NotApplicable, Outcome, Subject, register
 from .catalog import expected_vnis, vni_vteps
 from ..state import StateError
 from ..state.gatherer import command_key
@@ -201,33 +201,63 @@ def _ran(ctx):
     return ctx.cache['anta_results']
 
 
-@check('anta', 'ANTA tests from the design (EOS)', 'anta', SWITCHES, (ANTA_KEY,), peers=True,
-       description='ANTA\'s own tests, catalogued from the design (BGP peers per address family, VXLAN interface, VNI '
-                   'bindings and VTEPs, interfaces up, L3/L2 MTU, LLDP neighbours of the switch links), run through '
-                   'ANTA\'s library on the eAPI outputs read through the deploy connection; one result per ANTA test.')
-def anta_tests(ctx, model):
-    name = model['name']
-    state = ctx.state(name)
-    if not state.provides(ANTA_KEY):
-        return [Result(name, 'anta', 'all', NOT_APPLICABLE, 'ANTA tests', '-', 'not applicable: ANTA speaks eAPI; the %s '
-                       'gatherer reads the device otherwise (its state is checked by the other checks)'
-                       % state.gatherer.title, category='anta')]
-    if not available():
-        return [Result(name, 'anta', 'all', ERROR, 'ANTA tests', MISSING, category='anta')]
-    try:
-        state.get(ANTA_KEY)
-    except StateError as exc:
-        return [Result(name, 'anta', 'all', ERROR, 'ANTA tests', exc.message, 'state: %s' % exc.source,
-                       category='anta', source=exc.source)]
-    results = []
-    for item in _ran(ctx).get(name, []):
-        status = STATUS.get(item['result'], ERROR)
-        seen = '; '.join(item['messages']) or item['result']
+@register
+class AntaTests(Check):
+    id = 'anta'
+    title = 'ANTA tests from the design (EOS)'
+    category = 'anta'
+    roles = SWITCHES
+    per = 'EOS switch, one result per ANTA test'
+    state = (ANTA_KEY,)
+    peers = True
+    inputs = ('the catalog of checks/anta_catalog.py: BGP peers per address family, VXLAN interface, VNI bindings and '
+              'VTEPs, cabled ports up, L3/L2 MTU, LLDP neighbours of the switch links')
+    description = ('ANTA\'s own tests pass on the eAPI outputs read through the deploy connection (one result per ANTA '
+                   'test, its verdict its own; a skipped ANTA test is not applicable)')
+    failure = 'ANTA\'s own messages'
+    example = ('leaf001 anta [VerifyBGPPeerCount]: expected Verifies the count of BGP peers for given address families.; '
+               'seen AFI: ipv4 SAFI: unicast VRF: default - Expected: 2, Actual: 1')
+    error_subject = 'all'
+    na_expected = 'ANTA tests'
+    source_per_subject = True
+
+    def subjects(self, ctx, model):
+        state = ctx.state(model['name'])
+        if not state.provides(ANTA_KEY):
+            yield Subject('all', 'ANTA tests')  # read() says why it is not applicable
+            return
+        if not available():
+            yield Subject('all', 'ANTA tests', data='missing')
+            return
+        try:
+            state.get(ANTA_KEY)
+        except StateError:
+            yield Subject('all', 'ANTA tests')  # read() raises it again, as an error
+            return
+        ran = _ran(ctx).get(model['name'], [])
+        for item in ran:
+            yield Subject(item['test'], item['description'], data=item)
+        if not ran:
+            yield Subject('all', 'ANTA tests', data='none')
+
+    def read(self, ctx, model, subject):
+        state = ctx.state(model['name'])
+        if not state.provides(ANTA_KEY):
+            raise NotApplicable('ANTA speaks eAPI; the %s gatherer reads the device otherwise (its state is checked by '
+                                'the other checks)' % state.gatherer.title)
+        return state.get(ANTA_KEY)
+
+    def source(self, ctx, model, subject):
+        return 'ANTA %s' % subject.name if isinstance(subject.data, dict) else None
+
+    def judge(self, ctx, model, subject, state):
+        if subject.data == 'missing':
+            return Outcome(ERROR, MISSING)
+        if subject.data == 'none':
+            return Outcome(ERROR, 'ANTA ran no test on this device')
+        status = STATUS.get(subject.data['result'], ERROR)
         message = 'not applicable: skipped by ANTA' if status == NOT_APPLICABLE else ''
-        results.append(Result(name, 'anta', item['test'], status, item['description'], seen, message, category='anta',
-                              source='ANTA %s' % item['test']))
-    return results or [Result(name, 'anta', 'all', ERROR, 'ANTA tests', 'ANTA ran no test on this device',
-                              category='anta')]
+        return Outcome(status, '; '.join(subject.data['messages']) or subject.data['result'], message)
 
 
 __all__ = ['device_catalog', 'fabric_catalog', 'eapi_commands', 'run', 'command_key', 'available', 'ANTA_KEY']

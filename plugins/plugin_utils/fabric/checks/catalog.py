@@ -71,6 +71,32 @@ def expected_interfaces(model) -> list:
              'peer': '%s %s' % (item['peer'], item['peer_interface'])} for item in model['interfaces']]
 
 
+def uplinks(model) -> list:
+    """[(local port, peer device, peer port, designed local MTU)] of the links whose lower end is `model` (a GPU server
+    rail to its leaf, a leaf uplink to its spine, a spine uplink to its super-spine): each link judged once."""
+    if model['role'] == 'host':
+        return [(rail['interface'], rail['leaf'], rail['leaf_interface'], model['mtu']) for rail in model['rails']]
+    return [(item['name'], item['peer'], item['peer_interface'], item['mtu']) for item in model['interfaces']
+            if item.get('direction') == 'up']
+
+
+def link_subject(port, peer, peer_port) -> str:
+    """'eth3 <-> spine001 eth1': a link seen from its lower end."""
+    return '%s <-> %s %s' % (port, peer, peer_port)
+
+
+def designed_vnis(model) -> dict:
+    """{vni: what the design puts there} of a leaf: its L2VNIs (VLAN) and the L3VNIs of its tenant VRFs."""
+    evpn = model.get('evpn') or {}
+    vnis = {vlan['vni']: 'L2VNI of VLAN %d (%s)' % (vlan['vlan'], vlan['name']) for vlan in evpn.get('vlans') or []}
+    vnis.update({vrf['l3vni']: 'L3VNI of VRF %s' % vrf['name'] for vrf in evpn.get('vrfs') or [] if vrf.get('l3vni')})
+    return vnis
+
+
+def designed_vrfs(model) -> set:
+    return {vrf['name'] for vrf in (model.get('evpn') or {}).get('vrfs') or []}
+
+
 def rail_members(ctx) -> dict:
     """{network name: [(host, interface, ip)]} for every host rail (computed once per run)."""
     if 'rail_members' not in ctx.cache:
@@ -199,5 +225,5 @@ def catalog(ctx, names=None) -> dict:
 
 
 __all__ = ['expected_sessions', 'expected_vnis', 'expected_neighbors', 'expected_interfaces', 'ping_targets',
-           'jumbo_payload', 'vni_vteps', 'rail_members', 'catalog', 'marking_flows', 'probe_markings', 'probe_duties',
-           'AFI_IPV4', 'AFI_EVPN', 'ROCE_UDP_PORT']
+           'jumbo_payload', 'vni_vteps', 'rail_members', 'catalog', 'uplinks', 'link_subject', 'designed_vnis',
+           'designed_vrfs', 'marking_flows', 'probe_markings', 'probe_duties', 'AFI_IPV4', 'AFI_EVPN', 'ROCE_UDP_PORT']

@@ -13,13 +13,9 @@ packets to a capture; elsewhere the check says so instead of passing.
 
 from __future__ import annotations
 
-from . import FAIL, NOT_APPLICABLE, PASS, Result, check, state_problem
+from . import Check, NotApplicable, Subject, failed, register, verdict
 from .catalog import marking_flows, probe_markings
 from ..state import StateError
-
-CHECK = 'dataplane_marking'
-CATEGORY = 'dataplane'
-RULE = 'C21'
 
 
 def _captured(ctx, flow):
@@ -65,58 +61,74 @@ def _routed(marking, packets):
         for device, packet in mine)
 
 
-@check(CHECK, 'RoCE and CNP keep their DSCP on the spine links', CATEGORY, ('host',),
-       ('marking_probe', 'marking_capture'), (RULE,), peers=True,
-       description='A host sends UDP to port 4791 marked with the RoCE and the CNP DSCP to a host of its rail '
-                   'behind another leaf; the spines capture their links to the sender\'s leaf and the outer VXLAN '
-                   'header (or the packet, without overlay) must carry the DSCP and ECN the host set (C21).')
-def dataplane_marking(ctx, model):
-    results = []
-    markings = probe_markings(ctx)
-    for flow in marking_flows(ctx):
-        if flow['sender'] != model['name']:
-            continue
-        subject = 'rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
-                                               flow['destination'])
-        header = 'outer VXLAN header (VNI %s)' % flow['vni'] if flow['vni'] else 'IPv4 header'
-        expected = ('on the links of %s to its spines the %s carries %s' % (
-            flow['sender_leaf'], header, ' and '.join('%s DSCP %d ECN %d' % (item['name'], item['dscp'], item['ecn'])
-                                                     for item in markings)))
+@register
+class DataplaneMarking(Check):
+    id = 'dataplane_marking'
+    title = 'RoCE and CNP keep their DSCP on the spine links'
+    category = 'dataplane'
+    roles = ('host',)
+    per = 'probe flow (rail, sender to a host behind another leaf)'
+    state = ('marking_probe', 'marking_capture')
+    rules = ('C21',)
+    peers = True
+    inputs = ('per rail network spanning several leaves: its first GPU server, the first host of the rail behind '
+              'another leaf, the links of the sender\'s leaf to its spines, the RoCE and CNP DSCPs, the VNI')
+    description = ('the host sends 20 UDP packets to port 4791 marked with the RoCE DSCP (ECT(0), as `NCCL_IB_TC` '
+                   'marks) and 20 with the CNP DSCP (aifabric.fabric.dscp_probe) while the spines capture their links '
+                   'to the sender\'s leaf (aifabric.fabric.dscp_capture, packet sockets); with the EVPN overlay every '
+                   'captured probe carries the inner DSCP and ECN on its outer VXLAN header (VNI of the rail), without '
+                   'overlay the packet keeps its DSCP')
+    failure = ('per spine port, inner and outer DSCP/ECN, the VNI and the packet count, or that no probe packet reached '
+               'the spine links; not applicable where the spines forward in their ASIC (a capture on the switch never '
+               'sees transit packets) or the probe did not run')
+    example = ('gpu0001 dataplane_marking [rail 0 eth1 10.100.0.10 -> gpu0003 10.100.0.12]: ... seen spine001 eth1: '
+               'RoCE inner DSCP 26 ECN 2 -> outer DSCP 0 ECN 0 (VNI 10100, 20 packets); ...')
+    na_subject = 'all probe flows'
+    na_expected = 'probe packets marked on the spine links'
+
+    def subjects(self, ctx, model):
+        markings = probe_markings(ctx)
+        for flow in marking_flows(ctx):
+            if flow['sender'] != model['name']:
+                continue
+            header = 'outer VXLAN header (VNI %s)' % flow['vni'] if flow['vni'] else 'IPv4 header'
+            expected = 'on the links of %s to its spines the %s carries %s' % (
+                flow['sender_leaf'], header, ' and '.join('%s DSCP %d ECN %d' % (item['name'], item['dscp'], item['ecn'])
+                                                         for item in markings))
+            yield Subject('rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
+                                                      flow['destination']),
+                          expected, port=flow['interface'], data=flow)
+
+    def read(self, ctx, model, subject):
+        flow = subject.data
         if not flow['captures']:
-            results.append(Result(model['name'], CHECK, subject, NOT_APPLICABLE, expected, '-',
-                                  'not applicable: the spines of %s forward in their ASIC, so a capture on the '
-                                  'switch never sees transit packets; mirror a spine port (SPAN/ERSPAN) to see the '
-                                  'marking on the wire' % flow['sender_leaf'], rule=RULE, category=CATEGORY))
-            continue
-        if not ctx.state(model['name']).has('marking_probe'):
-            results.append(Result(model['name'], CHECK, subject, NOT_APPLICABLE, expected, '-',
-                                  'not applicable: the probe did not run (role aifabric.fabric.validate with '
-                                  'validate_marking_probe: true sends and captures it)', rule=RULE, category=CATEGORY))
-            continue
-        try:
-            sent = [probe for probe in ctx.state(model['name']).get('marking_probe')
-                    if probe['source'] == flow['source'] and probe['destination'] == flow['destination']]
-        except StateError as exc:
-            results.append(state_problem(model['name'], CHECK, subject, exc, expected, rule=RULE, category=CATEGORY))
-            continue
+            raise NotApplicable('the spines of %s forward in their ASIC, so a capture on the switch never sees transit '
+                                'packets; mirror a spine port (SPAN/ERSPAN) to see the marking on the wire'
+                                % flow['sender_leaf'])
+        state = ctx.state(model['name'])
+        if not state.has('marking_probe'):
+            raise NotApplicable('the probe did not run (role aifabric.fabric.validate with validate_marking_probe: '
+                                'true sends and captures it)')
+        sent = [probe for probe in state.get('marking_probe')
+                if probe['source'] == flow['source'] and probe['destination'] == flow['destination']]
         packets, errors = _captured(ctx, flow)
         if errors and not packets:
-            results.append(state_problem(model['name'], CHECK, subject, errors[0], expected, rule=RULE, category=CATEGORY))
-            continue
+            raise errors[0]
+        return sent, packets
+
+    def source(self, ctx, model, subject):
+        return 'aifabric.fabric.dscp_probe + aifabric.fabric.dscp_capture'
+
+    def judge(self, ctx, model, subject, state):
+        sent, packets = state
+        flow = subject.data
         if not sent:
-            results.append(Result(model['name'], CHECK, subject, FAIL, expected, 'no probe sent from %s to %s'
-                                  % (flow['source'], flow['destination']), rule=RULE, category=CATEGORY,
-                                  source='marking_probe'))
-            continue
+            return failed('no probe sent from %s to %s' % (flow['source'], flow['destination']), source='marking_probe')
         outcomes = [_tunnelled(flow, marking, packets) if flow['vni'] else _routed(marking, packets)
-                    for marking in markings]
+                    for marking in probe_markings(ctx)]
         where = ', '.join('%s %s' % (point['device'], point['interface']) for point in flow['captures'])
         seen = '; '.join(text for _ok, text in outcomes) + ' (captured on %s)' % where
-        ok = all(good for good, _text in outcomes)
-        results.append(Result(model['name'], CHECK, subject, PASS if ok else FAIL, expected, seen, rule=RULE,
-                              category=CATEGORY, source='aifabric.fabric.dscp_probe + aifabric.fabric.dscp_capture',
-                              link='%s %s' % (model['name'], flow['interface'])))
-    return results
+        return verdict(all(good for good, _text in outcomes), seen)
 
 
-__all__ = ['dataplane_marking']
+__all__ = ['DataplaneMarking']

@@ -3,14 +3,15 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Fabric checks on gathered state: BGP, EVPN, LLDP cabling, interfaces, reachability and jumbo frames.
 
-These are what the containerlab twin proves for real (FRR, Linux bridges and VXLAN, lldpd, ping).
+These are what the containerlab twin proves for real (FRR, Linux bridges and VXLAN, lldpd, ping). Each also
+reports what the device has and the design does not (a session, VNI, VLAN or VRF nobody designed, a second LLDP
+neighbour on a port).
 """
 
 from __future__ import annotations
 
-from . import FAIL, NOT_APPLICABLE, PASS, Result, check, state_problem
+from . import Check, NotApplicable, StateError, Subject, Unexpected, failed, passed, register, verdict
 from . import catalog
-from ..state import StateError
 from ..state.iproute2 import is_up
 from ..state.sources import ping_key
 
@@ -20,187 +21,217 @@ ALL = SWITCHES + ('host',)
 KERNEL_DATAPLANE = ('frr',)
 
 
-def _not_gathered(ctx, model, check_id, key, subject='all'):
-    """A not-applicable Result when this device's platform cannot show `key`, else None."""
-    state = ctx.state(model['name'])
+def _once(ctx, name, what, build):
+    """A per-device view of parsed state, built once per run (a check judges many subjects on it)."""
+    key = (what, name)
+    if key not in ctx.cache:
+        ctx.cache[key] = build()
+    return ctx.cache[key]
+
+
+def _optional(ctx, name, key):
+    """Parsed state when the platform shows it and it could be read, else None (for findings beyond the design)."""
+    state = ctx.state(name)
     if not state.provides(key):
-        return Result(model['name'], check_id, subject, NOT_APPLICABLE, 'state from the device', '-',
-                      'not applicable: the %s gatherer does not read %s' % (state.gatherer.title, key))
-    return None
-
-
-def _source(ctx, model, *keys):
-    """The commands behind the state keys on this device's platform (Result.source)."""
-    state = ctx.state(model['name'])
-    return '; '.join(state.describe(key) for key in keys if state.provides(key))
-
-
-def _state(ctx, model, check_id, key, subjects, expected):
-    """(parsed state, None) or (None, [Results]) when the state is missing or unreadable.
-
-    `expected` is one text for every subject or a list aligned with `subjects`.
-    """
-    skip = _not_gathered(ctx, model, check_id, key)
-    if skip:
-        return None, [skip]
+        return None
     try:
-        return ctx.state(model['name']).get(key), None
-    except StateError as exc:
-        wants = expected if isinstance(expected, list) else [expected] * len(subjects)
-        return None, [state_problem(model['name'], check_id, subject, exc, want) for subject, want in zip(subjects, wants)]
+        return state.get(key)
+    except StateError:
+        return None
 
 
 # --------------------------------------------------------------------------- BGP
-@check('bgp_session', 'BGP sessions established', 'fabric', SWITCHES, ('bgp_summary',),
-       description='Every designed BGP neighbour is Established in every designed address family, '
-                   'with the designed remote AS; sessions the design does not have are reported.')
-def bgp_session(ctx, model):
-    name = model['name']
-    expected = catalog.expected_sessions(model)
-    subjects = ['%s %s' % (item['key'], item['peer']) for item in expected]
-    wants = ['Established in %s, remote AS %s' % (', '.join(item['afis']), item['remote_asn']) for item in expected]
-    sessions, problems = _state(ctx, model, 'bgp_session', 'bgp_summary', subjects or ['all'], wants or ['no session'])
-    if problems:
-        return problems
-    by_peer = {}
-    for session in sessions:
-        if session['vrf'] == 'default':
-            by_peer.setdefault(session['peer'], {})[session['afi']] = session
-    results = []
-    for item, subject, want in zip(expected, subjects, wants):
-        seen = by_peer.pop(item['key'], {})
+def _asn(value):
+    """An AS number as an int, whatever the platform printed: 4200000000, "4200000000" or asdot "64086.59904"."""
+    text = str(value).strip()
+    if '.' in text:
+        high, _dot, low = text.partition('.')
+        if high.isdigit() and low.isdigit():
+            return int(high) * 65536 + int(low)
+    return int(text) if text.isdigit() else value
+
+
+def _sessions_by_peer(ctx, name, sessions):
+    def build():
+        table = {}
+        for session in sessions:
+            if session['vrf'] == 'default':
+                table.setdefault(session['peer'], {})[session['afi']] = session
+        return table
+    return _once(ctx, name, 'bgp_by_peer', build)
+
+
+def _bfd_note(ctx, name, item):
+    """Why BFD may have taken a session down: its state and down events on this switch (explanation only)."""
+    sessions = _optional(ctx, name, 'bfd') or {}
+    session = sessions.get(item['ip'] or '') or sessions.get(item['interface'])
+    if not session or (session['status'] == 'up' and not session['down_events']):
+        return ''
+    events = ', %s down events' % session['down_events'] if session['down_events'] else ''
+    diagnostic = session['diagnostic'] if session['diagnostic'] not in (None, 'ok') else session['remote_diagnostic']
+    return ('BFD with %s is %s%s%s: BFD takes the BGP session down when its packets are lost (a flapping link, or a '
+            'control plane too loaded to answer in time)' % (
+                item['key'], session['status'], ' (%s)' % diagnostic if diagnostic not in (None, 'ok') else '', events))
+
+
+@register
+class BgpSession(Check):
+    id = 'bgp_session'
+    title = 'BGP sessions established'
+    roles = SWITCHES
+    per = 'BGP neighbour'
+    state = ('bgp_summary',)
+    explains = ('bfd',)
+    inputs = 'the BGP neighbours of the switch (address or interface, peer, remote AS), its AS, EVPN or not'
+    description = ('every designed neighbour is Established in IPv4 unicast (+ L2VPN EVPN when the design has EVPN) '
+                   'with the designed remote AS')
+    failure = ('the state of each address family and the remote AS, and what BFD says about the session where the '
+               'platform shows it (down events, diagnostic); a session, a VRF with sessions or a local AS the design does '
+               'not have is a finding of its own')
+    example = ('leaf001 bgp_session [10.0.0.0 spine001]: expected Established in ipv4Unicast, l2VpnEvpn, remote AS '
+               '65100; seen ipv4Unicast Active, l2VpnEvpn Active, remote AS 65100')
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_sessions(model):
+            yield Subject('%s %s' % (item['key'], item['peer']),
+                          'Established in %s, remote AS %s' % (', '.join(item['afis']), item['remote_asn']),
+                          port=item['interface'], data=item)
+
+    def judge(self, ctx, model, subject, state):
+        item = subject.data
+        seen = _sessions_by_peer(ctx, model['name'], state).get(item['key'], {})
         if not seen:
-            results.append(Result(name, 'bgp_session', subject, FAIL, want, 'no such neighbour configured',
-                                  source=_source(ctx, model, 'bgp_summary')))
-            continue
+            return failed('no such neighbour configured')
         states = ['%s %s' % (afi, seen[afi]['state']) if afi in seen else '%s not activated' % afi for afi in item['afis']]
         remote = {session['remote_as'] for session in seen.values()}
         ok = all(afi in seen and seen[afi]['established'] for afi in item['afis']) and remote == {item['remote_asn']}
         text = ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str))
-        results.append(Result(name, 'bgp_session', subject, PASS if ok else FAIL, want, text,
-                              source=_source(ctx, model, 'bgp_summary')))
-    for peer, afis in sorted(by_peer.items()):
-        states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
-        host = next(iter(afis.values())).get('hostname') or ''
-        results.append(Result(name, 'bgp_session', ('%s %s' % (peer, host)).strip(), FAIL,
-                              'no session (not in the design)', states, source=_source(ctx, model, 'bgp_summary')))
-    return results
+        return verdict(ok, text, message='' if ok else _bfd_note(ctx, model['name'], item))
+
+    def unexpected(self, ctx, model):
+        sessions = _optional(ctx, model['name'], 'bgp_summary')
+        if sessions is None:
+            return
+        designed = {item['key'] for item in catalog.expected_sessions(model)}
+        for peer, afis in sorted(_sessions_by_peer(ctx, model['name'], sessions).items()):
+            if peer in designed:
+                continue
+            states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
+            host = list(afis.values())[0].get('hostname') or ''
+            yield Unexpected(('%s %s' % (peer, host)).strip(), states, 'no session (not in the design)')
+        vrfs = {}
+        for session in sessions:
+            if session['vrf'] != 'default':
+                vrfs.setdefault(session['vrf'], set()).add('%s %s' % (session['peer'], session['state']))
+        for vrf, peers in sorted(vrfs.items()):
+            yield Unexpected('VRF %s sessions' % vrf, ', '.join(sorted(peers)), 'no BGP session in VRF %s (not in the '
+                             'design: the tenant VRFs carry EVPN routes only)' % vrf)
+        asn = (model.get('bgp') or {}).get('asn')
+        local = sorted({_asn(session['local_as']) for session in sessions if session['vrf'] == 'default'
+                        and session.get('local_as') is not None}, key=str)
+        if asn is not None and local and local != [asn]:
+            yield Unexpected('local AS', 'AS %s' % ','.join(str(value) for value in local), 'AS %s' % asn,
+                             'the switch runs another AS than the design gives it: its peers refuse its sessions')
 
 
 # --------------------------------------------------------------------------- EVPN
-def _vni_subject(item):
-    return 'VNI %d' % item['vni']
+class _Vni(Check):
+    """The designed L2VNIs of a leaf, one subject each."""
+
+    roles = ('leaf',)
+    per = 'L2VNI'
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_vnis(ctx, model):
+            yield Subject('VNI %d' % item['vni'], self.want(item), data=item)
+
+    def want(self, item):
+        return ''
 
 
-@check('evpn_vni', 'EVPN L2VNIs present', 'fabric', ('leaf',), ('evpn_vni', 'bgp_evpn_vni'),
-       description='Every designed L2VNI of the leaf is bound on the VXLAN data plane (type L2) and installed '
-                   'in BGP EVPN; a missing VNI lists the VNIs the device has.')
-def evpn_vni(ctx, model):
-    name = model['name']
-    expected = catalog.expected_vnis(ctx, model)
-    if not expected:
-        return []
-    subjects = [_vni_subject(item) for item in expected]
-    want = 'L2VNI on the VXLAN data plane and in BGP EVPN (installed)'
-    vxlan, problems = _state(ctx, model, 'evpn_vni', 'evpn_vni', subjects, want)
-    if problems:
-        return problems
-    bgp, problems = _state(ctx, model, 'evpn_vni', 'bgp_evpn_vni', subjects, want)
-    if problems:
-        return problems
-    results = []
-    for item, subject in zip(expected, subjects):
+@register
+class EvpnVni(_Vni):
+    id = 'evpn_vni'
+    title = 'EVPN L2VNIs present'
+    state = ('evpn_vni', 'bgp_evpn_vni')
+    inputs = 'the VLANs of the leaf with their L2VNI, the L3VNIs of its tenant VRFs'
+    description = ('every designed L2VNI is bound on the VXLAN data plane (type L2, to its designed VLAN where the '
+                   'platform shows it) and installed in BGP EVPN')
+    failure = ('what the data plane and BGP show instead; a missing VNI lists the VNIs the device has; a VNI the '
+               'design does not have is a finding of its own, with the VLAN or VRF it is bound to')
+    example = ('leaf001 evpn_vni [VNI 10100]: expected L2VNI on the VXLAN data plane and in BGP EVPN (installed); '
+               'seen not on the VXLAN data plane (VNIs there: 10999), not in BGP EVPN')
+
+    def want(self, item):
+        return 'L2VNI on the VXLAN data plane and in BGP EVPN (installed)'
+
+    def judge(self, ctx, model, subject, state):
+        vxlan, bgp = state
+        item = subject.data
         vni = item['vni']
         seen = []
         bound = vxlan.get(vni)
         bgp_vni = bgp['vnis'].get(vni)
+        wrong_vlan = bound is not None and bound.get('vlan') is not None and str(bound['vlan']) != str(item['vlan'])
         if bound is None:
             known = ', '.join(str(other) for other in sorted(vxlan)) if vxlan else None
             there = ' (VNIs there: %s)' % known if known else ' (no VNI at all: EVPN not enabled)'
             seen.append('not on the VXLAN data plane' + there)
         elif bound['type'] != 'L2':
             seen.append('VXLAN type %s' % bound['type'])
+        elif wrong_vlan:
+            seen.append('VXLAN L2 on %s VLAN %s, designed VLAN %d' % (bound['vxlan_if'], bound['vlan'], item['vlan']))
         else:
             seen.append('VXLAN L2 on %s' % bound['vxlan_if'])
         if bgp_vni is None:
             seen.append('not in BGP EVPN' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
         else:
             seen.append('BGP EVPN %s' % ('installed' if bgp_vni['in_kernel'] else 'NOT installed'))
-        ok = bound is not None and bound['type'] == 'L2' and bgp_vni is not None and bgp_vni['in_kernel']
-        results.append(Result(name, 'evpn_vni', subject, PASS if ok else FAIL, want, ', '.join(seen),
-                              source=_source(ctx, model, 'evpn_vni', 'bgp_evpn_vni')))
-    return results
+        ok = bound is not None and bound['type'] == 'L2' and not wrong_vlan and bgp_vni is not None and bgp_vni['in_kernel']
+        return verdict(ok, ', '.join(seen))
+
+    def unexpected(self, ctx, model):
+        vxlan, bgp = _optional(ctx, model['name'], 'evpn_vni'), _optional(ctx, model['name'], 'bgp_evpn_vni')
+        designed = catalog.designed_vnis(model)
+        found = {}
+        for vni, info in (vxlan or {}).items():
+            text = 'VNI %d %s on %s' % (vni, info.get('type') or 'VXLAN', info.get('vxlan_if') or 'the VTEP')
+            if info.get('vlan') is not None:
+                text += ' VLAN %s' % info['vlan']
+            if info.get('tenant_vrf'):
+                text += ' VRF %s' % info['tenant_vrf']
+            found[vni] = [text]
+        for vni, info in ((bgp or {}).get('vnis') or {}).items():
+            found.setdefault(vni, ['VNI %d' % vni]).append(
+                'advertised in BGP EVPN' if info.get('in_kernel') else 'in BGP EVPN')
+        for vni in sorted(found):
+            if vni not in designed:
+                yield Unexpected('VNI %d' % vni, ', '.join(found[vni]), 'no VNI %d (not in the design)' % vni,
+                                 'the leaf carries a VNI nobody designed; with advertise-all-vni every leaf imports it')
 
 
-@check('evpn_route_target', 'EVPN route-targets as designed', 'fabric', ('leaf',), ('bgp_evpn_vni',),
-       description='Import and export route-targets of every L2VNI equal the designed route-target.')
-def evpn_route_target(ctx, model):
-    name = model['name']
-    expected = catalog.expected_vnis(ctx, model)
-    if not expected:
-        return []
-    subjects = [_vni_subject(item) for item in expected]
-    bgp, problems = _state(ctx, model, 'evpn_route_target', 'bgp_evpn_vni', subjects, 'designed route-targets')
-    if problems:
-        return problems
-    results = []
-    for item, subject in zip(expected, subjects):
-        want = 'import %s, export %s' % (item['route_target'], item['route_target'])
-        seen_vni = bgp['vnis'].get(item['vni'])
+@register
+class EvpnRouteTarget(_Vni):
+    id = 'evpn_route_target'
+    title = 'EVPN route-targets as designed'
+    state = ('bgp_evpn_vni',)
+    inputs = 'the route-target of every L2VNI of the leaf'
+    description = 'import and export route-targets of every L2VNI equal the designed route-target'
+    failure = 'the import and export route-targets the leaf has'
+    example = ('leaf001 evpn_route_target [VNI 10100]: expected import 65000:10100, export 65000:10100; seen import '
+               '64999:10100, export 64999:10100')
+
+    def want(self, item):
+        return 'import %s, export %s' % (item['route_target'], item['route_target'])
+
+    def judge(self, ctx, model, subject, state):
+        item = subject.data
+        seen_vni = state['vnis'].get(item['vni'])
         if seen_vni is None:
-            results.append(Result(name, 'evpn_route_target', subject, FAIL, want, 'VNI not in bgpd',
-                                  source=_source(ctx, model, 'bgp_evpn_vni')))
-            continue
-        seen = 'import %s, export %s' % (','.join(seen_vni['import_rts']) or 'none',
-                                         ','.join(seen_vni['export_rts']) or 'none')
-        ok = seen_vni['import_rts'] == [item['route_target']] and seen_vni['export_rts'] == [item['route_target']]
-        results.append(Result(name, 'evpn_route_target', subject, PASS if ok else FAIL, want, seen,
-                              source=_source(ctx, model, 'bgp_evpn_vni')))
-    return results
-
-
-@check('evpn_vtep', 'EVPN type-3 route of every remote VTEP imported', 'fabric', ('leaf',),
-       ('evpn_vni', 'evpn_type3'),
-       description='For every L2VNI, the type-3 (IMET) route of every other leaf carrying that VNI is imported: '
-                   'its VTEP is in the VNI flood list. The BGP table explains a miss (route absent or its '
-                   'route-target not imported).')
-def evpn_vtep(ctx, model):
-    name = model['name']
-    expected = catalog.expected_vnis(ctx, model)
-    subjects = ['VNI %d from %s %s' % (item['vni'], leaf, ip)
-                for item in expected for ip, leaf in sorted(item['remote_vteps'].items())]
-    if not subjects:
-        return []
-    zebra, problems = _state(ctx, model, 'evpn_vtep', 'evpn_vni', subjects, 'VTEP in the VNI flood list')
-    if problems:
-        return problems
-    try:
-        routes = ctx.state(name).get('evpn_type3')
-    except StateError as exc:
-        routes = exc.message  # explanation only; the verdict comes from zebra's flood list
-    try:
-        local = ctx.state(name).get('bgp_evpn_vni')['vnis']
-    except StateError:
-        local = {}
-    results = []
-    for item in expected:
-        flood = set((zebra.get(item['vni']) or {}).get('remote_vteps', []))
-        for ip, leaf in sorted(item['remote_vteps'].items()):
-            subject = 'VNI %d from %s %s' % (item['vni'], leaf, ip)
-            want = 'type-3 route imported (VTEP %s in the VNI %d flood list)' % (ip, item['vni'])
-            if ip in flood:
-                results.append(Result(name, 'evpn_vtep', subject, PASS, want, 'in the flood list',
-                                      source=_source(ctx, model, 'evpn_vni')))
-                continue
-            results.append(Result(name, 'evpn_vtep', subject, FAIL, want,
-                                  'not in the flood list; ' + _type3_evidence(routes, ip, item['route_target'],
-                                                                              local.get(item['vni'])),
-                                  source=_source(ctx, model, 'evpn_vni', 'evpn_type3')))
-        extra = sorted(flood - set(item['remote_vteps']))
-        if extra:
-            results.append(Result(name, 'evpn_vtep', 'VNI %d unexpected VTEPs' % item['vni'], FAIL,
-                                  'only the designed VTEPs', ', '.join(extra), source=_source(ctx, model, 'evpn_vni')))
-    return results
+            return failed('VNI not in bgpd')
+        seen = 'import %s, export %s' % (','.join(seen_vni['import_rts']) or 'none', ','.join(seen_vni['export_rts']) or 'none')
+        return verdict(seen_vni['import_rts'] == [item['route_target']] and seen_vni['export_rts'] == [item['route_target']],
+                       seen)
 
 
 def _type3_evidence(routes, vtep, route_target, local_vni):
@@ -218,42 +249,113 @@ def _type3_evidence(routes, vtep, route_target, local_vni):
     return 'its type-3 route with RT %s is in the BGP table but not installed' % ','.join(targets)
 
 
+@register
+class EvpnVtep(Check):
+    id = 'evpn_vtep'
+    title = 'EVPN type-3 route of every remote VTEP imported'
+    roles = ('leaf',)
+    per = 'L2VNI and remote VTEP'
+    state = ('evpn_vni',)
+    explains = ('evpn_type3', 'bgp_evpn_vni')
+    inputs = 'the L2VNIs of the leaf and, for each, the VTEP of every other leaf carrying it'
+    description = ('for every L2VNI, the type-3 (IMET) route of every other leaf carrying it is imported: its VTEP is '
+                   'in the VNI flood list. VTEPs in a flood list that the design does not have are a finding.')
+    failure = ('not in the flood list, and why from the BGP EVPN table: no type-3 route from that VTEP, or a '
+               'route-target this leaf does not import')
+    example = ('leaf002 evpn_vtep [VNI 10100 from leaf001 10.254.16.1]: expected type-3 route imported (VTEP '
+               '10.254.16.1 in the VNI 10100 flood list); seen not in the flood list; no type-3 route from '
+               '10.254.16.1 in the BGP table')
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_vnis(ctx, model):
+            for ip, leaf in sorted(item['remote_vteps'].items()):
+                yield Subject('VNI %d from %s %s' % (item['vni'], leaf, ip),
+                              'type-3 route imported (VTEP %s in the VNI %d flood list)' % (ip, item['vni']),
+                              data=(item, ip))
+
+    def judge(self, ctx, model, subject, state):
+        item, ip = subject.data
+        if ip in (state.get(item['vni']) or {}).get('remote_vteps', []):
+            return passed('in the flood list')
+        name = ctx.state(model['name'])
+        try:
+            routes = name.get('evpn_type3')
+        except StateError as exc:
+            routes = exc.message  # explanation only; the verdict comes from the flood list
+        try:
+            local = name.get('bgp_evpn_vni')['vnis'].get(item['vni'])
+        except StateError:
+            local = None
+        source = '; '.join(name.describe(key) for key in ('evpn_vni', 'evpn_type3') if name.provides(key))
+        return failed('not in the flood list; ' + _type3_evidence(routes, ip, item['route_target'], local), source=source)
+
+    def unexpected(self, ctx, model):
+        zebra = _optional(ctx, model['name'], 'evpn_vni')
+        if zebra is None:
+            return
+        for item in catalog.expected_vnis(ctx, model):
+            extra = sorted(set((zebra.get(item['vni']) or {}).get('remote_vteps', [])) - set(item['remote_vteps']))
+            if extra:
+                yield Unexpected('VNI %d unexpected VTEPs' % item['vni'], ', '.join(extra), 'only the designed VTEPs')
+
+
 # --------------------------------------------------------------------------- LLDP
 def _same_host(system_name, device):
     """LLDP system names are often fully qualified (EOS sends 'leaf001.example.net'): compare the host part."""
     return bool(system_name) and (system_name == device or str(system_name).split('.', 1)[0] == device)
 
 
-@check('lldp_neighbor', 'LLDP neighbours match the cabling plan', 'fabric', ALL, ('lldp',),
-       description='On every cabled port the LLDP neighbour is the designed device and port.')
-def lldp_neighbor(ctx, model):
-    name = model['name']
-    expected = catalog.expected_neighbors(model)
-    subjects = [item['interface'] for item in expected]
-    neighbors, problems = _state(ctx, model, 'lldp_neighbor', 'lldp', subjects, 'designed neighbour')
-    if problems:
-        return problems
-    by_port = {}
-    for neighbor in neighbors:
-        by_port.setdefault(neighbor['interface'], []).append(neighbor)
-    results = []
-    for item in expected:
-        want = '%s %s' % (item['peer'], item['peer_interface'])
-        seen = by_port.get(item['interface'], [])
+@register
+class LldpNeighbor(Check):
+    id = 'lldp_neighbor'
+    title = 'LLDP neighbours match the cabling plan'
+    roles = ALL
+    per = 'cabled port'
+    state = ('lldp',)
+    inputs = 'the cabling plan: the peer device and port of every cabled port (port names from the device models)'
+    description = ('the one LLDP neighbour on every cabled port is the designed device (a fully qualified system name '
+                   'matches its host part) and port')
+    failure = ('the neighbours seen on the port, or none; more than one neighbour on a port fails too (a stale '
+               'neighbour, a second LLDP agent such as the NIC firmware, or a shared segment)')
+    example = 'spine001 lldp_neighbor [eth1]: expected leaf001 eth3; seen no LLDP neighbour'
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_neighbors(model):
+            yield Subject(item['interface'], '%s %s' % (item['peer'], item['peer_interface']), port=item['interface'],
+                          data=item)
+
+    def judge(self, ctx, model, subject, state):
+        def build():
+            table = {}
+            for neighbor in state:
+                table.setdefault(neighbor['interface'], []).append(neighbor)
+            return table
+        item = subject.data
+        seen = _once(ctx, model['name'], 'lldp_by_port', build).get(item['interface'], [])
         text = ', '.join('%s %s' % (entry['system_name'] or entry['chassis_id'], entry['peer_port']) for entry in seen)
         ok = any(_same_host(entry['system_name'], item['peer']) and entry['peer_port'] == item['peer_interface']
                  for entry in seen)
-        results.append(Result(name, 'lldp_neighbor', item['interface'], PASS if ok else FAIL, want,
-                              text or 'no LLDP neighbour', source=_source(ctx, model, 'lldp')))
-    return results
+        if ok and len(seen) > 1:
+            return failed('%d LLDP neighbours: %s' % (len(seen), text),
+                          message='one port, one neighbour: a stale neighbour, a second LLDP agent (NIC firmware) or a '
+                                  'shared segment')
+        return verdict(ok, text or 'no LLDP neighbour')
 
 
 # --------------------------------------------------------------------------- interfaces
-def _interfaces(ctx, model, check_id):
-    expected = catalog.expected_interfaces(model)
-    subjects = [item['name'] for item in expected]
-    interfaces, problems = _state(ctx, model, check_id, 'interfaces', subjects, 'designed interface')
-    return expected, interfaces, problems
+class _Ports(Check):
+    """The cabled ports of a device, one subject each, judged on the `interfaces` state."""
+
+    roles = ALL
+    per = 'cabled port'
+    state = ('interfaces',)
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_interfaces(model):
+            yield Subject(item['name'], self.want(item), port=item['name'], data=item)
+
+    def want(self, item):
+        return 'designed interface'
 
 
 def _describe_link(interface):
@@ -266,134 +368,173 @@ def _describe_link(interface):
     return ', '.join(parts)
 
 
-@check('interface_state', 'Cabled interfaces up', 'fabric', ALL, ('interfaces',),
-       description='Every cabled port exists, is administratively up and has carrier.')
-def interface_state(ctx, model):
-    expected, interfaces, problems = _interfaces(ctx, model, 'interface_state')
-    if problems:
-        return problems
-    results = []
-    for item in expected:
-        seen = interfaces.get(item['name'])
-        results.append(Result(model['name'], 'interface_state', item['name'], PASS if is_up(seen) else FAIL,
-                              'up (to %s)' % item['peer'], _describe_link(seen), source=_source(ctx, model, 'interfaces')))
-    return results
+@register
+class InterfaceState(_Ports):
+    id = 'interface_state'
+    title = 'Cabled interfaces up'
+    inputs = 'the cabled ports of the device and their peers'
+    description = 'every cabled port exists, is administratively up and has carrier'
+    failure = 'the operational state: does not exist, admin down, or admin up with no carrier'
+    example = 'leaf001 interface_state [eth3]: expected up (to spine001 eth1); seen DOWN, admin down'
+
+    def want(self, item):
+        return 'up (to %s)' % item['peer']
+
+    def judge(self, ctx, model, subject, state):
+        seen = state.get(subject.data['name'])
+        return verdict(is_up(seen), _describe_link(seen))
 
 
-@check('interface_mtu', 'Interface MTU as designed', 'fabric', ALL, ('interfaces',), rules=('C14',),
-       description='Every cabled port has the designed MTU (switch port MTU, host rail MTU).')
-def interface_mtu(ctx, model):
-    expected, interfaces, problems = _interfaces(ctx, model, 'interface_mtu')
-    if problems:
-        return problems
-    results = []
-    for item in expected:
-        seen = interfaces.get(item['name'])
-        text = 'MTU %s' % seen['mtu'] if seen else 'interface does not exist'
-        ok = seen is not None and seen['mtu'] == item['mtu']
-        results.append(Result(model['name'], 'interface_mtu', item['name'], PASS if ok else FAIL,
-                              'MTU %d' % item['mtu'], text, rule='C14', source=_source(ctx, model, 'interfaces')))
-    return results
+@register
+class InterfaceMtu(_Ports):
+    id = 'interface_mtu'
+    title = 'Interface MTU as designed'
+    rules = ('C14',)
+    inputs = 'the designed MTU of every cabled port (switch port MTU, host rail MTU)'
+    description = 'every cabled port has the designed MTU'
+    failure = 'the MTU the port has'
+    example = 'gpu0001 interface_mtu [eth1]: expected MTU 9000; seen MTU 1500'
+
+    def want(self, item):
+        return 'MTU %s' % item['mtu']
+
+    def judge(self, ctx, model, subject, state):
+        seen = state.get(subject.data['name'])
+        return verdict(seen is not None and seen['mtu'] == subject.data['mtu'],
+                       'MTU %s' % seen['mtu'] if seen else 'interface does not exist')
 
 
-@check('interface_address', 'Interface addresses as designed', 'fabric', ALL, ('interfaces',),
-       description='Every host rail and routed switch port carries its designed IPv4 address and prefix.')
-def interface_address(ctx, model):
-    expected = [item for item in catalog.expected_interfaces(model) if item['address']]
-    if not expected:
-        return []
-    subjects = [item['name'] for item in expected]
-    interfaces, problems = _state(ctx, model, 'interface_address', 'interfaces', subjects, 'designed address')
-    if problems:
-        return problems
-    results = []
-    for item in expected:
-        seen = interfaces.get(item['name'])
+@register
+class InterfaceAddress(_Ports):
+    id = 'interface_address'
+    title = 'Interface addresses as designed'
+    inputs = 'the address and prefix of every host rail and routed switch port'
+    description = 'every host rail and routed switch port carries its designed IPv4 address and prefix'
+    failure = 'the IPv4 addresses the port has, or none'
+    example = 'gpu0001 interface_address [eth1]: expected 10.100.0.10/24; seen no IPv4 address'
+
+    def subjects(self, ctx, model):
+        for item in catalog.expected_interfaces(model):
+            if item['address']:
+                yield Subject(item['name'], item['address'], port=item['name'], data=item)
+
+    def judge(self, ctx, model, subject, state):
+        seen = state.get(subject.data['name'])
         have = ['%s/%s' % (addr['address'], addr['prefixlen']) for addr in (seen or {}).get('addresses', [])
                 if addr['family'] == 'inet']
-        ok = item['address'] in have
-        results.append(Result(model['name'], 'interface_address', item['name'], PASS if ok else FAIL,
-                              item['address'], ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'),
-                              source=_source(ctx, model, 'interfaces')))
-    return results
+        return verdict(subject.data['address'] in have,
+                       ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'))
 
 
-@check('vxlan_device', 'VXLAN devices carry the overlay', 'fabric', ('leaf',), ('interfaces',), rules=('C14',),
-       description='Linux data plane (FRR): each L2VNI has an up VXLAN device with the leaf VTEP as source, and it '
-                   'and its bridge have an MTU that carries a full host frame.')
-def vxlan_device(ctx, model):
-    name = model['name']
-    expected = catalog.expected_vnis(ctx, model)
-    if not expected:
-        return []
-    if model['platform'] not in KERNEL_DATAPLANE:
-        return [Result(name, 'vxlan_device', 'all', NOT_APPLICABLE, 'kernel VXLAN devices', '-',
-                       'not applicable: %s forwards VXLAN in its ASIC; the evpn_* checks cover the overlay'
-                       % model['platform'])]
-    subjects = [_vni_subject(item) for item in expected]
-    interfaces, problems = _state(ctx, model, 'vxlan_device', 'interfaces', subjects, 'VXLAN device')
-    if problems:
-        return problems
-    host_mtu = ctx.design.lossless['mtu']['host']
-    by_vni = {item['vxlan']['id']: item for item in interfaces.values() if item['vxlan']}
-    results = []
-    for item, subject in zip(expected, subjects):
-        want = 'VXLAN device up, local %s, it and its bridge MTU >= host MTU %d' % (item['vtep_ip'], host_mtu)
+@register
+class VxlanDevice(_Vni):
+    id = 'vxlan_device'
+    title = 'VXLAN devices carry the overlay'
+    state = ('interfaces',)
+    rules = ('C14',)
+    per = 'L2VNI (Linux data plane)'
+    inputs = 'the L2VNIs of the leaf, its VTEP address and the host MTU'
+    description = ('Linux data plane (FRR): each L2VNI has an up VXLAN device sourced from the leaf VTEP. It and its '
+                   'bridge carry a full host frame (the "bridge MTU 1500" pitfall). Other platforms forward VXLAN in '
+                   'their ASIC: not applicable there, the evpn_* checks cover the overlay.')
+    failure = 'the VXLAN device with its state, source and MTU and its bridge MTU, or that there is none'
+    example = ('leaf001 vxlan_device [VNI 10100]: expected VXLAN device up, local 10.254.16.1, it and its bridge MTU >= '
+               'host MTU 9000; seen vxlan10100 up, local 10.254.16.1, MTU 9050, bridge br100 MTU 1500')
+    na_expected = 'kernel VXLAN devices'
+
+    def want(self, item):
+        return 'VXLAN device'
+
+    def subjects(self, ctx, model):
+        host_mtu = ctx.design.lossless['mtu']['host']
+        for subject in super().subjects(ctx, model):
+            subject.expected = 'VXLAN device up, local %s, it and its bridge MTU >= host MTU %d' % (
+                subject.data['vtep_ip'], host_mtu)
+            yield subject
+
+    def read(self, ctx, model, subject):
+        if model['platform'] not in KERNEL_DATAPLANE:
+            raise NotApplicable('%s forwards VXLAN in its ASIC; the evpn_* checks cover the overlay' % model['platform'])
+        return super().read(ctx, model, subject)
+
+    def judge(self, ctx, model, subject, state):
+        item = subject.data
+        host_mtu = ctx.design.lossless['mtu']['host']
+        by_vni = _once(ctx, model['name'], 'vxlan_by_vni',
+                       lambda: {entry['vxlan']['id']: entry for entry in state.values() if entry['vxlan']})
         device = by_vni.get(item['vni'])
         if device is None:
-            results.append(Result(name, 'vxlan_device', subject, FAIL, want, 'no VXLAN device with VNI %d' % item['vni'],
-                                  rule='C14', source=_source(ctx, model, 'interfaces')))
-            continue
-        bridge = interfaces.get(device['master']) if device['master'] else None
+            return failed('no VXLAN device with VNI %d' % item['vni'])
+        bridge = state.get(device['master']) if device['master'] else None
         seen = '%s %s, local %s, MTU %s, bridge %s MTU %s' % (
             device['ifname'], 'up' if device['admin_up'] else 'down', device['vxlan']['local'], device['mtu'],
             device['master'] or 'none', bridge['mtu'] if bridge else '-')
         ok = (device['admin_up'] and device['vxlan']['local'] == item['vtep_ip'] and device['mtu'] >= host_mtu
               and bridge is not None and bridge['mtu'] >= host_mtu and bridge['admin_up'])
-        results.append(Result(name, 'vxlan_device', subject, PASS if ok else FAIL, want, seen, rule='C14',
-                              source=_source(ctx, model, 'interfaces')))
-    return results
+        return verdict(ok, seen)
 
 
 # --------------------------------------------------------------------------- pings
-def _pings(ctx, model, check_id, kind):
-    name = model['name']
-    targets = catalog.ping_targets(ctx, model, ctx.options.get('ping_peers', 0))
-    results = []
-    for target in targets:
-        subject = '%s -> %s %s' % (target['interface'], target['peer'], target['peer_ip'])
-        if kind == 'jumbo':
-            want = 'reply to %d-byte pings with DF set (MTU %d end to end)' % (target['jumbo_payload'], model['mtu'])
-        else:
-            want = 'reply over rail %d (%s)' % (target['rail'], target['network'])
-        try:
-            outcome = ctx.state(name).get(ping_key(kind, target['interface'], target['peer_ip']))
-        except StateError as exc:
-            results.append(state_problem(name, check_id, subject, exc, want))
-            continue
-        if outcome['ok']:
-            seen = '%d/%d replies' % (outcome['received'], outcome['transmitted'])
-            loss_limit = ctx.options.get('max_loss_percent', 34)
-            status = PASS if outcome['loss_percent'] <= loss_limit else FAIL
-            if status == FAIL:
-                seen += ' (%s%% loss > %s%%)' % (outcome['loss_percent'], loss_limit)
-        else:
-            status, seen = FAIL, outcome['reason']
-        source = 'ping -M do -s %d' % target['jumbo_payload'] if kind == 'jumbo' else 'ping'
-        results.append(Result(name, check_id, subject, status, want, seen, source=source))
-    return results
+class _Pings(Check):
+    """Every same-rail peer of a GPU server, one subject each, judged on its own ping result."""
+
+    roles = ('host',)
+    per = 'rail and same-rail peer'
+    kind = 'ping'
+    source_per_subject = True
+
+    def subjects(self, ctx, model):
+        for target in catalog.ping_targets(ctx, model, ctx.options.get('ping_peers', 0)):
+            yield Subject('%s -> %s %s' % (target['interface'], target['peer'], target['peer_ip']), self.want(model, target),
+                          data=target)
+
+    def read(self, ctx, model, subject):
+        return ctx.state(model['name']).get(ping_key(self.kind, subject.data['interface'], subject.data['peer_ip']))
+
+    def source(self, ctx, model, subject):
+        return 'ping -M do -s %d' % subject.data['jumbo_payload'] if self.kind == 'jumbo' else 'ping'
+
+    def judge(self, ctx, model, subject, state):
+        if not state['ok']:
+            return failed(state['reason'])
+        seen = '%d/%d replies' % (state['received'], state['transmitted'])
+        loss_limit = ctx.options.get('max_loss_percent', 34)
+        if state['loss_percent'] <= loss_limit:
+            return passed(seen)
+        return failed(seen + ' (%s%% loss > %s%%)' % (state['loss_percent'], loss_limit))
 
 
-@check('reachability', 'Host-to-host reachability on each rail', 'fabric', ('host',), ('ping',),
-       description='Each GPU server reaches every same-rail peer across the VXLAN overlay (ping from the rail NIC).')
-def reachability(ctx, model):
-    return _pings(ctx, model, 'reachability', 'ping')
+@register
+class Reachability(_Pings):
+    id = 'reachability'
+    title = 'Host-to-host reachability on each rail'
+    state = ('ping',)
+    inputs = 'the same-rail peers of every GPU server rail and their addresses (validate_ping_peers of them)'
+    description = ('each rail reaches every same-rail peer across the VXLAN overlay (loss at most '
+                   'validate_max_loss_percent, default 34 %)')
+    failure = 'the replies, the loss, or why nothing came back (unreachable, no reply)'
+    example = 'gpu0001 reachability [eth1 -> gpu0002 10.100.0.11]: expected reply over rail 0 (rail0); seen no reply (3 of 3 lost)'
+
+    def want(self, model, target):
+        return 'reply over rail %d (%s)' % (target['rail'], target['network'])
 
 
-@check('jumbo_frames', 'Jumbo frames end to end', 'fabric', ('host',), ('jumbo',), rules=('C14',),
-       description='A ping with DF set and the largest payload the host MTU allows reaches every same-rail peer.')
-def jumbo_frames(ctx, model):
-    return _pings(ctx, model, 'jumbo_frames', 'jumbo')
+@register
+class JumboFrames(_Pings):
+    id = 'jumbo_frames'
+    title = 'Jumbo frames end to end'
+    state = ('jumbo',)
+    rules = ('C14',)
+    kind = 'jumbo'
+    inputs = 'the host MTU and the same-rail peers of every GPU server rail'
+    description = 'a DF ping with the largest payload the host MTU allows (MTU - 28) reaches every same-rail peer'
+    failure = 'what came back: the local MTU that refuses the size, "fragmentation needed" from a hop, or silence'
+    example = ('gpu0001 jumbo_frames [eth1 -> gpu0002 10.100.0.11]: expected reply to 8972-byte pings with DF set (MTU '
+               '9000 end to end); seen local interface MTU 1500 is too small for the 8972-byte payload (ping: message '
+               'too long)')
+
+    def want(self, model, target):
+        return 'reply to %d-byte pings with DF set (MTU %d end to end)' % (target['jumbo_payload'], model['mtu'])
 
 
 __all__ = ['SWITCHES', 'ALL', 'KERNEL_DATAPLANE']

@@ -13,11 +13,10 @@ passing test.
 
 from __future__ import annotations
 
-from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Result, check
-from .links import link_subject, uplinks
-from .lossless import LAB_NA
+from . import Check, NotApplicable, StateError, Subject, failed, passed, register
+from .catalog import link_subject, uplinks
+from .sides import no_lossless_dataplane, phases
 from ..platforms import get_platform
-from ..state import StateError
 from ..state.counters import indexed
 from ..state.gatherer import COUNTERS, SECOND
 
@@ -156,44 +155,36 @@ def _per_s(value):
     return '%.0f/s' % value if value >= 10 or value == int(value) else '%.2f/s' % value
 
 
-def _links(ctx, model, check_id, category='health'):
-    """[(subject, ends, None) | (subject, None, Result)] with ends [(device, port, rates of that port)]."""
-    name = model['name']
-    out = []
-    for port, peer, peer_port, _mtu in uplinks(model):
-        subject = link_subject(model, port, peer, peer_port)
-        ends, problem = [], None
-        for device, interface in ((name, port), (peer, peer_port)):
+class LinkHealth(Check):
+    """A health rule on every link of a device, from its lower end: the counter rates of both ends."""
+
+    category = 'health'
+    roles = ALL
+    per = 'link (both ends)'
+    state = ('counters',)
+    peers = True
+    inputs = 'the cabling plan, the lossless priorities and their queues, validate_health_thresholds'
+    na_subject = 'all links'
+    na_expected = 'counter rates of both ends'
+
+    def subjects(self, ctx, model):
+        for port, peer, peer_port, _mtu in uplinks(model):
+            yield Subject(link_subject(port, peer, peer_port), 'counter rates of both ends', port=port,
+                          data=((model['name'], port), (peer, peer_port)))
+
+    def read(self, ctx, model, subject):
+        ends = []
+        for device, interface in subject.data:
             status, value = device_rates(ctx, device)
             if status == 'na':
-                problem = Result(name, check_id, subject, NOT_APPLICABLE, 'counter rates of both ends', '-',
-                                 'not applicable: %s' % value, category=category, source=device)
-                break
+                raise NotApplicable(value, source=device)
             if status == 'error':
-                problem = Result(name, check_id, subject, ERROR, 'counter rates of both ends', value.message,
-                                 'state: %s (%s)' % (value.source, device), category=category, source=value.source)
-                break
+                raise StateError('%s (%s)' % (value.source, device), value.message)
             ends.append((device, interface, value['ports'].get(interface) or {}, value['seconds']))
-        out.append((subject, None if problem else ends, problem))
-    return out
+        return ends
 
-
-def _collapse(results, model=None):
-    """Not-applicable results once per reason and device (a fabric of EOS switches would repeat them per link);
-    every other result names its link by the lower end ('device port')."""
-    ports = {link_subject(model, port, peer, peer_port): '%s %s' % (model['name'], port)
-             for port, peer, peer_port, _mtu in uplinks(model)} if model else {}
-    seen, kept = set(), []
-    for result in results:
-        if result.subject in ports:
-            result.link = ports[result.subject]
-        if result.status == NOT_APPLICABLE:
-            if (result.device, result.check, result.message) in seen:
-                continue
-            seen.add((result.device, result.check, result.message))
-            result.subject = 'all links'
-        kept.append(result)
-    return kept
+    def source(self, ctx, model, subject):
+        return 'counter rates'
 
 
 def _stormed(ctx, device, port_rates):
@@ -204,64 +195,73 @@ def _stormed(ctx, device, port_rates):
 
 
 # =========================================================================== rules
-@check('lossless_watchdog_state', 'PFC watchdog running and not tripped', 'lossless', ('leaf', 'spine', 'super_spine'),
-       ('counters',), rules=('C12',),
-       description='Every cabled switch port reports PFC watchdog state for its lossless queues (the watchdog runs) '
-                   'and none is in storm state at the first counter reading.')
-def lossless_watchdog_state(ctx, model):
-    name = model['name']
-    if 'deployed' not in tuple(ctx.options.get('lossless_phases', ('design', 'deployed'))):
-        return []  # reads the running switch only
-    state = ctx.state(name)
-    want = 'watchdog running on the lossless queues, not in storm state'
-    platform = get_platform(model['platform'])
-    if not platform.lossless_dataplane or not model.get('qos'):
-        return [Result(name, 'lossless_watchdog_state', 'all ports', NOT_APPLICABLE, want, '-',
-                       'not applicable: %s' % LAB_NA % platform.title, rule='C12', category='lossless',
-                       source='deployed')]
-    if not state.provides(COUNTERS):
-        return [Result(name, 'lossless_watchdog_state', 'all ports', NOT_APPLICABLE, want, '-',
-                       'not applicable: the %s gatherer reads no counters' % state.gatherer.title, rule='C12',
-                       category='lossless')]
-    try:
-        counters = state.get(COUNTERS)
-    except StateError as exc:
-        return [Result(name, 'lossless_watchdog_state', 'all ports', ERROR, want, exc.message, 'state: %s' % exc.source,
-                       rule='C12', category='lossless', source=exc.source)]
-    queues = _queues(ctx, name, _lossless(ctx))
-    results = []
-    for item in model['interfaces']:
-        values = counters['ports'].get(item['name']) or {}
+@register
+class LosslessWatchdogState(Check):
+    id = 'lossless_watchdog_state'
+    title = 'PFC watchdog running and not tripped'
+    category = 'lossless'
+    roles = ('leaf', 'spine', 'super_spine')
+    per = 'switch port'
+    state = ('counters',)
+    rules = ('C12',)
+    inputs = 'the cabled ports of the switch, its lossless priorities and their queues'
+    description = ('the PFC watchdog reports state for the lossless queues (it runs) and none is in storm state at the '
+                   'first counter reading')
+    failure = 'no watchdog state (not running), or the queue in storm state and the peer whose pause frames caused it'
+    example = ('leaf001 lossless_watchdog_state [Ethernet0]: expected watchdog running on the lossless queues, not in '
+               'storm state; seen queue 3 in storm state (0 storms counted); pause frames come from gpu0001 eth1')
+    na_subject = error_subject = 'all ports'
+    na_expected = 'watchdog running on the lossless queues, not in storm state'
+
+    def subjects(self, ctx, model):
+        if 'deployed' not in phases(ctx):
+            return  # reads the running switch only
+        for item in model['interfaces']:
+            yield Subject(item['name'], self.na_expected, port=item['name'], phase='deployed', data=item)
+
+    def read(self, ctx, model, subject):
+        platform = get_platform(model['platform'])
+        state = ctx.state(model['name'])
+        if not platform.lossless_dataplane or not model.get('qos'):
+            raise NotApplicable(no_lossless_dataplane(state.gatherer.title))
+        if not state.provides(COUNTERS):
+            raise NotApplicable('the %s gatherer reads no counters' % state.gatherer.title)
+        return state.get(COUNTERS)
+
+    def judge(self, ctx, model, subject, state):
+        item = subject.data
+        queues = _queues(ctx, model['name'], _lossless(ctx))
+        values = state['ports'].get(item['name']) or {}
         flags = indexed(values.get('wd_stormed') or {})
         storms = indexed(values.get('wd_storms') or {})
         known = [queue for queue in queues if queue in flags or queue in storms]
         stormed = [queue for queue in queues if flags.get(queue)]
         if not known:
-            status, seen = FAIL, 'no watchdog state for queue %s: the PFC watchdog is not running' % ','.join(map(str, queues))
-        elif stormed:
-            status, seen = FAIL, 'queue %s in storm state (%s storms counted); pause frames come from %s %s' % (
+            return failed('no watchdog state for queue %s: the PFC watchdog is not running' % ','.join(map(str, queues)))
+        if stormed:
+            return failed('queue %s in storm state (%s storms counted); pause frames come from %s %s' % (
                 ','.join(map(str, stormed)), sum(storms.get(queue) or 0 for queue in stormed), item['peer'],
-                item['peer_interface'])
-        else:
-            status, seen = PASS, 'queue %s operational, %s storms counted' % (
-                ','.join(map(str, known)), sum(storms.get(queue) or 0 for queue in known))
-        results.append(Result(name, 'lossless_watchdog_state', item['name'], status, want, seen, rule='C12',
-                              category='lossless', source=state.describe(COUNTERS)))
-    return results
+                item['peer_interface']))
+        counted = sum(storms.get(queue) or 0 for queue in known)
+        return passed('queue %s operational, %s storms counted' % (','.join(map(str, known)), counted))
 
 
-@check('health_pfc_pause', 'No PFC pause storm on any link', 'health', ALL, ('counters',),
-       description='Pause frames each end of a link sends per second, per priority (EOS: per port), stay below '
-                   'validate_health_thresholds.pause_rate_max; pause frames on a priority that is not lossless fail '
-                   'at any rate. The finding names the end that sends them, the end they stop and its watchdog.', peers=True)
-def health_pfc_pause(ctx, model):
-    limits = thresholds(ctx)
-    lossless = set(_lossless(ctx))
-    results = []
-    for subject, ends, problem in _links(ctx, model, 'health_pfc_pause'):
-        if problem:
-            results.append(problem)
-            continue
+@register
+class HealthPfcPause(LinkHealth):
+    id = 'health_pfc_pause'
+    title = 'No PFC pause storm on any link'
+    description = ('pause frames each end of a link sends per second, per priority (EOS: per port), stay below '
+                   '`pause_rate_max` (1000/s; a 400G port paused without pause takes ~12,000/s); pause frames on a '
+                   'priority that is not lossless fail at any rate')
+    failure = ('the end that sends them, the end they stop and whether its watchdog tripped; when the receiver counts '
+               'far fewer, that PFC may be off there')
+    example = ('gpu0005 health_pfc_pause [eth2 <-> leaf003 Ethernet20]: ... seen gpu0005 eth2 (rail 2) sends pause '
+               'frames at 1200/s on priority 3 into leaf003 Ethernet20; the PFC watchdog tripped there')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)
+        lossless = set(_lossless(ctx))
+        ends = state  # [(device, port, its rates, seconds)] of both ends
         findings, seen = [], []
         for (sender, port, rates, _s), (receiver, peer_port, peer_rates, _p) in ((ends[0], ends[1]), (ends[1], ends[0])):
             per_prio = indexed(rates.get('pfc_tx') or {})
@@ -289,29 +289,29 @@ def health_pfc_pause(ctx, model):
                     findings.append((sender, text))
         if findings:
             device = findings[0][0]
-            results.append(Result(device, 'health_pfc_pause', subject, FAIL,
-                                  'at most %s pause frames per priority, none on lossy priorities'
-                                  % _per_s(limits['pause_rate_max']), '; '.join(text for _d, text in findings),
-                                  'look at %s: its receive path cannot keep up' % device, category='health',
-                                  source='counter rates'))
-        else:
-            results.append(Result(model['name'], 'health_pfc_pause', subject, PASS,
-                                  'at most %s pause frames per priority' % _per_s(limits['pause_rate_max']),
-                                  '; '.join(seen) or 'no pause counters', category='health', source='counter rates'))
-    return _collapse(results, model)
+            return failed('; '.join(text for _d, text in findings), device=device,
+                          expected='at most %s pause frames per priority, none on lossy priorities' % _per_s(
+                              limits['pause_rate_max']),
+                          message='look at %s: its receive path cannot keep up' % device)
+        return passed('; '.join(seen) or 'no pause counters',
+                      expected='at most %s pause frames per priority' % _per_s(limits['pause_rate_max']))
 
 
-@check('health_pfc_watchdog', 'No PFC watchdog storm on any lossless queue', 'health', ALL, ('counters',),
-       description='No PFC watchdog storm was detected on a lossless queue of a switch port during the interval, and '
-                   'none is in storm state; the finding names the peer whose pause frames caused it.', peers=True)
-def health_pfc_watchdog(ctx, model):
-    limits = thresholds(ctx)
-    lossless = _lossless(ctx)
-    results = []
-    for subject, ends, problem in _links(ctx, model, 'health_pfc_watchdog'):
-        if problem:
-            results.append(problem)
-            continue
+@register
+class HealthPfcWatchdog(LinkHealth):
+    id = 'health_pfc_watchdog'
+    title = 'No PFC watchdog storm on any lossless queue'
+    description = ('no PFC watchdog storm on a lossless queue of a switch end during the interval (`watchdog_storms_max` '
+                   '0), no queue in storm state, and watchdog state at all (it runs)')
+    failure = 'the port and queue, the storms in the interval, and the peer whose pause frames caused them'
+    example = ('leaf003 health_pfc_watchdog [eth2 <-> leaf003 Ethernet20]: ... seen leaf003 Ethernet20 PFC watchdog '
+               'tripped on queue 3 (3 storms in 10 s, in storm now); the pause frames come from gpu0005 eth2 (rail 2) at '
+               '1200/s')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)
+        lossless = _lossless(ctx)
+        ends = state  # [(device, port, its rates, seconds)] of both ends
         findings, seen = [], []
         for (device, port, rates, seconds), (peer, peer_port, peer_rates, _p) in ((ends[0], ends[1]), (ends[1], ends[0])):
             if ctx.model(device)['role'] == 'host':
@@ -333,15 +333,10 @@ def health_pfc_watchdog(ctx, model):
                     if pause:
                         text += '; the pause frames come from %s at %s' % (_label(ctx, peer, peer_port), _per_s(pause))
                     findings.append((device, text))
+        want = 'no watchdog storm on the lossless queues'
         if findings:
-            results.append(Result(findings[0][0], 'health_pfc_watchdog', subject, FAIL,
-                                  'no watchdog storm on the lossless queues', '; '.join(text for _d, text in findings),
-                                  category='health', source='counter rates'))
-        else:
-            results.append(Result(model['name'], 'health_pfc_watchdog', subject, PASS,
-                                  'no watchdog storm on the lossless queues', '; '.join(seen) or 'no switch end',
-                                  category='health', source='counter rates'))
-    return _collapse(results, model)
+            return failed('; '.join(text for _d, text in findings), device=findings[0][0], expected=want)
+        return passed('; '.join(seen) or 'no switch end', expected=want)
 
 
 def _drops(ctx, device, rates):
@@ -363,16 +358,19 @@ def _drops(ctx, device, rates):
     return found
 
 
-@check('health_lossless_drops', 'No drops on the lossless class', 'health', ALL, ('counters',),
-       description='Drops on a lossless egress queue or ingress priority group of a switch port, and per-priority '
-                   'discards of the lossless priority on a GPU server NIC, stay at 0 per second.', peers=True)
-def health_lossless_drops(ctx, model):
-    limits = thresholds(ctx)
-    results = []
-    for subject, ends, problem in _links(ctx, model, 'health_lossless_drops'):
-        if problem:
-            results.append(problem)
-            continue
+@register
+class HealthLosslessDrops(LinkHealth):
+    id = 'health_lossless_drops'
+    title = 'No drops on the lossless class'
+    description = ('no drops on a lossless egress queue or ingress priority group of a switch end, and no discards of '
+                   'the lossless priority on a GPU server NIC (`lossless_drops_max` 0)')
+    failure = 'the end that drops, what it drops and how fast, towards which peer'
+    example = ('spine001 health_lossless_drops [Ethernet8 <-> spine001 Ethernet0]: ... seen spine001 Ethernet0: packets '
+               'dropped from lossless queue 3 35/s (towards/from leaf001 Ethernet8): PFC is not holding the lossless class')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)
+        ends = state  # [(device, port, its rates, seconds)] of both ends
         findings, seen = [], []
         for (device, port, rates, _s), (peer, peer_port, _r, _p) in ((ends[0], ends[1]), (ends[1], ends[0])):
             for what, rate in _drops(ctx, device, rates):
@@ -381,15 +379,10 @@ def health_lossless_drops(ctx, model):
                     findings.append((device, '%s: %s %s (towards/from %s): PFC is not holding the lossless class' % (
                         _label(ctx, device, port), what, _per_s(rate), _label(ctx, peer, peer_port))))
         if findings:
-            results.append(Result(findings[0][0], 'health_lossless_drops', subject, FAIL,
-                                  'no drop on the lossless class (at most %s)' % _per_s(limits['lossless_drops_max']),
-                                  '; '.join(text for _d, text in findings),
-                                  'look at %s: PFC priorities, the watchdog action and the buffers there' % findings[0][0],
-                                  category='health', source='counter rates'))
-        else:
-            results.append(Result(model['name'], 'health_lossless_drops', subject, PASS, 'no drop on the lossless class',
-                                  '; '.join(seen) or 'no drop counters', category='health', source='counter rates'))
-    return _collapse(results, model)
+            return failed('; '.join(text for _d, text in findings), device=findings[0][0],
+                          expected='no drop on the lossless class (at most %s)' % _per_s(limits['lossless_drops_max']),
+                          message='look at %s: PFC priorities, the watchdog action and the buffers there' % findings[0][0])
+        return passed('; '.join(seen) or 'no drop counters', expected='no drop on the lossless class')
 
 
 def _marks_towards(ctx, leaf, leaf_port, leaf_rates):
@@ -434,136 +427,109 @@ def _fabric_switch_marks(ctx):
     return ctx.cache['fabric_marks']
 
 
-def _rail_ends(ctx, model, check_id):
-    for subject, ends, problem in _links(ctx, model, check_id):
-        if problem:
-            yield subject, None, None, problem
-        else:
-            yield subject, ends[0], ends[1], None
+class RailHealth(LinkHealth):
+    """A health rule on every GPU server rail: the NIC end and its leaf port."""
+
+    roles = HOSTS
+    per = 'GPU server rail'
 
 
-@check('health_ecn_cnp', 'ECN marks answered by CNPs that reach the senders', 'health', HOSTS, ('counters',),
-       description='When ECN-marked RoCE packets reach a GPU server rail (its NIC counts them, or its leaf port marks '
-                   'them) the NIC sends CNPs (DCQCN notification point); and CNPs sent anywhere are handled by some '
-                   'reaction point (rp_cnp_handled), i.e. they reach the senders.', peers=True)
-def health_ecn_cnp(ctx, model):
-    limits = thresholds(ctx)
-    results = []
-    fabric = _fabric_cnp(ctx)
-    for subject, host_end, leaf_end, problem in _rail_ends(ctx, model, 'health_ecn_cnp'):
-        if problem:
-            results.append(problem)
-            continue
-        host, port, rates, _s = host_end
-        leaf, leaf_port, leaf_rates, _p = leaf_end
+@register
+class HealthEcnCnp(RailHealth):
+    id = 'health_ecn_cnp'
+    title = 'ECN marks answered by CNPs that reach the senders'
+    description = ('ECN-marked packets reach the rail (NIC or leaf port count ≥ `ecn_marks_min`, 1/s) and the NIC sends '
+                   'CNPs (≥ `cnp_min`, 1/s); CNPs sent anywhere are handled by some GPU server\'s reaction point (they '
+                   'reach the senders)')
+    failure = 'the rail that receives marks and sends no CNP (its DCQCN notification point is off), or which CNP class to look at on the switches'
+    example = ('gpu0001 health_ecn_cnp [eth1 <-> leaf001 Ethernet0]: ... seen gpu0001 eth1 (rail 0) receives ECN-marked '
+               'packets at 500/s (leaf001 Ethernet0 marks them) but sends no CNP: its DCQCN notification point is off')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)
+        fabric = _fabric_cnp(ctx)
+        (host, port, rates, _s), (leaf, leaf_port, leaf_rates, _p) = state
         nic_marks = rates.get('np_ecn_marked_roce_packets')
         leaf_marks = _marks_towards(ctx, leaf, leaf_port, leaf_rates)
         sent = rates.get('np_cnp_sent')
         if sent is None:
-            results.append(Result(host, 'health_ecn_cnp', subject, NOT_APPLICABLE, 'CNP counters', '-',
-                                  'not applicable: %s has no RDMA congestion counters (np_cnp_sent)' % port,
-                                  category='health'))
-            continue
+            raise NotApplicable('%s has no RDMA congestion counters (np_cnp_sent)' % port)
         marks = max(value for value in (nic_marks, leaf_marks, 0) if value is not None)
-        seen = 'ECN marks in %s (NIC %s, %s %s %s), CNPs sent %s' % (
-            _per_s(marks), _per_s(nic_marks) if nic_marks is not None else 'n/a', leaf, leaf_port,
-            _per_s(leaf_marks) if leaf_marks is not None else 'n/a', _per_s(sent))
         want = 'CNPs answer ECN marks and reach the senders'
         if marks >= limits['ecn_marks_min'] and sent < limits['cnp_min']:
-            results.append(Result(host, 'health_ecn_cnp', subject, FAIL, want,
-                                  '%s receives ECN-marked packets at %s (%s %s marks them) but sends no CNP: its DCQCN '
-                                  'notification point is off (ecn/roce_np/enable/%s), so the senders never slow down'
-                                  % (_label(ctx, host, port), _per_s(marks), leaf, leaf_port,
-                                     ','.join(map(str, _lossless(ctx)))),
-                                  'look at %s %s' % (host, port), category='health', source='counter rates'))
-        elif sent >= limits['cnp_min'] and fabric is not None and fabric[1] < limits['cnp_min']:
-            results.append(Result(host, 'health_ecn_cnp', subject, FAIL, want,
-                                  '%s sends CNPs at %s but no GPU server handles any (rp_cnp_handled %s over the fabric): '
-                                  'the CNPs are lost on the way back to the senders' % (
-                                      _label(ctx, host, port), _per_s(sent), _per_s(fabric[1])),
-                                  'look at the CNP class on the switches (DSCP %d -> TC %d, strict priority, no WRED)'
-                                  % (ctx.design.lossless['cnp_dscp'], ctx.design.lossless['cnp_priority']),
-                                  category='health', source='counter rates'))
-        else:
-            results.append(Result(host, 'health_ecn_cnp', subject, PASS, want, seen, category='health',
-                                  source='counter rates'))
-    return _collapse(results, model)
+            return failed('%s receives ECN-marked packets at %s (%s %s marks them) but sends no CNP: its DCQCN '
+                          'notification point is off (ecn/roce_np/enable/%s), so the senders never slow down'
+                          % (_label(ctx, host, port), _per_s(marks), leaf, leaf_port, ','.join(map(str, _lossless(ctx)))),
+                          expected=want, message='look at %s %s' % (host, port))
+        if sent >= limits['cnp_min'] and fabric is not None and fabric[1] < limits['cnp_min']:
+            return failed('%s sends CNPs at %s but no GPU server handles any (rp_cnp_handled %s over the fabric): the CNPs '
+                          'are lost on the way back to the senders' % (_label(ctx, host, port), _per_s(sent), _per_s(fabric[1])),
+                          expected=want, message='look at the CNP class on the switches (DSCP %d -> TC %d, strict '
+                          'priority, no WRED)' % (ctx.design.lossless['cnp_dscp'], ctx.design.lossless['cnp_priority']))
+        return passed('ECN marks in %s (NIC %s, %s %s %s), CNPs sent %s' % (
+            _per_s(marks), _per_s(nic_marks) if nic_marks is not None else 'n/a', leaf, leaf_port,
+            _per_s(leaf_marks) if leaf_marks is not None else 'n/a', _per_s(sent)), expected=want)
 
 
-@check('health_cnp_ecn', 'No CNPs without ECN marks', 'health', HOSTS, ('counters',),
-       description='A GPU server rail that sends CNPs received ECN-marked packets (its NIC or its leaf port counted '
-                   'them); a rail whose reaction point handles CNPs sees some switch in the fabric mark ECN.', peers=True)
-def health_cnp_ecn(ctx, model):
-    limits = thresholds(ctx)
-    results = []
-    switch_marks = _fabric_switch_marks(ctx)
-    for subject, host_end, leaf_end, problem in _rail_ends(ctx, model, 'health_cnp_ecn'):
-        if problem:
-            results.append(problem)
-            continue
-        host, port, rates, _s = host_end
-        leaf, leaf_port, leaf_rates, _p = leaf_end
+@register
+class HealthCnpEcn(RailHealth):
+    id = 'health_cnp_ecn'
+    title = 'No CNPs without ECN marks'
+    description = ('a rail that sends CNPs received ECN-marked packets (its NIC or its leaf port counted them); a rail '
+                   'whose reaction point handles CNPs sees some switch in the fabric mark ECN')
+    failure = 'which leaf port\'s ECN counters to look at'
+    example = ('gpu0002 health_cnp_ecn [eth1 <-> leaf001 Ethernet4]: ... seen gpu0002 eth1 (rail 0) sends CNPs at 300/s '
+               'but neither its NIC nor leaf001 Ethernet4 counted an ECN-marked packet')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)
+        switch_marks = _fabric_switch_marks(ctx)
+        (host, port, rates, _s), (leaf, leaf_port, leaf_rates, _p) = state
         sent, handled = rates.get('np_cnp_sent'), rates.get('rp_cnp_handled')
         if sent is None or handled is None:
-            results.append(Result(host, 'health_cnp_ecn', subject, NOT_APPLICABLE, 'CNP counters', '-',
-                                  'not applicable: %s has no RDMA congestion counters (np_cnp_sent, rp_cnp_handled)'
-                                  % port, category='health'))
-            continue
+            raise NotApplicable('%s has no RDMA congestion counters (np_cnp_sent, rp_cnp_handled)' % port)
         nic_marks = rates.get('np_ecn_marked_roce_packets') or 0
         leaf_marks = _marks_towards(ctx, leaf, leaf_port, leaf_rates)
         want = 'CNPs only for ECN-marked packets'
         if sent >= limits['cnp_min'] and nic_marks < limits['ecn_marks_min'] and not leaf_marks:
-            results.append(Result(host, 'health_cnp_ecn', subject, FAIL, want,
-                                  '%s sends CNPs at %s but neither its NIC nor %s %s counted an ECN-marked packet'
-                                  % (_label(ctx, host, port), _per_s(sent), leaf, leaf_port),
-                                  'look at %s %s: ECN counters off (enable them) or marks from an unexpected hop'
-                                  % (leaf, leaf_port), category='health', source='counter rates'))
-        elif handled >= limits['cnp_min'] and switch_marks is not None and switch_marks < limits['ecn_marks_min']:
-            results.append(Result(host, 'health_cnp_ecn', subject, FAIL, want,
-                                  '%s slows down for CNPs at %s while no switch port marked ECN (%s over the fabric)'
-                                  % (_label(ctx, host, port), _per_s(handled), _per_s(switch_marks)),
-                                  'look at the NICs sending CNPs (np_cnp_sent) and the switches\' ECN counters',
-                                  category='health', source='counter rates'))
-        else:
-            results.append(Result(host, 'health_cnp_ecn', subject, PASS, want, 'CNPs sent %s, handled %s; ECN marks '
-                                  'NIC %s, %s %s %s' % (_per_s(sent), _per_s(handled), _per_s(nic_marks), leaf, leaf_port,
-                                                        _per_s(leaf_marks) if leaf_marks is not None else 'n/a'),
-                                  category='health', source='counter rates'))
-    return _collapse(results, model)
+            return failed('%s sends CNPs at %s but neither its NIC nor %s %s counted an ECN-marked packet'
+                          % (_label(ctx, host, port), _per_s(sent), leaf, leaf_port), expected=want,
+                          message='look at %s %s: ECN counters off (enable them) or marks from an unexpected hop'
+                          % (leaf, leaf_port))
+        if handled >= limits['cnp_min'] and switch_marks is not None and switch_marks < limits['ecn_marks_min']:
+            return failed('%s slows down for CNPs at %s while no switch port marked ECN (%s over the fabric)'
+                          % (_label(ctx, host, port), _per_s(handled), _per_s(switch_marks)), expected=want,
+                          message='look at the NICs sending CNPs (np_cnp_sent) and the switches\' ECN counters')
+        return passed('CNPs sent %s, handled %s; ECN marks NIC %s, %s %s %s' % (
+            _per_s(sent), _per_s(handled), _per_s(nic_marks), leaf, leaf_port,
+            _per_s(leaf_marks) if leaf_marks is not None else 'n/a'), expected=want)
 
 
-@check('health_rdma_errors', 'No RDMA transport errors on GPU server rails', 'health', HOSTS, ('counters',),
-       description='RDMA transport error counters of each rail NIC (out_of_sequence, packet_seq_err, '
-                   'implied_nak_seq_err, local_ack_timeout_err, rx_discards_phy) grow no faster than '
-                   'validate_health_thresholds.rdma_errors_max (0 by default): on a lossless fabric they mean drops.', peers=True)
-def health_rdma_errors(ctx, model):
-    limits = thresholds(ctx)['rdma_errors_max']
-    results = []
-    for subject, host_end, leaf_end, problem in _rail_ends(ctx, model, 'health_rdma_errors'):
-        if problem:
-            results.append(problem)
-            continue
-        host, port, rates, _s = host_end
-        leaf, leaf_port, _r, _p = leaf_end
+@register
+class HealthRdmaErrors(RailHealth):
+    id = 'health_rdma_errors'
+    title = 'No RDMA transport errors on GPU server rails'
+    description = ('`out_of_sequence`, `packet_seq_err`, `implied_nak_seq_err`, `local_ack_timeout_err`, '
+                   '`rx_discards_phy` grow no faster than `rdma_errors_max` (0 each): on a lossless fabric they mean drops')
+    failure = 'the counters and their rates, and that packets are lost between the server and its leaf port'
+    example = ('gpu0004 health_rdma_errors [eth1 <-> leaf003 Ethernet4]: ... seen gpu0004 eth1 (rail 0): '
+               'local_ack_timeout_err 0.10/s (max 0/s), out_of_sequence 2/s (max 0/s)')
+
+    def judge(self, ctx, model, subject, state):
+        limits = thresholds(ctx)['rdma_errors_max']
+        (host, port, rates, _s), (leaf, leaf_port, _r, _p) = state
         present = {name: rates[name] for name in limits if rates.get(name) is not None}
         if not present:
-            results.append(Result(host, 'health_rdma_errors', subject, NOT_APPLICABLE, 'RDMA error counters', '-',
-                                  'not applicable: %s has no RDMA error counters' % port, category='health'))
-            continue
+            raise NotApplicable('%s has no RDMA error counters' % port)
         over = ['%s %s (max %s)' % (name, _per_s(value), _per_s(limits[name])) for name, value in sorted(present.items())
                 if value > limits[name]]
-        within = ['%s %s' % (name, _per_s(value)) for name, value in sorted(limits.items())]
-        want = 'RDMA error counters within %s' % ', '.join(within)
+        want = 'RDMA error counters within %s' % ', '.join('%s %s' % (name, _per_s(value))
+                                                           for name, value in sorted(limits.items()))
         if over:
-            results.append(Result(host, 'health_rdma_errors', subject, FAIL, want,
-                                  '%s: %s' % (_label(ctx, host, port), ', '.join(over)),
-                                  'packets are lost between %s and %s %s: look at that leaf port\'s drops and PFC state'
-                                  % (host, leaf, leaf_port), category='health', source='counter rates'))
-        else:
-            results.append(Result(host, 'health_rdma_errors', subject, PASS, want, ', '.join(
-                '%s %s' % (name, _per_s(value)) for name, value in sorted(present.items())), category='health',
-                source='counter rates'))
-    return _collapse(results, model)
+            return failed('%s: %s' % (_label(ctx, host, port), ', '.join(over)), expected=want,
+                          message='packets are lost between %s and %s %s: look at that leaf port\'s drops and PFC state'
+                          % (host, leaf, leaf_port))
+        return passed(', '.join('%s %s' % (name, _per_s(value)) for name, value in sorted(present.items())), expected=want)
 
 
 __all__ = ['HEALTH_DEFAULTS', 'thresholds', 'threshold_problems', 'device_rates', 'counter_links']

@@ -18,137 +18,12 @@ switches have no PFC/ECN/buffers; containers have no RDMA device); it never pass
 
 from __future__ import annotations
 
-from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Result, check
+from . import Check, NotApplicable, Subject, failed, register, verdict
+from .sides import PHASES, describe_set as _describe_set, host_side, phases, profile as _profile, switch_side
 from ..intent import VXLAN_OVERHEAD
 from ..platforms import get_platform
-from ..state import StateError
-from ..state.sources import gatherer_for
 
 SWITCHES = ('leaf', 'spine', 'super_spine')
-PHASES = ('design', 'deployed')
-LAB_NA = ('%s has no lossless data plane: PFC, ECN, buffers and the PFC watchdog cannot exist in a software lab, so '
-          'the design gives these switches no lossless configuration (SONiC, EOS and NVUE switches are checked here)')
-
-
-# =========================================================================== views
-def _profile(ctx):
-    return ctx.design.lossless
-
-
-def switch_side(ctx, model, phase):
-    """{'views': {port: view} | None, 'source', 'na': reason | None, 'error': StateError | None, 'issues': []}."""
-    key = ('switch_side', model['name'], phase)
-    if key in ctx.cache:
-        return ctx.cache[key]
-    platform = get_platform(model['platform'])
-    gatherer = gatherer_for(model)
-    side = {'views': None, 'source': None, 'na': None, 'error': None, 'issues': []}
-    try:
-        if not platform.lossless_dataplane or model.get('qos') is None:
-            side['na'] = LAB_NA % platform.title
-        elif phase == 'design':
-            if gatherer.design_view is None:
-                side['na'] = 'the %s gatherer cannot read the rendered configuration' % gatherer.title
-            else:
-                state = gatherer.design_view(model)
-                side.update(views=state['ports'], issues=state['issues'], source=state['source'])
-        elif not ctx.state(model['name']).provides('lossless'):
-            side['na'] = 'the %s gatherer does not read the lossless configuration' % gatherer.title
-        else:
-            side['source'] = gatherer.describe('lossless', model)
-            state = ctx.state(model['name']).get('lossless')
-            side.update(views=state['ports'], issues=state['issues'], source=state['source'])
-    except StateError as exc:
-        side['error'] = exc
-    ctx.cache[key] = side
-    return side
-
-
-# NCCL's NCCL_IB_TC when nothing sets it (NCCL environment variables: "Default is 0").
-NCCL_DEFAULT_IB_TC = 0
-
-
-def _model_host_views(model):
-    rnic = model['rnic']
-    mapping = {int(dscp): prio for dscp, prio in rnic['dscp_to_priority'].items()}
-    # What the applications mark, as rendered: nccl.conf and the RDMA-CM default ToS host_rnic writes.
-    marking = [('NCCL_IB_TC (nccl.conf)', model['nccl'].get('NCCL_IB_TC', NCCL_DEFAULT_IB_TC)),
-               ('RDMA-CM default ToS', rnic['traffic_class'])]
-    return {rail['interface']: {
-        'mtu': rnic.get('mtu', model['mtu']), 'trust': rnic['trust'], 'dscp_to_priority': mapping,
-        'pfc': sorted(rnic['pfc_priorities']), 'cnp_dscp': rnic['cnp_dscp'], 'cnp_priority': rnic['cnp_priority'],
-        'ecn': sorted(rnic.get('ecn_priorities') or []), 'ecn_known': True, 'pause': {'rx': False, 'tx': False},
-        'exists': True, 'rdma': True, 'marking': marking, 'marking_error': None,
-    } for rail in model['rails']}
-
-
-def _nccl_marking(ctx, name):
-    """(label, NCCL_IB_TC) from the host's /etc/nccl.conf, or a StateError."""
-    try:
-        conf = ctx.state(name).get('nccl_conf')
-    except StateError as exc:
-        return exc
-    if not conf['present']:
-        return ('NCCL_IB_TC (no %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
-    value = conf['settings'].get('NCCL_IB_TC')
-    if value is None:
-        return ('NCCL_IB_TC (not in %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
-    try:
-        return ('NCCL_IB_TC (%s)' % conf['path'], int(value))
-    except ValueError:
-        return StateError('nccl_conf', 'NCCL_IB_TC=%r in %s is not a number' % (value, conf['path']))
-
-
-def _facts_host_views(parsed, nccl):
-    views = {}
-    for name, data in parsed['interfaces'].items():
-        ecn = None
-        if data['ecn_rp_priorities'] is not None:
-            ecn = sorted(set(data['ecn_rp_priorities']) & set(data['ecn_np_priorities'] or []))
-        marking = [] if isinstance(nccl, StateError) else [nccl]
-        if data['rdma_cm_tos'] is not None:
-            marking.append(('RDMA-CM default ToS', data['rdma_cm_tos']))
-        if data['traffic_class'] is not None:
-            # MLNX_OFED's global verbs traffic class replaces what every application asks for, NCCL_IB_TC included.
-            marking.append(('verbs traffic class (overrides NCCL_IB_TC)', data['traffic_class']))
-        views[name] = {
-            'mtu': data['mtu'], 'trust': data['trust'], 'dscp_to_priority': data['dscp_to_priority'],
-            'pfc': data['pfc_priorities'], 'cnp_dscp': data['cnp_dscp'], 'cnp_priority': data['cnp_priority'],
-            'ecn': ecn, 'ecn_known': ecn is not None, 'pause': data['pause'], 'exists': data['exists'],
-            'rdma': bool(data['rdma_devices']), 'qos_tool': data['qos_tool'],
-            'marking': marking, 'marking_error': nccl if isinstance(nccl, StateError) else None,
-        }
-    return views
-
-
-def host_side(ctx, model, phase):
-    key = ('host_side', model['name'], phase)
-    if key in ctx.cache:
-        return ctx.cache[key]
-    side = {'views': None, 'source': None, 'na': None, 'error': None}
-    if phase == 'design':
-        side['source'] = 'host model'
-        side['views'] = _model_host_views(model)
-    else:
-        side['source'] = 'rnic_facts'
-        try:
-            parsed = ctx.state(model['name']).get('rnic')
-            if parsed['not_applicable']:
-                side['na'] = parsed['not_applicable']
-            else:
-                side['views'] = _facts_host_views(parsed, _nccl_marking(ctx, model['name']))
-        except StateError as exc:
-            side['error'] = exc
-    ctx.cache[key] = side
-    return side
-
-
-def _phases(ctx):
-    return tuple(ctx.options.get('lossless_phases', PHASES))
-
-
-def _describe_set(values):
-    return '{%s}' % ','.join(str(value) for value in values) if values is not None else 'unknown'
 
 
 # =========================================================================== switch port rules
@@ -322,101 +197,126 @@ def _rule_mtu(ctx, view, item, platform):
 
 
 SWITCH_RULES = {
-    'lossless_dscp_map': (('C01', 'C02'), 'RoCE DSCP mapped to the lossless traffic class', _rule_dscp, False),
-    'lossless_pfc': (('C03', 'C18'), 'PFC on exactly the lossless priorities', _rule_pfc, True),
-    'lossless_chain': (('C05',), 'TC, priority group and queue chain closes', _rule_chain, False),
-    'lossless_buffers': (('C06', 'C07', 'C15', 'C16'), 'Lossless buffers and headroom', _rule_buffers, False),
-    'lossless_ecn': (('C08', 'C09'), 'ECN marking on lossless queues', _rule_ecn, False),
-    'lossless_cnp': (('C10', 'C11', 'C20'), 'CNP class strict and not lossless', _rule_cnp, False),
-    'lossless_watchdog': (('C12', 'C13'), 'PFC watchdog present with sane timers', _rule_watchdog, True),
-    'lossless_port_mtu': (('C14',), 'Switch port MTU carries host frames plus VXLAN', _rule_mtu, True),
+    'lossless_dscp_map': (('C01', 'C02'), 'RoCE DSCP mapped to the lossless traffic class', _rule_dscp, False,
+                          'DSCP trusted on the port (EOS `qos trust dscp`, NVUE trust l3/both; SONiC: a DSCP map bound) '
+                          'and the map sends the RoCE DSCP to the lossless TC',
+                          'leaf001 lossless_dscp_map [Ethernet0 [deployed]]: ... seen DSCP 26 -> TC 1 (map AZURE)'),
+    'lossless_pfc': (('C03', 'C18'), 'PFC on exactly the lossless priorities', _rule_pfc, True,
+                     'PFC on exactly the lossless priorities, no more than the platform allows',
+                     'leaf001 lossless_pfc [Ethernet0 [deployed]]: expected PFC on priorities {3} (at most 2 on SONiC '
+                     '(CONFIG_DB + FRR)); seen PFC on {3,4}'),
+    'lossless_chain': (('C05',), 'TC, priority group and queue chain closes', _rule_chain, False,
+                       'TC→PG lands in the PFC set; TC→queue equals the queue that PAUSE for that priority stops; '
+                       'PFC→PG agrees',
+                       'leaf001 lossless_chain [Ethernet0 [design]]: ... seen queue 4 of TC 3 differs from the queue 3 '
+                       'PAUSE for priority 3 stops'),
+    'lossless_buffers': (('C06', 'C07', 'C15', 'C16'), 'Lossless buffers and headroom', _rule_buffers, False,
+                         'a lossless ingress PG buffer (xoff ≥ the designed headroom, or a dynamic one, or sized by the '
+                         'switch) and a lossless egress queue profile; configured cable length ≥ the cabled length',
+                         'leaf001 lossless_buffers [Ethernet0 [deployed]]: ... seen PG 3 xoff 20000 < designed headroom '
+                         '38912 (C15)'),
+    'lossless_ecn': (('C08', 'C09'), 'ECN marking on lossless queues', _rule_ecn, False,
+                     'WRED with ECN marking on every lossless queue, min < max, thresholds as designed',
+                     'leaf001 lossless_ecn [Ethernet0 [deployed]]: ... seen queue 3 thresholds 1048576-2097152 B differ '
+                     'from the design 150000-1500000 B'),
+    'lossless_cnp': (('C10', 'C11', 'C20'), 'CNP class strict and not lossless', _rule_cnp, False,
+                     'CNP DSCP → CNP TC, whose queue is strict priority, not lossless and has no WRED; CNP DSCP ≠ RoCE '
+                     'DSCP', 'leaf001 lossless_cnp [Ethernet0 [deployed]]: ... seen queue 6 scheduler is DWRR, not strict'),
+    'lossless_watchdog': (('C12', 'C13'), 'PFC watchdog present with sane timers', _rule_watchdog, True,
+                          'PFC watchdog on the port covering every PFC priority; timers within the platform\'s range '
+                          'and units (SONiC ms, EOS s in 10 ms steps, NVUE poll × robustness), detection and '
+                          'restoration ≥ poll interval, as designed',
+                          'leaf001 lossless_watchdog [Ethernet0 [deployed]]: ... seen no PFC watchdog on the port'),
+    'lossless_port_mtu': (('C14',), 'Switch port MTU carries host frames plus VXLAN', _rule_mtu, True,
+                          'port MTU as designed, ≥ host MTU + VXLAN overhead (50), ≤ platform maximum; lossless traffic '
+                          'MTU ≤ port MTU', 'leaf001 lossless_port_mtu [Ethernet0 [design]]: ... seen MTU 1500, designed '
+                                            '9100; MTU 1500 < host MTU + 50 overhead = 9050'),
 }
 
 
-def _switch_rule(check_id):
-    rules, _title, func, needs_platform = SWITCH_RULES[check_id]
-    rule_text = ','.join(rules)
+class SwitchPortRule(Check):
+    """One lossless rule judged on every cabled switch port, in each phase, on the port's view."""
 
-    def run_rule(ctx, model):
-        name = model['name']
-        platform = get_platform(model['platform'])
-        results = []
-        for phase in _phases(ctx):
-            side = switch_side(ctx, model, phase)
-            if side['na']:
-                results.append(Result(name, check_id, 'all ports', NOT_APPLICABLE, 'lossless configuration', '-',
-                                      'not applicable: %s' % side['na'], rule=rule_text, category='lossless',
-                                      source=phase))
-                continue
-            if side['error'] is not None:
-                results.append(Result(name, check_id, 'all ports [%s]' % phase, ERROR, 'lossless configuration',
-                                      side['error'].message, 'state: %s' % side['error'].source, rule=rule_text,
-                                      category='lossless', source='%s: %s' % (phase, side['source'])))
-                continue
-            for item in model['interfaces']:
-                subject = '%s [%s]' % (item['name'], phase)
-                view = side['views'].get(item['name'])
-                if view is None:
-                    results.append(Result(name, check_id, subject, FAIL, 'port in the configuration', 'port missing',
-                                          rule=rule_text, category='lossless', source='%s: %s' % (phase, side['source'])))
-                    continue
-                args = (ctx, view, item, platform) if needs_platform else (ctx, view, item)
-                ok, want, seen = func(*args)
-                results.append(Result(name, check_id, subject, PASS if ok else FAIL, want, seen, rule=rule_text,
-                                      category='lossless', source='%s: %s' % (phase, side['source'])))
-        return _collapse_na(results)
+    category = 'lossless'
+    roles = SWITCHES
+    per = 'switch port, per phase'
+    state = ('lossless',)
+    inputs = 'the lossless profile and every cabled port of the switch (speed, cable length, headroom, ECN thresholds)'
+    failure = 'what the port has against the rule, naming the rule id (C..) where one is broken'
+    na_subject = 'all ports'
+    na_expected = 'lossless configuration'
+    error_subject = 'all ports [{phase}]'
 
-    run_rule.__name__ = check_id
-    return run_rule
+    def __init__(self, check_id, rules, title, func, needs_platform, description, example):
+        self.id, self.rules, self.title, self.func_rule, self.needs_platform = check_id, rules, title, func, needs_platform
+        self.description, self.example = description, example
 
+    def subjects(self, ctx, model):
+        key = ('port_subjects', model['name'])
+        if key not in ctx.cache:  # the eight rules judge the same ports: one list of subjects for all of them
+            ctx.cache[key] = [Subject('%s [%s]' % (item['name'], phase), 'port in the configuration', port=item['name'],
+                                      phase=phase, data=item) for phase in phases(ctx) for item in model['interfaces']]
+        return ctx.cache[key]
 
-def _collapse_na(results):
-    """One not-applicable Result per (check, subject, reason) for a device, naming every phase it covers."""
-    first, kept = {}, []
-    for result in results:
-        if result.status == NOT_APPLICABLE:
-            key = (result.check, result.subject, result.message)
-            if key in first:
-                if result.source not in first[key].source.split(' and '):
-                    first[key].source += ' and %s' % result.source
-                continue
-            first[key] = result
-        kept.append(result)
-    return kept
+    def read(self, ctx, model, subject):
+        side = switch_side(ctx, model, subject.phase)
+        if side['na']:
+            raise NotApplicable(side['na'])
+        if side['error'] is not None:
+            raise side['error']
+        return side['views']
+
+    def source(self, ctx, model, subject):
+        return '%s: %s' % (subject.phase, switch_side(ctx, model, subject.phase)['source'])
+
+    def judge(self, ctx, model, subject, state):
+        view = state.get(subject.data['name'])
+        if view is None:
+            return failed('port missing')
+        args = (ctx, view, subject.data, get_platform(model['platform'])) if self.needs_platform else \
+            (ctx, view, subject.data)
+        ok, want, seen = self.func_rule(*args)
+        return verdict(ok, seen, expected=want)
 
 
-for _check_id, (_rules, _title, _func, _platform) in SWITCH_RULES.items():
-    check(_check_id, _title, 'lossless', SWITCHES, ('lossless',), _rules,
-          description='%s (%s), per switch port, on the rendered configuration and on the running one.'
-                      % (_title, ', '.join(_rules)))(_switch_rule(_check_id))
+for _check_id, _spec in SWITCH_RULES.items():
+    register(SwitchPortRule(_check_id, *_spec))
 
 
-@check('lossless_config', 'Switch configuration format and activation', 'lossless', SWITCHES, ('lossless',),
-       ('C22', 'C25'), description='CONFIG_DB keys and values in the formats SONiC tools accept (C25) and every '
-                                   'lossless port listed in DEVICE_NEIGHBOR so SONiC tools treat it as active (C22).')
-def lossless_config(ctx, model):
-    name = model['name']
-    results = []
-    for phase in _phases(ctx):
-        side = switch_side(ctx, model, phase)
-        subject = 'configuration [%s]' % phase
-        if side['na'] or side['error'] is not None:
-            status = NOT_APPLICABLE if side['na'] else ERROR
-            text = ('not applicable: %s' % side['na']) if side['na'] else 'state: %s' % side['error'].source
-            results.append(Result(name, 'lossless_config', 'all ports' if side['na'] else subject, status,
-                                  'valid configuration', '-' if side['na'] else side['error'].message, text,
-                                  rule='C22,C25', category='lossless', source=phase))
-            continue
+@register
+class LosslessConfig(Check):
+    id = 'lossless_config'
+    title = 'Switch configuration format and activation'
+    category = 'lossless'
+    roles = SWITCHES
+    per = 'switch, per phase'
+    state = ('lossless',)
+    rules = ('C22', 'C25')
+    inputs = 'the cabled ports of the switch'
+    description = ('SONiC formats (`pfc_enable` pattern, cable lengths in `m`, `Vlan<id>`, WRED names, one port per key) '
+                   'and every lossless port listed in DEVICE_NEIGHBOR so SONiC tools treat it as active')
+    failure = 'every format problem the platform\'s parser found, and the lossless ports missing from DEVICE_NEIGHBOR'
+    example = ('leaf001 lossless_config [configuration [deployed]]: ... seen lossless ports missing from DEVICE_NEIGHBOR: '
+               'Ethernet0 (C22)')
+    na_subject = 'all ports'
+    na_expected = 'valid configuration'
+
+    def subjects(self, ctx, model):
+        for phase in phases(ctx):
+            yield Subject('configuration [%s]' % phase, 'SONiC formats (C25), lossless ports in DEVICE_NEIGHBOR (C22)',
+                          phase=phase)
+
+    read = SwitchPortRule.read
+    source = SwitchPortRule.source
+
+    def judge(self, ctx, model, subject, state):
+        side = switch_side(ctx, model, subject.phase)
         problems = list(side['issues'])
-        inactive = [port for port, view in sorted(side['views'].items())
-                    if view['in_neighbors'] is False and port in {item['name'] for item in model['interfaces']}]
+        cabled = {item['name'] for item in model['interfaces']}
+        inactive = [port for port, view in sorted(state.items()) if view['in_neighbors'] is False and port in cabled]
         if inactive:
             problems.append('lossless ports missing from DEVICE_NEIGHBOR: %s (C22)' % ', '.join(inactive))
-        results.append(Result(name, 'lossless_config', subject, FAIL if problems else PASS,
-                              'SONiC formats (C25), lossless ports in DEVICE_NEIGHBOR (C22)',
-                              '; '.join(problems) or 'no format problem', rule='C22,C25', category='lossless',
-                              source='%s: %s' % (phase, side['source'])))
-    return _collapse_na(results)
+        return verdict(not problems, '; '.join(problems) or 'no format problem')
 
 
 # =========================================================================== host <-> leaf link rules
@@ -505,72 +405,109 @@ def _host_marking(ctx, host, port, item):
 
 
 HOST_RULES = {
-    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp),
-    'host_switch_pfc': (('C03', 'C19'), 'NIC and leaf agree on PFC priorities', _host_pfc),
-    'host_switch_cnp': (('C10', 'C11'), 'NIC and leaf agree on the CNP class', _host_cnp),
-    'host_switch_ecn': (('C08',), 'DCQCN on the NIC, ECN marking on the leaf', _host_ecn),
-    'host_switch_mtu': (('C14',), 'NIC MTU fits the leaf port MTU', _host_mtu),
-    'host_switch_marking': (('C01', 'C04'), 'The applications mark RoCE with a DSCP both ends treat as lossless',
-                            _host_marking),
+    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp,
+                         'NIC trusts DSCP and maps every one of the 64 DSCPs to the priority the leaf maps it to as '
+                         'traffic class (the RoCE DSCP on the lossless priority)',
+                         'gpu0001 host_switch_dscp [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC trust dscp, DSCP '
+                         '26 -> priority 3, leaf TC 3; 54 DSCPs differ (DSCP 8: NIC 1, leaf 0, DSCP 9: NIC 1, leaf 0, '
+                         '...)'),
+    'host_switch_pfc': (('C03', 'C19'), 'NIC and leaf agree on PFC priorities', _host_pfc,
+                        'NIC and leaf port enable PFC on the same, designed priorities; NIC global pause off',
+                        'gpu0001 host_switch_pfc [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC PFC {4}, leaf PFC '
+                        '{3}, NIC global pause on'),
+    'host_switch_cnp': (('C10', 'C11'), 'NIC and leaf agree on the CNP class', _host_cnp,
+                        'NIC sends CNPs with the designed DSCP and priority; the leaf maps that DSCP to the CNP TC',
+                        'gpu0001 host_switch_cnp [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC CNP DSCP 46 '
+                        'priority 5; leaf DSCP 48 -> TC 6'),
+    'host_switch_ecn': (('C08',), 'DCQCN on the NIC, ECN marking on the leaf', _host_ecn,
+                        'DCQCN (RP and NP) on the lossless priorities and ECN marking on the leaf. The inbox mlx5 driver '
+                        'does not expose DCQCN state; the result says so.',
+                        'gpu0001 host_switch_ecn [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC DCQCN on {}, '
+                        'leaf marking on'),
+    'host_switch_mtu': (('C14',), 'NIC MTU fits the leaf port MTU', _host_mtu,
+                        'NIC MTU as designed and, with the VXLAN overhead, within the leaf port MTU',
+                        'gpu0001 host_switch_mtu [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC MTU 1500, leaf port '
+                        'MTU 9100'),
 }
 
 
-def _host_rule(check_id):
-    rules, _title, func = HOST_RULES[check_id]
-    rule_text = ','.join(rules)
+class HostRailRule(Check):
+    """One lossless rule judged on every GPU server rail against the leaf port it plugs into, in each phase."""
 
-    def run_rule(ctx, model):
-        name = model['name']
-        results = []
-        for phase in _phases(ctx):
-            host = host_side(ctx, model, phase)
+    category = 'lossless'
+    roles = ('host',)
+    per = 'host rail ↔ leaf port, per phase'
+    state = ('rnic', 'lossless')
+    peers = True
+    inputs = 'the lossless profile, the host NIC settings of the design and the leaf port of every rail'
+    failure = 'the NIC and the leaf port side by side'
+    na_subject = 'all rails'
+    na_expected = 'NIC and leaf agree'
+    source_per_subject = True  # the leaf differs from rail to rail
+
+    def __init__(self, check_id, rules, title, func, description, example):
+        self.id, self.rules, self.title, self.func_rule = check_id, rules, title, func
+        self.description, self.example = description, example
+
+    def subjects(self, ctx, model):
+        for phase in phases(ctx):
             for rail in model['rails']:
-                leaf = ctx.model(rail['leaf'])
-                subject = '%s <-> %s %s [%s]' % (rail['interface'], rail['leaf'], rail['leaf_interface'], phase)
-                leaf_side = switch_side(ctx, leaf, phase)
-                source = '%s: %s + %s' % (phase, host['source'], leaf_side['source'] or leaf['platform'])
-                reason = ('the leaf: %s' % leaf_side['na']) if leaf_side['na'] else host['na']
-                if reason:
-                    results.append(Result(name, check_id, 'all rails', NOT_APPLICABLE, 'NIC and leaf agree', '-',
-                                          'not applicable: %s' % reason, rule=rule_text, category='lossless',
-                                          source=phase))
-                    continue
-                error = host['error'] or leaf_side['error']
-                if error is not None:
-                    results.append(Result(name, check_id, subject, ERROR, 'NIC and leaf agree', error.message,
-                                          'state: %s' % error.source, rule=rule_text, category='lossless', source=source))
-                    continue
-                view = host['views'].get(rail['interface'])
-                port = leaf_side['views'].get(rail['leaf_interface'])
-                if view is None or not view['exists'] or not view['rdma']:
-                    results.append(Result(name, check_id, subject, FAIL, 'RDMA NIC on the rail', 'no RDMA device on %s'
-                                          % rail['interface'], rule=rule_text, category='lossless', source=source))
-                    continue
-                if port is None:
-                    results.append(Result(name, check_id, subject, FAIL, 'leaf port in the configuration',
-                                          '%s missing on %s' % (rail['leaf_interface'], rail['leaf']), rule=rule_text,
-                                          category='lossless', source=source))
-                    continue
-                leaf_item = next((item for item in leaf['interfaces'] if item['name'] == rail['leaf_interface']), {})
-                try:
-                    ok, want, seen = func(ctx, view, port, leaf_item)
-                except StateError as exc:
-                    results.append(Result(name, check_id, subject, ERROR, 'NIC and leaf agree', exc.message,
-                                          'state: %s' % exc.source, rule=rule_text, category='lossless', source=source))
-                    continue
-                results.append(Result(name, check_id, subject, PASS if ok else FAIL, want, seen, rule=rule_text,
-                                      category='lossless', source=source, link='%s %s' % (name, rail['interface'])))
-        return _collapse_na(results)
+                yield Subject('%s <-> %s %s [%s]' % (rail['interface'], rail['leaf'], rail['leaf_interface'], phase),
+                              'NIC and leaf agree', port=rail['interface'], phase=phase, data=rail)
 
-    run_rule.__name__ = check_id
-    return run_rule
+    def read(self, ctx, model, subject):
+        host = host_side(ctx, model, subject.phase)
+        leaf = switch_side(ctx, ctx.model(subject.data['leaf']), subject.phase)
+        if leaf['na']:
+            raise NotApplicable('the leaf: %s' % leaf['na'])
+        if host['na']:
+            raise NotApplicable(host['na'])
+        if host['error'] is not None or leaf['error'] is not None:
+            raise host['error'] or leaf['error']
+        return host, leaf
+
+    def source(self, ctx, model, subject):
+        leaf = switch_side(ctx, ctx.model(subject.data['leaf']), subject.phase)
+        return '%s: %s + %s' % (subject.phase, host_side(ctx, model, subject.phase)['source'],
+                                leaf['source'] or ctx.model(subject.data['leaf'])['platform'])
+
+    def judge(self, ctx, model, subject, state):
+        host, leaf_side = state
+        rail = subject.data
+        view = host['views'].get(rail['interface'])
+        port = leaf_side['views'].get(rail['leaf_interface'])
+        if view is None or not view['exists'] or not view['rdma']:
+            return failed('no RDMA device on %s' % rail['interface'], expected='RDMA NIC on the rail')
+        if port is None:
+            return failed('%s missing on %s' % (rail['leaf_interface'], rail['leaf']), expected='leaf port in the configuration')
+        leaf_item = next((item for item in ctx.model(rail['leaf'])['interfaces'] if item['name'] == rail['leaf_interface']), {})
+        ok, want, seen = self.func_rule(ctx, view, port, leaf_item)
+        return verdict(ok, seen, expected=want)
 
 
-for _check_id, (_rules, _title, _func) in HOST_RULES.items():
-    check(_check_id, _title, 'lossless', ('host',),
-          ('rnic', 'nccl_conf', 'lossless') if _func is _host_marking else ('rnic', 'lossless'), _rules,
-          description='%s (%s), per host rail and the leaf port it plugs into, on the design and on the '
-                      'gathered state.' % (_title, ', '.join(_rules)), peers=True)(_host_rule(_check_id))
+for _check_id, _spec in HOST_RULES.items():
+    register(HostRailRule(_check_id, *_spec))
 
 
-__all__ = ['switch_side', 'host_side', 'SWITCH_RULES', 'HOST_RULES', 'PHASES']
+@register
+class HostMarking(HostRailRule):
+    """What the applications mark on a GPU server rail against the NIC's and the leaf port's maps."""
+
+    state = ('rnic', 'nccl_conf', 'lossless')
+    failure = 'each marking that misses the lossless priority, with its DSCP, NIC priority and leaf traffic class'
+
+    def __init__(self):
+        super().__init__(
+            'host_switch_marking', ('C01', 'C04'), 'The applications mark RoCE with a DSCP both ends treat as lossless',
+            _host_marking,
+            'what the applications mark carries a DSCP that the NIC and the leaf both put on the lossless priority: '
+            '`NCCL_IB_TC` (design: the rendered `nccl.conf`; deployed: the host\'s `/etc/nccl.conf`, NCCL\'s default 0 '
+            'when it is missing or silent), the RDMA-CM default ToS (configfs `default_roce_tos`) and, when '
+            'MLNX_OFED\'s global verbs traffic class is set, that class (it replaces every application\'s). NCCL reads '
+            'the environment before `nccl.conf`; `aifabric.fabric.nccl_check` (role `host_nccl`) reports an exported '
+            '`NCCL_IB_TC` that wins over the file',
+            'gpu0001 host_switch_marking [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen not lossless: NCCL_IB_TC '
+            '(/etc/nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)')
+
+
+__all__ = ['SWITCH_RULES', 'HOST_RULES', 'PHASES', 'SwitchPortRule', 'HostRailRule', 'HostMarking']

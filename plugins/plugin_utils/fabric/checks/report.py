@@ -4,10 +4,13 @@
 """Validation reports: JSON for machines, Markdown and self-contained HTML for people.
 
 The verdict is PASSED only when checks ran and none failed or errored; a run where nothing could be checked says
-NOTHING CHECKED and is not green. Every report leads with the counts, then the lossless health findings (counter
-rates: where a problem starts and which end to look at), then the other failures (device, check, expected, seen),
-the errors, the per-check table, the not-applicable reasons and finally the passed results. The HTML has no
-external reference (styles and the fabric picture are inline), so it opens from the output directory offline.
+NOTHING CHECKED, and one whose failures all sit on devices still converging at their deadline NOT CONVERGED:
+neither is green. Every report leads with the causes (checks/causes.py: each with its consequences folded under it)
+and the counts, then the lossless health findings, the flat list of failures (device, check, expected, seen), the
+errors, the per-check table, the not-applicable reasons and finally the passed results. Every failure is kept in
+full; at fabric scale (more than FULL_RESULTS results) the passes are aggregated per check and device group, so
+report.json stays small. The HTML has no external reference (styles and the fabric picture are inline), so it
+opens from the output directory offline.
 """
 
 from __future__ import annotations
@@ -16,15 +19,20 @@ import html
 import json
 import math
 import os
+import re
 
-from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES, summary
+from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
 
 STATUS_LABEL = {PASS: 'pass', FAIL: 'FAIL', ERROR: 'ERROR', NOT_APPLICABLE: 'n/a'}
 ROLE_ORDER = ('super_spine', 'spine', 'leaf', 'host')
 ROLE_TITLE = {'super_spine': 'super-spines', 'spine': 'spines', 'leaf': 'leaves', 'host': 'GPU servers'}
-# People-facing reports list every failure and error but only this many passed results (report.json has all).
+# People-facing reports list this many passed results, and this many failures (report.json has every failure).
 PASSED_ROWS = 500
+FAILURE_ROWS = 2000
+# Above this many results, report.json aggregates the passes per check and device group (every failure stays).
+FULL_RESULTS = 20000
 HEALTH = 'health'
+NOT_CONVERGED = 'NOT CONVERGED'
 
 
 def sort_results(results) -> list:
@@ -33,44 +41,113 @@ def sort_results(results) -> list:
                                              item.device, item.subject))
 
 
-def verdict(summary_) -> str:
+def verdict(summary_, causes=None) -> str:
     if summary_['checks_run'] == 0:
         return 'NOTHING CHECKED'
-    return 'PASSED' if summary_['ok'] else 'FAILED'
+    if summary_['ok']:
+        return 'PASSED'
+    if causes and all(cause.kind == 'not_converged' for cause in causes):
+        return NOT_CONVERGED
+    return 'FAILED'
 
 
-def build(design, results, meta=None, extra=None) -> dict:
-    """The machine-readable report (`extra`: further top-level sections, e.g. the performance gate)."""
+def device_group(model) -> str:
+    """'leaf sonic', 'host': the group passes are aggregated in at scale."""
+    return model['role'] if model['role'] == 'host' else '%s %s' % (model['role'], model.get('platform'))
+
+
+def build(design, results, meta=None, extra=None, causes=None) -> dict:
+    """The machine-readable report (`extra`: further top-level sections, e.g. the performance gate; `causes`:
+    checks.causes.analyse() of the results)."""
     meta = dict(meta or {})
-    counted = summary(results)
-    devices = {}
+    causes = list(causes or [])
+    counts = {status: 0 for status in STATUSES}
+    by_check, devices, links = {}, {}, {}
+    problems, passes = [], []  # passes are kept apart: aggregated at scale
+    health = 0
     for result in results:
-        entry = devices.setdefault(result.device, {status: 0 for status in STATUSES})
-        entry[result.status] += 1
+        status = result.status
+        counts[status] += 1
+        entry = by_check.get(result.check)
+        if entry is None:
+            entry = by_check[result.check] = {state: 0 for state in STATUSES}
+        entry[status] += 1
+        entry = devices.get(result.device)
+        if entry is None:
+            entry = devices[result.device] = {state: 0 for state in STATUSES}
+        entry[status] += 1
+        if result.link and status != NOT_APPLICABLE:
+            links[result.link] = _worse(links.get(result.link), status)
+        if status == PASS:
+            passes.append(result)
+        else:
+            problems.append(result)
+            health += result.category == HEALTH and status in (FAIL, ERROR)
+    cause_of = {id(result): index for index, cause in enumerate(causes, 1) for result in cause.results}
+    checks_run = len(results) - counts[NOT_APPLICABLE]
+    ok = counts[FAIL] == 0 and counts[ERROR] == 0 and checks_run > 0
+    aggregated = len(results) > FULL_RESULTS
+    rows = []
+    for result in sort_results(problems if aggregated else results):
+        row = result.to_dict()
+        if id(result) in cause_of:
+            row['cause'] = cause_of[id(result)]
+        rows.append(row)
     built = {
         'fabric': design.name,
         'meta': meta,
         'summary': {
-            'verdict': verdict({'checks_run': counted['checks_run'], 'ok': counted['ok']}),
-            'checks_run': counted['checks_run'],
-            'passed': counted['counts'][PASS],
-            'failed': counted['counts'][FAIL],
-            'errors': counted['counts'][ERROR],
-            'not_applicable': counted['counts'][NOT_APPLICABLE],
-            'health_findings': sum(1 for item in results if item.category == HEALTH and item.status in (FAIL, ERROR)),
-            'results': counted['total'],
-            'ok': counted['ok'],
+            'verdict': verdict({'checks_run': checks_run, 'ok': ok}, causes),
+            'causes': len(causes),
+            'checks_run': checks_run,
+            'passed': counts[PASS],
+            'failed': counts[FAIL],
+            'errors': counts[ERROR],
+            'not_applicable': counts[NOT_APPLICABLE],
+            'health_findings': health,
+            'results': len(results),
+            'ok': ok,
             'devices': len(devices),
+            'blamed': list(dict.fromkeys(device for cause in causes for device in cause.devices)),
+            'passes_aggregated': aggregated,
         },
-        'checks': {check_id: dict(counts, title=REGISTRY[check_id].title if check_id in REGISTRY else check_id,
+        'causes': [cause.to_dict(index) for index, cause in enumerate(causes, 1)],
+        'checks': {check_id: dict(entry, title=REGISTRY[check_id].title if check_id in REGISTRY else check_id,
                                   category=REGISTRY[check_id].category if check_id in REGISTRY else '',
                                   rules=list(REGISTRY[check_id].rules) if check_id in REGISTRY else [])
-                   for check_id, counts in sorted(counted['by_check'].items())},
+                   for check_id, entry in sorted(by_check.items())},
         'devices': devices,
-        'results': [result.to_dict() for result in sort_results(results)],
+        'links': links,
+        'results': rows,
     }
+    if aggregated:
+        built['passed'] = _aggregate(design, passes)
     built.update(extra or {})
     return built
+
+
+def _worse(old, new):
+    order = {FAIL: 0, ERROR: 1, PASS: 2}
+    return new if old is None or order[new] < order[old] else old
+
+
+def _aggregate(design, passes) -> list:
+    """Passed results per check and device group: how many, on how many devices, and one of them as an example."""
+    groups, models = {}, {}
+    for result in passes:
+        if result.device not in models:
+            node = design.nodes.get(result.device)
+            models[result.device] = ('host' if node is None or node.role == 'host' else
+                                     '%s %s' % (node.role, node.platform))
+        key = (result.check, models[result.device])
+        entry = groups.get(key)
+        if entry is None:
+            entry = groups[key] = {'check': result.check, 'group': key[1], 'results': 0, 'devices': set(),
+                                   'example': {'device': result.device, 'subject': result.subject,
+                                               'expected': result.expected, 'seen': result.seen}}
+        entry['results'] += 1
+        entry['devices'].add(result.device)
+    return [dict(entry, devices=len(entry['devices'])) for _key, entry in sorted(groups.items())]
 
 
 def failure_lines(results, limit=40) -> list:
@@ -79,6 +156,25 @@ def failure_lines(results, limit=40) -> list:
     lines = ['%s%s' % ('' if result.status == FAIL else 'ERROR ', result.line()) for result in bad[:limit]]
     if len(bad) > limit:
         lines.append('... and %d more (see the report)' % (len(bad) - limit))
+    return lines
+
+
+def cause_lines(causes, limit=20) -> list:
+    """'1. leaf001 eth3 is admin down -> 11 consequences (1 BGP session down)' and, under it, what shows it, what
+    follows from it in brief, and what to do."""
+    lines = []
+    for index, cause in enumerate(causes[:limit], 1):
+        lines.append('%d. %s' % (index, cause.headline()))
+        lines.extend('   shown by: %s' % result.line() for result in cause.evidence[:2])
+        if len(cause.evidence) > 2:
+            lines.append('   ... and %d more like it' % (len(cause.evidence) - 2))
+        if cause.consequences:
+            lines.append('   consequences: %s' % cause.summary_of_consequences())
+        lines.extend('   note: %s' % note for note in cause.notes[:3])
+        if cause.hint:
+            lines.append('   what to do: %s' % cause.hint)
+    if len(causes) > limit:
+        lines.append('... and %d more causes (see the report)' % (len(causes) - limit))
     return lines
 
 
@@ -121,26 +217,82 @@ def _gate_rows(report):
              item.get('verdict')] for item in gate.get('results', [])]
 
 
+def headline(report) -> str:
+    """'FAILED (1 cause)', 'PASSED', 'NOTHING CHECKED'."""
+    summary_ = report['summary']
+    causes = summary_.get('causes') or 0
+    if not causes:
+        return summary_['verdict']
+    return '%s (%d cause%s)' % (summary_['verdict'], causes, '' if causes == 1 else 's')
+
+
+VERDICT_NOTES = {
+    'NOTHING CHECKED': 'No check could run: every result is not applicable (reasons below). This is not a pass.',
+    NOT_CONVERGED: ('Every failure is on a device that was still changing when its deadline ran out: the fabric had '
+                    'not converged yet. This is not a verdict on the design, and not a pass: validate again, or give it '
+                    'longer (validate_settle_timeout).'),
+}
+
+
+def _details(meta) -> list:
+    return ['%s: %s' % (key.replace('_', ' '), value) for key, value in sorted(meta.items()) if value not in (None, '')]
+
+
+def _summary_row(summary_):
+    return [[summary_.get('causes', 0), summary_['checks_run'], summary_['passed'], summary_['failed'], summary_['errors'],
+             summary_['not_applicable'], summary_['health_findings'], summary_['devices']]]
+
+
+SUMMARY_HEADERS = ['causes', 'checks run', 'passed', 'failed', 'errors', 'not applicable', 'health findings', 'devices']
+
+
+def _passed_rows(report):
+    """[(device or group, check, subject or count, seen)] of the passes: the results, or the aggregates at scale."""
+    if report['summary'].get('passes_aggregated'):
+        return [['%s (%d devices)' % (item['group'], item['devices']), item['check'], '%d results' % item['results'],
+                 'e.g. %s %s: %s' % (item['example']['device'], item['example']['subject'], item['example']['seen'])]
+                for item in report.get('passed', [])]
+    return [[item['device'], item['check'], item['subject'], item['seen']]
+            for item in report['results'] if item['status'] == PASS]
+
+
 def markdown(report) -> str:
     summary_ = report['summary']
-    meta = report['meta']
-    lines = ['# Validation of fabric %s: %s' % (report['fabric'], summary_['verdict']), '']
-    if summary_['verdict'] == 'NOTHING CHECKED':
-        lines += ['No check could run: every result is not applicable (reasons below). This is not a pass.', '']
-    details = ['%s: %s' % (key.replace('_', ' '), value) for key, value in sorted(meta.items()) if value not in (None, '')]
+    lines = ['# Validation of fabric %s: %s' % (report['fabric'], headline(report)), '']
+    if summary_['verdict'] in VERDICT_NOTES:
+        lines += [VERDICT_NOTES[summary_['verdict']], '']
+    details = _details(report['meta'])
     if details:
         lines += ['- ' + item for item in details] + ['']
+    if report.get('causes'):
+        lines += ['## Causes (%d)' % len(report['causes']), '',
+                  'Each cause with the failures it explains folded under it (the design says which session rides which '
+                  'link, which VNI lives on which leaf, which server reaches which leaf); the flat list follows.', '']
+        for cause in report['causes']:
+            lines.append('%d. **%s**%s' % (cause['id'], _cell(cause['title']), cause['headline'][len(cause['title']):]))
+            lines.extend('   - shown by: `%s`' % line for line in cause['evidence'][:5])
+            if len(cause['evidence']) > 5:
+                lines.append('   - ... and %d more like it' % (len(cause['evidence']) - 5))
+            if cause['consequences']:
+                lines.append('   - <details><summary>%d consequences</summary>' % len(cause['consequences']))
+                lines.append('')
+                lines.extend('     - `%s`' % line for line in cause['consequences'][:FAILURE_ROWS])
+                lines += ['', '     </details>']
+            lines.extend('   - note: %s' % note for note in cause['notes'])
+            if cause['hint']:
+                lines.append('   - what to do: %s' % cause['hint'])
+        lines.append('')
     lines += ['## Summary', '']
-    lines += _table(['checks run', 'passed', 'failed', 'errors', 'not applicable', 'health findings', 'devices'],
-                    [[summary_['checks_run'], summary_['passed'], summary_['failed'], summary_['errors'],
-                      summary_['not_applicable'], summary_['health_findings'], summary_['devices']]])
+    lines += _table(SUMMARY_HEADERS, _summary_row(summary_))
     lines.append('')
     for title, rows in _sections(report):
         if rows:
             lines += ['## %s (%d)' % (title, len(rows)), '']
-            lines += _table(['device', 'check', 'subject', 'expected', 'seen', 'note'],
+            lines += _table(['device', 'check', 'subject', 'expected', 'seen', 'note', 'cause'],
                             [[item['device'], item['check'], item['subject'], item['expected'], item['seen'],
-                              item['message']] for item in rows]) + ['']
+                              item['message'], item.get('cause')] for item in rows[:FAILURE_ROWS]]) + ['']
+            if len(rows) > FAILURE_ROWS:
+                lines += ['... and %d more (report.json has every one)' % (len(rows) - FAILURE_ROWS), '']
     gate = _gate_rows(report)
     if gate:
         lines += ['## Performance gate (%s)' % report['performance']['verdict'], '']
@@ -156,11 +308,15 @@ def markdown(report) -> str:
                   'Checked state that this fabric or lab cannot have; none of these count as passed.', '']
         lines += _table(['reason', 'checks', 'devices'], groups)
         lines.append('')
-    passed = [[item['device'], item['check'], item['subject'], item['seen']]
-              for item in report['results'] if item['status'] == PASS]
+    passed = _passed_rows(report)
     if passed:
-        shown = 'every passed result' if len(passed) <= PASSED_ROWS else 'the first %d passed results (report.json has all)' % PASSED_ROWS
-        lines += ['## Passed (%d)' % len(passed), '', '<details><summary>%s</summary>' % shown, '']
+        if summary_.get('passes_aggregated'):
+            shown = 'per check and device group (%d results; report.json has every failure in full)' % summary_['passed']
+        elif len(passed) <= PASSED_ROWS:
+            shown = 'every passed result'
+        else:
+            shown = 'the first %d passed results (report.json has all)' % PASSED_ROWS
+        lines += ['## Passed (%d)' % summary_['passed'], '', '<details><summary>%s</summary>' % shown, '']
         lines += _table(['device', 'check', 'subject', 'seen'], passed[:PASSED_ROWS])
         lines += ['', '</details>', '']
     return '\n'.join(lines)
@@ -173,13 +329,23 @@ table{border-collapse:collapse;margin:.5em 0 1.5em;font-size:.9em}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
 th{background:#f0f0f0}.fail{background:#fdd}.error{background:#fed}.na{color:#777}.pass{color:#063}
 .verdict-ok{color:#063}.verdict-bad{color:#b00}.verdict-none{color:#a60}svg text{font-size:10px}
+ol.causes li{margin-bottom:.6em}ol.causes code{font-size:.85em}
 """
 _COLOR = {FAIL: '#e55', ERROR: '#f93', NOT_APPLICABLE: '#bbb', PASS: '#6b6'}
-BOX_W, BOX_H, GAP, ROW_H, LEFT = 76, 26, 8, 90, 110
+_LINK = {FAIL: '#d22', ERROR: '#e80', PASS: '#5a5', None: '#bbb'}
+BOX_W, BOX_H, GAP, ROW_H, LEFT = 84, 26, 8, 90, 140
+# Between two tiers with more bundles than this, counts go to the tooltips only (labels would cover each other).
+LABELLED_BUNDLES = 48
+LEGEND = ('box colour: its worst result (red fail, orange error, green pass; grey when nothing could be checked: not '
+          'applicable never hides a pass); red outline: a lossless health finding starts there. Lines: the links between '
+          'two boxes, coloured by the checks about them (interface state, LLDP, BGP, MTU, lossless agreement, health): '
+          'red failing, orange unreadable, green checked and passing, grey not checked; a label gives the number of '
+          'links and of failing ones.')
 
 
 def _worst(counts):
-    for status in STATUSES:
+    """Failure beats error beats pass; not applicable only when nothing else was judged."""
+    for status in (FAIL, ERROR, PASS, NOT_APPLICABLE):
         if counts.get(status):
             return status
     return NOT_APPLICABLE
@@ -193,20 +359,32 @@ def _groups(names, max_per_row):
     return [names[index:index + size] for index in range(0, len(names), size)]
 
 
-def picture(design, report, max_per_row=32) -> str:
-    """An SVG of the fabric: one row per tier, devices (or groups of consecutive devices at scale) coloured by their
-    worst result, a red outline where a lossless health finding starts, parallel links bundled into one line per
-    pair of boxes with the number of links and, in red, of failing links."""
+def _wrap(text, width):
+    lines, line = [], ''
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = '%s %s' % (line, word) if line else word
+    return lines + ([line] if line else [])
+
+
+def picture(design, report, max_per_row=16) -> str:
+    """An SVG of the fabric that scales to its container (viewBox): one row per tier, devices (or groups of
+    consecutive devices at scale) coloured by their worst result, a red outline where a lossless health finding
+    starts, parallel links bundled into one line per pair of boxes, coloured by the checks about those links."""
     tiers = [(role, list(design.device_names(role))) for role in ROLE_ORDER]
     tiers = [(role, names) for role, names in tiers if names]
     if not tiers:
         return ''
     health = {item['device'] for item in report['results'] if item['category'] == HEALTH and item['status'] in (FAIL, ERROR)}
-    bad_links = {item['link'] for item in report['results'] if item.get('link') and item['status'] in (FAIL, ERROR)}
+    link_status = report.get('links') or {}
     group_of, boxes, texts = {}, [], []
     widest = max(len(_groups(names, max_per_row)) for _role, names in tiers)
-    width = LEFT + widest * (BOX_W + GAP) + 20
-    height = len(tiers) * ROW_H + 20
+    width = max(LEFT + widest * (BOX_W + GAP) + 20, 720)
+    legend = _wrap(LEGEND, int((width - 16) / 6.4))
+    height = len(tiers) * ROW_H + 14 * len(legend) + 10
     position = {}
     for level, (role, names) in enumerate(tiers):
         groups = _groups(names, max_per_row)
@@ -225,41 +403,60 @@ def picture(design, report, max_per_row=32) -> str:
                     counts[status] = counts.get(status, 0) + count
             status = _worst(counts)
             bad = sum(1 for name in members if _worst(report['devices'].get(name, {})) in (FAIL, ERROR))
-            label = members[0] if len(members) == 1 else '%s..%s' % (members[0][-3:], members[-1][-3:])
+            if len(members) == 1:
+                label = members[0]
+            else:  # the numbers of the first and last device, and how many when it fits the box
+                label = '%s..%s' % (re.sub(r'^\D+', '', members[0]), re.sub(r'^\D+', '', members[-1]))
+                label += ' x%d' % len(members) if len(label) <= 9 else ''
             title = ', '.join(members) if len(members) <= 8 else '%s .. %s (%d devices)' % (members[0], members[-1], len(members))
             title += ': %s' % status + ('; %d with problems' % bad if len(members) > 1 and bad else '')
             outline = ' stroke="#b00" stroke-width="3"' if health & set(members) else ''
             boxes.append('<g><title>%s</title><rect x="%.0f" y="%d" width="%d" height="%d" rx="4" fill="%s"%s/>'
                          '<text x="%.0f" y="%d" text-anchor="middle">%s</text></g>'
                          % (html.escape(title), x, y, BOX_W, BOX_H, _COLOR[status], outline, x + BOX_W / 2, y + 16,
-                            html.escape(label if len(members) == 1 else '%s x%d' % (label, len(members)))))
+                            html.escape(label)))
     bundles = {}
     for link in design.links:
         lower, upper = group_of.get(link.lower.name), group_of.get(link.upper.name)
         if lower is None or upper is None:
             continue
-        entry = bundles.setdefault((lower, upper), [0, 0])
-        entry[0] += 1
-        if '%s %s' % (link.lower.name, design.interface_name(link.lower, link)) in bad_links:
-            entry[1] += 1
+        entry = bundles.setdefault((lower, upper), {FAIL: 0, ERROR: 0, PASS: 0, 'count': 0})
+        entry['count'] += 1
+        status = link_status.get('%s %s' % (link.lower.name, design.interface_name(link.lower, link)))
+        if status:
+            entry[status] += 1
+    per_tiers = {}
+    for lower, upper in bundles:
+        per_tiers[(lower[0], upper[0])] = per_tiers.get((lower[0], upper[0]), 0) + 1
     lines = []
-    for (lower, upper), (count, failing) in sorted(bundles.items()):
+    for (lower, upper), entry in sorted(bundles.items()):
         (x1, y1), (x2, y2) = position[lower], position[upper]
-        stroke = '#d22' if failing else '#bbb'
-        widthpx = 1 + min(4, math.log2(count)) if count > 1 else 1
-        tip = '%d link%s%s' % (count, 's' if count > 1 else '', ', %d failing' % failing if failing else '')
+        count, failing = entry['count'], entry[FAIL]
+        state = FAIL if failing else ERROR if entry[ERROR] else PASS if entry[PASS] else None
+        crowded = per_tiers[(lower[0], upper[0])] > LABELLED_BUNDLES
+        widthpx = 0.6 if crowded else 1 + min(4, math.log2(count)) if count > 1 else 1
+        tip = '%d link%s' % (count, 's' if count > 1 else '')
+        if failing:
+            tip += ', %d failing' % failing
+        elif state == ERROR:
+            tip += ', %d not readable' % entry[ERROR]
+        elif state == PASS:
+            tip += ', checks pass on %d' % entry[PASS]
+        else:
+            tip += ', not checked'
         lines.append('<line x1="%.0f" y1="%d" x2="%.0f" y2="%d" stroke="%s" stroke-width="%.1f"><title>%s</title></line>'
-                     % (x1, y1, x2, y2 + BOX_H, stroke, widthpx, tip))
-        if count > 1 or failing:
-            label = 'x%d' % count + (' (%d bad)' % failing if failing else '')
+                     % (x1, y1, x2, y2 + BOX_H, _LINK[state], widthpx, tip))
+        if (count > 1 and not crowded) or failing:
+            label = ('x%d' % count if count > 1 else '') + (' (%d bad)' % failing if failing else '')
             colour = '#b00' if failing else '#888'
             where = ((x1 + x2) / 2 + 2, (y1 + y2 + BOX_H) / 2)
-            lines.append('<text x="%.0f" y="%.0f" fill="%s">%s</text>' % (where + (colour, label)))
-    legend = ('<text x="8" y="%d">colour: worst result (green pass, red fail, orange error, grey not applicable); red '
-              'outline: a lossless health finding starts there; lines: links between two boxes (count, red: failing)'
-              '</text>' % (height - 4))
-    return ('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d">%s%s%s%s</svg>'
-            % (max(width, 720), height + 10, ''.join(lines), ''.join(boxes), ''.join(texts), legend))
+            lines.append('<text x="%.0f" y="%.0f" fill="%s">%s</text>' % (where + (colour, label.strip())))
+    legend_text = ''.join('<text x="8" y="%d">%s</text>' % (len(tiers) * ROW_H + 14 + 14 * index, html.escape(line))
+                          for index, line in enumerate(legend))
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="100%%" style="max-width:%dpx" '
+            'preserveAspectRatio="xMidYMin meet" role="img"><title>fabric %s</title>%s%s%s%s</svg>'
+            % (width, height, width, html.escape(report['fabric']), ''.join(lines), ''.join(boxes), ''.join(texts),
+               legend_text))
 
 
 # --------------------------------------------------------------------------- HTML
@@ -273,42 +470,50 @@ def _html_table(headers, rows, classes=None) -> str:
     return ''.join(out)
 
 
+def _html_causes(report) -> str:
+    out = ['<h2>Causes (%d)</h2><ol class="causes">' % len(report['causes'])]
+    for cause in report['causes']:
+        parts = ['<b>%s</b>%s' % (html.escape(cause['title']), html.escape(cause['headline'][len(cause['title']):]))]
+        parts.extend('<br>shown by: <code>%s</code>' % html.escape(line) for line in cause['evidence'][:5])
+        if cause['consequences']:
+            parts.append('<details><summary>%d consequences</summary><ul>%s</ul></details>' % (
+                len(cause['consequences']), ''.join('<li><code>%s</code></li>' % html.escape(line)
+                                                    for line in cause['consequences'][:FAILURE_ROWS])))
+        parts.extend('<br>note: %s' % html.escape(note) for note in cause['notes'])
+        if cause['hint']:
+            parts.append('<br>what to do: %s' % html.escape(cause['hint']))
+        out.append('<li>%s</li>' % ''.join(parts))
+    out.append('</ol>')
+    return ''.join(out)
+
+
 def to_html(design, report) -> str:
     summary_ = report['summary']
     css_class = {FAIL: 'fail', ERROR: 'error', NOT_APPLICABLE: 'na', PASS: 'pass'}
     verdict_class = {'PASSED': 'verdict-ok', 'FAILED': 'verdict-bad'}.get(summary_['verdict'], 'verdict-none')
     body = ['<h1>Validation of fabric %s: <span class="%s">%s</span></h1>'
-            % (html.escape(report['fabric']), verdict_class, html.escape(summary_['verdict']))]
-    if summary_['verdict'] == 'NOTHING CHECKED':
-        body.append('<p class="verdict-none">No check could run: every result is not applicable (reasons below). '
-                    'This is not a pass.</p>')
-    body.append('<p>%s</p>' % html.escape('; '.join('%s: %s' % (key.replace('_', ' '), value)
-                                                    for key, value in sorted(report['meta'].items()) if value not in (None, ''))))
-    body.append(_html_table(['checks run', 'passed', 'failed', 'errors', 'not applicable', 'health findings', 'devices'],
-                            [[summary_['checks_run'], summary_['passed'], summary_['failed'], summary_['errors'],
-                              summary_['not_applicable'], summary_['health_findings'], summary_['devices']]]))
+            % (html.escape(report['fabric']), verdict_class, html.escape(headline(report)))]
+    if summary_['verdict'] in VERDICT_NOTES:
+        body.append('<p class="verdict-none">%s</p>' % html.escape(VERDICT_NOTES[summary_['verdict']]))
+    body.append('<p>%s</p>' % html.escape('; '.join(_details(report['meta']))))
+    if report.get('causes'):
+        body.append(_html_causes(report))
+    body.append(_html_table(SUMMARY_HEADERS, _summary_row(summary_)))
     body.append(picture(design, report))
     for title, rows in _sections(report):
         if rows:
             body.append('<h2>%s (%d)</h2>' % (html.escape(title), len(rows)))
-            body.append(_html_table(['status', 'device', 'check', 'subject', 'expected', 'seen', 'note'],
+            shown = rows[:FAILURE_ROWS]
+            body.append(_html_table(['status', 'device', 'check', 'subject', 'expected', 'seen', 'note', 'cause'],
                                     [[STATUS_LABEL[item['status']], item['device'], item['check'], item['subject'],
-                                      item['expected'], item['seen'], item['message']] for item in rows],
-                                    [css_class[item['status']] for item in rows]))
+                                      item['expected'], item['seen'], item['message'], item.get('cause')] for item in shown],
+                                    [css_class[item['status']] for item in shown]))
+            if len(rows) > FAILURE_ROWS:
+                body.append('<p>... and %d more (report.json has every one)</p>' % (len(rows) - FAILURE_ROWS))
     gate = _gate_rows(report)
     if gate:
         body.append('<h2>Performance gate (%s)</h2>' % html.escape(report['performance']['verdict']))
         body.append(_html_table(['host', 'test', 'status', 'measured', 'required', 'verdict'], gate))
-    passed = [item for item in report['results'] if item['status'] == PASS]
-    if len(passed) <= PASSED_ROWS:
-        shown = '%d' % len(passed)
-    else:
-        shown = '%d of %d shown, report.json has all' % (PASSED_ROWS, len(passed))
-    body.append('<h2>Passed (%s)</h2>' % shown)
-    body.append(_html_table(['status', 'device', 'check', 'subject', 'expected', 'seen'],
-                            [[STATUS_LABEL[item['status']], item['device'], item['check'], item['subject'],
-                              item['expected'], item['seen']] for item in passed[:PASSED_ROWS]],
-                            ['pass'] * min(len(passed), PASSED_ROWS)))
     body.append('<h2>Checks</h2>')
     body.append(_html_table(['check', 'what', 'rules', 'pass', 'fail', 'error', 'n/a'],
                             [[check_id, entry['title'], ','.join(entry['rules']), entry[PASS], entry[FAIL],
@@ -317,8 +522,19 @@ def to_html(design, report) -> str:
     if groups:
         body.append('<h2>Not applicable</h2><p>State this fabric or lab cannot have; none of it counts as passed.</p>')
         body.append(_html_table(['reason', 'checks', 'devices'], groups))
-    return ('<!DOCTYPE html><html><head><meta charset="utf-8"><title>Validation %s</title><style>%s</style></head>'
-            '<body>%s</body></html>\n' % (html.escape(report['fabric']), _CSS, '\n'.join(body)))
+    passed = _passed_rows(report)
+    if summary_.get('passes_aggregated'):
+        shown = '%d, per check and device group' % summary_['passed']
+    elif len(passed) <= PASSED_ROWS:
+        shown = '%d' % len(passed)
+    else:
+        shown = '%d of %d shown, report.json has all' % (PASSED_ROWS, len(passed))
+    body.append('<h2>Passed (%s)</h2>' % shown)
+    body.append(_html_table(['device', 'check', 'subject', 'seen'], passed[:PASSED_ROWS],
+                            ['pass'] * min(len(passed), PASSED_ROWS)))
+    return ('<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">'
+            '<title>Validation %s</title><style>%s</style></head><body>%s</body></html>\n'
+            % (html.escape(report['fabric']), _CSS, '\n'.join(body)))
 
 
 def _write(path, text):
@@ -341,4 +557,5 @@ def write(design, report, directory) -> dict:
     return paths
 
 
-__all__ = ['build', 'markdown', 'to_html', 'write', 'failure_lines', 'sort_results', 'picture', 'verdict']
+__all__ = ['build', 'markdown', 'to_html', 'write', 'failure_lines', 'cause_lines', 'sort_results', 'picture', 'verdict',
+           'headline']

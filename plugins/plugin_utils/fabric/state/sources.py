@@ -12,6 +12,7 @@ for a GPU server. The checks read only these platform-neutral keys, never a plat
 | evpn_type3    | [IMET route] (platforms/frr/state.parse_evpn_type3)                                  |
 | lldp          | [neighbour] (lldp.parse_lldp_neighbors)                                              |
 | interfaces    | {name: {mtu, operstate, admin_up, lower_up, addresses, ...}} (iproute2.parse_ip_link) |
+| bfd           | {peer: {status, diagnostic, down_events, ...}} (platforms/frr/state.parse_bfd_peers)   |
 | lossless      | {ports: {port: view}, source, issues} (views.py)                                     |
 | counters      | {ports: {port: metrics}} (counters.py), read twice for rates                         |
 | rnic          | RDMA NIC lossless facts of a GPU server (rnic.parse_rnic_facts)                      |

@@ -119,7 +119,8 @@ def test_gather_reads_once_and_evaluates_the_device(action_loader):
     with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] and result['attempts'] == 1 and result['changed'] is False
-    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp'}
+    # bfd: the BFD sessions explain a BGP session that BFD took down (issue 24 item 7)
+    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp', 'bfd'}
     commands = execute.call_args.kwargs['module_args']['commands']
     assert {item['key'] for item in commands} == set(result['state'])
     assert execute.call_args.kwargs['module_name'] == 'aifabric.fabric.validate_commands'
@@ -309,3 +310,69 @@ def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_pa
     catalog = yaml.safe_load(open(result['report']['anta_catalog'], encoding='utf-8'))
     assert catalog['anta.tests.vxlan'][2]['VerifyVxlanVtep'] == {'vteps': ['10.254.16.3'], 'filters': {'tags': ['leaf001']}}
     assert 'anta nrfu --catalog anta-catalog.yml' in open(result['report']['anta_catalog'], encoding='utf-8').read()
+
+
+# --------------------------------------------------------------------------- convergence (issue 23 item 15)
+class Clock:
+    """time.monotonic and time.sleep of a run whose readings take no time."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.now += seconds
+
+
+def _gather(action_loader, args, answers):
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', args)
+    clock = Clock()
+    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep', clock.sleep), \
+            patch('time.monotonic', clock.monotonic):
+        return action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+
+
+def test_gather_stops_once_the_failures_stay_the_same_instead_of_waiting_out_the_deadline(action_loader):
+    broken = _module_outputs(scenario_states('link_down'), 'leaf001')
+    result = _gather(action_loader, {'settle_timeout': 60, 'settle_interval': 5, 'settle_stable': 10}, [broken] * 13)
+    assert result['attempts'] == 3 and not result['settled']  # read at 0, 5 and 10 s: the same failures for 10 s
+    assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0}
+
+
+def test_gather_at_the_deadline_tells_still_changing_from_wrong(action_loader):
+    states = [_module_outputs(scenario_states(name), 'leaf001') for name in ('link_down', 'bgpd_stopped')]
+    result = _gather(action_loader, {'settle_timeout': 20, 'settle_interval': 5, 'settle_stable': 10}, states * 3)
+    assert result['attempts'] == 5 and result['convergence']['outcome'] == 'changing'  # bounded by the deadline
+    assert result['convergence']['seconds'] == 20.0
+    result = _gather(action_loader, {'settle_timeout': 20, 'settle_interval': 5}, [states[0]] * 5)
+    assert result['attempts'] == 5 and result['convergence']['outcome'] == 'stable'
+    with pytest.raises(Exception, match='settle_timeout and settle_stable are seconds'):
+        _gather(action_loader, {'settle_stable': -1}, [states[0]])
+
+
+def test_validate_says_not_converged_apart_from_wrong(action_loader):
+    task_vars = gathered_vars('link_down')
+    task_vars['hostvars']['leaf001']['validate_gathered'].update(
+        convergence={'outcome': 'changing', 'seconds': 60.0, 'reads': 13, 'deadline': 60}, seconds=60.0, attempts=13)
+    result = make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
+    assert result['failed'] and result['summary']['verdict'] == 'NOT CONVERGED' and result['summary']['causes'] == 1
+    assert 'NOT CONVERGED' in result['msg'] and 'leaf001 had not converged' in result['msg']
+    task_vars['hostvars']['leaf001']['validate_gathered']['convergence']['outcome'] = 'stable'
+    result = make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
+    assert result['summary']['verdict'] == 'FAILED' and result['causes'] == [
+        'leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)']
+
+
+def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loader, tmp_path):
+    result = make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(tmp_path)}).run(
+        task_vars=gathered_vars('link_down'))
+    lines = result['msg'].splitlines()
+    assert lines[0].startswith('Validation FAILED for fabric capture: 1 cause; ')
+    assert lines[1] == 'Causes (1), each with what follows from it:'
+    assert lines[2] == '1. leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)'
+    assert lines.index('Failed checks (12):') > 2 and lines[-1] == 'report: %s' % (tmp_path / 'report.md')
+    assert result['blamed'] == ['leaf001'] and result['device_causes'] == {'leaf001': [lines[2][3:]]}
+    meta = json.loads((tmp_path / 'report.json').read_text())['meta']
+    assert meta['run_seconds'] >= meta['judging_seconds'] and meta['timing'].startswith('%.1f s wall' % meta['run_seconds'])

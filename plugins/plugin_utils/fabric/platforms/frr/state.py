@@ -14,12 +14,13 @@ Shapes handled (recorded in tests/unit/fixtures/state/captured):
 - `show bgp l2vpn evpn route type multicast json`: {"<rd>": {rd, "<prefix>": {paths: [[path, ...]]}}, numPrefix}
 vtysh prints '<daemon> is not running' (rc 1) when the daemon owning the state is down: DaemonDown.
 
-GATHERER reads the FRR lab switch (FRR on Linux): these vtysh commands plus iproute2 and lldpd. SONiC reuses
+GATHERER reads the FRR lab switch (FRR on Linux): these vtysh commands plus iproute2, lldpd and bfdd's sessions. SONiC reuses
 VTYSH_SOURCES (its `vtysh` runs in the bgp container).
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 from ...state import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
@@ -225,6 +226,53 @@ def parse_evpn_type3(result) -> list:
     return routes
 
 
+# --------------------------------------------------------------------------- BFD
+def _documents(source, text) -> list:
+    """The JSON documents vtysh prints one after the other for several -c commands."""
+    decoder, documents, index = json.JSONDecoder(), [], 0
+    text = text or ''
+    while index < len(text):
+        while index < len(text) and text[index].isspace():
+            index += 1
+        if index >= len(text):
+            break
+        try:
+            document, index = decoder.raw_decode(text, index)
+        except ValueError as exc:
+            raise StateError(source, 'not valid JSON (%s) in %r' % (exc.args[0].split(':')[0], excerpt(text[index:], 60))) from None
+        documents.append(document)
+    return documents
+
+
+def parse_bfd_peers(result) -> dict:
+    """BFD sessions from `vtysh -c 'show bfd peers json' -c 'show bfd peers counters json'` (bfdd, bfdd/bfdd_vty.c):
+    two arrays of sessions keyed by peer (and local, vrf, interface), one after the other. Returns {peer address:
+    {status, diagnostic, remote_diagnostic, uptime_s, downtime_s, interface, up_events, down_events}}; unnumbered
+    sessions are also keyed by interface. No BFD session at all is an empty mapping."""
+    source = 'FRR show bfd peers json'
+    documents = _documents(source, vtysh_output(source, result))
+    peers, counters = (documents + [[], []])[:2]
+    if not isinstance(peers, list) or not isinstance(counters, list):
+        raise StateError(source, 'expected JSON arrays of BFD sessions')
+    sessions = {}
+    for item in peers:
+        if not isinstance(item, dict) or not item.get('peer'):
+            raise StateError(source, 'BFD session without a peer: %r' % excerpt(str(item), 80))
+        session = {'peer': item['peer'], 'interface': item.get('interface'), 'status': item.get('status'),
+                   'diagnostic': item.get('diagnostic'), 'remote_diagnostic': item.get('remote-diagnostic'),
+                   'uptime_s': item.get('uptime'), 'downtime_s': item.get('downtime'), 'up_events': None,
+                   'down_events': None}
+        sessions[item['peer']] = session
+        if item.get('interface'):
+            sessions.setdefault(item['interface'], session)
+    for item in counters:
+        session = sessions.get((item or {}).get('peer')) if isinstance(item, dict) else None
+        if session is not None:
+            session['up_events'] = item.get('session-up')
+            session['down_events'] = item.get('session-down')
+    return sessions
+
+
 def vtysh(command):
     return ('vtysh', '-c', command)
 
@@ -236,7 +284,10 @@ VTYSH_SOURCES = (
     Source('bgp_evpn_vni', vtysh('show bgp l2vpn evpn vni json'), parse_bgp_evpn_vni, roles=LEAVES),
     Source('evpn_type3', vtysh('show bgp l2vpn evpn route type multicast json'), parse_evpn_type3, roles=LEAVES),
 )
-GATHERER = Gatherer('frr', 'FRR on Linux', 'command', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, CAPTURE_SOURCE))
+BFD_SOURCE = Source('bfd', ('vtysh', '-c', 'show bfd peers json', '-c', 'show bfd peers counters json'),
+                    parse_bfd_peers, when=lambda model: (model.get('bgp') or {}).get('bfd'))
+GATHERER = Gatherer('frr', 'FRR on Linux', 'command',
+                    VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE, CAPTURE_SOURCE))
 
-__all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'vtysh_output', 'vtysh',
-           'VTYSH_SOURCES', 'GATHERER']
+__all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'parse_bfd_peers',
+           'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'GATHERER']

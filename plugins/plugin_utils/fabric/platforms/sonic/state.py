@@ -165,6 +165,13 @@ def parse_config_db(result) -> dict:
                        ('tc_to_queue_map', 'tc_to_queue', 'TC_TO_QUEUE_MAP'),
                        ('pfc_to_queue_map', 'pfc_to_queue', 'MAP_PFC_PRIORITY_TO_QUEUE'),
                        ('pfc_to_pg_map', 'pfc_to_pg', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP'))
+    parsed_maps = {}  # each map is parsed once, not once per port that binds it
+
+    def int_map(table, name):
+        if (table, name) not in parsed_maps:
+            parsed_maps[(table, name)] = _int_map(maps[table], name, table, issues)
+        return parsed_maps[(table, name)]
+
     for port, _suffix, fields, legacy in _split_keys({key: value for key, value in qos_map.items() if key != 'global'}):
         if port not in ports:
             issues.append('PORT_QOS_MAP names %s, which is not in PORT' % port)
@@ -175,7 +182,7 @@ def parse_config_db(result) -> dict:
         for field, target, table in fields_to_table:
             if field in fields:
                 view['maps'][field] = _ref(fields[field])
-                view[target] = _int_map(maps[table], _ref(fields[field]), table, issues)
+                view[target] = int_map(table, _ref(fields[field]))
         view['pfc_enable'] = _priority_list(fields.get('pfc_enable'), 'PORT_QOS_MAP|%s pfc_enable' % port, issues)
         view['pfcwd_sw_enable'] = _priority_list(fields.get('pfcwd_sw_enable'), 'PORT_QOS_MAP|%s pfcwd_sw_enable' % port,
                                                  issues)
@@ -183,7 +190,7 @@ def parse_config_db(result) -> dict:
         for field, target, table in fields_to_table:
             if view[target] is None and field in global_maps:
                 view['maps'][field] = _ref(global_maps[field]) + ' (global)'
-                view[target] = _int_map(maps[table], _ref(global_maps[field]), table, issues)
+                view[target] = int_map(table, _ref(global_maps[field]))
     watchdog = tables.get('PFC_WD', {})
     for port, fields in watchdog.items():
         if port == 'GLOBAL':
@@ -253,19 +260,27 @@ def lossless_view(parsed, source='running CONFIG_DB') -> dict:
     ports = {}
     neighbors = set(parsed['device_neighbors'])
     pattern = parsed['lossless_traffic_pattern'] or {}
+    shared = {}  # the views of one scheduler, WRED or buffer profile, made once for every port using it (read-only)
+
+    def once(key, make):
+        if key not in shared:
+            shared[key] = make()
+        return shared[key]
+
     for port, data in parsed['ports'].items():
         queues = {}
         for queue, entry in data['queues'].items():
             sched = entry['scheduler']
-            queues[queue] = {'scheduler': {'type': sched['type'], 'weight': sched['weight']} if sched else None,
-                             'wred': entry['wred']}
+            queues[queue] = once(('queue', entry['scheduler_name'], entry['wred_name'], sched is None), lambda: {
+                'scheduler': {'type': sched['type'], 'weight': sched['weight']} if sched else None, 'wred': entry['wred']})
         pgs = {}
         for pg, profile in data['buffer_pgs'].items():
             if profile.get('dynamic'):
-                pgs[pg] = {'dynamic': True}
+                pgs[pg] = once(('dynamic',), lambda: {'dynamic': True})
             elif not profile.get('missing') and (profile.get('xoff') or 0) > 0:
-                pgs[pg] = {'dynamic': False, 'xoff': profile['xoff'], 'xon': profile.get('xon'),
-                           'size': profile.get('size'), 'name': profile['name']}
+                pgs[pg] = once(('pg', profile['name']), lambda: {
+                    'dynamic': False, 'xoff': profile['xoff'], 'xon': profile.get('xon'), 'size': profile.get('size'),
+                    'name': profile['name']})
         egress = {}
         for queue, profile in data['buffer_queues'].items():
             # The profile says what the queue is: Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool.

@@ -101,7 +101,7 @@ def test_a_failed_capture_is_an_error_and_a_probe_that_did_not_run_is_not_applic
     assert item.status == checks.ERROR and 'Operation not permitted' in item.seen
     states = copy.deepcopy(healthy())
     del states['gpu0001']['marking_probe']
-    item = run(lab, states)['rail 0 eth1 10.100.0.10 -> gpu0003 10.100.0.12']
+    item = run(lab, states)['all probe flows']  # one result per device and reason
     assert item.status == checks.NOT_APPLICABLE and 'the probe did not run' in item.message
 
 

@@ -22,7 +22,7 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO
 
 LOSSLESS = ('lossless',)
 SWITCH_CHECKS = set(lossless.SWITCH_RULES) | {'lossless_config'}
-HOST_CHECKS = set(lossless.HOST_RULES)
+HOST_CHECKS = set(lossless.HOST_RULES) | {'host_switch_marking'}
 
 
 @pytest.fixture(scope='module')

@@ -129,3 +129,64 @@ def test_every_check_is_documented():
     section = text.split('## The checks', 1)[1].split('## Variables', 1)[0]
     documented = set(re.findall(r'^\| `([a-z0-9_]+)` \|', section, re.M))
     assert documented == set(checks.REGISTRY)
+
+
+# --------------------------------------------------------------------------- issue 24: causes first, the picture, scale
+def report_of(design, scenario):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
+    ctx = checks.Context(design, scenario_states(scenario), {'lossless_phases': ('design', 'deployed')})
+    results = checks.run(ctx)
+    return report.build(design, results, {'mode': 'test'}, causes=causes.analyse(ctx, results))
+
+
+def test_the_report_leads_with_the_cause_and_numbers_every_failure(design):
+    built = report_of(design, 'link_down')
+    assert built['summary']['causes'] == 1 and built['summary']['blamed'] == ['leaf001']
+    assert built['causes'][0]['headline'] == 'leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)'
+    assert {item.get('cause') for item in built['results'] if item['status'] in ('fail', 'error')} == {1}
+    text = report.markdown(built)
+    assert text.startswith('# Validation of fabric capture: FAILED (1 cause)')
+    assert text.index('## Causes (1)') < text.index('## Summary') < text.index('## Failures (12)')
+    assert '1. **leaf001 eth2 is admin down** -> 11 consequences (1 BGP session down)' in text
+    page = report.to_html(design, built)
+    assert page.index('<h2>Causes (1)</h2>') < page.index('<h2>Failures (12)</h2>')
+    assert page.index('<h2>Checks</h2>') < page.index('<h2>Passed')  # the per-check table before the passed rows
+
+
+def test_healthy_lab_is_green_and_links_are_coloured_by_their_checks(design):
+    svg = report.picture(design, report_of(design, 'healthy'))
+    # every device has passes beside not-applicable lossless results: green, not grey
+    assert set(re.findall(r'<rect [^>]*fill="(#\w+)"', svg)) == {'#6b6'}
+    lines = re.findall(r'<line [^>]*stroke="(#\w+)"[^>]*><title>([^<]*)</title>', svg)
+    assert lines and all(colour == '#5a5' and 'checks pass on' in tip for colour, tip in lines)
+    broken = report.picture(design, report_of(design, 'link_down'))
+    red = [tip for colour, tip in re.findall(r'<line [^>]*stroke="(#\w+)"[^>]*><title>([^<]*)</title>', broken)
+           if colour == '#d22']
+    assert red == ['1 link, 1 failing']  # leaf001 - spine001: interface state, LLDP and BGP fail on it
+    assert 'checks pass on' in broken  # the other links stay green
+
+
+def test_the_picture_scales_to_its_container_and_its_legend_fits():
+    big = design_from_file(os.path.join(REPO, 'inventories', 'pod1k', 'intent.yml'))
+    svg = report.picture(big, report.build(big, []))
+    width, height = [int(value) for value in re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).groups()]
+    assert 'width="100%"' in svg and not re.search(r'<svg[^>]* height="', svg)
+    legend = [(int(y), text) for y, text in re.findall(r'<text x="8" y="(\d+)">([^<]*)</text>', svg) if '(' not in text[:20]]
+    assert legend and all(y < height for y, _text in legend)
+    assert all(len(text) * 6.4 < width for _y, text in legend)  # every legend line fits the drawing's width
+
+
+def test_at_scale_passes_are_aggregated_and_every_failure_stays(design, tmp_path):
+    results = [checks.Result('leaf%03d' % (index % 2 + 1), 'lossless_pfc', 'Ethernet%d [design]' % index, checks.PASS,
+                             'PFC on {3}', 'PFC on {3}') for index in range(report.FULL_RESULTS + 5)]
+    results += [checks.Result('leaf001', 'lossless_pfc', 'Ethernet9 [design]', checks.FAIL, 'PFC on {3}', 'PFC on {3,4}'),
+                checks.Result('gpu0001', 'host_switch_pfc', 'all rails', checks.NOT_APPLICABLE, 'x', '-', 'not applicable: y')]
+    built = report.build(design, results)
+    assert built['summary']['passes_aggregated'] and built['summary']['passed'] == report.FULL_RESULTS + 5
+    assert [item['status'] for item in built['results']] == ['fail', 'not_applicable']
+    assert built['passed'] == [{'check': 'lossless_pfc', 'group': 'leaf frr', 'results': report.FULL_RESULTS + 5,
+                                'devices': 2, 'example': {'device': 'leaf001', 'subject': 'Ethernet0 [design]',
+                                                          'expected': 'PFC on {3}', 'seen': 'PFC on {3}'}}]
+    paths = report.write(design, built, str(tmp_path))
+    assert os.path.getsize(paths['json']) < 10000
+    assert 'per check and device group' in open(paths['markdown'], encoding='utf-8').read()

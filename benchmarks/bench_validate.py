@@ -1,0 +1,261 @@
+#!/usr/bin/env python
+"""Validation at fabric scale: the 16,384-GPU fabric checked against its design, and gathered validation on a
+fleet of device doubles, extrapolated to that fabric.
+
+    python benchmarks/bench_validate.py                                  # design (3 fresh processes), playbook, doubles
+    python benchmarks/bench_validate.py --parts design --repeat 5
+    python benchmarks/bench_validate.py --parts doubles --doubles-servers 32 --forks 20
+
+- `design`: what aifabric.fabric.validate does with validate_gather=false, through the Python API in a fresh process:
+  read the intent file, design the fabric, run the lossless checks on the rendered configuration of every switch and
+  on every GPU server model (design phase), find the causes, build report.json / report.md / report.html and the
+  Prometheus textfile. Targets: <= 30 s wall, <= 1 GiB peak RSS, report.json <= 20 MB.
+- `playbook`: `ansible-playbook playbooks/validate.yml -i <gpu16k> -e validate_gather=false`, the same through the
+  role: wall and CPU, the lines it prints (a summary, not one per device) and its exit code.
+- `doubles`: the mixed EOS/SONiC/NVUE fabric of tests/doubles with `--doubles-servers` GPU servers (switch count
+  follows), every double running its rendered configuration; `playbooks/validate.yml --limit switches` gathers and
+  judges them (settle 0, one counter reading). Reported: wall, CPU of ansible-playbook and its workers, per-device
+  cost (wall x forks / switches, CPU / switches), where it goes (gathering on the slowest device against judging on
+  the controller), and the same extrapolated linearly to the 1,280 switches and 2,048 GPU servers of the 16k fabric.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+
+import yaml
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import _common  # noqa: E402  pylint: disable=wrong-import-position
+
+TARGETS = {'wall_s': 30.0, 'peak_rss': _common.GIB, 'report_json': 20 * 10 ** 6}
+GPU16K = {'switches': 1280, 'hosts': 2048}
+
+
+# --------------------------------------------------------------------------- design only, Python API
+def child(args):
+    """One design-only validation of `args.intent` into `args.out`, phase by phase."""
+    _common.import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes, prometheus, report
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    marks, started = [], (time.perf_counter(), time.process_time())
+
+    def mark(name):
+        marks.append((name, time.perf_counter(), time.process_time()))
+
+    design = design_from_file(args.intent)
+    mark('load and design')
+    ctx = checks.Context(design, {}, {'lossless_phases': ('design',), 'devices': design.device_names()})
+    results = checks.run(ctx, categories=('lossless',))
+    mark('checks')
+    found = causes.analyse(ctx, results)
+    mark('causes')
+    built = report.build(design, results, {'mode': 'design only (benchmark)'}, causes=found)
+    mark('build')
+    paths = report.write(design, built, args.out)
+    mark('report files')
+    paths['prometheus'] = prometheus.write(os.path.join(args.out, 'aifabric-%s.prom' % design.name), prometheus.build(
+        design.name, results, built['summary'], time.time()))
+    mark('prometheus')
+    phases, last = {}, started
+    for name, wall, cpu in marks:
+        phases[name] = {'wall': wall - last[0], 'cpu': cpu - last[1]}
+        last = (wall, cpu)
+    _common.emit({'wall': last[0] - started[0], 'cpu': last[1] - started[1], 'phases': phases,
+                  'peak_rss': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+                  'results': len(results), 'summary': built['summary'], 'devices': len(design.nodes),
+                  'sizes': {kind: os.path.getsize(path) for kind, path in paths.items()}})
+
+
+def run_design(inventory, repeat, quiet):
+    runs = []
+    for index in range(repeat):
+        out = _common.scratch('aifabric-bench-validate-')
+        load = os.getloadavg()[0]
+        result = _common.run_child([os.path.abspath(__file__), '--child', '--intent', os.path.join(inventory, 'intent.yml'),
+                                    '--out', out])
+        result['load1'] = load
+        runs.append(result)
+        if not quiet:
+            print('  design-only %d: %.1f s wall (%.1f s CPU), peak RSS %d MiB, report.json %.1f MB, %d results, '
+                  'verdict %s, load %.1f' % (index + 1, result['wall'], result['cpu'], result['peak_rss'] // 2 ** 20,
+                                             result['sizes']['json'] / 1e6, result['results'],
+                                             result['summary']['verdict'], load))
+    walls = _common.summarize([item['wall'] for item in runs])
+    worst = {'peak_rss': max(item['peak_rss'] for item in runs), 'report_json': max(item['sizes']['json'] for item in runs)}
+    cpu = _common.summarize([item['cpu'] for item in runs])
+    within = worst['peak_rss'] <= TARGETS['peak_rss'] and worst['report_json'] <= TARGETS['report_json']
+    # one process on one core: on an idle machine its wall time is its CPU time; a wall-time failure with the CPU
+    # time within the target is a busy machine, not a slow program (as run_all.py says)
+    return {'runs': runs, 'wall': walls, 'cpu': cpu, 'pass': walls['median'] <= TARGETS['wall_s'] and within,
+            'cpu_within_target': cpu['median'] <= TARGETS['wall_s'] and within, **worst}
+
+
+# --------------------------------------------------------------------------- design only, through the role
+def _playbook(inventories, extra, cwd, forks=None, limit=None):
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(_common.ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable,
+               ANSIBLE_HOST_KEY_CHECKING='False')
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    argv = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
+            os.path.join(_common.ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps(extra)]
+    for inventory in inventories:
+        argv += ['-i', inventory]
+    if forks:
+        argv += ['--forks', str(forks)]
+    if limit:
+        argv += ['--limit', limit]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=7200)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return proc, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), after.ru_maxrss * 1024
+
+
+def run_playbook(inventory, quiet):
+    out = _common.scratch('aifabric-bench-validate-play-')
+    _common.settle()
+    proc, wall, cpu, peak = _playbook([inventory], {'validate_gather': False, 'validate_report_dir': out}, out)
+    lines = proc.stdout.splitlines()
+    per_device = [line for line in lines if re.match(r'^(ok|skipping|changed|fatal): \[', line)]
+    result = {'rc': proc.returncode, 'wall': wall, 'cpu': cpu, 'peak_rss_children': peak, 'lines': len(lines),
+              'host_lines': len(per_device), 'summary_line': next((line.strip() for line in lines
+                                                                  if 'Validation ' in line), '')}
+    if not quiet:
+        print('  design-only through ansible-playbook: rc %d, %.1f s wall (%.1f s CPU incl. workers), %d lines printed '
+              '(%d host lines)' % (proc.returncode, wall, cpu, len(lines), len(per_device)))
+    return result
+
+
+# --------------------------------------------------------------------------- gathered, on device doubles
+def run_doubles(servers, forks, quiet):
+    sys.path.insert(0, _common.ROOT)
+    _common.import_path()
+    from tests.doubles import faults, rendered  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleet import Fleet, load_design  # pylint: disable=import-outside-toplevel
+    work = _common.scratch('aifabric-bench-validate-doubles-')
+    with open(os.path.join(_common.ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml'), encoding='utf-8') as handle:
+        intent = yaml.safe_load(handle)
+    intent['topology']['rail_optimized']['servers'] = servers
+    inventory = os.path.join(work, 'inventory')
+    os.makedirs(inventory)
+    with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
+        yaml.safe_dump(intent, handle, sort_keys=False)
+    with open(os.path.join(inventory, 'fabric.yml'), 'w', encoding='utf-8') as handle:
+        handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
+    design = load_design(os.path.join(inventory, 'intent.yml'))
+    fleet = Fleet(design, os.path.join(work, 'fleet'))
+    started = time.perf_counter()
+    rendered.stage(fleet, design)
+    fleet.start()
+    try:
+        rendered.apply(fleet, design)
+        for entry in fleet.entries:
+            faults.write(fleet.state_dir_of(entry['name']), convergence_s=0)
+        up = time.perf_counter() - started
+        switches = len(fleet.entries)
+        report_dir = os.path.join(work, 'report')
+        _common.settle()
+        proc, wall, cpu, _peak = _playbook(
+            [inventory, os.path.join(fleet.state_dir, 'inventory.yml')],
+            {'validate_report_dir': report_dir, 'validate_settle_timeout': 0, 'validate_health_interval': 0,
+             'validate_fail': False}, work, forks, limit='switches')  # the GPU servers have no double
+    finally:
+        fleet.stop()
+    if proc.returncode != 0:
+        raise RuntimeError('validate.yml on the doubles failed: %s' % proc.stdout[-3000:])
+    with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
+        built = json.load(handle)
+    meta = built['meta']
+    slowest = re.search(r'reading and settling ([\d.]+) s on the slowest device', meta.get('timing', ''))
+    per_device_wall = wall * forks / switches
+    per_device_cpu = cpu / switches
+    devices = GPU16K['switches'] + GPU16K['hosts']
+    result = {'servers': servers, 'switches': switches, 'forks': forks, 'fleet_up_s': up, 'wall': wall, 'cpu': cpu,
+              'judging_s': meta.get('judging_seconds'), 'slowest_device_s': float(slowest.group(1)) if slowest else None,
+              'per_device_wall_x_forks': per_device_wall, 'per_device_cpu': per_device_cpu,
+              'summary': built['summary'],
+              'gpu16k_estimate': {'devices': devices, 'wall_s': devices * per_device_wall / forks,
+                                  'cpu_s': devices * per_device_cpu}}
+    if not quiet:
+        print('  gathered on %d doubles (forks %d): %.1f s wall, %.1f s CPU (ansible-playbook and workers), judging %.2f s, '
+              'slowest device %.1f s; per device %.2f s wall x forks, %.2f s CPU -> 16k (%d devices): ~%.0f s wall, '
+              '~%.0f s CPU at %d forks' % (switches, forks, wall, cpu, result['judging_s'] or 0,
+                                           result['slowest_device_s'] or 0, per_device_wall, per_device_cpu, devices,
+                                           result['gpu16k_estimate']['wall_s'], result['gpu16k_estimate']['cpu_s'], forks))
+    return result
+
+
+def report(data) -> str:
+    lines = []
+    design = data.get('design')
+    if design:
+        lines.append('design-only 16k (%d devices, %d results): %s wall, %s CPU, peak %d MiB, report.json %.1f MB; '
+                     'targets <= %.0f s, <= 1 GiB, <= 20 MB: %s' % (
+                         design['runs'][0]['devices'], design['runs'][0]['results'], _common.fmt_stat(design['wall'], unit=' s'),
+                         _common.fmt_stat(design['cpu'], unit=' s'), design['peak_rss'] // 2 ** 20,
+                         design['report_json'] / 1e6, TARGETS['wall_s'], 'PASS' if design['pass'] else
+                         'FAIL (busy machine: CPU time within the target, load %.0f)' % design['runs'][0]['load1']
+                         if design['cpu_within_target'] else 'FAIL'))
+    play = data.get('playbook')
+    if play:
+        lines.append('design-only 16k through ansible-playbook: rc %d, %.1f s wall, %.1f s CPU, %d lines (%d per-host '
+                     'lines)' % (play['rc'], play['wall'], play['cpu'], play['lines'], play['host_lines']))
+    doubles = data.get('doubles')
+    if doubles:
+        lines.append('gathered on %d doubles: %.1f s wall, %.1f s CPU; per device %.2f s wall x forks, %.2f s CPU; 16k '
+                     'estimate ~%.0f s wall at %d forks, ~%.0f s CPU' % (
+                         doubles['switches'], doubles['wall'], doubles['cpu'], doubles['per_device_wall_x_forks'],
+                         doubles['per_device_cpu'], doubles['gpu16k_estimate']['wall_s'], doubles['forks'],
+                         doubles['gpu16k_estimate']['cpu_s']))
+    return '\n'.join(lines)
+
+
+def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False):
+    sys.path.insert(0, _common.BENCH_DIR)
+    import bench_playbook  # pylint: disable=import-outside-toplevel
+    data = {'machine': _common.machine(), 'targets': TARGETS}
+    try:
+        inventory = bench_playbook.gpu16k_inventory('sonic', servers)
+        if 'design' in parts:
+            data['design'] = run_design(inventory, repeat, quiet)
+        if 'playbook' in parts:
+            data['playbook'] = run_playbook(inventory, quiet)
+        if 'doubles' in parts:
+            data['doubles'] = run_doubles(doubles_servers, forks, quiet)
+    finally:
+        _common.remove_scratch()
+    data['machine_after'] = _common.machine()
+    return data
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
+    parser.add_argument('--parts', default='design,playbook,doubles', help='comma-separated: design,playbook,doubles')
+    parser.add_argument('--repeat', type=int, default=3)
+    parser.add_argument('--servers', type=int, default=2048, help='GPU servers of the design-only fabric (8 GPUs each)')
+    parser.add_argument('--doubles-servers', type=int, default=16, help='GPU servers of the doubles fabric')
+    parser.add_argument('--forks', type=int, default=20)
+    parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
+    parser.add_argument('--intent', help=argparse.SUPPRESS)
+    parser.add_argument('--out', help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        return child(args)
+    data = run(tuple(args.parts.split(',')), args.repeat, args.servers, args.doubles_servers, args.forks)
+    print(report(data))
+    print('Results: %s' % _common.save_result('validate.json', data))
+    return 0 if data.get('design', {}).get('pass', True) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())

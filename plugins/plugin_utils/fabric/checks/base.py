@@ -1,0 +1,272 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""A check is a small declared unit (the shape of ANTA's AntaTest): what it is about, what it takes from the design,
+which neutral state it reads, how a failure reads, with an example; and three methods:
+
+    subjects(ctx, model)                 what the design says to check on this device (Subject per neighbour, port...)
+    read(ctx, model, subject)            the state the subject is judged on (default: this device's `state` keys)
+    judge(ctx, model, subject, state)    an Outcome: passed(seen) / failed(seen, message=...)
+    unexpected(ctx, model)               optional: what the device has and the design does not (findings)
+
+The base owns the loop over the subjects and the branches every check used to write by hand: state a platform
+cannot show is `not_applicable` once per device and reason (with the reason, said once); state that cannot be
+read is an `error` (a daemon that is down is a `fail`: a fact about the device); a subject about a cabled port
+names its link. docs/validation.md's per-check tables are generated from the declarations (checks/docgen.py).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from ..state import DaemonDown, StateError
+
+PASS = 'pass'
+FAIL = 'fail'
+ERROR = 'error'
+NOT_APPLICABLE = 'not_applicable'
+STATUSES = (FAIL, ERROR, NOT_APPLICABLE, PASS)  # report order: problems first
+NA_PREFIX = 'not applicable: '
+intern = sys.intern
+
+
+@dataclass(slots=True)
+class Result:
+    """One checked fact about one device: what the design expects and what the device shows."""
+
+    device: str
+    check: str
+    subject: str
+    status: str
+    expected: str = ''
+    seen: str = ''
+    message: str = ''
+    rule: str | None = None
+    category: str = 'fabric'
+    source: str | None = None
+    link: str | None = None  # 'device port' of the lower end of the cabled link the result is about
+
+    def to_dict(self) -> dict:
+        return {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
+                'expected': self.expected, 'seen': self.seen, 'message': self.message, 'rule': self.rule,
+                'category': self.category, 'source': self.source, 'link': self.link}
+
+    def line(self) -> str:
+        """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures."""
+        text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, self.subject, self.expected, self.seen)
+        if self.message:
+            text += ' (%s)' % self.message
+        return text
+
+
+def not_applicable_text(reason) -> str:
+    """'not applicable: <reason>', said once however the reason was worded."""
+    reason = ' '.join(str(reason).split())
+    while reason.lower().startswith(NA_PREFIX):
+        reason = reason[len(NA_PREFIX):]
+    return NA_PREFIX + reason
+
+
+class NotApplicable(Exception):
+    """State this device, its platform or the lab cannot have: the check is not applicable, with the reason."""
+
+    def __init__(self, reason, source=None):
+        super().__init__(reason)
+        self.reason = reason
+        self.source = source
+
+
+class Subject:
+    """One thing a check judges on a device: its name in the report, what the design expects, the cabled port it
+    is about (the result then names its link), the phase (lossless checks judge the design and the deployed state)
+    and whatever the judge needs from the design."""
+
+    __slots__ = ('name', 'expected', 'port', 'phase', 'data')
+
+    def __init__(self, name, expected='', port=None, phase=None, data=None):
+        self.name = name
+        self.expected = expected
+        self.port = port
+        self.phase = phase
+        self.data = data
+
+
+class Outcome:
+    """The verdict on one subject; `device` attributes it elsewhere (a health finding starts on the other end)."""
+
+    __slots__ = ('status', 'seen', 'message', 'expected', 'device', 'rule', 'source', 'subject')
+
+    def __init__(self, status, seen, message='', expected=None, device=None, rule=None, source=None, subject=None):
+        self.status = status
+        self.seen = seen
+        self.message = message
+        self.expected = expected
+        self.device = device
+        self.rule = rule
+        self.source = source
+        self.subject = subject
+
+
+def passed(seen, **kwargs) -> Outcome:
+    return Outcome(PASS, seen, **kwargs)
+
+
+def failed(seen, **kwargs) -> Outcome:
+    return Outcome(FAIL, seen, **kwargs)
+
+
+def verdict(ok, seen, **kwargs) -> Outcome:
+    return Outcome(PASS if ok else FAIL, seen, **kwargs)
+
+
+def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
+    """Result for state that could not be read. A daemon that is down is a failure, not an error."""
+    status = FAIL if isinstance(exc, DaemonDown) else ERROR
+    return Result(device, check_id, subject, status, expected, exc.message, 'state: %s' % exc.source,
+                  rule=rule, category=category, source=exc.source)
+
+
+@dataclass(frozen=True)
+class Unexpected:
+    """State the device has and the design does not: a finding (fail) with what the design says instead."""
+
+    subject: str
+    seen: str
+    expected: str = 'nothing (not in the design)'
+    message: str = ''
+    port: str | None = None
+
+
+class Check:
+    """Base of every check. Subclasses declare the class attributes below and implement subjects() and judge()."""
+
+    id = ''
+    title = ''
+    category = 'fabric'  # fabric | lossless | health | anta
+    roles = ()  # device roles it applies to
+    per = ''  # what one result is about, for people ("BGP neighbour", "switch port", "link")
+    state = ()  # neutral state keys it reads (empty: the design only)
+    explains = ()  # state keys it reads only to explain a failure
+    rules = ()  # lossless reference rule ids
+    peers = False  # reads the state of other devices too (the other end of a link)
+    inputs = ''  # what it takes from the design
+    description = ''  # what passes
+    failure = ''  # what a failure says
+    example = ''  # one failure as the report prints it
+    na_subject = 'all'  # subject of the one not-applicable result per device and reason
+    na_expected = 'state from the device'
+    error_subject = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
+    source_per_subject = False  # source() differs between the subjects of one device and phase
+
+    # ------------------------------------------------------------------ what subclasses implement
+    def subjects(self, ctx, model):
+        """Subjects of this device, from the design."""
+        raise NotImplementedError
+
+    def read(self, ctx, model, subject):
+        """The state a subject is judged on: by default this device's `state` keys, parsed (one value for one key,
+        a tuple for several). Raises NotApplicable or StateError."""
+        state = ctx.state(model['name'])
+        values = []
+        for key in self.state:
+            if not state.provides(key):
+                raise NotApplicable('the %s gatherer does not read %s' % (state.gatherer.title, key))
+            values.append(state.get(key))
+        return values[0] if len(values) == 1 else tuple(values)
+
+    def judge(self, ctx, model, subject, state) -> Outcome:
+        raise NotImplementedError
+
+    def unexpected(self, ctx, model):
+        """Findings about state the design does not have (default: none)."""
+        return ()
+
+    # ------------------------------------------------------------------ the loop, owned here
+    @property
+    def func(self):
+        """`func(ctx, model) -> [Result]`: the check as a function (the registry's calling convention)."""
+        return self.run
+
+    def source(self, ctx, model, subject):
+        """The commands behind the state this check read on the device's platform (Result.source)."""
+        state = ctx.state(model['name'])
+        return '; '.join(state.describe(key) for key in self.state if state.provides(key)) or None
+
+    def result(self, ctx, model, subject, status, seen, message='', expected=None, device=None, rule=None,
+               source=None, name=None):
+        return Result(device or model['name'], self.id, subject.name if name is None else name, status,
+                      subject.expected if expected is None else expected, seen, message,
+                      rule=rule if rule is not None else self.rule_text, category=self.category,
+                      source=source if source is not None else self.source(ctx, model, subject),
+                      link=ctx.link_of(model['name'], subject.port) if subject.port else None)
+
+    @property
+    def rule_text(self):
+        return ','.join(self.rules) or None
+
+    def run(self, ctx, model) -> list:
+        name, check_id, category, rule = model['name'], self.id, self.category, self.rule_text
+        results, collapsed, sources = [], {}, {}
+        for subject in self.subjects(ctx, model):
+            try:
+                outcome = self.judge(ctx, model, subject, self.read(ctx, model, subject))
+            except NotApplicable as exc:
+                self._not_applicable(ctx, model, subject, exc, results, collapsed)
+                continue
+            except StateError as exc:
+                self._problem(ctx, model, subject, exc, results, collapsed)
+                continue
+            if outcome is None:
+                continue
+            source = outcome.source
+            if source is None:
+                if self.source_per_subject:
+                    source = self.source(ctx, model, subject)
+                else:  # the same commands for every subject of the device (in one phase)
+                    if subject.phase not in sources:
+                        sources[subject.phase] = self.source(ctx, model, subject)
+                    source = sources[subject.phase]
+            # interned: a fabric repeats the same expectation and the same finding on thousands of ports
+            results.append(Result(outcome.device or name, check_id, outcome.subject or subject.name, outcome.status,
+                                  intern(subject.expected if outcome.expected is None else outcome.expected),
+                                  intern(outcome.seen), outcome.message, rule if outcome.rule is None else outcome.rule,
+                                  category, source, ctx.link_of(name, subject.port) if subject.port else None))
+        for finding in self.unexpected(ctx, model):
+            subject = Subject(finding.subject, finding.expected, port=finding.port)
+            results.append(self.result(ctx, model, subject, FAIL, finding.seen, finding.message))
+        return results
+
+    def _not_applicable(self, ctx, model, subject, exc, results, collapsed):
+        """One result per device and reason; the phases it covers are joined in its source."""
+        message = not_applicable_text(exc.reason)
+        key = (NOT_APPLICABLE, message)
+        source = subject.phase or exc.source
+        if key in collapsed:
+            first = collapsed[key]
+            if source and first.source and source not in first.source.split(' and '):
+                first.source += ' and %s' % source
+            return
+        first = Result(model['name'], self.id, self.na_subject, NOT_APPLICABLE, self.na_expected, '-',
+                       message, rule=','.join(self.rules) or None, category=self.category, source=source)
+        collapsed[key] = first
+        results.append(first)
+
+    def _problem(self, ctx, model, subject, exc, results, collapsed):
+        if self.error_subject is None:
+            result = state_problem(model['name'], self.id, subject.name, exc, subject.expected, self.category,
+                                   ','.join(self.rules) or None)
+            result.link = ctx.link_of(model['name'], subject.port) if subject.port else None
+            results.append(result)
+            return
+        name = self.error_subject.format(phase=subject.phase or '')
+        if (ERROR, name) in collapsed:
+            return
+        result = state_problem(model['name'], self.id, name, exc, self.na_expected, self.category,
+                               ','.join(self.rules) or None)
+        collapsed[(ERROR, name)] = result
+        results.append(result)
+
+
+__all__ = ['Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'Result', 'passed', 'failed', 'verdict',
+           'state_problem', 'not_applicable_text', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']
