@@ -128,12 +128,12 @@ def _marking(header):
 
 
 def _probe_packet(packet, port):
-    """(outer, inner) markings of a probe packet to `port`, plain or tunnelled, else None."""
+    """(outer, inner) markings of a probe packet to `port`, plain (outer None) or tunnelled, else (None, None)."""
     if packet['inner'] is not None and packet['inner'].get('dport') == port:
         return _marking(packet), dict(_marking(packet['inner']), dport=port)
     if packet['inner'] is None and packet['dport'] == port:
         return None, dict(_marking(packet), dport=port)
-    return None
+    return None, None
 
 
 def capture(params, clock=time.monotonic):
@@ -155,10 +155,9 @@ def capture(params, clock=time.monotonic):
                 if address[2] == PACKET_OUTGOING:
                     continue  # what the switch sends out of this port, not what arrives on the link from the leaf
                 packet = parse_frame(data, params['vxlan_port'])
-                marking = _probe_packet(packet, params['port']) if packet else None
-                if marking is None or (params['sources'] and marking[1]['src'] not in params['sources']):
+                outer, inner = _probe_packet(packet, params['port']) if packet else (None, None)
+                if inner is None or (params['sources'] and inner['src'] not in params['sources']):
                     continue
-                outer, inner = marking
                 key = (sockets[sock], packet['vni'], tuple(sorted((outer or {}).items())), tuple(sorted(inner.items())))
                 if key not in counts:
                     order.append((key, sockets[sock], packet['vni'], outer, inner))

@@ -157,8 +157,8 @@ def main():
     try:
         sent, port = send(params)
     except OSError as exc:
-        module.fail_json(msg='cannot send from %s to %s:%d: %s' % (params['source'], params['destination'],
-                                                                     params['port'], exc))
+        module.fail_json(msg='cannot send from %s to %s:%d: %s' % (
+            params['source'], params['destination'], params['port'], exc))
     module.exit_json(changed=False, sent=sent, source_port=port, source=params['source'],
                      destination=params['destination'], port=params['port'])
 

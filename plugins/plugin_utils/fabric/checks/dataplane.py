@@ -92,9 +92,8 @@ class DataplaneMarking(Check):
             if flow['sender'] != model['name']:
                 continue
             header = 'outer VXLAN header (VNI %s)' % flow['vni'] if flow['vni'] else 'IPv4 header'
-            expected = 'on the links of %s to its spines the %s carries %s' % (
-                flow['sender_leaf'], header, ' and '.join('%s DSCP %d ECN %d' % (item['name'], item['dscp'], item['ecn'])
-                                                         for item in markings))
+            carried = ' and '.join('%s DSCP %d ECN %d' % (item['name'], item['dscp'], item['ecn']) for item in markings)
+            expected = 'on the links of %s to its spines the %s carries %s' % (flow['sender_leaf'], header, carried)
             yield Subject('rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
                                                       flow['destination']),
                           expected, port=flow['interface'], data=flow)

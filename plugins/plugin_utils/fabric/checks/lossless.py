@@ -393,8 +393,8 @@ def _host_marking(ctx, host, port, item):
     problems, parts = [], []
     for label, value in host['marking']:
         dscp = value >> 2
-        text = '%s %d = DSCP %d (NIC priority %s, leaf TC %s)' % (label, value, dscp, nic_map.get(dscp),
-                                                                   leaf_map.get(dscp))
+        text = '%s %d = DSCP %d (NIC priority %s, leaf TC %s)' % (
+            label, value, dscp, nic_map.get(dscp), leaf_map.get(dscp))
         parts.append(text)
         if nic_map.get(dscp) != prio or leaf_map.get(dscp) != prio:
             problems.append(text)
