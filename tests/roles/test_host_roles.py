@@ -141,8 +141,8 @@ def test_converge_mlnx_ofed_host(fleet):
     # The switches' whole map (26 -> 3, 48 -> 7, every other DSCP -> 0) over the default --trust dscp installs:
     # every DSCP whose default priority (DSCP >> 3) differs, in one call.
     switch_map = {dscp: 3 if dscp == 26 else 7 if dscp == 48 else 0 for dscp in range(64)}
-    dscp_call = 'mlnx_qos -i ens1f0np0 ' + ' '.join('--dscp2prio set,%d,%d' % (dscp, prio)
-                                                   for dscp, prio in switch_map.items() if dscp >> 3 != prio)
+    dscp_call = 'mlnx_qos -i ens1f0np0 ' + ' '.join(
+        '--dscp2prio set,%d,%d' % (dscp, prio) for dscp, prio in switch_map.items() if dscp >> 3 != prio)
     assert setters == [
         'mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0',   # trust and the final PFC mask in one call
         dscp_call,                                                    # the DSCP map, separately

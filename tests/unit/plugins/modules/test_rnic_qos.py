@@ -202,6 +202,6 @@ def test_the_whole_switch_map_reaches_the_nic(tmp_path, nic):
     # DSCP >> 3 already gives 0-7 priority 0, 26 priority 3 and 48 priority 6: the other 54 are written.
     assert all(call.count('set,') == 54 or call.count(':') == 54 for call in qos_calls), qos_calls
     for netdev in ('ens1f0np0', 'ens2f0np0'):
-        assert fakehw.state(root)['netdevs'][netdev]['qos']['dscp2prio'] == {key: value for key, value in switch_map.items()}
+        assert fakehw.state(root)['netdevs'][netdev]['qos']['dscp2prio'] == dict(switch_map)
     second = run_module(rnic_qos.main, args(root, bindir, dscp_to_priority=switch_map, cnp_priority=6))
     assert second['changed'] is False and second['commands'] == []
