@@ -8,24 +8,59 @@ export ANSIBLE_CONFIG := $(CURDIR)/ansible.cfg
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export PY_COLORS := 0
 export ANSIBLE_NOCOLOR := 1
+# Python keeps compiled bytecode (its default; __pycache__ is git- and build-ignored): an environment that turns it
+# off makes pytest rewrite every test module's asserts again in each worker and every ansible-playbook the tests
+# start compile the collection again.
+unexport PYTHONDONTWRITEBYTECODE
 COLLECTION_LINK := .ansible/collections/ansible_collections/aifabric/fabric
-# ansible-test wants the collection at .../ansible_collections/aifabric/fabric, outside this git tree.
-TEST_ROOT ?= /tmp/aifabric-ansible-test
+# ansible-test wants the collection at .../ansible_collections/aifabric/fabric, outside this git tree: a directory
+# of this clone's own (named by a hash of its path), so that two clones on one machine never overwrite each other.
+TEST_ROOT ?= $(or $(TMPDIR),/tmp)/aifabric-ansible-test-$(shell printf '%s' '$(CURDIR)' | sha256sum | cut -c1-12)
 COLLECTION_COPY := $(TEST_ROOT)/ansible_collections/aifabric/fabric
 ANSIBLE_TEST := cd $(COLLECTION_COPY) && ansible-test
 PYTHON_VERSION := 3.11
-SCENARIOS ?= render clab_fabric clab_faults hosts_lab
+# pytest workers (pytest-xdist): `unit` is CPU-bound (one per CPU); `integration` waits on playbooks, device doubles'
+# confirm timers and SSH, so it runs more workers than CPUs. Each test file stays on one worker (--dist loadfile):
+# the tests of a file share its fleet of doubles and some run in order.
+UNIT_WORKERS ?= auto
+INTEGRATION_WORKERS ?= 4
+# Integration tests: everything that starts ansible-playbook (tests/conftest.py marks them), the device doubles, the
+# deploy drivers and playbooks against them, containerlab, the host roles. Listed longest first: xdist hands out
+# files in this order.
+INTEGRATION_PATHS := tests/deploy tests/doubles tests/unit tests/roles tests/lab
+# Lab scenarios share one lab (the default scenario's create and destroy); hosts_lab first, on unconfigured hosts.
+LAB_SCENARIOS ?= hosts_lab clab_fabric clab_faults
+# `make molecule LAB_LOCK=/path` holds that flock(1) lock while a lab exists (machines shared by several people).
+LAB_LOCK ?=
 # `make sanity` and `make units` also run with these ansible-core releases (the venv's own is pinned in
 # constraints.txt): together they are the range meta/runtime.yml declares. Python 3.11 runs 2.17 to 2.19.
 # Each release gets a small venv with only ansible-core; ansible-test builds its test venvs from it.
 CORE_MATRIX ?= 2.17.14 2.18.19
 CORE_VENVS := $(foreach version,$(CORE_MATRIX),$(VENV)/cores/$(version)/.installed)
+# On the older releases, the sanity tests whose verdict depends on the release: those that load the collection
+# with that release's code (import, ansible-doc, validate-modules, action-plugin-docs) or read a file in that
+# release's format (runtime-metadata: meta/runtime.yml; ignores: tests/sanity/ignore-<release>.txt). The others
+# (pylint, pep8, yamllint, shellcheck, compile, text rules) check the files alone and run once, on the newest.
+SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metadata validate-modules
+# On every release through ansible-test (its collection loader), the tests of the code that calls ansible-core:
+# inventory, action and filter plugins, modules (argument handling, check mode), the playbooks through
+# ansible-playbook, and the intent corpus through the inventory plugin and render.yml. The whole unit suite runs
+# once, with pytest on the newest release (`make unit integration`).
+CORE_UNIT_TESTS := tests/unit/plugins/inventory tests/unit/plugins/action tests/unit/plugins/filter \
+  tests/unit/plugins/modules tests/unit/playbooks tests/unit/plugins/plugin_utils/fabric/test_invalid_intent_corpus.py
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
+# What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest first);
+# scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
+# sanity and units share the collection copy (and ansible-test's venvs): one after the other.
+STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule:setup-python integration:setup-python \
+  unit:setup-python lint:setup-python collection-copy:setup-python sanity:collection-copy+setup-cores \
+  units:sanity build:setup-python packaging:setup-python
+STAGE_JOBS ?= 3
 
-.PHONY: help setup setup-host setup-python demo render lab-up lab-down test unit role-tests lint sanity units \
-        build packaging ee-context molecule collection-copy clean
+.PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down test unit integration role-tests lint sanity \
+        units build packaging ee-context molecule collection-copy clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -36,6 +71,8 @@ setup-host:
 	scripts/setup-host.sh
 
 setup-python: $(VENV)/.installed $(COLLECTION_LINK) $(GET_PIP_SCRIPTS)
+
+setup-cores: $(CORE_VENVS)  ## the venvs of the older ansible-core releases (make sanity, make units)
 
 # requirements*.txt hold ranges; the pins of this project's CI come from constraints.txt, here only.
 $(VENV)/.installed: constraints.txt requirements.txt test-requirements.txt
@@ -74,13 +111,17 @@ lab-up: setup  ## start the containerlab lab of inventories/lab
 lab-down: setup-python  ## remove the lab
 	ansible-playbook playbooks/lab_down.yml
 
-test: setup unit role-tests lint sanity units build packaging molecule  ## every test: the full CI run
+test:  ## every test: the full CI run (setup, then stages in parallel, each with its wall time; docs/testing.md)
+	python3 scripts/run-stages.py --jobs $(STAGE_JOBS) $(STAGES)
 
-unit: setup-python  ## fast unit tests with plain pytest (ansible-test units runs tests/unit in CI), device doubles, deploy
-	pytest -q -p no:cacheprovider tests/unit tests/doubles tests/deploy tests/lab
+unit: setup-python  ## unit tests: plain pytest, in-process only (no ansible-playbook, doubles or lab), on every CPU
+	pytest -q -n $(UNIT_WORKERS) --dist loadfile -m 'not integration' tests/unit
 
-role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools
-	pytest -q -p no:cacheprovider tests/roles
+integration: setup  ## ansible-playbook runs, device doubles, deploy, host roles, containerlab validate (pytest)
+	pytest -q -n $(INTEGRATION_WORKERS) --dist loadfile -m integration $(INTEGRATION_PATHS)
+
+role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools (part of integration)
+	pytest -q -n $(INTEGRATION_WORKERS) --dist loadfile tests/roles
 
 lint: setup-python  ## ansible-lint, production profile
 	ansible-lint
@@ -91,20 +132,19 @@ collection-copy:
 	  --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis --exclude benchmarks/results \
 	  ./ $(COLLECTION_COPY)/
 
-sanity: setup-python collection-copy $(CORE_VENVS)  ## ansible-test sanity, on every ansible-core release supported
+sanity: setup-python collection-copy $(CORE_VENVS)  ## ansible-test sanity: all of it on the newest ansible-core, per release what differs
 	$(ANSIBLE_TEST) sanity --venv --python $(PYTHON_VERSION)
 	for version in $(CORE_MATRIX); do \
-	  echo "== ansible-test sanity, ansible-core $$version"; \
-	  (cd $(COLLECTION_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test sanity --venv --python $(PYTHON_VERSION)) \
-	    || exit 1; \
+	  echo "== ansible-test sanity, ansible-core $$version: $(SANITY_CORE_TESTS)"; \
+	  (cd $(COLLECTION_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test sanity --venv --python $(PYTHON_VERSION) \
+	    $(addprefix --test ,$(SANITY_CORE_TESTS))) || exit 1; \
 	done
 
-units: setup-python collection-copy $(CORE_VENVS)  ## ansible-test units, on every ansible-core release supported
-	$(ANSIBLE_TEST) units --venv --python $(PYTHON_VERSION) --requirements
-	for version in $(CORE_MATRIX); do \
-	  echo "== ansible-test units, ansible-core $$version"; \
-	  (cd $(COLLECTION_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test units --venv --python $(PYTHON_VERSION) \
-	    --requirements) || exit 1; \
+units: setup-python collection-copy $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on every release supported
+	for ansible_test in ansible-test $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
+	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS)"; \
+	  (cd $(COLLECTION_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements $(CORE_UNIT_TESTS)) \
+	    || exit 1; \
 	done
 
 build: setup-python  ## build the collection tarball, install it elsewhere, render every plugin's docs
@@ -123,8 +163,9 @@ ee-context: setup-python  ## execution environment build context in build/ee (an
 packaging: setup-python  ## the Galaxy tarball, the execution environment build context, AWX jobs through ansible-runner
 	pytest -q -p no:cacheprovider tests/packaging
 
-molecule: setup  ## molecule scenarios: render-only, containerlab fabric, fault injection, GPU hosts
-	for scenario in $(SCENARIOS); do molecule test -s $$scenario || exit 1; done
+molecule: setup  ## molecule scenarios: render-only, then GPU hosts, containerlab fabric, fault injection on one lab
+	molecule test -s render
+	$(if $(LAB_LOCK),flock $(LAB_LOCK)) molecule test --shared-state $(addprefix -s ,$(LAB_SCENARIOS))
 
 clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)
 	rm -rf out build/dist build/collections build/ee build/ee-collection $(TEST_ROOT) tests/output

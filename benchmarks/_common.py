@@ -129,7 +129,7 @@ def pyavd_inputs(spines: int = LEAFSPINE['spines'], leaves: int = LEAFSPINE['lea
     """pyavd (AVD eos_designs) inputs of the same fabric, keyed by hostname: l3ls-evpn design, eBGP underlay
     and EVPN overlay (AVD defaults), one tenant with the same VLANs/VNIs and VRF/L3VNI, and the lossless qos
     profile bound to every uplink with p2p_uplinks_qos_profile (PFC priority 3 no-drop + watchdog, ECN on
-    tx-queue 3, strict tx-queue 6) as in /work/shared/LAB-NOTES.md."""
+    tx-queue 3, strict tx-queue 6), the lines this collection's EOS renderer writes (docs/platform-eos.md)."""
     spec = LEAFSPINE
     vrf, l3vni = spec['vrf']
     qos_profile = {

@@ -51,7 +51,7 @@ def target_seconds(servers) -> float:
     return TARGET_SECONDS if servers <= 2048 else TARGET_SECONDS_65K
 
 
-TMPFS = '/dev/shm'
+TMPFS = os.environ.get('AIFABRIC_BENCH_TMPFS', '/dev/shm')  # RAM; the variable is for the smoke test
 
 
 # ----------------------------------------------------------------------------------------------- child
@@ -69,12 +69,14 @@ def child(args):
     phases = {'import': (clock() - started_wall, cpu() - started_cpu)}
 
     work = args.scratch  # the parent's scratch directory: removed when the whole script ends
+    # tmpfs: a directory of its own, removed with everything in it after the pass. The output is a symlink to a
+    # generation beside it (StagedOutput), so the output itself must not be what is removed.
     out = tempfile.mkdtemp(prefix='aifabric-bench-out-', dir=TMPFS) if args.output == 'tmpfs' else None
     try:
         intent_path = os.path.join(work, 'intent.yml')
         with open(intent_path, 'w', encoding='utf-8') as handle:
             yaml.safe_dump(_common.gpu16k_intent(args.platform, args.servers), handle, sort_keys=False)
-        dest = {'none': None, 'disk': os.path.join(work, 'out'), 'tmpfs': out}[args.output]
+        dest = {'none': None, 'disk': os.path.join(work, 'out'), 'tmpfs': os.path.join(out or work, 'out')}[args.output]
 
         def phase(name, function):
             wall, processor = clock(), cpu()

@@ -21,10 +21,12 @@ from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import OutputError, StagedOutput
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
+    OutputError, StagedOutput, inventory_conflict, read_manifest)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    CONFIGS, DOCS, USERS_VARIABLE, SecretsError, render_fabric, render_into, switch_user_hashes)
+    CONFIGS, DOCS, USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -39,6 +41,7 @@ ARGUMENT_SPEC = {
     'lock_timeout': {'type': 'int', 'default': 300},
     'progress_interval': {'type': 'float', 'default': 2.0},
     'workers': {'type': 'int', 'default': 0},
+    'take_over': {'type': 'path'},
 }
 FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
@@ -46,11 +49,13 @@ ERRORS_LISTED = 10
 
 
 class _Diffs:
-    """Ansible --diff entries of the changed files, bounded by diff_max_files and diff_max_bytes."""
+    """Ansible --diff entries of the changed files, bounded by diff_max_files and diff_max_bytes; password hashes are
+    shown as the variable they come from (or `<password hash>`), never as they are."""
 
-    def __init__(self, max_files, max_bytes):
+    def __init__(self, max_files, max_bytes, hashes=None):
         self.max_files = max_files
         self.max_bytes = max_bytes
+        self.hashes = hashes or {}
         self.entries = []
         self.left_out = 0
 
@@ -63,8 +68,8 @@ class _Diffs:
             entry['prepared'] = '%s: %s -> %d bytes (larger than diff_max_bytes=%d, diff not shown)\n' % (
                 relative, 'absent' if old is None else '%d' % len(old), len(new), self.max_bytes)
         else:
-            entry['before'] = old.decode('utf-8', 'replace') if old is not None else ''
-            entry['after'] = new.decode('utf-8')
+            entry['before'] = mask_secrets(old.decode('utf-8', 'replace'), self.hashes) if old is not None else ''
+            entry['after'] = mask_secrets(new.decode('utf-8'), self.hashes)
         self.entries.append(entry)
 
     def result(self, removed):
@@ -107,6 +112,13 @@ class ActionModule(ActionBase):
         dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
+        conflict = inventory_conflict(dest, task_vars.get('ansible_inventory_sources'))
+        if conflict:
+            raise AnsibleActionFail('dest %s %s. Nothing was written: choose a directory outside it.' % (dest, conflict))
+        take_over = args['take_over'] is not None and os.path.realpath(args['take_over']) == os.path.realpath(dest)
+        if args['take_over'] is not None and not take_over:
+            raise AnsibleActionFail('take_over names %s, but the render goes to %s: take_over must name the output '
+                                    'directory itself' % (os.path.abspath(args['take_over']), dest))
 
         names = list(design.nodes)
         if args['devices'] is not None:
@@ -120,10 +132,10 @@ class ActionModule(ActionBase):
             else:
                 names = [name for name in names if name in wanted]
 
-        diffs = _Diffs(args['diff_max_files'], args['diff_max_bytes']) if self._task.diff else None
+        diffs = _Diffs(args['diff_max_files'], args['diff_max_bytes'], user_hashes) if self._task.diff else None
         try:
             output = StagedOutput(dest, check_mode=self._task.check_mode, lock_timeout=args['lock_timeout'],
-                                  on_change=diffs.add if diffs else None).open()
+                                  on_change=diffs.add if diffs else None, take_over=take_over).open()
         except OutputError as exc:
             raise AnsibleActionFail(str(exc)) from None
         with output:
@@ -140,6 +152,9 @@ class ActionModule(ActionBase):
                 prune = [CONFIGS, FABRIC_FILES] + ([DOCS] if args['docs'] else [])
                 meta = {'fabric': design.name, 'intent': os.path.realpath(intent), 'devices': len(rendered),
                         'subset': args['devices'] is not None}
+                # What each device was rendered from: a deploy pushes these files only while the intent is the same.
+                meta.update(render_meta(intent, rendered, list(design.nodes) if args['devices'] is not None else (),
+                                        read_manifest(os.path.realpath(dest)) if os.path.isdir(dest) else None))
                 try:
                     summary = output.finish(roots=[CONFIGS, FABRIC_FILES, DOCS], meta=meta,
                                             prune=prune if args['prune'] and args['devices'] is None else [])

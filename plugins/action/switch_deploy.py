@@ -5,16 +5,16 @@
 
 from __future__ import annotations
 
-import re
-
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, render_model, switch_user_hashes)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
+    USERS_VARIABLE, SecretsError, mask_secrets, switch_user_hashes)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
+    StepTimeout, TransportError, deadline)
 
 # The host variables the drivers read (templated here: they may come from Vault or other variables).
 CONNECTION_VARIABLES = (
@@ -26,23 +26,9 @@ SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pas
 STEPS = ('push', 'confirm', 'rollback')
 
 
-# Any crypt(3) hash a switch already holds (`$6$salt$...`, `$y$...`, `$1$...`) is masked as well.
-CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'"]+')
-
-
-def masked(text, hashes, secrets):
-    """`text` without password hashes and the login secrets (diffs and switch errors can quote them)."""
-    for name, value in hashes.items():
-        text = text.replace(value, '<hash of %s.%s>' % (USERS_VARIABLE, name))
-    for value in secrets:
-        if value:
-            text = text.replace(value, '********')
-    return CRYPT_HASH.sub('<password hash>', text)
-
-
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout'))
+    _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'timeout', 'rendered'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -52,7 +38,11 @@ class ActionModule(ActionBase):
             'intent': {'type': 'path'},
             'step': {'type': 'str', 'default': 'push', 'choices': list(STEPS)},
             'confirm_timeout': {'type': 'int', 'default': 300},
+            'timeout': {'type': 'int', 'default': 600},
+            'rendered': {'type': 'path'},
         })
+        if args['timeout'] < 1:
+            raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
         if not 30 <= args['confirm_timeout'] <= 86400:
             raise AnsibleActionFail('confirm_timeout must be between 30 and 86400 seconds, got %d'
                                     % args['confirm_timeout'])
@@ -61,35 +51,63 @@ class ActionModule(ActionBase):
         device = task_vars.get('inventory_hostname')
         if device not in design.nodes or design.nodes[device].role == 'host':
             raise AnsibleActionFail('%s is not a switch of fabric %s' % (device, design.name))
-        model = design.device(device)
+        platform = design.nodes[device].platform
         host_vars = {name: self._templar.template(task_vars[name]) for name in CONNECTION_VARIABLES
                      if task_vars.get(name) is not None}
         declared = design.intent['management']['users']
-        try:
+        try:  # only to mask them: the rendered files already hold the hashes
             hashes = switch_user_hashes(declared, self._templar.template(task_vars.get(USERS_VARIABLE))
                                         if declared else None)
-        except SecretsError as exc:
-            raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+        except SecretsError:
+            hashes = {}
         secrets = [str(host_vars.get(name) or '') for name in SECRET_VARIABLES]
-        result.update(device=device, platform=model['platform'], step=args['step'])
+        result.update(device=device, platform=platform, step=args['step'])
         try:
-            driver = contract.driver_for(model['platform'], device, host_vars)
-            if args['step'] == 'push':
-                files = render_model(model, hashes)
-                outcome = contract.push(driver, files, check_mode=self._task.check_mode,
-                                        confirm_seconds=args['confirm_timeout'])
-                diff = masked(outcome.pop('diff'), hashes, secrets)
-                if self._task.diff and diff.strip():
-                    result['diff'] = {'prepared': diff}
-            elif self._task.check_mode:
-                outcome = {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
-            elif args['step'] == 'confirm':
-                outcome = contract.confirm(driver, render_model(model, hashes))
-            else:
-                outcome = contract.rollback(driver)
+            driver = contract.driver_for(platform, device, host_vars)
+            account = driver.default_account
+            if args['step'] == 'push' and account and account[0] not in {user['name'] for user in declared}:
+                raise AnsibleActionFail('%s: management.users does not list %s, the account every %s switch comes '
+                                        'with: it would keep its vendor default password %s. List it (with its hash '
+                                        'in %s). Nothing was pushed.' % (device, account[0], platform,
+                                                                         account[1], USERS_VARIABLE))
+            output_dir = args['rendered'] or self._templar.template(task_vars.get('aifabric_output_dir') or '')
+            with deadline(args['timeout'], device, args['step']):  # whatever the switch or the library waits for
+                outcome = self._step(driver, args, (output_dir, intent), hashes, secrets, result)
+        except StepTimeout as error:  # the whole step's deadline: where the contract was tells the switch's state
+            step = driver.step or args['step']
+            result.update(failed=True, changed=False, outcome=driver.outcome_if_stopped, failed_step=step,
+                          msg='%s: %s failed: %s (the deadline of the %s step, option timeout)'
+                          % (device, step, error.message, args['step']))
+            return result
         except TransportError as error:
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
-                          failed_step=error.step, msg=masked(str(error), hashes, secrets))
+                          failed_step=error.step, msg=mask_secrets(str(error), hashes, secrets))
             return result
         result.update(outcome)
         return result
+
+    def _step(self, driver, args, reviewed, hashes, secrets, result):
+        """The contract's step on the switch; its outcome. `reviewed` is (output directory, intent): push and confirm
+        send the generation the user rendered and reviewed there, never a fresh render."""
+        device = driver.device
+        if args['step'] == 'push':
+            try:
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1], driver.optional_files)
+            except NotReviewed as exc:
+                raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+            outcome = contract.push(driver, files, check_mode=self._task.check_mode,
+                                    confirm_seconds=args['confirm_timeout'])
+            diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
+            if self._task.diff and diff.strip():
+                result['diff'] = {'prepared': diff}
+            return outcome
+        if self._task.check_mode:
+            return {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode
+        if args['step'] == 'confirm':
+            try:
+                files = reviewed_files(reviewed[0], device, driver.files, reviewed[1], driver.optional_files)
+            except NotReviewed as exc:
+                raise contract.DeployError(device, 'confirm', '%s; not confirmed: the switch reverts by itself when '
+                                           'its confirm timer runs out' % exc, contract.REVERTING) from None
+            return contract.confirm(driver, files)
+        return contract.rollback(driver)

@@ -6,20 +6,22 @@
 from __future__ import annotations
 
 import datetime
+import re
 import time
 
-from ansible.errors import AnsibleActionFail
+from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, eapi_json, eapi_session)
+    EapiSettings, TransportError, deadline, eapi_json, eapi_session)
 
 COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
@@ -43,19 +45,34 @@ def _fingerprint(open_results):
                         for item in open_results))
 
 
-def _open_results(results, must_pass):
-    """What keeps the device from settling: every failed or errored check, or with `must_pass` only those of them
-    (and any of them no longer reported at all)."""
-    if must_pass is None:
-        return [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+def named_devices(item, names, peers) -> set:
+    """The devices of the design a result names: its own, the peers its subject or link mentions, and the peer of
+    an interface of the device it names (`peers`: {interface: peer} from the design)."""
+    words = set(re.split(r'[\s:,;()\[\]]+', '%s %s' % (item.subject, item.link or '')))
+    return ({item.device} | words | {peers[word] for word in words if word in peers}) & names
+
+
+def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=None):
+    """What keeps the device from settling: every failed or errored check; with `must_pass`, those of them (and any
+    of them no longer reported at all); with `deployed` (the devices whose configuration is in place), also every
+    failed or errored check that names only deployed devices (the device's own sessions, interfaces and VNIs
+    towards them), passed before or not."""
+    problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    if must_pass is None and deployed is None:
+        return problems
     passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
-    return sorted(set(must_pass) - passed)
+    wanted = set(must_pass or ()) - passed
+    if deployed is not None:
+        wanted |= {result_key(item.to_dict()) for item in problems
+                   if named_devices(item, names, peers or {}) <= set(deployed) | {item.device}}
+    return sorted(wanted)
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'settle_stable', 'ping_peers',
-                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass'))
+                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout',
+                             'deployed'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -72,11 +89,15 @@ class ActionModule(ActionBase):
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
             'must_pass': {'type': 'list', 'elements': 'str'},
+            'timeout': {'type': 'int', 'default': 120},
+            'deployed': {'type': 'list', 'elements': 'str'},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         if args['settle_stable'] < 0 or args['settle_timeout'] < 0:
             raise AnsibleActionFail('settle_timeout and settle_stable are seconds (0 or more), got %d and %d'
                                     % (args['settle_timeout'], args['settle_stable']))
+        if args['timeout'] < 1:
+            raise AnsibleActionFail('timeout must be a number of seconds (1 or more), got %d' % args['timeout'])
         if args['health_interval'] < 0:
             raise AnsibleActionFail('health_interval must be 0 (no counter rates) or a number of seconds, got %d'
                                     % args['health_interval'])
@@ -94,19 +115,24 @@ class ActionModule(ActionBase):
         commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
+        peers = {item['name']: item['peer'] for item in model.get('interfaces') or [] if item.get('peer')}
         started_at, started = _wall_clock(), time.monotonic()
         deadline = started + args['settle_timeout']
         attempt, same_since, fingerprint, outcome = 0, None, None, 'once'
         while True:
             attempt += 1
-            raw = self._read(gatherer, model, state_commands, args, task_vars)
+            raw = self._read(gatherer, model, state_commands, args, task_vars, 'read state')
             read_at, now = _wall_clock(), time.monotonic()
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
-            open_results = _open_results(results, args['must_pass'])
+            open_results = _open_results(results, args['must_pass'], args['deployed'], frozenset(design.nodes), peers)
             if raw.get(UNREADABLE):
-                outcome = 'unreadable'
-                break
+                # read again until the time is up (a switch busy applying a push, a dropped session)
+                if now + args['settle_interval'] > deadline:
+                    outcome = 'unreadable'
+                    break
+                time.sleep(max(args['settle_interval'], 1))
+                continue
             if not open_results:
                 outcome = 'settled'
                 break
@@ -128,7 +154,7 @@ class ActionModule(ActionBase):
             device=device,
             fabric=design.name,
             platform=gatherer.platform,
-            state=raw,
+            state=mask_hashes_in(raw),  # running configurations carry the users' password hashes (shown at -v)
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
             started_at=started_at,
@@ -149,12 +175,13 @@ class ActionModule(ActionBase):
     def _counters(self, gatherer, model, commands, args, task_vars):
         """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules)."""
         first_at = time.time()
-        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)}
+        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars, 'read counters').get(COUNTERS)}
         times = {COUNTERS: first_at}
         if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()
-            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars).get(COUNTERS)
+            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars,
+                                                'read counters again').get(COUNTERS)
             times[COUNTERS + SECOND] = second_at
         raw[TIMES] = times
         return raw
@@ -167,16 +194,21 @@ class ActionModule(ActionBase):
         except StateError:
             return False  # unreadable: read again anyway, the checks report the error
 
-    def _read(self, gatherer, model, commands, args, task_vars):
-        """{key: output} of one reading through the platform's transport."""
+    def _read(self, gatherer, model, commands, args, task_vars, step):
+        """{key: output} of one reading through the platform's transport, within `timeout` seconds (a device that
+        stops answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
         items = flatten(gatherer.transport, commands)
-        if gatherer.transport == 'eapi':
-            try:
-                outputs = self._run_eapi(items, model, task_vars)
-            except TransportError as error:
-                return {UNREADABLE: str(error)}
-            return regroup(items, outputs, gatherer.keyed)
-        return regroup(items, self._run_commands(items, model, args, task_vars), gatherer.keyed)
+        try:
+            with deadline(args['timeout'], model['name'], step):
+                if gatherer.transport == 'eapi':
+                    outputs = self._run_eapi(items, model, task_vars)
+                else:
+                    outputs = self._run_commands(items, model, args, task_vars)
+        except TransportError as error:
+            return {UNREADABLE: str(error)}
+        except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
+            return {UNREADABLE: '%s is unreachable: %s' % (model['name'], error)}
+        return regroup(items, outputs, gatherer.keyed)
 
     def _run_eapi(self, items, model, task_vars):
         """Every eAPI item in one session (commands read by several keys run once)."""
@@ -199,7 +231,9 @@ class ActionModule(ActionBase):
             outcome = self._execute_module(module_name=COMMANDS_MODULE,
                                            module_args={'commands': argv_items, 'parallel': args['parallel']},
                                            task_vars=task_vars)
-            if outcome.get('failed') or outcome.get('unreachable'):
+            if outcome.get('unreachable'):
+                raise AnsibleConnectionFailure(str(outcome.get('msg', outcome)))
+            if outcome.get('failed'):
                 raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
             outputs.update(outcome.get('outputs') or {})
         for item_key, _key, _index, command in items:

@@ -16,6 +16,9 @@ description:
   - Fails when the directory is empty or lies inside a directory used as an inventory source. Ansible reads every
     file under such a directory as inventory on the next run, so rendered configurations, reports or a lab's
     inventory there would break that inventory or add hosts to it.
+  - When the inventory source is a file (AWX allows one), fails for the file's directory and the C(group_vars) and
+    C(host_vars) next to it, which Ansible reads with it. Fails too for a directory that holds an inventory source:
+    a render taking it over would move the inventory away.
   - The render and validate playbooks and the lab use it on every directory they write to.
 author:
   - aifabric contributors (@aifabric)
@@ -53,22 +56,19 @@ import os
 
 from ansible.errors import AnsibleFilterError
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import inventory_conflict
+
 
 def output_dir(path, inventory_sources=None, what='output directory'):
     if not isinstance(path, str) or not path.strip():
         raise AnsibleFilterError('The %s is not set (got %r): give a directory path.' % (what, path))
     absolute = os.path.abspath(os.path.expanduser(path))
-    resolved = os.path.realpath(absolute)
-    for source in inventory_sources or []:
-        if not isinstance(source, str) or not os.path.isdir(source):
-            continue  # files and host lists do not make Ansible read other files
-        directory = os.path.realpath(source)
-        if resolved == directory or resolved.startswith(directory.rstrip(os.sep) + os.sep):
-            raise AnsibleFilterError(
-                'The %s %s is inside the inventory directory %s. Ansible reads every file there as an inventory '
-                'source, so the generated files would break the inventory on the next run. Choose a directory '
-                'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
-                'sets this directory).' % (what, absolute, directory))
+    conflict = inventory_conflict(absolute, inventory_sources)
+    if conflict:
+        raise AnsibleFilterError(
+            'The %s %s %s, so the generated files would break the inventory on the next run. Choose a directory '
+            'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
+            'sets this directory).' % (what, absolute, conflict))
     return absolute
 
 

@@ -24,8 +24,9 @@ description:
   - A fabric group C(fabric_<name>) holds every device of the fabric, so several fabrics can share one inventory
     as long as their device names differ (C(topology.naming) in the intent); a name used by two fabrics is an error.
   - Host variables are C(aifabric_intent) (absolute path of the intent file), C(aifabric_fabric) (fabric name),
-    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (V(sonic), V(eos), V(nvue),
-    V(frr), or V(linux) for GPU servers), C(ansible_host) (the management address of the device when the intent
+    C(aifabric_role) (V(leaf), V(spine), V(super_spine) or V(host)), C(aifabric_platform) (the switch's platform,
+    a folder of C(plugins/plugin_utils/fabric/platforms) such as V(sonic), or V(linux) for GPU servers),
+    C(ansible_host) (the management address of the device when the intent
     assigns one through C(management.pool) or C(topology.devices.<name>.management_ip)) and, on switches,
     C(aifabric_deploy_batch) (the rolling deploy batch, from 1 on, one rail's leaves, then halves of the spines of
     every pod, then halves of the super-spines of every plane; override it like any host variable).
@@ -34,14 +35,19 @@ description:
     inventory or the playbook override them.
   - The group variable C(aifabric_output_dir) of C(fabric_<name>) is the directory the fabric's generated files go to
     (see O(output_dir)); the render and validate playbooks and the lab use it unless told otherwise.
-  - On ansible-core 2.19 and later the values the plugin computes (names, roles, platforms, addresses, paths) are
-    marked as plain data that holds no template, so C(ansible-inventory --list) and AWX inventory imports show plain
-    strings rather than values wrapped in C(__ansible_unsafe). A value that contains a brace stays marked unsafe.
+  - Values the plugin takes from a path or the intent (C(aifabric_intent), C(aifabric_output_dir), names, roles,
+    platforms, addresses) are never templated, on every supported ansible-core. One that could hold a template (a
+    directory named C(p{{ lookup(...) }}q)) is marked unsafe, so Ansible prints it and never runs it. The others hold
+    no template. On ansible-core 2.19 and later they are marked as plain data, so C(ansible-inventory --list) and
+    AWX inventory imports show plain strings rather than values wrapped in C(__ansible_unsafe).
+  - A configuration file that is empty, has no C(plugin) key, names an unknown option or gives an option of the wrong
+    type is an error naming the file and the option. A file named C(*fabric.yml) that is a plain YAML inventory (no
+    C(plugin) key and none of this plugin's options) is left to the other inventory plugins.
+  - A configuration or intent that is not a regular file (a FIFO, a device) is refused before it is read.
   - A bad intent fails the inventory source with one error that lists every problem with its path in the intent.
-    Ansible reports a failed source as a warning and goes on without its hosts unless C(any_unparsed_is_failed = True)
-    is set in the C([inventory]) section of C(ansible.cfg) (or E(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED=1)).
-    With it (the collection's C(ansible.cfg) sets it), an Ansible command prints that error once and exits with
-    code 4, instead of also printing the unrelated failures of the other inventory plugins on the same file.
+    An Ansible command prints that error once and exits with code 4, whatever C(any_unparsed_is_failed) says
+    (Ansible would otherwise warn, print the unrelated failures of its other inventory plugins on the same file and
+    go on without the fabric's hosts).
 author:
   - aifabric contributors (@aifabric)
 extends_documentation_fragment:
@@ -63,7 +69,7 @@ options:
       - Group variables set on the platform groups and on C(gpu_servers), keyed by group name.
       - An entry replaces the default of that group; C({}) removes it.
       - 'Default: every platform group and C(gpu_servers) use C(ansible_connection: ansible.builtin.ssh). The
-        collection reaches EOS and NVUE switches from the controller through its own drivers, so it needs no
+        collection reaches the switches from the controller through its own deploy drivers, so it needs no
         connection plugin from another collection; set C(ansible.netcommon.httpapi) or C(network_cli) here (and install
         those collections) only for your own tasks that need them.'
     type: dict
@@ -127,6 +133,7 @@ groups:
 import os
 import re
 
+import yaml
 from ansible import constants as C
 from ansible import context
 from ansible.errors import AnsibleError, AnsibleParserError
@@ -134,11 +141,14 @@ from ansible.plugins.inventory import BaseFileInventoryPlugin, Constructable
 
 try:
     from ansible.template import trust_as_template
-except ImportError:  # ansible-core < 2.19 lists plain strings as plain strings already
+    wrap_var = None
+except ImportError:  # ansible-core < 2.19: a string is templated unless it is wrapped as unsafe
     trust_as_template = None
+    from ansible.utils.unsafe_proxy import wrap_var
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.batches import batch_of
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import NotRegularFile, open_regular
 
 CONFIG_SUFFIXES = ('fabric.yml', 'fabric.yaml')
 INTENT_LINE = re.compile(r'^intent:\s*(\S.*?)\s*(?:#.*)?$')
@@ -148,6 +158,9 @@ HOST_PLATFORM = 'linux'
 # Every platform group and the GPU servers: the collection's drivers need nothing but SSH from Ansible.
 DEFAULT_CONNECTION = {'ansible_connection': 'ansible.builtin.ssh'}
 CONNECTION_GROUP = re.compile(r'^(platform_[a-z0-9_]+|gpu_servers)$')
+OWN_OPTIONS = ('intent', 'output_dir', 'connection_vars')  # a file with one of these (and no plugin key) is ours
+CONFIG_MAX_BYTES = 1024 * 1024
+CONFIG_HINT = 'a fabric inventory configuration is "plugin: aifabric.fabric.fabric" and "intent: <intent file>"'
 
 
 def _relative_to_config(config_path, path):
@@ -160,11 +173,17 @@ def _intent_path(config_path, intent):
 
 
 def _plain(value):
-    """A value the plugin computed, marked as holding no template (ansible-core 2.19+), so that exports (ansible-inventory
-    --list, AWX inventory imports) show it as a plain string. Anything with a '{' keeps Ansible's default: untrusted."""
-    if trust_as_template is None or not isinstance(value, str) or '{' in value:
+    """A value taken from a path or the intent, as Ansible must hold it: never templated.
+
+    Text that could hold a template (Jinja's delimiters all start with '{'; '#jinja2:' would change them) is unsafe:
+    untrusted as ansible-core 2.19+ leaves plugin data, wrapped as unsafe before 2.19, where plain strings are templated.
+    Other text holds no template; 2.19+ marks it trusted so that exports (ansible-inventory --list, AWX inventory
+    imports) show plain strings, not {"__ansible_unsafe": ...}."""
+    if not isinstance(value, str):
         return value
-    return trust_as_template(value)
+    if '{' in value or value.startswith('#jinja2:'):
+        return value if trust_as_template is not None else wrap_var(value)
+    return trust_as_template(value) if trust_as_template is not None else value
 
 
 def _sibling_intent(path):
@@ -182,9 +201,9 @@ def _sibling_intent(path):
             continue
         intent = 'intent.yml'
         try:
-            with open(os.path.join(directory, name), encoding='utf-8') as handle:
-                for line in handle:
-                    match = INTENT_LINE.match(line)
+            with open_regular(os.path.join(directory, name)) as handle:  # a FIFO there must not block us
+                for raw in handle:
+                    match = INTENT_LINE.match(raw.decode('utf-8', 'replace').rstrip('\r\n'))
                     if match:
                         intent = match.group(1).strip('\'"')
                         break
@@ -195,28 +214,87 @@ def _sibling_intent(path):
     return False
 
 
+def _read_config(path):
+    """(data, problem): the configuration file's YAML, or why it cannot be read (never blocks: see open_regular)."""
+    try:
+        with open_regular(path) as handle:
+            raw = handle.read(CONFIG_MAX_BYTES + 1)
+    except NotRegularFile as exc:
+        return None, '%s %s; %s' % (path, exc, CONFIG_HINT)
+    except OSError as exc:
+        return None, '%s cannot be read: %s' % (path, exc.strerror or exc)
+    if len(raw) > CONFIG_MAX_BYTES:
+        return None, '%s is larger than %d bytes; %s' % (path, CONFIG_MAX_BYTES, CONFIG_HINT)
+    try:
+        return yaml.safe_load(raw), None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, 'problem_mark', None)
+        return None, '%s%s is not valid YAML: %s' % (path, ':%d' % (mark.line + 1) if mark else '',
+                                                     getattr(exc, 'problem', None) or exc)
+
+
+def _is_ours(data) -> bool:
+    """A configuration of this plugin, or meant to be: empty, not a mapping, naming an aifabric plugin, or without a
+    plugin key but with one of this plugin's options. A plain YAML inventory named fabric.yml is not."""
+    if not isinstance(data, dict):
+        return True
+    if 'plugin' in data:
+        return str(data['plugin']).startswith('aifabric.')
+    return any(key in data for key in OWN_OPTIONS)
+
+
 class InventoryModule(BaseFileInventoryPlugin, Constructable):
     NAME = 'aifabric.fabric.fabric'
 
     def verify_file(self, path):
         if not super().verify_file(path):
             return False
-        return os.path.basename(path).endswith(CONFIG_SUFFIXES) or _sibling_intent(path)
+        if os.path.basename(path).endswith(CONFIG_SUFFIXES):
+            data, problem = _read_config(path)
+            return bool(problem) or _is_ours(data)
+        return _sibling_intent(path)
+
+    def _config_problems(self, path, data):
+        """Why the configuration at `path` cannot be used (empty list: it can), each naming the file."""
+        if data is None:
+            return ['%s is empty; %s' % (path, CONFIG_HINT)]
+        if not isinstance(data, dict):
+            return ['%s must be a mapping of options; %s' % (path, CONFIG_HINT)]
+        if data.get('plugin') != self.NAME:
+            return ['%s has %s; %s' % (path, 'plugin: %s' % data['plugin'] if 'plugin' in data else 'no plugin key',
+                                       CONFIG_HINT)]
+        known = C.config.get_configuration_definitions('inventory', self._load_name) or {}
+        problems = ['%s: unknown option %s (options: %s)' % (path, key, ', '.join(sorted(known)))
+                    for key in sorted(set(data) - set(known), key=str)]
+        for key in ('intent', 'output_dir'):
+            if key in data and not isinstance(data[key], str):
+                problems.append('%s: %s must be a path (text), got %s' % (path, key, type(data[key]).__name__))
+        extra = data.get('connection_vars')
+        if extra is not None and (not isinstance(extra, dict) or not all(isinstance(value, dict) for value in extra.values())):
+            problems.append('%s: connection_vars must map group names to mappings of variables' % path)
+        return problems
 
     def parse(self, inventory, loader, path, cache=True):
         super().parse(inventory, loader, path, cache)
         if not os.path.basename(path).endswith(CONFIG_SUFFIXES):
             self.display.vvv('%s is the intent of a fabric inventory configuration next to it; nothing to add' % path)
             return
-        self._read_config_data(path)
+        data, problem = _read_config(path)
+        problems = [problem] if problem else self._config_problems(path, data)
+        if problems:
+            # The yaml plugin would read an empty file or one without a plugin key as an empty inventory, and block
+            # on a FIFO: stop here (as _fail_once explains), whatever any_unparsed_is_failed says.
+            self._fail_once(AnsibleParserError('\n'.join(problems)))
+        try:
+            self._read_config_data(path)
+        except AnsibleError as exc:
+            self._fail_once(AnsibleParserError('%s: %s' % (path, exc.message)))
         intent = _intent_path(path, self.get_option('intent'))
         try:
             design = get_design(intent)
         except AnsibleError as exc:
             self._fail_once(AnsibleParserError('%s\n(inventory source: %s)' % (exc.message, path)))
         extra = self.get_option('connection_vars') or {}
-        if not isinstance(extra, dict) or not all(isinstance(value, dict) for value in extra.values()):
-            raise AnsibleParserError('connection_vars in %s must map group names to mappings of variables' % path)
         output_dir = self.get_option('output_dir')
         if not isinstance(output_dir, str) or not output_dir.strip():
             self._fail_once(AnsibleParserError('output_dir in %s must be a directory path (got %r)' % (path, output_dir)))
@@ -238,16 +316,17 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
                 self.inventory.set_variable(group, key, value)
 
     def _fail_once(self, error):
-        """Report a bad intent once and stop.
+        """Report a bad intent or configuration once and stop.
 
         Ansible tries every enabled plugin on a source that one plugin failed to parse and prints each failure: the
         yaml and ini plugins complain that fabric.yml is not their format, and `auto` runs this plugin again, so the
-        one real error drowns in five. When the run is going to stop at this source anyway
-        (any_unparsed_is_failed, as the collection's ansible.cfg sets) and an Ansible command line is running, print
-        the error once and end the run with Ansible's parser-error exit code. Otherwise (a library caller, or
-        failures configured as warnings) raise it for Ansible to handle as usual.
+        one real error drowns in five; with Ansible's default settings (unparsed sources are warnings) the play
+        then runs on an inventory without the fabric and fails later for a reason that is not the intent's. So when
+        an Ansible command line is running, print the error once and end the run with Ansible's parser-error exit
+        code, whatever any_unparsed_is_failed says: a fabric with a bad intent is never half an inventory. A library
+        caller gets the exception to handle.
         """
-        if C.INVENTORY_ANY_UNPARSED_IS_FAILED and context.CLIARGS:
+        if context.CLIARGS:
             self.display.error(error)
             raise SystemExit(getattr(error, '_exit_code', 4))
         raise error

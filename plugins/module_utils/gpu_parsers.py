@@ -466,7 +466,7 @@ def dmabuf_capability(kernel, flavor, driver_version, rdma_core):
 
 
 def peermem_checks(state):
-    """The verification of a loaded nvidia-peermem that the reference gives (never dmesg success lines).
+    """The verification of a loaded nvidia-peermem (docs/hosts.md; never dmesg success lines).
 
     state keys: nvidia_version, peermem_version, memory_peers (list of client dirs), peer_api (bool|None),
     ib_core_users (list). Returns [{'check', 'ok', 'detail'}].

@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Read GPU driver, nvidia-peermem, DMA-BUF and PCIe peer-to-peer state through HostAccess (fake-root aware).
 
-Checks are the ones the reference gives: /sys/module/nvidia_peermem/version against /sys/module/nvidia/version,
+Checks (docs/hosts.md): /sys/module/nvidia_peermem/version against /sys/module/nvidia/version,
 /sys/kernel/mm/memory_peers/nv_mem, ib_core's users in /proc/modules, ib_register_peer_memory_client in
 /proc/kallsyms. There is no "loaded successfully" log line to look for: nvidia-peermem prints nothing on success.
 """

@@ -473,6 +473,36 @@ def plan(desired, current, purge=False):
     return commands
 
 
+def checkpoint(current, desired):
+    """The state document that puts `current` back after `desired` was applied with purge: every link `desired`
+    lists and every bridge, vxlan and vrf link as it is now, and the routes and rules of the tables `desired` owns.
+    Applied with purge=True it deletes the virtual links made since and restores the rest. Raises StateError when
+    `current` cannot be written as a document (a listed port enslaved to a bond, say): nothing is changed then."""
+    listed = {link['name']: link for link in desired['links']}
+    links = []
+    for name, have in sorted(current['links'].items()):
+        kind = have['kind'] if have['kind'] in VIRTUAL_KINDS else None
+        if kind is None and name not in listed:
+            continue
+        # A virtual link may be deleted and made again: all of it. Another link: what `desired` manages of it.
+        managed = set(LINK_KEYS) if kind is not None else set(listed[name]) | {'master'}
+        link = {'name': name, 'master': have['master']}
+        link.update((key, have[key]) for key in ('mtu', 'state', 'mac') if key in managed and have.get(key) is not None)
+        if 'addresses' in managed:
+            link['addresses'] = list(have['addresses'])
+        if kind is not None:
+            link['kind'] = kind
+            link.update((sub, dict(have[sub])) for sub in ('vxlan', 'bridge', 'vrf') if have.get(sub))
+        if have['master'] is not None and have.get('bridge_slave') is not None and 'bridge_slave' in managed:
+            link['bridge_slave'] = dict(have['bridge_slave'])
+        links.append(link)
+    owned = _owned_tables(desired)
+    routes = [{key: value for key, value in route.items() if key != 'protocol'} for route in current['routes']
+              if route['table'] in owned and route.get('protocol') != 'kernel']
+    rules = [rule for rule in current['rules'] if rule['table'] in owned]
+    return validate({'links': links, 'routes': routes, 'rules': rules})
+
+
 def boot_script(desired):
     """`ip -force -batch` lines that rebuild `desired` on a freshly started machine (idempotent enough)."""
     empty_links = {link['name']: {'name': link['name'], 'kind': None, 'mtu': None, 'state': 'down', 'master': None,

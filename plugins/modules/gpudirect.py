@@ -10,8 +10,8 @@ short_description: Enable and verify GPUDirect RDMA with nvidia-peermem or DMA-B
 version_added: 1.0.0
 description:
   - O(method=peermem) detects the NVIDIA driver, refuses to continue while the legacy C(nv_peer_mem) is loaded
-    or set to load at boot, loads C(nvidia-peermem) when it is not loaded, and verifies it with the checks of
-    the reference (sysfs version equal to the driver's, C(/sys/kernel/mm/memory_peers/nv_mem), C(ib_core) used
+    or set to load at boot, loads C(nvidia-peermem) when it is not loaded, and verifies it as docs/hosts.md says (sysfs
+    version equal to the driver's, C(/sys/kernel/mm/memory_peers/nv_mem), C(ib_core) used
     by C(nvidia_peermem), C(ib_register_peer_memory_client) in C(/proc/kallsyms)). C(nvidia-peermem) prints
     nothing on success, so no log line is used as evidence.
   - A failed load is classified (built before OFED, symbol version mismatch, inbox ib_core without the

@@ -11,14 +11,15 @@ version_added: 1.0.0
 description:
   - Designs the fabric from its intent (once per controller process) and returns the containerlab
     topology of its lab twin, the lab's node list and a static Ansible inventory of it.
-  - Every FRR switch and every GPU server becomes a Linux node of the lab image, wired as the design's links
+  - Every GPU server, and every switch of a platform that runs on the lab image (its containerlab kind is
+    C(linux)), becomes a Linux node of the lab image, wired as the design's links
     with the design's port names (MTU = the switch MTU of the intent); each node's static management address
     is its design C(management_ip) on a lab-private management network (the intent's C(management.pool)).
-  - SONiC, EOS and Cumulus switches become nodes of containerlab's vendor kinds (C(ceos); C(sonic-vm) or
-    C(sonic-vs); C(cvx) or C(nvidia_cumulusvx)) running the images named in O(vendor_images). Rendered port
-    names are mapped onto each image's interfaces (cEOS through an C(EosIntfMapping.json) per node, returned in
-    RV(node_files); SONiC VS ports C(Ethernet<4(N-1)>) on C(ethN); Cumulus C(swp) names as they are); a port the
-    kind cannot represent is an error naming the switch and the port.
+  - The other switches become nodes of the containerlab kinds their platform lists (for example C(ceos),
+    C(sonic-vm) or C(sonic-vs), C(cvx) or C(nvidia_cumulusvx)), running the images named in O(vendor_images).
+    Rendered port names are mapped onto each image's interfaces as the platform's kind says (for example a cEOS
+    C(EosIntfMapping.json) per node, returned in RV(node_files)); a port the kind cannot represent is an error
+    naming the switch and the port.
   - Lab-image nodes are unprivileged with the capabilities C(NET_ADMIN), C(NET_RAW) and C(SYS_ADMIN); images are
     never pulled (containerlab C(image-pull-policy) C(never)).
   - Runs on the controller only; fails with every problem listed when the intent cannot make a lab
@@ -48,15 +49,14 @@ options:
     default: aifabric
   vendor_images:
     description:
-      - Switch platform (C(eos), C(sonic), C(nvue)) to the image of its containerlab kind, already loaded into
-        Docker (for example C(ceos:4.32.0F)). Required for every non-FRR platform of the intent.
+      - Switch platform to the image of its containerlab kind, already loaded into Docker (for example the
+        platform C(eos) to C(ceos:4.32.0F)). Required for every platform of the intent whose kind is not the lab image.
     type: dict
     default: {}
   vendor_kinds:
     description:
-      - Switch platform to the containerlab kind it runs as; default C(ceos) for EOS, C(sonic-vm) for SONiC
-        (the full SONiC image with SSH and the generic config updater that the deploy uses; C(sonic-vs) is the
-        lighter container), C(cvx) for Cumulus (C(nvidia_cumulusvx) is the VM kind, no breakout ports).
+      - Switch platform to the containerlab kind it runs as, one of the kinds the platform lists; default the
+        first it lists (docs/lab.md has the table).
     type: dict
     default: {}
 extends_documentation_fragment:
@@ -114,12 +114,14 @@ topology_file:
   returned: always
   type: str
 nodes:
-  description: Lab nodes with role, platform, management address and container name.
+  description:
+    - Lab nodes with role, platform, management address, container name and C(lab_image) (the node runs the lab's own
+      image, where Ansible logs in with Python).
   returned: always
   type: list
   elements: dict
 node_image:
-  description: The lab image of the FRR switches and GPU servers (the O(image) option).
+  description: The lab image of the GPU servers and of the switches that run on it (the O(image) option).
   returned: always
   type: str
 vendor_images:

@@ -26,7 +26,7 @@ author:
 options:
   config:
     description:
-      - The desired state, for example the C(interfaces.json) the FRR renderer produces, or the rail
+      - The desired state, for example a rendered C(interfaces.json) (docs/platform-frr.md), or the rail
         state the M(aifabric.fabric.host_network) role builds. Keys C(links), C(routes), C(rules);
         a C(sysctl) key is accepted and ignored (see M(aifabric.fabric.linux_sysctl)).
       - Every problem in it is reported at once before anything is changed.

@@ -62,12 +62,20 @@ options:
     default: true
   prune:
     description:
-      - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that the intent no longer produces (devices that left
-        the fabric, renamed files). Only when every device is rendered (no O(devices)) and rendering succeeded.
-      - Nothing outside those directories (and C(<dest>/k8s/)) is ever removed; other files in O(dest) (validation
-        reports) are carried into each new generation.
+      - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that an earlier render wrote (its C(manifest.json)
+        lists them) and the intent no longer produces (devices that left the fabric, renamed files). Only when every
+        device is rendered (no O(devices)) and rendering succeeded.
+      - Nothing else is ever removed. Files the collection did not write (validation reports, notes of your own) are
+        carried into each new generation and never listed in the manifest.
     type: bool
     default: true
+  take_over:
+    description:
+      - An existing, non-empty directory that no render made is refused as O(dest), so that a mistyped path never
+        turns your files into a render's. To render into it anyway, name it again here (the same path as the output
+        directory); its files are kept, carried into every generation and never removed.
+      - A directory that holds an inventory source, or that Ansible reads as inventory, is refused whatever this says.
+    type: path
   diff_max_files:
     description:
       - With C(--diff), show the diffs of at most this many changed files; the rest are counted.
@@ -145,7 +153,7 @@ dest:
   description: Absolute output directory.
   returned: always
   type: str
-  sample: /work/out/lab
+  sample: /srv/fabric/out/lab
 fabric:
   description: Fabric name.
   returned: always
@@ -190,7 +198,7 @@ manifest:
   description: Path of C(manifest.json) of the new output generation; null when nothing changed or in check mode.
   returned: always
   type: str
-  sample: /work/out/lab/manifest.json
+  sample: /srv/fabric/out/lab/manifest.json
 index:
   description: Path of the fabric README (C(docs/index.md)); null when O(docs=false).
   returned: always

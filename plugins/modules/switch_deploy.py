@@ -6,28 +6,30 @@
 DOCUMENTATION = r"""
 ---
 module: switch_deploy
-short_description: Push, confirm or roll back the rendered configuration of one SONiC, EOS or NVUE switch
+short_description: Push, confirm or roll back the rendered configuration of one switch
 version_added: 1.0.0
 description:
-  - Renders this switch from the fabric intent and deploys it with the driver of its platform, all from the
-    controller, one connection per step. Arista EOS with napalm's C(eos) driver over eAPI (configuration session,
-    C(commit timer), C(abort)); SONiC (202205 or later) with netmiko over SSH (C(config checkpoint),
-    C(config replace), C(config rollback), C(frr-reload.py) in the bgp container, a C(systemd-run) confirm timer);
-    Cumulus Linux 5.x with netmiko over SSH (C(nv config replace), C(nv config apply --confirm)). See
-    docs/deploy.md and docs/platform-*.md.
+  - Deploys this switch's rendered files with the deploy driver of its platform, all from the controller, one
+    connection per step. Every platform follows the same contract; docs/deploy.md describes it and
+    docs/platform-<platform>.md how each network OS is driven (the NOS's own candidate, diff, commit timer and
+    rollback commands, over napalm or netmiko).
+  - The files are the ones the user reviewed, never a fresh render - the current generation of the fabric's rendered
+    output (O(rendered), by default the C(aifabric_output_dir) the P(aifabric.fabric.fabric#inventory) inventory plugin
+    sets, as C(playbooks/render.yml) wrote it), each file checked against the sha256 its C(manifest.json) lists. When
+    that output is missing, incomplete, altered, or rendered from another version of the intent, the task fails
+    before the switch is touched and says to render (and review) again.
   - O(step=push) loads the candidate, diffs it against the running configuration and, when they differ, commits
     it with a confirm timer on the switch, so the switch returns to its previous configuration by itself unless
     O(step=confirm) comes within O(confirm_timeout) seconds. A push the switch refuses leaves it as it was. Before
-    committing, a lock-out guard refuses a configuration that would cut the deploy off (EOS eAPI shut or the login
-    user removed, no management address on SONiC or NVUE, the NVUE login user removed).
+    committing, a lock-out guard refuses a configuration that would cut the deploy off (the management address,
+    the management API or the login user taken away).
   - O(step=confirm) confirms, saves to startup and reads back (the diff must then be empty). O(step=rollback)
     reverts a pending commit at once.
   - Connection settings come from the host's variables, as Ansible's connections take them - C(ansible_host),
-    C(ansible_user), C(ansible_password) or C(ansible_ssh_private_key_file), C(ansible_port); for EOS the
+    C(ansible_user), C(ansible_password) or C(ansible_ssh_private_key_file), C(ansible_port); for an HTTPS API the
     C(ansible_httpapi_*) variables of ansible.netcommon's httpapi connection; SSH host keys are checked against
     C(aifabric_ssh_known_hosts) (default C(~/.ssh/known_hosts)) unless C(aifabric_ssh_host_key_checking=false).
-    Local users' password hashes come from C(aifabric_switch_users). Passwords and hashes never appear in results,
-    diffs or errors.
+    Passwords and password hashes (C(aifabric_switch_users)) never appear in results, diffs or errors.
 author:
   - aifabric contributors (@aifabric)
 options:
@@ -45,6 +47,21 @@ options:
     description: Seconds the switch waits for O(step=confirm) before it rolls back by itself (30 to 86400).
     type: int
     default: 300
+  timeout:
+    description:
+      - Seconds the whole step may take on the switch, wall-clock, whatever it waits for. A switch that stops
+        answering (a frozen sshd whose port still accepts, a hung eAPI) fails the step at this deadline, naming the
+        switch and the step it stopped in; RV(outcome) says what the switch is left in (V(failed) before the commit,
+        V(reverting) during or after it, the confirm timer reverts it).
+      - Connecting, logging in, each command and each upload also have their own timeout, the host's
+        C(ansible_command_timeout) (30 s by default).
+    type: int
+    default: 600
+  rendered:
+    description:
+      - The fabric's rendered output directory (the C(dest) of M(aifabric.fabric.render)). Defaults to the
+        C(aifabric_output_dir) variable set by the P(aifabric.fabric.fabric#inventory) inventory plugin.
+    type: path
 attributes:
   check_mode:
     support: full
@@ -58,7 +75,6 @@ extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 notes:
   - Runs on the controller; the switch's Ansible connection is not used.
-  - Platform frr (the lab) is deployed by the P(aifabric.fabric.switch_frr#role) role instead.
 seealso:
   - plugin: aifabric.fabric.fabric
     plugin_type: inventory
@@ -95,7 +111,7 @@ device:
   returned: always
   type: str
 platform:
-  description: Its platform (eos, sonic, nvue).
+  description: Its platform (the name of its folder under plugins/plugin_utils/fabric/platforms).
   returned: always
   type: str
 step:

@@ -14,19 +14,19 @@ description:
     Established (counted from the design), EVPN L2VNIs and route-targets, the type-3 route of every remote VTEP
     imported, LLDP neighbours against the cabling plan, interfaces up with the designed MTU and addresses, host
     reachability on each rail and jumbo frames end to end.
-  - Lossless checks (rules C01-C25 of the lossless reference) compare switch and host on every host-leaf link
+  - Lossless checks (rules C01-C25, docs/validation.md) compare switch and host on every host-leaf link
     and every switch port. This covers DSCP to priority, PFC priorities, the CNP class, ECN, the PFC watchdog and
     its timers, buffers and headroom, and the MTU ordering including the VXLAN overhead. They run twice. The
     C(design) phase reads the rendered configuration (with each platform's own parser) and the host model. The
-    C(deployed) phase reads the running configuration the switch reports (SONiC CONFIG_DB, EOS running-config,
-    NVUE applied configuration) and the RDMA NIC facts. State a platform or the lab cannot have is reported as
+    C(deployed) phase reads the running configuration the switch reports (with the same parser) and the RDMA NIC
+    facts. State a platform or the lab cannot have is reported as
     not applicable, with the reason.
   - Both ends of every link are compared through the cabling plan (C(link_mtu), C(link_lossless)), and the counters
     read twice by M(aifabric.fabric.validate_gather) give rates that the health rules judge on both ends of every
     link (PFC pause storms, PFC watchdog storms, drops on the lossless class, ECN marks and CNPs, RDMA transport
     errors); each finding says where the problem starts and which end to look at.
-  - On EOS switches, ANTA's own tests, catalogued from the design, run through ANTA's library on the eAPI outputs
-    the gatherer read (check C(anta)); the catalog is also written as C(anta-catalog.yml) for C(anta nrfu).
+  - On the switches read over eAPI, ANTA's own tests, catalogued from the design, run through ANTA's library on the
+    eAPI outputs the gatherer read (check C(anta)); the catalog is also written as C(anta-catalog.yml) for C(anta nrfu).
   - Groups the failures into causes, each with its consequences folded under it through the design (the link a
     BGP session rides, the VNI on a leaf, the rail of a server) - a port that is admin down, a daemon that is not
     running, a wrong VNI or route-target, swapped cables, a local AS other than the design's - and leads the
@@ -113,7 +113,7 @@ options:
         report as C(aifabric-<fabric>.prom) when O(output_dir) is set.
     type: path
   anta_catalog:
-    description: Write the ANTA catalog of the EOS switches (C(anta-catalog.yml)) to O(output_dir).
+    description: Write the ANTA catalog of the switches read over eAPI (C(anta-catalog.yml)) to O(output_dir).
     type: bool
     default: true
   started_at:
@@ -141,9 +141,12 @@ EXAMPLES = r"""
     output_dir: "{{ playbook_dir }}/../out/lab/validation"
   run_once: true
 
+# devices defaults to the play's hosts: in a play on localhost, name the devices (here those of the intent
+# inventory -i inventories/pod1k), or the check has nothing to check.
 - name: Pre-deploy consistency of the design alone (no device contacted)
   aifabric.fabric.validate:
     intent: inventories/pod1k/intent.yml
+    devices: "{{ groups['fabric_pod1k'] }}"
     gathered: false
     output_dir: out/pod1k/validation
   run_once: true
@@ -179,8 +182,8 @@ failures:
   elements: str
 report:
   description:
-    - Paths of the written files (json, markdown, html, prometheus, prometheus_file, and anta_catalog when EOS switches
-      were checked).
+    - Paths of the written files (json, markdown, html, prometheus, prometheus_file, and anta_catalog when switches
+      read over eAPI were checked).
   returned: when output_dir or prometheus_file is set
   type: dict
 """

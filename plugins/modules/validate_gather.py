@@ -10,13 +10,13 @@ short_description: Read the state of one fabric device for validation, waiting f
 version_added: 1.0.0
 description:
   - Builds the list of read-only commands the device's platform needs from the fabric design, with the gatherer of
-    that platform (FRR C(vtysh ... json), C(ip -j -d addr show), C(lldpcli -f json show neighbors); SONiC also
-    C(sonic-cfggen -d --print-data) and C(sonic-db-cli) reads of APPL_DB and COUNTERS_DB; EOS eAPI JSON; NVUE
-    C(nv ... -o json)), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
+    that platform (C(plugins/plugin_utils/fabric/platforms/<platform>/state.py); docs/validation.md lists what each
+    reads, for example C(vtysh ... json), C(ip -j -d addr show) and C(lldpcli -f json show neighbors) on a Linux
+    switch), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
     allows) from each rail NIC to every same-rail peer.
-  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH to FRR lab
-    switches, SONiC, Cumulus Linux, GPU servers); on GPU servers M(aifabric.fabric.rnic_facts) reads the lossless
-    RDMA NIC state. EOS is read over eAPI from the controller with napalm's C(eos) driver, one session per reading,
+  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH); on GPU
+    servers M(aifabric.fabric.rnic_facts) reads the lossless RDMA NIC state. A platform whose gatherer reads eAPI is
+    read from the controller with napalm's driver for it, one session per reading,
     with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
     C(ansible_httpapi_use_ssl), C(ansible_httpapi_validate_certs), C(ansible_httpapi_ca_path) (HTTPS with
     certificate validation unless told otherwise). A switch that cannot be reached is reported unreadable with the
@@ -83,9 +83,27 @@ options:
     description:
       - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health
         gate, where what passed before a push must pass again after it). Without it every fabric check of the device
-        counts. An unreadable device never settles.
+        counts. An unreadable device never settles; it is read again until O(settle_timeout) is up.
     type: list
     elements: str
+  deployed:
+    description:
+      - The devices whose configuration is in place (the deploy's health gate - switches of this batch and the
+        ones before). Every failed fabric check of the device that names only these devices (its sessions,
+        interfaces and VNIs towards them) must pass too, not only O(must_pass); a check towards a device not in
+        the list (a later batch, a server) counts only through O(must_pass).
+    type: list
+    elements: str
+  timeout:
+    description:
+      - Seconds one reading of the device may take, wall-clock, whatever it waits for (connecting, logging in,
+        every command). A device that does not answer within it (a frozen sshd behind a live SSH ControlMaster, a
+        hung eAPI) is reported unreadable, naming the device and the reading (C(read state), C(read counters)),
+        instead of holding the play.
+      - Each command also has its own timeout on the device (M(aifabric.fabric.validate_commands)), and connecting
+        has the connection's own (C(ansible_ssh_timeout), C(ansible_command_timeout) for eAPI).
+    type: int
+    default: 120
 extends_documentation_fragment:
   - ansible.builtin.action_common_attributes
 attributes:
@@ -152,7 +170,7 @@ settled:
   returned: always
   type: bool
 platform:
-  description: The gatherer that read the device (frr, sonic, eos, nvue, host).
+  description: The gatherer that read the device (its platform, or host for a GPU server).
   returned: always
   type: str
 seconds:

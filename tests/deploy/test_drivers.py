@@ -50,10 +50,25 @@ def switch(request, fleet):
     _reset(fleet, name, platform)
 
 
+def _set_facts(fleet, name, **facts):
+    """Change device facts of a running double (read at each command)."""
+    from tests.doubles.ssh import state
+    directory = fleet.state_dir_of(name)
+    state.write_json(state.path(directory, 'device.json'), dict(state.device(directory), **facts))
+
+
+def _short_nvue_minutes(fleet, platform, name):
+    """NVUE's confirm time is whole minutes (the driver rounds up): the double's minute lasts 2 s for timer tests."""
+    if platform == 'nvue':
+        _set_facts(fleet, name, minute_s=2)
+
+
 def _reset(fleet, name, platform):
     """Back to the factory configuration (what a fresh switch runs), timers and pending state gone."""
     directory = fleet.state_dir_of(name)
     faults.clear(directory)
+    if platform == 'nvue':
+        _set_facts(fleet, name, minute_s=60)
     if platform == 'eos':
         from tests.doubles.eos.config import Config
         from tests.doubles.eos.device import default_config
@@ -64,13 +79,12 @@ def _reset(fleet, name, platform):
                     session.timer.cancel()
             device.sessions.clear()
             device.dark = False
-            device.running = Config.parse(default_config(name))
+            device.running = Config.parse(default_config(name, device.management))
             device.startup = device.running.render()
             device._changed()  # pylint: disable=protected-access
         return
     from tests.doubles.ssh import state
-    for job in state.jobs(directory):
-        state.cancel(directory, job['unit'])
+    state.forget_jobs(directory)
     if platform == 'sonic':
         sonic_double.factory(directory, state.device(directory))
     else:
@@ -134,6 +148,7 @@ def test_a_rejected_line_leaves_the_switch_as_it_was_and_quotes_the_switch(switc
 def test_the_switch_reverts_by_itself_when_the_session_drops_after_commit(switch, fleet):
     platform, name, driver, files = switch
     before = running(fleet, name, platform)
+    _short_nvue_minutes(fleet, platform, name)
     faults.write(fleet.state_dir_of(name), drop_after_commit=True)
     started = time.monotonic()
     with pytest.raises(DeployError) as caught:
@@ -151,6 +166,7 @@ def test_the_switch_reverts_by_itself_when_the_session_drops_after_commit(switch
 def test_a_confirm_after_the_timer_ran_out_fails_and_the_switch_runs_the_old_config(switch, fleet):
     platform, name, driver, files = switch
     before = running(fleet, name, platform)
+    _short_nvue_minutes(fleet, platform, name)
     contract.push(driver(), files, confirm_seconds=2)
     deadline = time.monotonic() + 20
     while running(fleet, name, platform) != before and time.monotonic() < deadline:
@@ -210,3 +226,157 @@ def test_a_platform_without_a_driver_is_named():
     with pytest.raises(DeployError, match='leaf009: driver failed: aifabric.fabric has no deploy driver for platform '
                                           'junos'):
         contract.driver_for('junos', 'leaf009', {})
+
+
+# -- SONiC: a deploy a real SONiC accepts ----------------------------------------------------------------------------
+def _sonic(fleet):
+    name = SWITCH['sonic']
+    _reset(fleet, name, 'sonic')
+    return name, fleet.state_dir_of(name), (lambda: contract.driver_for('sonic', name, fleet.host_vars[name])), \
+        render_device(DESIGN, name, USERS)
+
+
+def _deploy_state(directory):
+    path = os.path.join(directory, 'etc', 'sonic', 'aifabric-deploy', 'state')
+    with open(path, encoding='utf-8') as handle:
+        return handle.read().strip()
+
+
+def test_sonic_check_mode_asks_the_switch_config_replace_dry_run(fleet):
+    """Check mode runs GCU's own checks on the switch (`config replace --dry-run`): what it refuses fails there."""
+    name, directory, driver, files = _sonic(fleet)
+    before = running(fleet, name, 'sonic')
+    faults.write(directory, reject_lines=[r'^LOOPBACK_INTERFACE\|'])
+    with pytest.raises(DeployError) as caught:
+        contract.push(driver(), files, check_mode=True)
+    assert caught.value.step == 'config replace --dry-run' and 'Entry "LOOPBACK_INTERFACE|' in str(caught.value)
+    assert running(fleet, name, 'sonic') == before
+
+
+def test_sonic_migrates_frr_to_split_unified_and_rolls_it_back(fleet):
+    """A factory bgp container runs `separated` (bgpd.conf, zebra.conf; frr-reload.py refuses it): the push restarts
+    it in split-unified with frr.conf, the rollback brings its own files and mode back."""
+    name, directory, driver, files = _sonic(fleet)
+    assert sonic_double.container_mode(directory) == 'separated'
+    before_files = sorted(os.listdir(os.path.join(directory, 'etc', 'sonic', 'frr')))
+    before = running(fleet, name, 'sonic')
+    pushed = contract.push(driver(), files, confirm_seconds=60)
+    assert '# the bgp container does not run split-unified' in pushed['diff']
+    assert sonic_double.container_mode(directory) == 'split-unified' and sonic_double.integrated(directory)
+    assert _deploy_state(directory) == 'pending'
+    assert contract.rollback(driver()) == {'outcome': ROLLED_BACK, 'changed': True}
+    assert sonic_double.container_mode(directory) == 'separated' and not sonic_double.integrated(directory)
+    assert sorted(os.listdir(os.path.join(directory, 'etc', 'sonic', 'frr'))) == before_files
+    assert running(fleet, name, 'sonic') == before and _deploy_state(directory) == 'rolled-back'
+
+
+def test_sonic_confirm_timer_is_rearmed_after_the_push_and_a_late_revert_does_nothing(fleet):
+    """One timer covers the replace, a second one (the confirm time) replaces it once the push is done, each under
+    its own unit name; after the confirm, a revert that comes late (the timer's) finds nothing pending."""
+    from tests.doubles.ssh import state
+    name, directory, driver, files = _sonic(fleet)
+    contract.push(driver(), files, confirm_seconds=60)
+    with open(os.path.join(directory, 'etc', 'sonic', 'aifabric-deploy', 'units'), encoding='utf-8') as handle:
+        units = handle.read().split()
+    jobs = {record['unit']: record for record in state.jobs(directory)}  # a stopped transient timer is unloaded
+    assert len(units) == 2 and list(jobs) == units[1:] and jobs[units[1]]['timer'] == 'waiting'
+    assert 50 <= jobs[units[1]]['due'] - time.time() <= 60 and jobs[units[1]]['collect']
+    contract.confirm(driver(), files)
+    after = running(fleet, name, 'sonic')
+    assert _deploy_state(directory) == 'confirmed'
+    assert not [record for record in state.jobs(directory) if record.get('timer') == 'waiting']
+    with driver().session() as session:
+        output = session.run('sudo /bin/sh /etc/sonic/aifabric-deploy/revert.sh', 'late revert')
+    assert 'nothing to revert (state: confirmed)' in output and running(fleet, name, 'sonic') == after
+
+
+def test_sonic_a_push_waits_for_the_one_before_it(fleet):
+    name, directory, driver, files = _sonic(fleet)
+    contract.push(driver(), files, confirm_seconds=60)
+    with pytest.raises(DeployError, match='an earlier deploy waits for its confirm'):
+        contract.push(driver(), files, confirm_seconds=60)
+    contract.rollback(driver())
+
+
+def test_sonic_a_failed_rollback_is_reported_as_failed(fleet):
+    """`config rollback` and `config reload` both refused: the switch could not be reverted, and no timer will."""
+    name, directory, driver, files = _sonic(fleet)
+    contract.push(driver(), files, confirm_seconds=60)
+    faults.write(directory, refuse_config=['rollback', 'reload'])
+    with pytest.raises(DeployError) as caught:
+        contract.rollback(driver())
+    assert caught.value.outcome == FAILED and 'the revert failed' in str(caught.value)
+    assert _deploy_state(directory).startswith('revert-failed')
+    faults.clear(directory)
+    with pytest.raises(DeployError, match='the revert of an earlier deploy failed'):
+        contract.push(driver(), files, confirm_seconds=60)
+
+
+def test_sonic_local_users_get_their_hashes_at_the_confirm(fleet):
+    """SONiC keeps local users as Linux accounts: the confirm creates the missing ones and sets every hash
+    (the factory admin keeps no default password); the read-back then shows no difference."""
+    from tests.doubles.ssh import accounts
+    name, directory, driver, files = _sonic(fleet)
+    assert accounts.load(directory)['admin']['hash'] == accounts.FACTORY_PASSWORD
+    pushed = contract.push(driver(), files, confirm_seconds=60)
+    assert '~user admin: password changes' in pushed['diff'] and '+user ops (operator): new account' in pushed['diff']
+    assert accounts.load(directory)['admin']['hash'] == accounts.FACTORY_PASSWORD, 'not before the confirm'
+    contract.confirm(driver(), files)
+    users = accounts.load(directory)
+    assert {user: users[user]['hash'] for user in users} == {user: TEST_PASSWORD_HASH for user in USERS}
+    assert users['ops']['groups'] == [] and users['admin']['groups'] == ['sudo', 'docker']
+
+
+def test_sonic_refuses_a_configuration_for_another_switch_model(fleet):
+    name, directory, driver, files = _sonic(fleet)
+    tables = json.loads(files['config_db.json'])
+    tables['DEVICE_METADATA']['localhost']['hwsku'] = 'Mellanox-SN4700-O32'
+    with pytest.raises(DeployError, match='switch model failed: the switch is hwsku ACS-SN5600'):
+        contract.push(driver(), dict(files, **{'config_db.json': json.dumps(tables)}), check_mode=True)
+
+
+def test_sonic_refuses_buffer_pools_smaller_than_the_design_needs(fleet):
+    """GCU changes no BUFFER_POOL: the switch keeps its SKU's pools, and a design that needs more is refused."""
+    name, directory, driver, files = _sonic(fleet)
+    tables = json.loads(files['config_db.json'])
+    tables['BUFFER_POOL']['ingress_lossless_pool']['size'] = str(10 ** 12)
+    with pytest.raises(DeployError, match='buffer pools failed: buffer pool ingress_lossless_pool has size'):
+        contract.push(driver(), dict(files, **{'config_db.json': json.dumps(tables)}), check_mode=True)
+
+
+# -- EOS: the lock-out guard and the commit timer's bound --------------------------------------------------------
+@pytest.mark.parametrize('change, words', [
+    (('interface Management1\n   description management\n   vrf MGMT\n   ip address ', 'interface Management1\n'
+      '   description management\n   vrf MGMT\n   no-address '), 'Management1 would have no address'),
+    (('   vrf MGMT\n      no shutdown', '   vrf MGMT\n      shutdown'), 'eAPI would be shut down in VRF MGMT'),
+    (('interface Management1\n   description management\n   vrf MGMT', 'interface Management1\n'
+      '   description management\n   vrf OTHER'), 'eAPI would be shut down in VRF OTHER'),
+])
+def test_eos_lockout_guard_management_address_and_its_vrf(change, words, fleet):
+    name = SWITCH['eos']
+    files = render_device(DESIGN, name, USERS)
+    old, new = change
+    assert old in files['startup-config.cfg'], old
+    text = files['startup-config.cfg'].replace(old, new, 1)
+    text = '\n'.join(line for line in text.splitlines() if not line.startswith('   no-address ')) + '\n'
+    driver = contract.driver_for('eos', name, fleet.host_vars[name])
+    assert any(problem.startswith(words) for problem in driver.lockout_problems({'startup-config.cfg': text})), \
+        driver.lockout_problems({'startup-config.cfg': text})
+
+
+def test_eos_commit_timer_of_a_day_is_refused_before_anything_changes(fleet):
+    """napalm writes `commit timer` as time.strftime('%H:%M:%S', gmtime(seconds)): 86400 s would be 00:00:00."""
+    name = SWITCH['eos']
+    _reset(fleet, name, 'eos')
+    before = running(fleet, name, 'eos')
+    driver = contract.driver_for('eos', name, fleet.host_vars[name])
+    with pytest.raises(DeployError, match='confirm timer failed: a eos switch holds a confirm timer of at most 86399 s'):
+        contract.push(driver, render_device(DESIGN, name, USERS), confirm_seconds=86400)
+    assert running(fleet, name, 'eos') == before
+
+
+def test_every_platform_names_the_account_a_fresh_switch_has():
+    host = {'ansible_host': 'h', 'ansible_user': 'u', 'ansible_password': 'p'}
+    assert contract.driver_for('sonic', 'x', host).default_account[0] == 'admin'
+    assert contract.driver_for('nvue', 'x', host).default_account[0] == 'cumulus'
+    assert contract.driver_for('eos', 'x', host).default_account is None

@@ -74,9 +74,32 @@ def plan(design):
         entries.append({'name': name, 'platform': model['platform'], 'kind': KINDS.get(model['platform']),
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,
                         'management_ip': model.get('management_ip'),
-                        # SONiC's platform and HwSKU from the switch model, as `show version` and the port map know them
-                        'sonic': (model.get('hardware') or {}).get('sonic')})
+                        'management_address': (model.get('management') or {}).get('address'),
+                        'nos_release': model.get('nos_release'),
+                        'sonic': sonic_facts(model)})
     return entries
+
+
+# The ASIC families SONiC's `show version` reports (sonic_version.yml asic_type), by switch vendor.
+ASIC_TYPE = {'nvidia': 'mellanox'}
+
+
+def sonic_facts(model):
+    """What a SONiC double knows of its hardware, from the device model's switch model (or None)."""
+    hardware = model.get('hardware') or {}
+    return switch_model_facts(hardware['model']) if hardware.get('sonic') else None
+
+
+def switch_model_facts(name):
+    """The SONiC facts of a shipped switch model: platform and HwSKU (`show version`), the HwSKU's port map and native
+    port speed, its SKU's buffer pools and profiles (the factory CONFIG_DB, sonic_factory.py)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import switch_models
+    switch = switch_models.load_models()[name]
+    return {'hwsku': switch.sonic['hwsku'], 'platform': switch.sonic['platform'],
+            'asic_type': ASIC_TYPE.get(switch.vendor, 'broadcom'),
+            'port_map': [[port['name'], ','.join(str(lane) for lane in port['lanes']), port['alias']]
+                         for port in switch.sonic['ports']],
+            'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': switch.sonic['buffers']}
 
 
 class Fleet:
@@ -87,6 +110,7 @@ class Fleet:
         {'leaf001': {'version': '4.30.1F'}} (EOS), {'spine001': {'release': '5.8.0'}} (NVUE without auto-save)."""
         self.entries = plan(design)
         self.users = [user['name'] for user in design.intent['management']['users']]
+        self.tacacs = bool(design.intent['management'].get('tacacs_servers'))
         self.facts = facts or {}
         self.state_dir = os.path.abspath(state_dir)
         self.host = host
@@ -129,7 +153,10 @@ class Fleet:
                     if os.path.exists(startup):
                         with open(startup, encoding='utf-8') as handle:
                             initial = handle.read()
-                    extra = {key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')}
+                    extra = {'version': '%s.0F' % entry['nos_release']} if entry['nos_release'] else {}
+                    extra.update({key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')})
+                    if entry['management_address']:
+                        extra['management'] = entry['management_address']  # where the operator reaches it
                     device = EosDevice(name, 'admin', password, state_dir=directory, world=entry['world'],
                                        ports=sorted(set(DEFAULT_PORTS) | set(entry['interfaces'])), initial_config=initial,
                                        **extra)
@@ -139,8 +166,15 @@ class Fleet:
                 elif kind in ('sonic', 'nvue'):
                     defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
                     device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
+                    if entry['nos_release']:  # the release the design renders for
+                        device['release'] = entry['nos_release'] if kind == 'sonic' else '%s.0' % entry['nos_release']
                     if kind == 'sonic' and entry['sonic']:
-                        device.update(hwsku=entry['sonic']['hwsku'], platform=entry['sonic']['platform'])
+                        device.update(entry['sonic'])
+                        device['ports'] = sorted(set(defaults) | set(entry['interfaces'])
+                                                 | {name for name, _lanes, _alias in entry['sonic']['port_map']})
+                    if kind == 'sonic' and self.tacacs:
+                        # the TACACS+ key is set out of band before the first deploy (docs/deploy.md)
+                        device['tacacs_passkey'] = 'double-tacacs-key'
                     device.update(self.facts.get(name, {}))
                     double = SshDouble(name, kind, directory, public_key, host=self.host, device=device).start()
                     self.devices[name] = double
@@ -171,8 +205,8 @@ class Fleet:
                                'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
                                # Ansible's ssh checks the doubles' host keys against the fleet's own known_hosts.
                                'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
-                               # The deploy's netmiko sessions (deploy/connection.py) take no known_hosts file.
-                               'aifabric_ssh_host_key_checking': False, 'aifabric_ssh_known_hosts': known_hosts,
+                               # The deploy's netmiko sessions check them against the same file.
+                               'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
                                'aifabric_double': endpoint['kind']}
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'

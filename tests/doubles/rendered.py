@@ -1,6 +1,6 @@
 """Put each double in the state of a switch running its rendered configuration, the way the NOS takes one: EOS the
-saved startup-config it boots from (before the fleet starts), SONiC `config replace` plus FRR in /etc/sonic/frr and
-`systemctl restart bgp`, NVUE `nv config replace` + `nv config apply` (over SSH, after it starts)."""
+saved startup-config it boots from (before the fleet starts), SONiC FRR in /etc/sonic/frr and `config reload` of the
+CONFIG_DB, NVUE `nv config replace` + `nv config apply` (over SSH, after it starts)."""
 
 from __future__ import annotations
 
@@ -44,8 +44,9 @@ def apply(fleet, design):
             files = render(design, name)
             ssh(fleet, key, name, 'cat > /tmp/config_db.json', files['config_db.json'])
             ssh(fleet, key, name, 'cat > /tmp/frr.conf', files['frr.conf'])
-            ssh(fleet, key, name, 'sudo config replace /tmp/config_db.json && sudo cp /tmp/frr.conf /etc/sonic/frr/frr.conf '
-                                  '&& sudo systemctl restart bgp')
+            # a whole rendered CONFIG_DB is loaded the way SONiC loads one: config reload restarts the bgp container,
+            # which then reads frr.conf (GCU's config replace takes only what the deploy's deploy_target makes)
+            ssh(fleet, key, name, 'sudo cp /tmp/frr.conf /etc/sonic/frr/frr.conf && sudo config reload -y /tmp/config_db.json')
         elif kind == 'nvue':
             ssh(fleet, key, name, 'cat > /tmp/startup.yaml', render(design, name)['startup.yaml'])
             ssh(fleet, key, name, 'nv config replace /tmp/startup.yaml && nv config apply -y')

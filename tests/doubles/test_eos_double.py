@@ -22,9 +22,13 @@ GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '
 
 
 def rendered(path):
-    """A golden configuration (with its management plane: eAPI stays enabled through a replace)."""
+    """A golden configuration with the management address the double is reached at on Management1: a replace that
+    removed it would cut the deploy off (eAPI stays enabled in the MGMT VRF the golden file gives Management1)."""
     with open(path, encoding='utf-8') as handle:
-        return handle.read()
+        text = handle.read()
+    assert 'interface Management1\n   description management\n   vrf MGMT\n' in text
+    return text.replace('interface Management1\n   description management\n   vrf MGMT\n',
+                        'interface Management1\n   description management\n   vrf MGMT\n   ip address 192.0.2.10/24\n')
 
 
 @pytest.fixture
@@ -109,7 +113,7 @@ def test_napalm_replace_diff_commit_confirm_and_idempotence(napalm_eos):
     driver.load_replace_candidate(config=rendered(GOLDEN[0]))
     diff = driver.compare_config()
     assert diff.startswith('@@ ')
-    assert '+interface Ethernet1/1' in diff and '-   ip address 192.0.2.10/24' in diff
+    assert '+interface Ethernet1/1' in diff and '+   vrf MGMT' in diff
     assert running(device) == before, 'a loaded session must not touch the running config'
     driver.commit_config(revert_in=30)
     assert driver.has_pending_commit()
@@ -170,11 +174,11 @@ def test_plain_commit_then_rollback_restores_the_previous_startup(napalm_eos):
     driver, device = napalm_eos
     before = running(device)
     driver.load_merge_candidate(config='interface Ethernet1/1\n   description merged\n   mtu 9000\n')
+    # running-config order as AVD's eos-intended-config.j2 prints the sections: eAPI before the interfaces
     assert driver.compare_config().splitlines() == [
-        '@@ -1,5 +1,9 @@', ' hostname leaf001',
-        ' username admin privilege 15 role network-admin secret sha512 $6$double$placeholder',
-        '+!', '+interface Ethernet1/1', '+   description merged', '+   mtu 9000', ' !',
-        ' interface Management1', '    ip address 192.0.2.10/24']
+        '@@ -4,6 +4,10 @@', ' management api http-commands', '    no shutdown', ' !',
+        '+interface Ethernet1/1', '+   description merged', '+   mtu 9000', '+!',
+        ' interface Management1', '    ip address 192.0.2.10/24', ' !']
     driver.commit_config()
     assert 'interface Ethernet1/1\n   description merged\n   mtu 9000\n' in running(device)
     driver.rollback()  # configure replace flash:rollback-0 (the startup-config saved before the commit)

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from tests.doubles.pytest_doubles import ROOT
-from tests.doubles.fleet import parse_facts
+from tests.doubles.fleet import load_design, parse_facts
 
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 
@@ -53,7 +53,8 @@ def test_up_writes_an_inventory_down_leaves_nothing(tmp_path):
         raw = subprocess.run([sys.executable, '-m', 'ansible', 'adhoc', 'leaf002', '-i', inventory_path, '-m', 'ansible.builtin.raw',
                               '-a', 'show version'], cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
                              env=dict(os.environ, ANSIBLE_NOCOLOR='1'))  # host keys checked against DIR/known_hosts
-        assert 'SONiC Software Version: SONiC.202311.1-double' in raw.stdout, raw.stdout + raw.stderr
+        release = load_design(MIXED).device('leaf002')['nos_release']  # the fleet runs the release the design renders for
+        assert 'SONiC Software Version: SONiC.%s.1-double' % release in raw.stdout, raw.stdout + raw.stderr
         assert password not in raw.stdout + raw.stderr
         from napalm import get_network_driver
         driver = get_network_driver('eos')(hosts['leaf001']['ansible_host'], hosts['leaf001']['ansible_user'], password,

@@ -1,9 +1,8 @@
 """The SONiC SSH double driven by netmiko (real OpenSSH server, real netmiko 4.8, real FRR vtysh checks)."""
 
-import glob
+import copy
 import json
 import os
-import re
 import time
 
 import pytest
@@ -11,6 +10,7 @@ from netmiko import file_transfer
 
 from tests.doubles import faults
 from tests.doubles.pytest_doubles import GOLDEN
+from tests.unit.utils.waiting import wait_for
 
 CONFIG_DB = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'config_db.json')
 FRR_CONF = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'frr.conf')
@@ -60,17 +60,36 @@ def test_shell_prompt_version_and_sudo(ssh_double):
     conn.disconnect()
 
 
-def test_checkpoint_replace_rollback_and_save(ssh_double):
-    double, connect = ssh_double('leaf001', 'sonic')
+def sn5600(ssh_double, name='leaf001', **facts):
+    """A factory SONiC switch of the SN5600 switch model (the HwSKU the golden CONFIG_DB is for)."""
+    from tests.doubles.fleet import switch_model_facts
+    return ssh_double(name, 'sonic', **dict(switch_model_facts('nvidia-sn5600'), **facts))
+
+
+def deployable(conn, tmp_path, source=CONFIG_DB, change=None):
+    """The golden CONFIG_DB as a deploy makes it the switch's target (platforms/sonic/render.py deploy_target), uploaded."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
+    with open(source, encoding='utf-8') as handle:
+        target = deploy_target(running(conn), json.load(handle))
+    if change:
+        change(target)
+    path = tmp_path / 'target.json'
+    path.write_text(json.dumps(target))
+    return upload(conn, str(path), 'target.json'), target
+
+
+def test_checkpoint_replace_rollback_and_save(ssh_double, tmp_path):
+    double, connect = sn5600(ssh_double)
     conn = connect()
     factory = running(conn)
     assert cmd(conn, 'sudo config checkpoint before').endswith('Checkpoint created successfully.')
     assert json.loads(cmd(conn, 'config list-checkpoints')) == ['before']
-    path = upload(conn, CONFIG_DB, 'config_db.json')
+    path, target = deployable(conn, tmp_path)
+    code, output = exit_code(conn, 'sudo config replace --dry-run ' + path)
+    assert code == 0 and output.strip().startswith('** DRY RUN EXECUTION **') and running(conn) == factory
     code, output = exit_code(conn, 'sudo config replace ' + path)
     assert code == 0 and output.strip().endswith('Config replaced successfully.')
-    with open(CONFIG_DB, encoding='utf-8') as handle:
-        assert running(conn) == json.load(handle)
+    assert running(conn) == target
     assert json.loads(cmd(conn, 'sonic-cfggen -d --print-data')) == running(conn)
     # Saved config is untouched until `config save -y`.
     with open(os.path.join(double.state_dir, 'etc', 'sonic', 'config_db.json'), encoding='utf-8') as handle:
@@ -87,76 +106,100 @@ def test_checkpoint_replace_rollback_and_save(ssh_double):
     conn.disconnect()
 
 
-@pytest.mark.parametrize('table, key, fields, error', [
-    ('PORT', 'Ethernet0', {'mtu': '99999'}, 'Value "99999" does not satisfy the constraint "68..9216" (range, length, or pattern).'),
-    ('PORT', 'Ethernet0', {'admin_status': 'maybe'}, 'Invalid enumeration value "maybe".'),
-    ('VLAN_MEMBER', 'Vlan100|Ethernet999', {'tagging_mode': 'untagged'},
-     'Leafref "/sonic-port:sonic-port/sonic-port:PORT/sonic-port:PORT_LIST/sonic-port:name" of value "Ethernet999" '
-     'points to a non-existing leaf.'),
-    ('PORT', 'Ethernet999', {'mtu': '9100'},
-     'Port Ethernet999 is not in the port map of HwSKU Arista-7060X6-64PE-C256S2 (platform.json / port_config.ini).'),
+def _set(table, key, fields):
+    return lambda target: target.setdefault(table, {}).setdefault(key, {}).update(fields)
+
+
+@pytest.mark.parametrize('change, error', [
+    (_set('PORT', 'Ethernet0', {'mtu': '9999'}),
+     'Data Loading Failed\nValue "9999" does not satisfy the constraint "68..9216" (range, length, or pattern).'),
+    (_set('PORT', 'Ethernet0', {'mtu': '99999'}), 'Data Loading Failed\nInvalid value "99999" in "mtu" element.'),
+    (_set('PORT', 'Ethernet0', {'admin_status': 'maybe'}), 'Data Loading Failed\nInvalid value "maybe" in "admin_status" element.'),
+    (_set('VLAN_MEMBER', 'Vlan100|Ethernet999', {'tagging_mode': 'untagged'}),
+     'Data Loading Failed\nLeafref "/sonic-port:sonic-port/sonic-port:PORT/sonic-port:PORT_LIST/sonic-port:name" of value '
+     '"Ethernet999" points to a non-existing leaf.'),
+    (_set('PORT', 'Ethernet999', {'mtu': '9100'}), 'Data Loading Failed\nMissing required element "lanes" in "PORT_LIST".'),
+    (_set('PORT', 'Ethernet999', {'lanes': '3', 'speed': '100000'}), "'3' lane is used multiple times in PORT: "),
 ])
-def test_invalid_config_db_is_refused_with_gcu_text_and_nothing_changes(ssh_double, tmp_path, table, key, fields, error):
-    _double, connect = ssh_double('leaf001', 'sonic')
+def test_invalid_config_db_is_refused_with_gcu_text_and_nothing_changes(ssh_double, tmp_path, change, error):
+    _double, connect = sn5600(ssh_double)
     conn = connect()
     before = running(conn)
-    with open(CONFIG_DB, encoding='utf-8') as handle:
-        config = json.load(handle)
-    config.setdefault(table, {}).setdefault(key, {}).update(fields)
-    broken = tmp_path / 'broken.json'
-    broken.write_text(json.dumps(config))
-    code, output = exit_code(conn, 'sudo config replace ' + upload(conn, str(broken), 'broken.json'))
+    path, _target = deployable(conn, tmp_path, change=change)
+    code, output = exit_code(conn, 'sudo config replace ' + path)
     assert code == 2
-    assert output.strip().endswith(
-        'Failed to replace config\nUsage: config replace [OPTIONS] TARGET_FILE_PATH\nTry "config replace -h" for help.\n\n'
-        'Error: Given patch will produce invalid config. Error: Data Loading Failed\n' + error)
+    assert ('Failed to replace config\nUsage: config replace [OPTIONS] TARGET_FILE_PATH\nTry "config replace -h" for help.'
+            '\n\nError: Given patch will produce invalid config. Error: ' + error) in output.strip()
     assert running(conn) == before
     conn.disconnect()
 
 
-def test_every_golden_config_db_passes_the_doubles_validation():
-    """In-process (no SSH): every rendered CONFIG_DB, with its BREAKOUT_CFG, SWITCH_HASH and FLEX_COUNTER_TABLE."""
-    from tests.doubles.ssh import sonic
-    from tests.doubles.ssh.state import sonic_ports
-    paths = sorted(glob.glob(os.path.join(GOLDEN, 'sonic', '*', '*', 'config_db.json')) +
-                   glob.glob(os.path.join(GOLDEN, 'shape2', '*', 'config_db.json')))
-    assert len(paths) > 10
-    for path in paths:
-        with open(path, encoding='utf-8') as handle:
-            config = json.load(handle)
-        facts = {'hwsku': config['DEVICE_METADATA']['localhost']['hwsku'], 'ports': sonic_ports()}
-        sonic._gcu_checks(config, {})  # pylint: disable=protected-access
-        sonic.validate(config, facts)
-        assert {'BREAKOUT_CFG', 'SWITCH_HASH', 'FLEX_COUNTER_TABLE'} <= set(config), path
-
-
-@pytest.mark.parametrize('table, key, fields, error', [
-    ('SWITCH_HASH', 'GLOBAL', {'ecmp_hash': ['SRC_IP', 'SRC_PORT']}, 'Invalid enumeration value "SRC_PORT".'),
-    ('SWITCH_HASH', 'ecmp', {'ecmp_hash': ['SRC_IP']}, 'Node "ecmp" not found as a child of "SWITCH_HASH" node.'),
-    ('FLEX_COUNTER_TABLE', 'QUEUE', {'FLEX_COUNTER_STATUS': 'on'}, 'Invalid enumeration value "on".'),
-    ('MGMT_INTERFACE', 'eth1|192.168.100.11/24', {'gwaddr': '192.168.100.1'},
-     'Leafref "/sonic-mgmt_port:sonic-mgmt_port/sonic-mgmt_port:MGMT_PORT/sonic-mgmt_port:MGMT_PORT_LIST/'
-     'sonic-mgmt_port:name" of value "eth1" points to a non-existing leaf.'),
-    ('MGMT_VRF_CONFIG', 'vrf_global', {'mgmtVrfEnabled': 'yes'}, 'Invalid enumeration value "yes".'),
-    ('NTP_SERVER', 'ntp.example.net', {}, 'Invalid value "ntp.example.net" in "server address" element.'),
-    ('SYSLOG_SERVER', '192.168.100.3', {'vrf': 'Vrf9'}, 'Invalid value "Vrf9" in "vrf" element.'),
-])
-def test_new_tables_are_validated(table, key, fields, error):
-    from tests.doubles.ssh import sonic
-    from tests.doubles.ssh.state import sonic_ports
+def test_a_sku_profile_of_another_release_stays_as_the_switch_has_it(ssh_double, tmp_path):
+    """A switch whose SKU profiles are an earlier release's (egress_lossy_profile 4096 B / dynamic_th 3, sonic-utilities
+    scripts/mellanox_buffer_migrator.py) takes the deploy: the target keeps its profile, because GCU changes only
+    dynamic_th and xoff of an existing profile and refuses a target that rewrites its size; the PGs and queues use our
+    own profiles, which GCU adds whole."""
+    from tests.doubles.fleet import switch_model_facts
+    buffers = copy.deepcopy(switch_model_facts('nvidia-sn5600')['buffers'])
+    buffers['profiles']['egress_lossy_profile'].update(size=4096, dynamic_th=3)
+    _double, connect = sn5600(ssh_double, buffers=buffers)
+    conn = connect()
+    older = {'pool': 'egress_lossy_pool', 'size': '4096', 'dynamic_th': '3'}
+    assert running(conn)['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    path, target = deployable(conn, tmp_path)
+    assert target['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 0, output
+    after = running(conn)
+    assert after['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    assert {row['profile'] for key, row in after['BUFFER_QUEUE'].items() if key.startswith('Ethernet0|')} == {
+        'AIFABRIC_EGRESS_LOSSLESS', 'AIFABRIC_EGRESS_LOSSY'}
+    # The rendered profile written over the switch's: refused, nothing changes.
     with open(CONFIG_DB, encoding='utf-8') as handle:
-        config = json.load(handle)
-    config.setdefault(table, {})[key] = fields
-    with pytest.raises(sonic.Invalid, match='^%s$' % re.escape(error)):
-        sonic.validate(config, {'hwsku': 'ACS-SN5600', 'ports': sonic_ports()})
+        rendered = json.load(handle)['BUFFER_PROFILE']['egress_lossy_profile']
+    path, _target = deployable(conn, tmp_path, change=_set('BUFFER_PROFILE', 'egress_lossy_profile', rendered))
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 2 and 'Error: Modification of BUFFER_PROFILE table is illegal' in output, output
+    assert running(conn) == after
+    conn.disconnect()
+
+
+def test_field_operations_gcu_refuses(ssh_double, tmp_path):
+    """BUFFER_POOL takes no change at all, PFC_WD changes only on the ASICs gcu_field_operation_validators.conf.json
+    lists, Loopback0 cannot be removed."""
+    _double, connect = sn5600(ssh_double)
+    conn = connect()
+    before = running(conn)
+    path, _target = deployable(conn, tmp_path, change=_set('BUFFER_POOL', 'ingress_lossless_pool', {'size': '1000'}))
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 2 and 'Error: Modification of BUFFER_POOL table is illegal- validating function ' \
+                         'generic_config_updater.field_operation_validators.rdma_config_update_validator returned False' in output
+    for removed in ('/LOOPBACK_INTERFACE/Loopback0', '/PFC_WD/GLOBAL'):
+        patch = tmp_path / 'remove.json'
+        patch.write_text(json.dumps([{'op': 'remove', 'path': removed}]))
+        code, output = exit_code(conn, 'sudo config apply-patch ' + upload(conn, str(patch), 'remove.json'))
+        assert code == 2 and 'Error: Given patch operation is invalid. Operation: remove is illegal on field: %s' % removed \
+            in output, output
+    assert running(conn) == before
+    conn.disconnect()
+    # An ASIC GCU does not know: the watchdog cannot be changed through it.
+    _other, connect = sn5600(ssh_double, 'leaf002', hwsku='ACS-SN9999')
+    conn = connect()
+    before = running(conn)
+    path, _target = deployable(conn, tmp_path)
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 2 and 'Error: Modification of PFC_WD table is illegal- validating function ' \
+                         'generic_config_updater.field_operation_validators.rdma_config_update_validator returned False' in output
+    assert running(conn) == before
+    conn.disconnect()
 
 
 def test_tables_without_yang_and_old_releases_are_refused(ssh_double, tmp_path):
     _double, connect = ssh_double('leaf001', 'sonic')
     conn = connect()
-    unknown = tmp_path / 'unknown.json'
-    unknown.write_text(json.dumps({'NOT_A_TABLE': {'x': {'y': '1'}}}))
-    code, output = exit_code(conn, 'sudo config replace ' + upload(conn, str(unknown), 'unknown.json'))
+    patch = tmp_path / 'unknown.json'
+    patch.write_text(json.dumps([{'op': 'add', 'path': '/NOT_A_TABLE', 'value': {'x': {'y': '1'}}}]))
+    code, output = exit_code(conn, 'sudo config apply-patch ' + upload(conn, str(patch), 'unknown.json'))
     assert code == 2 and output.strip().endswith(
         'Error: Given patch is not valid because it has changes to tables without YANG models')
     conn.disconnect()
@@ -175,26 +218,47 @@ def test_apply_patch_and_redis_views(ssh_double, tmp_path):
     conn = connect()
     patch = tmp_path / 'patch.json'
     patch.write_text(json.dumps([{'op': 'add', 'path': '/VLAN', 'value': {'Vlan200': {'vlanid': '200'}}},
-                                 {'op': 'replace', 'path': '/PORT/Ethernet0/admin_status', 'value': 'up'}]))
+                                 {'op': 'replace', 'path': '/PORT/Ethernet4/admin_status', 'value': 'down'}]))
     output = cmd(conn, 'sudo config apply-patch ' + upload(conn, str(patch), 'patch.json'))
     assert output.endswith('Patch applied successfully.')
     assert cmd(conn, 'sonic-db-cli CONFIG_DB HGETALL "VLAN|Vlan200"') == "{'vlanid': '200'}"
-    assert cmd(conn, 'sonic-db-cli CONFIG_DB HGET "PORT|Ethernet0" admin_status') == 'up'
+    assert cmd(conn, 'sonic-db-cli CONFIG_DB HGET "PORT|Ethernet4" admin_status') == 'down'
     assert cmd(conn, 'sonic-db-cli CONFIG_DB KEYS "VLAN|*"') == 'VLAN|Vlan200'
     assert cmd(conn, 'sonic-db-cli APPL_DB HGET "PORT_TABLE:Ethernet0" oper_status') == 'up'
     assert cmd(conn, 'sonic-db-cli APPL_DB HGET "PORT_TABLE:Ethernet4" oper_status') == 'down'
     conn.disconnect()
 
 
+def test_frr_config_modes_follow_docker_init(ssh_double, tmp_path):
+    """The bgp container keeps the mode it started with: frr-reload.py --reload refuses until it restarts in
+    split-unified (integrated) mode; then the frr.conf it restarted with is running."""
+    double, connect = sn5600(ssh_double)
+    conn = connect()
+    assert cmd(conn, 'cat /etc/sonic/frr/vtysh.conf') == 'no service integrated-vtysh-config'
+    assert 'router bgp 65100' in cmd(conn, "vtysh -c 'show running-config'"), 'separated mode: FRR made from CONFIG_DB'
+    cmd(conn, 'sudo config replace ' + deployable(conn, tmp_path)[0])
+    frr_path = upload(conn, FRR_CONF, 'frr.conf')
+    code, output = exit_code(conn, 'sudo docker exec bgp /usr/lib/frr/frr-reload.py --reload ' + frr_path)
+    assert (code, output.strip()) == (1, "'service integrated-vtysh-config' is not configured, this is required for "
+                                         "'service frr reload'")
+    cmd(conn, 'sudo cp %s /etc/sonic/frr/frr.conf && sudo systemctl restart bgp' % frr_path)
+    assert cmd(conn, 'cat /etc/sonic/frr/vtysh.conf') == 'service integrated-vtysh-config'
+    assert 'router bgp 4200000000' in cmd(conn, "vtysh -c 'show running-config'")
+    assert not os.path.exists(os.path.join(double.state_dir, 'etc', 'sonic', 'frr', 'bgpd.conf'))
+    assert exit_code(conn, 'sudo docker exec bgp /usr/lib/frr/frr-reload.py --reload ' + frr_path)[0] == 0
+    conn.disconnect()
+
+
 def test_frr_reload_through_the_bgp_container_and_bgp_state(ssh_double, tmp_path):
-    double, connect = ssh_double('leaf001', 'sonic', world={'remote_vteps': ['10.254.16.2'],
-                                                            'lldp': {'Ethernet8': {'device': 'spine001', 'port': 'Ethernet0'}}})
+    double, connect = sn5600(ssh_double, world={'remote_vteps': ['10.254.16.2'],
+                                                'lldp': {'Ethernet8': {'device': 'spine001', 'port': 'Ethernet0'}}})
     faults.write(double.state_dir, convergence_s=0.5)
     conn = connect()
-    cmd(conn, 'sudo config replace ' + upload(conn, CONFIG_DB, 'config_db.json'))
+    cmd(conn, 'sudo config replace ' + deployable(conn, tmp_path)[0])
+    cmd(conn, 'sudo systemctl restart bgp')  # split-unified from now on
     frr_path = upload(conn, FRR_CONF, 'frr.conf')
     test = cmd(conn, 'sudo docker exec bgp /usr/lib/frr/frr-reload.py --test ' + frr_path)
-    assert test.startswith('Lines To Delete\n===============\nhostname sonic\n') and 'router bgp 4200000000\n' in test
+    assert test.startswith('Lines To Delete\n===============\n') and 'router bgp 4200000000\n' in test
     code, output = exit_code(conn, 'sudo docker exec -i bgp /usr/lib/frr/frr-reload.py --reload ' + frr_path)
     assert (code, output.strip()) == (0, '')
     summary = json.loads(cmd(conn, "vtysh -c 'show bgp summary json'"))
@@ -221,10 +285,10 @@ def test_frr_reload_through_the_bgp_container_and_bgp_state(ssh_double, tmp_path
     conn.disconnect()
 
 
-def test_counters_follow_the_fault_knobs(ssh_double):
-    double, connect = ssh_double('leaf001', 'sonic')
+def test_counters_follow_the_fault_knobs(ssh_double, tmp_path):
+    double, connect = sn5600(ssh_double)
     conn = connect()
-    cmd(conn, 'sudo config replace ' + upload(conn, CONFIG_DB, 'config_db.json'))
+    cmd(conn, 'sudo config replace ' + deployable(conn, tmp_path)[0])
     quiet = cmd(conn, 'show pfcwd stats')
     assert ['Ethernet0:3', 'operational', '0/0', '0/0', '0/0', '0/0', '0/0'] in [line.split() for line in quiet.splitlines()]
     faults.write(double.state_dir, pfc_pause={'Ethernet0': {'priority': 3, 'rx_per_s': 1000}},
@@ -249,16 +313,16 @@ def test_counters_follow_the_fault_knobs(ssh_double):
     conn.disconnect()
 
 
-def test_confirm_timer_reverts_after_the_session_drops(ssh_double):
-    """The deploy's own confirm timer on SONiC (systemd-run) rolls back when the manager never comes back."""
-    double, connect = ssh_double('leaf001', 'sonic')
+def test_confirm_timer_reverts_after_the_session_drops(ssh_double, tmp_path):
+    """A confirm timer on SONiC (systemd-run) rolls back when the manager never comes back."""
+    double, connect = sn5600(ssh_double)
     conn = connect()
     before = running(conn)
     cmd(conn, 'sudo config checkpoint pre-deploy')
     armed_at = time.time()
-    armed = cmd(conn, 'sudo systemd-run --on-active=4 --unit=aifabric-confirm config rollback pre-deploy')
+    armed = cmd(conn, 'sudo systemd-run --on-active=4 --unit=aifabric-confirm --collect config rollback pre-deploy')
     assert armed == 'Running timer as unit: aifabric-confirm.timer\nWill run service as unit: aifabric-confirm.service'
-    path = upload(conn, CONFIG_DB, 'config_db.json')
+    path, target = deployable(conn, tmp_path)
     faults.write(double.state_dir, drop_after_commit=True)
     with pytest.raises(Exception):  # the session dies right after the commit; netmiko waits for output in vain
         cmd(conn, 'sudo config replace ' + path, read_timeout=1)
@@ -266,17 +330,39 @@ def test_confirm_timer_reverts_after_the_session_drops(ssh_double):
     faults.clear(double.state_dir)
     conn = connect()
     assert running(conn) != before and time.time() - armed_at < 4
-    time.sleep(max(0, armed_at + 4.3 - time.time()))
-    assert running(conn) == before, 'the timer rolled the switch back to its checkpoint'
-    # Confirmed in time: cancelling the timer keeps the new configuration.
+    # The timer fires at 4 s; the rollback it starts is a process of its own, which a loaded machine runs late.
+    assert wait_for(lambda: running(conn) == before, armed_at + 30), 'the timer rolled the switch back to its checkpoint'
+    # systemd keeps an elapsed timer loaded and active: "is the timer active?" does not say whether it fired.
+    assert cmd(conn, 'systemctl is-active aifabric-confirm.timer') == 'active'
+    assert cmd(conn, 'systemctl show aifabric-confirm.timer -p SubState') == 'SubState=elapsed'
+    code, output = exit_code(conn, 'sudo systemd-run --on-active=3 --unit=aifabric-confirm config rollback pre-deploy')
+    assert code == 1 and 'Unit aifabric-confirm.timer was already loaded' in output
+    cmd(conn, 'sudo systemctl stop aifabric-confirm.timer')
+    # Confirmed in time: stopping the timer keeps the new configuration.
     armed_at = time.time()
     cmd(conn, 'sudo systemd-run --on-active=3 --unit=aifabric-confirm config rollback pre-deploy')
     cmd(conn, 'sudo config replace ' + path)
     cmd(conn, 'sudo systemctl stop aifabric-confirm.timer')
     assert time.time() - armed_at < 3 and cmd(conn, 'systemctl list-timers') == ''
     time.sleep(max(0, armed_at + 3.3 - time.time()))
-    with open(CONFIG_DB, encoding='utf-8') as handle:
-        assert running(conn) == json.load(handle)
+    assert running(conn) == target
+    conn.disconnect()
+
+
+def test_a_failed_transient_service_stays_loaded_unless_collected(ssh_double):
+    _double, connect = ssh_double('leaf001', 'sonic')
+    conn = connect()
+    cmd(conn, 'sudo systemd-run --on-active=1 --unit=kept false')
+    cmd(conn, 'sudo systemd-run --on-active=1 --unit=collected --collect false')
+    time.sleep(1.6)
+    assert cmd(conn, 'systemctl is-active kept.service') == 'failed'
+    assert cmd(conn, 'systemctl is-active collected.service') == 'inactive'
+    cmd(conn, 'sudo systemctl stop kept.timer collected.timer')
+    code, output = exit_code(conn, 'sudo systemd-run --on-active=1 --unit=kept true')
+    assert code == 1 and 'already loaded' in output, 'the failed service still holds the name'
+    assert exit_code(conn, 'sudo systemd-run --on-active=1 --unit=collected true')[0] == 0
+    cmd(conn, 'sudo systemctl reset-failed kept.service')
+    assert exit_code(conn, 'sudo systemd-run --on-active=1 --unit=kept true')[0] == 0
     conn.disconnect()
 
 
@@ -300,7 +386,9 @@ def test_switch_filesystem_bgp_container_paths_and_no_leftovers(ssh_double):
     assert cmd(conn, 'cat /etc/motd') == 'changed'
     with open(os.path.join(double.state_dir, 'etc-upper', 'motd'), encoding='utf-8') as handle:
         assert handle.read() == 'changed\n'
-    # The bgp container restarts from /etc/sonic/frr/frr.conf.
+    # In split-unified mode the bgp container restarts from /etc/sonic/frr/frr.conf.
+    patch = '[{"op": "add", "path": "/DEVICE_METADATA/localhost/docker_routing_config_mode", "value": "split-unified"}]'
+    cmd(conn, "echo '%s' > /tmp/mode.json && sudo config apply-patch /tmp/mode.json" % patch)
     cmd(conn, 'sudo cp /etc/sonic/frr/aifabric/run1/frr.conf /etc/sonic/frr/frr.conf && sudo systemctl restart bgp')
     assert 'router bgp 4200000000' in cmd(conn, "vtysh -c 'show running-config'")
     cmd(conn, "setsid nohup sh -c 'echo $$ > /tmp/job.pid; exec sleep 300' >/dev/null 2>&1 < /dev/null &")

@@ -5,7 +5,7 @@
 doubles, EOS over eAPI (napalm's eos driver), SONiC and NVUE over Ansible's SSH connection.
 
 Each double first runs its rendered configuration, put there the way the NOS takes one (EOS: the saved
-startup-config it boots from; SONiC: `config replace` + FRR in /etc/sonic/frr and `systemctl restart bgp`; NVUE:
+startup-config it boots from; SONiC: FRR in /etc/sonic/frr and `config reload` of the CONFIG_DB; NVUE:
 `nv config replace` + `nv config apply`). Then the healthy fabric must pass with checks run on every switch, and
 each fault must fail the report on the device it was put on."""
 

@@ -46,10 +46,9 @@ def _script(path, text):
     os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
 
 
-@pytest.fixture(scope='module')
-def perf_run(tmp_path_factory):
+def _perf(base, *extra, group_vars=None):
+    """playbooks/perf.yml on the four fake servers built under `base`; the finished process."""
     import subprocess
-    base = tmp_path_factory.mktemp('perf')
     design = _design()
     inventory = {'all': {'children': {'gpu_servers': {'hosts': {}}}}}
     for name, options in HOSTS.items():
@@ -65,16 +64,30 @@ def perf_run(tmp_path_factory):
             'perf_all_reduce_perf': os.path.join(root, 'fakebin', 'all_reduce_perf'),
             'perf_nccl_command': [os.path.join(root, 'fakebin', 'fake_mpirun'), '-np', '{np}', '-H', '{hosts}'],
             'perf_duration_s': 1}
+    inventory['all']['children']['gpu_servers']['vars'] = group_vars or {}
     path = str(base / 'inventory.json')
     with open(path, 'w', encoding='utf-8') as handle:
         json.dump(inventory, handle)
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
+    command = ansible_cli('playbook') + ['-i', path, os.path.join(REPO, 'playbooks', 'perf.yml')] + list(extra)
+    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+
+
+@pytest.fixture(scope='module')
+def perf_run(tmp_path_factory):
+    base = tmp_path_factory.mktemp('perf')
     report = str(base / 'report')
-    command = ansible_cli('playbook') + ['-i', path, os.path.join(REPO, 'playbooks', 'perf.yml'),
-                                         '-e', 'perf_report_dir=%s' % report]
-    proc = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
-    return proc, report
+    return _perf(base, '-e', 'perf_report_dir=%s' % report), report
+
+
+def test_reports_go_to_the_inventory_output_directory_by_default(tmp_path):
+    """Like render and validate: <aifabric_output_dir>/perf (the inventory plugin sets aifabric_output_dir), never the
+    current directory or the checkout's out/."""
+    output_dir = tmp_path / 'srv' / 'roletest'
+    proc = _perf(tmp_path, group_vars={'aifabric_output_dir': str(output_dir)})
+    assert proc.returncode != 0 and 'Performance gate of fabric roletest: FAILED' in proc.stdout, proc.stdout[-3000:]
+    assert sorted(os.listdir(output_dir / 'perf')) == ['perf.json', 'perf.md']
 
 
 def test_gate_fails_naming_the_slow_rail_and_reports_every_test(perf_run):

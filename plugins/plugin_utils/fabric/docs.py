@@ -19,7 +19,7 @@ from collections import Counter
 
 from .design import ROLE_LABEL
 from .platforms import get_platform
-from .render import environment
+from .environment import environment
 
 FABRIC_DOCS = ('index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
                'topology.svg')
@@ -273,7 +273,7 @@ def lossless_text(design, platform_name=None) -> str:
 
 
 def _budget_text(budget) -> str:
-    """Lossless headroom against the buffer that holds it (the shared headroom pool, or what a SONiC SKU's total
+    """Lossless headroom against the buffer that holds it (the shared headroom pool, or what a SKU's total
     leaves beside its ingress pools)."""
     if not budget:
         return '-'

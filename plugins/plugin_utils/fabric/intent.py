@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Load a fabric intent: apply schema defaults, validate types and ranges, then cross-field rules.
 
-Checks that need the generated topology (pool sizes, oversubscription, buffer budget) run in design.py.
+Checks that need the generated topology (pool sizes, oversubscription, buffer budget) run in the design (design/).
 """
 
 from __future__ import annotations
@@ -17,9 +17,10 @@ import os
 import re
 import string
 
+from . import compile_cache
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
-from .platforms import PLATFORMS
+from .platforms import PLATFORMS, registered
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
 SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
@@ -29,15 +30,39 @@ NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 # A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
 NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
-# VRF names a NOS keeps for itself: NVUE's reserved names (Cumulus Linux "NVUE Format Reference") and the VRFs every
-# NOS already has (default, and the management VRF: mgmt on Cumulus/SONiC, management on EOS).
+# VRF names a NOS keeps for itself: the names NVIDIA's NVUE reserves ("NVUE Format Reference",
+# https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/) and the VRFs every
+# NOS already has (default, and the management VRF, mgmt or management).
 RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', 'management'}
 PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
-@functools.lru_cache(maxsize=1)
 def load_schema() -> dict:
-    return load_package_yaml(SCHEMA_PATH)
+    """The intent schema with the platforms of the registry in it (built again only when the registry changed)."""
+    platforms = registered()
+    if _SCHEMA.get('platforms') is not platforms:
+        _SCHEMA.update(platforms=platforms, schema=with_platforms(load_package_yaml(SCHEMA_PATH), platforms))
+        _validator.cache_clear()
+        _fast_validator.cache_clear()
+    return _SCHEMA['schema']
+
+
+_SCHEMA = {}
+
+
+def with_platforms(schema, platforms) -> dict:
+    """`schema` with the platforms' names as the platform enum ($defs/platform), the first one listed as each switch
+    role's default, and one topology.nos_release property per platform with its default release described."""
+    names = list(platforms)
+    schema['$defs']['platform']['enum'] = names
+    topology = schema['properties']['topology']['properties']
+    for role in topology['platform']['properties'].values():
+        role['default'] = names[0]
+    releases = topology['nos_release']
+    releases['properties'] = {name: dict(schema['$defs']['nos_release']) for name in names}
+    releases['description'] = '%s Defaults: %s.' % (releases['description'], ', '.join(
+        '%s %s' % (name, platform.default_release) for name, platform in platforms.items()))
+    return schema
 
 
 @functools.lru_cache(maxsize=None)
@@ -135,7 +160,7 @@ def _fast_validator():
     except ImportError:
         return None
     schema = dict(_fast_schema(inline_local_refs(load_schema())), **{'$schema': 'http://json-schema.org/draft-07/schema#'})
-    validate = fastjsonschema.compile(schema, formats=FORMATS, use_default=False)
+    validate = compile_cache.schema_validator(schema, FORMATS, use_default=False)
 
     def accepts(instance):
         try:
@@ -231,9 +256,10 @@ def _schema_issues(error, issues):
             issues.add(path + [key], None, 'is required')
         return
     if kind == 'additionalProperties':
+        # The key is named (a typo is the usual cause); its value is not shown: it may be anything, a secret included.
         allowed = sorted(schema.get('properties', {}))
         for key in sorted(set(value) - set(allowed)):
-            issues.add(path + [key], value[key],
+            issues.add(path + [key], NO_VALUE,
                        'unknown key (allowed: %s)' % ', '.join(allowed) if allowed else 'unknown key')
         return
     if kind == 'enum':
@@ -289,6 +315,9 @@ def read_intent_text(text: str, name: str = '<intent>'):
 
 def _raise_yaml_problems(exc):
     issues = IssueCollector()
+    if exc.data is not None:  # the document was read (its only problems are duplicate keys): is it an intent at all?
+        _check_foreign(exc.data, issues)
+        issues.raise_if_any()
     for line, message in exc.problems:
         issues.add('%s:%d' % (exc.path, line) if line else exc.path, NO_VALUE, message)
     issues.raise_if_any()
@@ -314,22 +343,55 @@ def validate_intent(data):
     its own (topology, pools) and the user sees every problem in one run.
     """
     issues = IssueCollector()
-    if not isinstance(data, dict):
-        issues.add('(root)', data, 'the intent must be a mapping with at least name and topology')
-        issues.raise_if_any()
-    values, integral_floats = _check_plain_data(data, issues)
+    _check_foreign(data, issues)
     issues.raise_if_any()
-    intent = apply_defaults(copy.deepcopy(data), load_schema())
+    values, integral_floats, unreadable = _check_plain_data(data, issues)
+    if unreadable is None:  # a structure that cannot be walked safely (recursive, too deep, too large)
+        issues.raise_if_any()
+    # What was reported above is left out, so that the schema reports every other problem in the same run.
+    intent = apply_defaults(_plain_copy(data, unreadable) if unreadable else copy.deepcopy(data), load_schema())
     # Compiling the fast validator costs what jsonschema needs for FAST_VALIDATION_VALUES values: worth it for a
-    # large (explicit) topology, or once it is compiled. A float such as 4.0 is an integer to draft-07
-    # (fastjsonschema), not to the intent: jsonschema decides those.
-    fast = _fast_validator() if values >= FAST_VALIDATION_VALUES or _fast_validator.cache_info().currsize else None
-    if integral_floats or fast is None or not fast(intent):
+    # large (explicit) topology, or once it is compiled (in this process, or earlier for this user: compile_cache).
+    # A float such as 4.0 is an integer to draft-07 (fastjsonschema), not to the intent: jsonschema decides those.
+    fast = (_fast_validator() if values >= FAST_VALIDATION_VALUES or _fast_validator.cache_info().currsize
+            or compile_cache.cache_directory() else None)
+    if unreadable or integral_floats or fast is None or not fast(intent):
+        schema_issues = IssueCollector()
         for error in _validator().iter_errors(intent):
-            _schema_issues(error, issues)
+            _schema_issues(error, schema_issues)
+        reported = [format_path(list(path)) for path in unreadable]
+        issues.issues.extend(issue for issue in schema_issues.issues if not _under(issue.path, reported))
     issues.raise_if_any()
     _check_cross_fields(intent, issues)
     return intent, issues
+
+
+def _check_foreign(data, issues):
+    """A document that is not an intent at all (a key file, /etc/shadow, a vars file given by mistake) is refused in
+    one sentence that shows nothing of it: it may be anyone's secrets."""
+    if not isinstance(data, dict):
+        issues.add('(root)', NO_VALUE, 'the intent must be a mapping with at least name and topology; the file holds %s '
+                                       '(not shown)' % ('nothing' if data is None else _kind(data)))
+    else:
+        known = load_schema()['properties']
+        if not any(key in known for key in data if isinstance(key, str)):
+            issues.add('(root)', NO_VALUE, 'is not a fabric intent: none of its %d top-level keys is one of the '
+                                           'intent\'s (%s); its content is not shown' % (len(data), ', '.join(sorted(known))))
+
+
+def _under(path, prefixes) -> bool:
+    return any(path == prefix or path.startswith((prefix + '.', prefix + '[')) for prefix in prefixes)
+
+
+def _plain_copy(node, leave_out, path=()):
+    """A copy of the data without the entries at the paths in `leave_out` (list items there become None)."""
+    if isinstance(node, dict):
+        return {key: _plain_copy(value, leave_out, path + (key,)) for key, value in node.items()
+                if path + (key,) not in leave_out}
+    if isinstance(node, list):
+        return [None if path + (index,) in leave_out else _plain_copy(value, leave_out, path + (index,))
+                for index, value in enumerate(node)]
+    return node
 
 
 def _kind(value) -> str:
@@ -341,8 +403,11 @@ def _kind(value) -> str:
 def _check_plain_data(data, issues):
     """Walk the data once, iteratively: text keys only, plain values only, finite numbers, bounded depth and size,
     no cycles. The YAML loader already enforces most of this for files; the Python API needs it too. Returns
-    (number of values, whether one of them is a float with an integral value such as 4.0)."""
+    (number of values, whether one of them is a float with an integral value such as 4.0, the set of paths of the
+    entries reported here (not plain data, not a finite number), or None when the walk had to stop: a cycle, too deep,
+    too many values)."""
     integral_floats = False
+    unreadable = set()
     expanded = {}  # id(container) -> expanded value count (shared sub-structures count once per use)
     stack = [(data, (), False)]
     open_ids = set()
@@ -357,13 +422,13 @@ def _check_plain_data(data, issues):
         if isinstance(node, (dict, list)):
             if id(node) in open_ids:
                 issues.add(list(path), NO_VALUE, 'contains itself (a recursive structure)')
-                return total, integral_floats
+                return total, integral_floats, None
             if id(node) in expanded:
                 total += expanded[id(node)]
                 continue
             if len(path) > MAX_DEPTH:
                 issues.add(list(path[:MAX_DEPTH]), NO_VALUE, 'nests deeper than %d levels' % MAX_DEPTH)
-                return total, integral_floats
+                return total, integral_floats, None
             open_ids.add(id(node))
             stack.append((node, path, True))
             if isinstance(node, dict):
@@ -371,6 +436,7 @@ def _check_plain_data(data, issues):
                     if not isinstance(key, str):
                         issues.add(list(path) + [key], value, 'mapping keys must be text, got %s key %r; quote it or '
                                                               'remove it' % (_kind(key), key))
+                        unreadable.add(path + (key,))
                         continue
                     stack.append((value, path + (key,), False))
             else:
@@ -379,18 +445,21 @@ def _check_plain_data(data, issues):
         elif not isinstance(node, PLAIN_TYPES):
             issues.add(list(path), node, 'must be plain data (text, number, true/false, null, list or mapping), got '
                                          '%s; quote it if it is meant as text' % _kind(node))
+            unreadable.add(path)
             total += 1
         elif isinstance(node, float) and math.isnan(node):
             issues.add(list(path), node, 'must be a number (NaN is not allowed)')
+            unreadable.add(path)
         elif isinstance(node, float) and math.isinf(node):
             issues.add(list(path), node, 'must be a finite number')
+            unreadable.add(path)
         else:
             integral_floats = integral_floats or (isinstance(node, float) and node.is_integer())
             total += 1
         if total > MAX_NODES:
             issues.add('(root)', NO_VALUE, 'the intent has more than %d values' % MAX_NODES)
-            return total, integral_floats
-    return total, integral_floats
+            return total, integral_floats, None
+    return total, integral_floats, unreadable
 
 
 def platforms_in_use(intent: dict) -> dict:
@@ -541,7 +610,7 @@ def _check_watchdog(platform, watchdog, selected_at, issues):
                       ('poll_interval_ms', rules.poll_interval)):
         problem = rule.problem(watchdog[key]) if rule else None
         if problem:
-            unit_note = ' (EOS takes seconds: %s s)' % _seconds(watchdog[key]) if rules.unit == 's' else ''
+            unit_note = ' (%s takes seconds: %s s)' % (platform.label, _seconds(watchdog[key])) if rules.unit == 's' else ''
             issues.add(base + key, watchdog[key], problem + unit_note + suffix)
     if rules.robustness_max:
         poll = watchdog['poll_interval_ms']

@@ -8,11 +8,20 @@ silently lost), nests until Python's recursion limit, and builds alias "bombs" w
 standing for billions of nodes) takes the validator minutes. Each of those is refused here with the file and line.
 The limits are far above any real intent: a 16,384-GPU rail-optimized intent is about 2 KB; an explicit topology
 of 2,048 servers with all 16,384 rail links written out is about 1 MB and 100,000 values.
+
+Plain scalars mean what the YAML 1.2 core schema says (https://yaml.org/spec/1.2.2/#1032-tag-resolution), not
+PyYAML's YAML 1.1: only true/false are booleans, `on`, `off`, `yes`, `no` are text, `1:0` is text (YAML 1.1 reads the
+sexagesimal 60), `0100` is 100, `1_000` and dates are text. A value of the wrong kind then fails validation by name
+instead of quietly becoming another number. Explicit tags (`!!int`, `!!timestamp`, ...) keep their meaning.
+
+The file is opened without blocking and read only when it is a regular file (a FIFO or a device would block or
+never end).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 
 import yaml
@@ -27,9 +36,10 @@ NESTING_MESSAGE = 'nesting deeper than %d levels; an intent needs fewer than 10'
 class IntentYAMLError(ValueError):
     """A YAML-level problem: `problems` is a list of (line or None, message)."""
 
-    def __init__(self, path, problems):
+    def __init__(self, path, problems, data=None):
         self.path = path
         self.problems = problems
+        self.data = data  # the document, when it could be read and only its keys repeat
         super().__init__('; '.join(_where(path, line) + message for line, message in problems))
 
 
@@ -51,17 +61,39 @@ class _Stop(Exception):
         self.message = message
 
 
+class CoreSchemaResolver(yaml.resolver.BaseResolver):
+    """Tags of plain scalars as the YAML 1.2 core schema gives them; everything else is text."""
+
+
+for _tag, _pattern, _first in (
+        ('bool', r'true|True|TRUE|false|False|FALSE', 'tTfF'),
+        ('int', r'[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+', '-+0123456789'),
+        ('float', r'[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN)',
+         '-+0123456789.'),
+        ('null', r'~|null|Null|NULL|', ['~', 'n', 'N', '']),
+        ('merge', r'<<', '<')):
+    CoreSchemaResolver.add_implicit_resolver('tag:yaml.org,2002:' + _tag, re.compile(r'^(?:%s)$' % _pattern), list(_first))
+
+
 try:  # libyaml scans and parses about 4 times faster; composing stays in Python, where the counting happens
     from yaml._yaml import CParser as _Parser
 
-    class _EventSource(yaml.composer.Composer, yaml.constructor.SafeConstructor, yaml.resolver.Resolver, _Parser):
+    class _EventSource(yaml.composer.Composer, yaml.constructor.SafeConstructor, CoreSchemaResolver, _Parser):
         def __init__(self, stream):
             _Parser.__init__(self, stream)
             yaml.composer.Composer.__init__(self)
             yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.Resolver.__init__(self)
+            CoreSchemaResolver.__init__(self)
 except ImportError:  # PyYAML without libyaml
-    _EventSource = yaml.SafeLoader
+    class _EventSource(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
+                       yaml.constructor.SafeConstructor, CoreSchemaResolver):
+        def __init__(self, stream):
+            yaml.reader.Reader.__init__(self, stream)
+            yaml.scanner.Scanner.__init__(self)
+            yaml.parser.Parser.__init__(self)
+            yaml.composer.Composer.__init__(self)
+            yaml.constructor.SafeConstructor.__init__(self)
+            CoreSchemaResolver.__init__(self)
 
 
 class IntentLoader(_EventSource):
@@ -117,6 +149,15 @@ class IntentLoader(_EventSource):
             tag = node.tag.replace('tag:yaml.org,2002:', '!!')
             raise _Stop(node.start_mark, 'the value %r cannot be read as %s' % (_short(node.value), tag)) from None
 
+    def construct_core_int(self, node):
+        """YAML 1.2 integers: decimal (a leading 0 does not make it octal), 0o octal, 0x hexadecimal."""
+        text = self.construct_scalar(node).replace('_', '')  # underscores only reach here through an !!int tag
+        sign = -1 if text[:1] == '-' else 1
+        digits = text.lstrip('+-')
+        if digits[:2] in ('0o', '0x'):
+            return sign * int(digits[2:], 8 if digits[1] == 'o' else 16)
+        return sign * int(digits, 10)
+
     def construct_mapping(self, node, deep=False):
         if isinstance(node, yaml.MappingNode):
             seen = {}
@@ -131,6 +172,9 @@ class IntentLoader(_EventSource):
                 else:
                     seen[key] = line
         return super().construct_mapping(node, deep=deep)
+
+
+IntentLoader.add_constructor('tag:yaml.org,2002:int', IntentLoader.construct_core_int)
 
 
 def _problem(exc):
@@ -149,17 +193,40 @@ def load_package_yaml(path):
         return yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))  # nosec B506: a safe loader
 
 
+_FILE_KINDS = ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'), (stat.S_ISCHR, 'a character device'),
+               (stat.S_ISBLK, 'a block device'), (stat.S_ISSOCK, 'a socket'))
+
+
+class NotRegularFile(OSError):
+    """The path names a FIFO, a directory, a device or a socket, not a file to read."""
+
+
+def open_regular(path):
+    """`path` opened for reading in binary mode, or NotRegularFile naming what it is. Opened with O_NONBLOCK, so a
+    FIFO does not wait for a writer, and checked before anything is read (a device may never end)."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((kind for test, kind in _FILE_KINDS if test(mode)), 'not a file')
+            raise NotRegularFile('is not a regular file (it is %s)' % kind)
+        return open(descriptor, 'rb')  # pylint: disable=consider-using-with
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
 def load_yaml_file(path):
     """The data of one YAML document at `path`; IntentYAMLError (file and line) for every problem found."""
     try:
-        with open(path, 'rb') as handle:
+        with open_regular(path) as handle:
             info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                raise IntentYAMLError(path, [(None, 'is not a regular file')])
             if info.st_size > MAX_BYTES:
                 raise IntentYAMLError(path, [(None, 'is %d bytes; an intent may be at most %d bytes (%d MiB)'
                                               % (info.st_size, MAX_BYTES, MAX_BYTES // (1024 * 1024)))])
             raw = handle.read(MAX_BYTES + 1)
+    except NotRegularFile as exc:
+        raise IntentYAMLError(path, [(None, '%s; give the intent YAML file' % exc)]) from None
     except OSError as exc:
         raise IntentYAMLError(path, [(None, 'cannot be read: %s' % (exc.strerror or exc))]) from None
     if len(raw) > MAX_BYTES:
@@ -194,9 +261,9 @@ def load_yaml_text(text, path='<intent>'):
         if loader is not None:
             loader.dispose()
     if loader.duplicates:
-        raise IntentYAMLError(path, loader.duplicates)
+        raise IntentYAMLError(path, loader.duplicates, data)
     return data
 
 
-__all__ = ['load_yaml_file', 'load_yaml_text', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
+__all__ = ['load_yaml_file', 'load_yaml_text', 'open_regular', 'NotRegularFile', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
            'MAX_NODES', 'MAX_ALIASES']

@@ -265,7 +265,9 @@ def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
 
 
 def lab_nodes(design, prefix='aifabric'):
+    """Each node of the lab; `lab_image`: it runs the lab's own image (Ansible logs in with Python there)."""
     names = lab_names(design, prefix)
     return [{'name': name, 'role': node.role, 'platform': node.platform,
-             'management_ip': design.management_ip.get(name), 'container': names['container_prefix'] + name}
+             'management_ip': design.management_ip.get(name), 'container': names['container_prefix'] + name,
+             'lab_image': node.role == 'host' or registered()[node.platform].lab_kinds[:1] == (LAB_IMAGE.name,)}
             for name, node in design.nodes.items()]

@@ -29,6 +29,12 @@ Leaving the block without finish() (an exception, a failed render) calls abort()
 removed and dest is left exactly as it was. put() refuses any path that is absolute, contains '..', control
 characters or empty parts, or resolves (through symlinks) outside the output directory, whatever validated it
 before. The module needs only the standard library (and jsontext beside it).
+
+What is not the collection's is never lost: a non-empty directory that no render made is refused unless the caller
+names it (take_over), and then its files are carried into every generation; only files a manifest lists as the
+render's own are ever pruned. A planted .<name>.generations link is refused, not followed. Every file-system error
+(EPERM, EROFS, ENOSPC, ...) is an OutputError naming the path. Files put with private=True (they carry password
+hashes) are 0600.
 """
 
 from __future__ import annotations
@@ -56,6 +62,7 @@ GENERATION = re.compile(r'^g(\d{6,})$')
 PARTIAL_SUFFIX = '.partial'
 TRASH_SUFFIX = '.trash'  # a generation past `keep`, renamed away and being deleted
 FILE_MODE = 0o644
+PRIVATE_FILE_MODE = 0o600  # files that carry secrets (password hashes): readable by their owner only
 NAME_MAX = 255  # bytes per path component (Linux)
 PATH_MAX = 4096
 LOCK_POLL_SECONDS = 0.2
@@ -69,6 +76,11 @@ class OutputError(Exception):
 
 class OutputBusy(OutputError):
     """Another render holds the lock of the output directory."""
+
+
+def _failed(exc, path):
+    """The OutputError for a file-system error: the path it concerns and the system's reason, one sentence."""
+    return OutputError('cannot write %s: %s' % (exc.filename or path, exc.strerror or exc))
 
 
 def check_relative(relative) -> str:
@@ -109,6 +121,30 @@ def _umask() -> int:
 
 def _inside(path, root) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def inventory_conflict(directory, inventory_sources) -> str:
+    """Why writing into `directory` would break an inventory given with -i ('' when it would not).
+
+    A directory source: Ansible reads every file under it, so nothing may be written there. A file source (AWX allows
+    one): Ansible reads it and the group_vars/host_vars next to it, so neither its directory nor those may be an
+    output. And no output directory may hold a source: taking it over would move the inventory away."""
+    resolved = os.path.realpath(directory)
+    for source in inventory_sources or []:
+        if not isinstance(source, str) or not os.path.exists(source):
+            continue  # host lists ('a,b,') and missing paths make Ansible read no file
+        real = os.path.realpath(source)
+        if os.path.isdir(real):
+            if _inside(resolved, real):
+                return 'is inside the inventory directory %s. Ansible reads every file there as an inventory source' % real
+        else:
+            home = os.path.dirname(real)
+            if resolved == home or any(_inside(resolved, os.path.join(home, name)) for name in ('group_vars', 'host_vars')):
+                return ('is the directory of the inventory file %s, or its group_vars or host_vars, which Ansible reads '
+                        'with it' % real)
+        if _inside(real, resolved):
+            return 'holds the inventory source %s; rendering there would take the inventory over' % real
+    return ''
 
 
 def sha256_file(path) -> str:
@@ -152,9 +188,10 @@ class StagedOutput:
     lock_timeout: seconds to wait for another render into the same dest before failing with OutputBusy.
     keep: complete generations kept (the current one and keep - 1 previous ones).
     on_change(relative, old_bytes_or_None, new_bytes): called for every file whose content changes (for diffs).
+    take_over: dest may be a non-empty directory that no render made (the caller named it): its files are kept.
     """
 
-    def __init__(self, dest, check_mode=False, lock_timeout=300.0, keep=2, on_change=None):
+    def __init__(self, dest, check_mode=False, lock_timeout=300.0, keep=2, on_change=None, take_over=False):
         self.dest = os.path.abspath(dest)
         parent, name = os.path.split(self.dest)
         if not name:
@@ -167,6 +204,7 @@ class StagedOutput:
         self.lock_timeout = lock_timeout
         self.keep = max(1, keep)
         self.on_change = on_change
+        self.take_over = take_over
         self.files = {}  # relative -> sha256 of everything put()
         self.written = {}  # relative paths whose content changed (or that are new), in put() order
         self.unchanged = 0
@@ -174,11 +212,12 @@ class StagedOutput:
         self.generation = None
         self._lock = None
         self._current = None  # directory holding the complete output now (a generation or a plain directory)
+        self._rendered = {}  # relative -> sha256 of the files the current output's manifest lists: the render's own
         self._staging = None
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
         self._old_dirs = {}  # relative directory -> its directory in the current output (None: not there)
-        self._umask_strips_mode = bool(_umask() & FILE_MODE)  # else files are created with FILE_MODE already
+        self._umask = _umask()  # a mode the umask strips bits from is set again with fchmod
         self._done = False
         self._opened = False
         self._changes = []  # in a worker process: (relative, old, new) of changed files, for the parent's on_change
@@ -199,9 +238,14 @@ class StagedOutput:
         self._acquire_lock()
         self._opened = True
         try:
+            self._check_generations()
             self._current = self._current_directory()
+            self._rendered = (read_manifest(self._current) or {}).get('files', {}) if self._current else {}
             if not self.check_mode:
                 self._remove_partials()
+        except OSError as exc:
+            self._release_lock()
+            raise _failed(exc, self.dest) from None
         except BaseException:
             self._release_lock()
             raise
@@ -260,6 +304,20 @@ class StagedOutput:
             self._lock = None
 
     # ------------------------------------------------------------------ directories
+    def _check_generations(self):
+        """The generations live in a plain directory next to dest: a link planted there would make the render write
+        into, and clean up, a directory elsewhere."""
+        try:
+            mode = os.lstat(self.generations).st_mode
+        except FileNotFoundError:
+            return
+        if stat.S_ISLNK(mode):
+            raise OutputError('%s is a symlink (to %s); the render keeps its generations in a plain directory there '
+                              'and does not follow links: remove it' % (self.generations, os.readlink(self.generations)))
+        if not stat.S_ISDIR(mode):
+            raise OutputError('%s is not a directory; the render keeps its generations there: remove it or choose '
+                              'another dest' % self.generations)
+
     def _current_directory(self):
         """The directory that holds the complete output now, or None when dest does not exist yet."""
         if os.path.islink(self.dest):
@@ -273,7 +331,16 @@ class StagedOutput:
                                   % (self.dest, target))
             return target
         if os.path.isdir(self.dest):
-            return os.path.realpath(self.dest)  # a plain directory (output of an older version, or made by hand)
+            directory = os.path.realpath(self.dest)
+            if not self.take_over and (read_manifest(directory) or {}).get('complete') is not True:
+                found = _some_files(directory)
+                if found:
+                    raise OutputError(
+                        'dest %s is a directory that no render made (it holds %s); refusing to take it over, its files '
+                        'could be lost. Choose another directory, or set take_over to this directory to render into it '
+                        'and keep its files (render option take_over, playbook variable aifabric_render_take_over)'
+                        % (self.dest, ', '.join(found)))
+            return directory  # a render copied as a plain directory, an empty one, or one the caller named
         if os.path.lexists(self.dest):
             raise OutputError('dest %s exists and is not a directory' % self.dest)
         return None
@@ -354,7 +421,10 @@ class StagedOutput:
         self._old_dirs[relative_dir] = found
         return found
 
-    def _old_content(self, relative):
+    def _old_content(self, relative, mode):
+        """The content of `relative` in the current output (None: there is none), as _ModeChanged when its file mode
+        is not `mode`: it is written again with the right one, and a private file's older copy loses its group and
+        other bits at once."""
         if self._current is None:
             return None
         directory, _unused, name = relative.rpartition('/')
@@ -371,19 +441,30 @@ class StagedOutput:
                 return None  # a symlink or directory where a file should be: replaced by the file
             raise
         with os.fdopen(handle, 'rb') as stream:
-            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+            info = os.fstat(stream.fileno())
+            if not stat.S_ISREG(info.st_mode):
                 return None
-            return stream.read()
+            content = stream.read()
+            if stat.S_IMODE(info.st_mode) == mode:
+                return content
+            if mode == PRIVATE_FILE_MODE and not self.check_mode:
+                os.fchmod(stream.fileno(), stat.S_IMODE(info.st_mode) & PRIVATE_FILE_MODE)
+            return _ModeChanged(content)
 
-    def put(self, relative, text):
-        """Stage one file. Returns 'written' when its content is new or changed, 'unchanged' otherwise."""
+    def put(self, relative, text, private=False):
+        """Stage one file. Returns 'written' when its content (or its mode) is new or changed, 'unchanged' otherwise.
+        private=True: the file carries a secret (a password hash) and is readable by its owner only."""
         check_relative(relative)
         if relative == MANIFEST:
             raise OutputError('refusing to write %s: the name is reserved for the manifest' % MANIFEST)
         data = text.encode('utf-8') if isinstance(text, str) else bytes(text)
+        mode = PRIVATE_FILE_MODE if private else FILE_MODE
         self.files[relative] = hashlib.sha256(data).hexdigest()
-        old = self._old_content(relative)
-        if old == data:
+        try:
+            old = self._old_content(relative, mode)
+        except OSError as exc:
+            raise _failed(exc, os.path.join(self.dest, relative)) from None
+        if old == data and not isinstance(old, _ModeChanged):
             self.unchanged += 1
             if relative in self.written:  # put twice, back to the old content: drop the staged copy
                 del self.written[relative]
@@ -392,25 +473,32 @@ class StagedOutput:
                     self._staged.discard(relative)
             return 'unchanged'
         self.written[relative] = True
-        if self.on_change is not None:
-            self.on_change(relative, old, data)
+        if self.on_change is not None and old != data:
+            self.on_change(relative, None if old is None else bytes(old), data)
         if not self.check_mode:
-            self._write(relative, data)
+            try:
+                self._write(relative, data, mode)
+            except OSError as exc:
+                raise _failed(exc, os.path.join(self._staging or self.generations, relative)) from None
         return 'written'
 
-    def _write(self, relative, data):
+    def _write(self, relative, data, mode=FILE_MODE):
         staging = self._staging_directory()
         self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
         path = staging + '/' + relative
         if relative in self._staged:
             os.unlink(path)
-        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, FILE_MODE)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
         try:
-            if self._umask_strips_mode:
-                os.fchmod(handle, FILE_MODE)  # the mode whatever the umask
+            if self._umask & mode:
+                os.fchmod(handle, mode)  # the mode whatever the umask
             view = memoryview(data)
             while view:
-                view = view[os.write(handle, view):]
+                try:
+                    view = view[os.write(handle, view):]
+                except OSError as exc:
+                    exc.filename = path  # os.write names no file
+                    raise
         finally:
             os.close(handle)
         self._staged.add(relative)
@@ -421,7 +509,10 @@ class StagedOutput:
     def prepare_workers(self):
         """In the parent, before forking: the staging directory every worker writes into."""
         if not self.check_mode:
-            self._staging_directory()
+            try:
+                self._staging_directory()
+            except OSError as exc:
+                raise _failed(exc, self.generations) from None
 
     def start_worker(self):
         """In a forked worker: start from empty records; changed files go to the parent's on_change via adopt()."""
@@ -483,30 +574,41 @@ class StagedOutput:
         """
         try:
             prune = tuple(prune)
-            needed = prune or (self.written and not self.check_mode)  # to prune, or to carry into a new generation
+            # A render whose files are all unchanged still records what it says of them (meta: the intent they come
+            # from) in a new generation of hard links, without counting as a change.
+            recorded = not self.check_mode and meta is not None and meta != self._current_meta()
+            needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
             existing = self._existing_files() if needed else {}
+            # Only what a manifest lists as the render's own is pruned: files the user keeps there stay.
             self.removed = sorted(relative for relative in existing
-                                  if relative not in self.files and relative.split('/', 1)[0] in prune)
+                                  if relative not in self.files and relative.split('/', 1)[0] in prune
+                                  and relative in self._rendered)
             changed = bool(self.written or self.removed)
             manifest_path = None
-            if changed and not self.check_mode:
+            if (changed or recorded) and not self.check_mode:
                 manifest_path = self._switch(existing, roots, meta)
             else:
                 self._discard_staging()
             self._done = True
             return {'changed': changed, 'written': len(self.written), 'unchanged': self.unchanged,
-                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation if changed
-                    and not self.check_mode else None, 'manifest': manifest_path}
+                    'removed': list(self.removed), 'files': len(self.files), 'generation': self.generation
+                    if manifest_path else None, 'manifest': manifest_path}
+        except OSError as exc:
+            self.abort()
+            raise _failed(exc, self.dest) from None
         except BaseException:
             self.abort()
             raise
         finally:
             self._release_lock()
 
+    def _current_meta(self):
+        previous = read_manifest(self._current) if self._current else None
+        return (previous or {}).get('meta')
+
     def _switch(self, existing, roots, meta):
         staging = self._staging_directory()
-        previous = read_manifest(self._current) if self._current else None
-        previous_files = (previous or {}).get('files', {})
+        previous_files = self._rendered
         removed = set(self.removed)
         digests = dict(self.files)
         for relative, source in existing.items():
@@ -519,8 +621,8 @@ class StagedOutput:
                 os.link(source, target, follow_symlinks=False)
             except OSError:
                 shutil.copy2(source, target, follow_symlinks=False)  # another file system, or no hard links
-            if relative not in digests and relative.split('/', 1)[0] in roots:
-                digests[relative] = previous_files.get(relative) or sha256_file(source)
+            if relative not in digests and relative in previous_files:  # the render's own, carried over
+                digests[relative] = previous_files[relative]
         listed = {relative: digest for relative, digest in sorted(digests.items()) if relative.split('/', 1)[0] in roots}
         manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
                     'meta': meta or {}, 'files': listed}
@@ -569,6 +671,21 @@ class StagedOutput:
             self._release_lock()
 
 
+class _ModeChanged(bytes):
+    """The old content of a file whose mode is not the one wanted: equal bytes, still to be written again."""
+
+
+def _some_files(directory, count=3):
+    """Up to `count` relative paths of files under `directory` (sorted walk), for a message; [] when it has none."""
+    found = []
+    for top, dirs, files in os.walk(directory):
+        dirs.sort()
+        found.extend(os.path.relpath(os.path.join(top, name), directory) for name in sorted(files))
+        if len(found) > count:
+            return found[:count] + ['...']
+    return found
+
+
 def _remove_in_background(paths):
     """Delete directory trees in a process of their own that outlives this one (stdlib only)."""
     try:
@@ -585,4 +702,5 @@ def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-__all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'verify', 'read_manifest', 'MANIFEST']
+__all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'inventory_conflict', 'verify', 'read_manifest',
+           'MANIFEST']

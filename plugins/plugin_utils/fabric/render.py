@@ -12,69 +12,13 @@ platform's own under its name (platforms/<platform>/templates/), the shared ones
 
 from __future__ import annotations
 
-import functools
 import multiprocessing
 import os
 import re
+import signal
 
-import jinja2
-
-from . import jsontext
-from .platforms import PLATFORMS, registered
-
-TEMPLATE_ROOT = os.path.join(os.path.dirname(__file__), 'templates')
-
-
-def _to_nice_json(value, indent=2):
-    return jsontext.dumps(value, indent=indent)
-
-
-class _ModelEnvironment(jinja2.Environment):
-    """Templates format plain dicts: `neighbor.ip` looks the key up first (Jinja2 tries the attribute first, and
-    the AttributeError it catches for every dict field is most of a template's time). A name of a dict method
-    still means the method."""
-
-    def getattr(self, obj, attribute):
-        if type(obj) is dict and attribute not in _DICT_METHODS:  # pylint: disable=unidiomatic-typecheck
-            try:
-                return obj[attribute]
-            except KeyError:
-                pass
-        return super().getattr(obj, attribute)
-
-
-_DICT_METHODS = frozenset(dir(dict))
-
-
-def environment() -> jinja2.Environment:
-    """The one Jinja2 environment of every renderer: the shared templates and each platform's own (built again only
-    when the platform registry changed)."""
-    registry = registered()
-    if _ENVIRONMENT.get('registry') is not registry:
-        _ENVIRONMENT.update(registry=registry, env=_environment(
-            tuple((name, platform.templates) for name, platform in registry.items())))
-    return _ENVIRONMENT['env']
-
-
-_ENVIRONMENT = {}
-
-
-def _environment(platform_templates) -> jinja2.Environment:
-    loader = jinja2.ChoiceLoader([
-        jinja2.PrefixLoader({name: jinja2.FileSystemLoader(folder) for name, folder in platform_templates}),
-        jinja2.FileSystemLoader(TEMPLATE_ROOT),
-    ])
-    env = _ModelEnvironment(
-        loader=loader,
-        auto_reload=False,  # templates do not change during a run: no stat(2) of the template per device
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        undefined=jinja2.StrictUndefined,
-        autoescape=False,
-    )
-    env.filters['to_nice_json'] = _to_nice_json
-    return env
+from .environment import environment
+from .platforms import registered
 
 
 def _renderer(kind: str):
@@ -86,12 +30,43 @@ def _renderer(kind: str):
 
 # --------------------------------------------------------------------------- secrets
 USERS_VARIABLE = 'aifabric_switch_users'
-# SHA-512 crypt (`mkpasswd -m sha-512`, `openssl passwd -6`): the one hash EOS, SONiC and Cumulus all accept.
+# SHA-512 crypt (`mkpasswd -m sha-512`, `openssl passwd -6`): the one hash every platform's NOS accepts.
 SHA512_CRYPT = re.compile(r'^\$6\$(?:rounds=[0-9]{4,9}\$)?[./0-9A-Za-z]{1,16}\$[./0-9A-Za-z]{86}$')
 
 
 class SecretsError(ValueError):
     """A secret the rendered configuration needs is missing or malformed (the message never holds its value)."""
+
+
+# Any crypt(3) hash (`$6$salt$...`, `$y$...`, `$1$...`), also one a switch already holds, is masked as well.
+CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'"]+')
+
+
+def mask_secrets(text, hashes=None, secrets=()):
+    """`text` without password hashes and login secrets, for diffs, errors and results: a hash of `hashes` ({user:
+    hash}, aifabric_switch_users) is named after its variable, any other crypt hash is `<password hash>`."""
+    if not text or not isinstance(text, str):
+        return text
+    for name, value in (hashes or {}).items():
+        text = text.replace(value, '<hash of %s.%s>' % (USERS_VARIABLE, name))
+    for value in secrets:
+        if value:
+            text = text.replace(value, '********')
+    return CRYPT_HASH.sub('<password hash>', text) if '$' in text else text
+
+
+def mask_hashes_in(data):
+    """`data` (results of reading devices: dicts, lists, text) with every password hash masked; the parts without
+    one are the same objects (nothing is copied for them)."""
+    if isinstance(data, str):
+        return mask_secrets(data)
+    if isinstance(data, dict):
+        masked = {key: mask_hashes_in(value) for key, value in data.items()}
+        return data if all(masked[key] is value for key, value in data.items()) else masked
+    if isinstance(data, list):
+        masked = [mask_hashes_in(value) for value in data]
+        return data if all(new is old for new, old in zip(masked, data)) else masked
+    return data
 
 
 def switch_user_hashes(declared, users) -> dict:
@@ -166,7 +141,7 @@ def renderer_missing(exc_name, exc_module, model) -> bool:
         return False
     if model['role'] == 'host':
         return (exc_module or '').rsplit('.', 1)[-1] == 'hosts'
-    platform = PLATFORMS.get(model['platform'])
+    platform = registered().get(model['platform'])
     return platform is not None and exc_module == '%s.render' % platform.package
 
 
@@ -188,13 +163,14 @@ def _render_one(design, name, pages, user_hashes=None):
     return item
 
 
-def _put_texts(item, texts, output):
+def _put_texts(item, texts, output, secrets=()):
+    """Put `texts` into `output`; a file that carries one of `secrets` (password hashes) is private (mode 0600)."""
     item['files'] = item['bytes'] = 0
     for relative, text in texts:
         item['files'] += 1
         item['bytes'] += len(text) if text.isascii() else len(text.encode('utf-8'))
         if output is not None:
-            output.put(relative, text)
+            output.put(relative, text, private=any(secret in text for secret in secrets))
     return item
 
 
@@ -205,7 +181,7 @@ def _put_device(design, name, pages, user_hashes, output):
     texts = [('%s/%s/%s' % (CONFIGS, name, file_name), files[file_name]) for file_name in sorted(files or ())]
     if page:
         texts.append(('%s/%s' % (DOCS, page[0]), page[1]))
-    return _put_texts(item, texts, output)
+    return _put_texts(item, texts, output, secrets=tuple((user_hashes or {}).values()))
 
 
 def _put_document(relative, make, output):
@@ -235,7 +211,17 @@ def _put_task(task):
     return items, output.take_changes() if output is not None else None
 
 
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
 def _start_worker():
+    # A worker forked from Ansible's task worker inherits its SIGTERM/SIGINT handler (WorkerProcess._term), which
+    # raises in a process it did not start instead of ending it; Pool.terminate() then waits for ever on a worker that
+    # lived on. Workers end on these signals, as processes do by default; they are born with both blocked (see
+    # _pool_results), so one sent before this point ends the worker here.
+    for number in _STOP_SIGNALS:
+        signal.signal(number, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)
     if _WORK.get('output') is not None:
         _WORK['output'].start_worker()
 
@@ -264,8 +250,15 @@ def _pool_results(design, names, workers, function, tasks, work):
     design.device(names[0])  # lazily built design tables, built once here rather than once per worker
     _WORK.update(work, design=design)
     try:
-        with multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker) as pool:
+        blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # until each worker has reset its handlers
+        try:
+            pool = multiprocessing.get_context('fork').Pool(workers, initializer=_start_worker)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+        with pool:
             yield from pool.imap(function, tasks)
+            pool.close()  # every task is done: the workers leave by themselves, no signal needed
+            pool.join()
     finally:
         _WORK.clear()
 

@@ -24,7 +24,9 @@ import os
 import re
 from dataclasses import dataclass
 
+from . import compile_cache
 from .intent_yaml import load_package_yaml
+from .platforms import PLATFORMS
 
 MODELS_DIR = os.path.join(os.path.dirname(__file__), 'hardware')
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'switch-model.schema.yml')
@@ -170,25 +172,38 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
 @functools.lru_cache(maxsize=1)
 def _schema_validator():
     import jsonschema
-    schema = load_package_yaml(SCHEMA_PATH)
+    schema = model_schema()
     return jsonschema.validators.validator_for(schema)(schema)
+
+
+def model_schema() -> dict:
+    """The switch model schema with the NOSes a model may name: the platforms that use switch models."""
+    schema = load_package_yaml(SCHEMA_PATH)
+    runs = [name for name, platform in PLATFORMS.items() if platform.uses_models]
+    for key in ('nos', 'default_for'):
+        schema['properties'][key]['items']['enum'] = runs
+    return schema
 
 
 @functools.lru_cache(maxsize=1)
 def load_models() -> dict:
-    """Every shipped model by name, validated against the model schema."""
+    """Every shipped model by name, validated against the model schema (once per user for the same files: the
+    verdict is kept in compile_cache, which spares a fresh process importing jsonschema)."""
     models = {}
-    for entry in sorted(os.listdir(MODELS_DIR)):
-        if not entry.endswith('.yml'):
-            continue
+    entries = sorted(entry for entry in os.listdir(MODELS_DIR) if entry.endswith('.yml'))
+    digest = compile_cache.files_digest([SCHEMA_PATH] + [os.path.join(MODELS_DIR, entry) for entry in entries], 'jsonschema')
+    checked = compile_cache.known_valid('switch-models', digest)
+    for entry in entries:
         path = os.path.join(MODELS_DIR, entry)
         data = load_package_yaml(path)
-        errors = sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
+        errors = [] if checked else sorted(_schema_validator().iter_errors(data), key=lambda error: list(error.absolute_path))
         if errors:
             raise ModelError('%s: %s at %s' % (entry, errors[0].message, list(errors[0].absolute_path)))
         if data['name'] + '.yml' != entry:
             raise ModelError('%s: name %s must match the file name' % (entry, data['name']))
         models[data['name']] = _model_from_data(data, path)
+    if not checked:
+        compile_cache.note_valid('switch-models', digest)
     return models
 
 
@@ -224,10 +239,10 @@ def first_port_on_cage(cage: int, mode: BreakoutMode) -> int:
 _PHYSICAL_PORTS = {}
 
 
-def physical_port(naming: str, model: SwitchModel, port: int, speed_gbps: int) -> dict:
+def physical_port(naming, model: SwitchModel, port: int, speed_gbps: int) -> dict:
     """Name, lanes, alias, breakout and FEC of topology port `port` at `speed_gbps` on `model`, named the way
-    the NOS names it (`naming` is the platform's port_naming convention); None when the port lies beyond the
-    model's cages. The same dict for the same port of every switch of a model: read it, never change it."""
+    the NOS names it (`naming` is the platform's port_naming: see _physical_port); None when the port lies beyond
+    the model's cages. The same dict for the same port of every switch of a model: read it, never change it."""
     key = (naming, id(model), port, speed_gbps)
     entry = _PHYSICAL_PORTS.get(key)
     if entry is None or entry[0] is not model:  # the model is kept in the entry, so its id is not reused
@@ -241,6 +256,8 @@ def port_cage(model: SwitchModel, port: int, speed_gbps: int) -> int:
 
 
 def _physical_port(naming, model, port, speed_gbps):
+    """The port's cage, sub-port, lanes, FEC and breakout from the model, and what the NOS calls it:
+    naming(model, cage, subport, lanes, mode) -> {name, parent, lane_ids, alias} (platforms/<name>/__init__.py)."""
     if port_cage(model, port, speed_gbps) > model.port_count:
         return None
     mode = model.mode(speed_gbps)
@@ -248,16 +265,5 @@ def _physical_port(naming, model, port, speed_gbps):
     lanes = mode.lanes_per_port
     info = {'cage': cage, 'subport': sub, 'lanes': lanes, 'fec': model.fec(speed_gbps, lanes),
             'breakout': mode.text, 'split': mode.ports > 1, 'lane_ids': None, 'alias': None, 'parent': None}
-    if naming == 'sonic_lanes':
-        parent = model.sonic['ports'][cage - 1]
-        base = int(parent['name'][len('Ethernet'):])
-        info.update(name='Ethernet%d' % (base + sub * lanes), parent=parent['name'],
-                    lane_ids=parent['lanes'][sub * lanes:(sub + 1) * lanes],
-                    alias=parent['alias'] + ('abcdefgh'[sub] if mode.ports > 1 else ''))
-    elif naming == 'slot_lane':
-        info.update(name='Ethernet%d/%d' % (cage, 1 + sub * lanes), parent='Ethernet%d/1' % cage)
-    elif naming == 'split_suffix':
-        info.update(name='swp%d' % cage if mode.ports == 1 else 'swp%ds%d' % (cage, sub), parent='swp%d' % cage)
-    else:
-        raise ModelError('unknown port naming %r' % naming)
+    info.update(naming(model, cage, sub, lanes, mode))
     return info

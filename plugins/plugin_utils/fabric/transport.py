@@ -10,6 +10,10 @@ ansible.netcommon's httpapi connection uses, so one inventory serves both). SONi
 with netmiko (`linux` / `cumulus_linux`), files go over SFTP on the same connection. Errors become TransportError
 (or CommandFailed for a command that ran and failed): one sentence naming the device, the step and the device's own
 error text, never a password.
+
+Nothing waits for ever on a switch that stops answering (a frozen sshd whose TCP port still accepts): connecting,
+logging in, each command and each upload have a timeout (the host's `ansible_command_timeout`, 30 s by default), and
+deadline() bounds any step in wall-clock time whatever the library underneath waits for.
 """
 
 from __future__ import annotations
@@ -18,7 +22,9 @@ import contextlib
 import os
 import re
 import shlex
+import signal
 import ssl
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -31,6 +37,58 @@ class TransportError(Exception):
         self.step = step
         self.message = message
         super().__init__('%s: %s failed: %s' % (device, step, message))
+
+
+class StepTimeout(TransportError):
+    """A step did not end within its deadline (the device stopped answering)."""
+
+    def __init__(self, device, step, seconds):
+        self.seconds = seconds
+        super().__init__(device, step, 'no answer within %g s' % seconds)
+
+
+class _Expired(BaseException):
+    """Raised by a deadline's alarm. Not an Exception, so that the `except Exception` of a library waiting on the
+    device does not swallow it; deadline() turns it into StepTimeout."""
+
+
+REFIRE_SECONDS = 1.0  # after expiring, the alarm fires again until the block has left (a cleanup that waits too)
+
+
+@contextlib.contextmanager
+def deadline(seconds, device, step):
+    """Bound the block by `seconds` of wall-clock time: StepTimeout(device, step) when they run out, whatever the block
+    waits for (a socket, a lock, an ssh process).
+
+    SIGALRM based, so only in the main thread (the action plugins' thread); elsewhere, or with seconds <= 0, the block
+    runs with the libraries' own timeouts only. Deadlines nest: an outer one, or Ansible's task `timeout`, still fires
+    on time."""
+    if not seconds or seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    expired = _Expired()
+    outer_delay, outer_interval = signal.getitimer(signal.ITIMER_REAL)
+    outer_at = time.monotonic() + outer_delay if outer_delay else None
+
+    def alarm(signum, frame):
+        if outer_at is not None and time.monotonic() >= outer_at and callable(outer_handler):
+            outer_handler(signum, frame)  # the outer deadline ran out first: its exception, not ours
+        raise expired
+
+    outer_handler = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, min(seconds, outer_delay) if outer_delay else seconds, REFIRE_SECONDS)
+    try:
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, outer_handler)
+            if outer_at is not None:
+                signal.setitimer(signal.ITIMER_REAL, max(outer_at - time.monotonic(), 0.001), outer_interval)
+    except _Expired as error:
+        if error is not expired:
+            raise
+        raise StepTimeout(device, step, seconds) from None
 
 
 @dataclass(frozen=True)
@@ -105,11 +163,14 @@ def _reason(error, settings) -> str:
 def eapi_session(settings):
     """An opened napalm eos driver (napalm opens with `show version`, so a wrong password fails here)."""
     driver = _napalm_driver(settings)
+    step = 'eAPI connection to %s' % settings.endpoint()
     try:
-        driver.open()
+        with deadline(CONNECT_TIMEOUTS * settings.timeout, settings.device, step):
+            driver.open()
+    except TransportError:
+        raise
     except Exception as error:  # napalm, pyeapi and socket errors alike: one sentence, no traceback
-        raise TransportError(settings.device, 'eAPI connection to %s' % settings.endpoint(),
-                             _reason(error, settings)) from None
+        raise TransportError(settings.device, step, _reason(error, settings)) from None
     try:
         yield driver
     finally:
@@ -193,6 +254,8 @@ class ShellSettings:
                    timeout=int(host_vars.get('ansible_command_timeout') or 30))
 
 
+# Connecting waits for the TCP connection, the SSH banner (or TLS handshake) and the login, each up to the timeout.
+CONNECT_TIMEOUTS = 3
 RC_MARKER = re.compile(r'__aifabric_rc=(\d+)')
 BEGIN_MARKER = '__aifabric_begin'
 
@@ -207,17 +270,33 @@ class Shell:
     def __init__(self, connection, settings):
         self.connection = connection
         self.settings = settings
+        self.broken = None  # why the session cannot be used any more (a command timed out, the session was lost)
 
     def run(self, command, step, timeout=120, check=True):
-        """(exit code, output) of `command` run by the login shell; CommandFailed when check and it fails."""
+        """(exit code, output) of `command` run by the login shell; CommandFailed when check and it fails, or at once
+        when an earlier command left the session unusable."""
+        if self.broken:
+            raise CommandFailed(self.settings.device, step, 'not run: %s' % self.broken)
+        try:
+            with deadline(timeout + 1, self.settings.device, step):  # the loop's own check, unless a write blocks
+                code, output = self._run(command, step, timeout)
+        except TransportError as error:  # lost, or no answer: the command's fate is unknown, its output would come next
+            self.broken = 'the session became unusable during %s (%s)' % (step, error.message)
+            raise
+        if check and code != 0:
+            raise CommandFailed(self.settings.device, step, _last_lines(output) or 'exit code %d' % code, output)
+        return code, output
+
+    def _run(self, command, step, timeout):
         # The markers are split in the command line so that the shell's echo of it never matches them.
         wrapped = "printf '%%s\\n' '__aifabric''_begin'; %s; echo \"__aifabric_\"\"rc=$?\"\n" % command
         try:
             self.connection.write_channel(wrapped)
         except Exception as error:  # paramiko / socket errors: the session is gone
-            raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)' % _reason(error, self.settings))
+            raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)'
+                                % _reason(error, self.settings)) from None
         buffer = ''
-        deadline = time.monotonic() + timeout
+        expires = time.monotonic() + timeout
         while True:
             try:
                 chunk = self.connection.read_channel()
@@ -231,28 +310,36 @@ class Shell:
             channel = self.connection.remote_conn
             if not chunk and (channel is None or channel.closed or channel.exit_status_ready()):
                 raise CommandFailed(self.settings.device, step, 'the switch closed the SSH session', buffer)
-            if time.monotonic() > deadline:
+            if time.monotonic() > expires:
                 raise CommandFailed(self.settings.device, step, 'no answer within %d s' % timeout, buffer)
             if not chunk:
                 time.sleep(0.02)
         output = buffer[:match.start()].replace('\r', '')
         begin = output.find(BEGIN_MARKER + '\n')
         output = output[begin + len(BEGIN_MARKER) + 1:] if begin >= 0 else output
-        code = int(match.group(1))
-        if check and code != 0:
-            raise CommandFailed(self.settings.device, step, _last_lines(output) or 'exit code %d' % code, output)
-        return code, output
+        return int(match.group(1)), output
 
     def upload(self, text, remote_path, step):
         """Write `text` to `remote_path` on the switch over SFTP (on the netmiko connection's transport)."""
         import paramiko  # pylint: disable=import-outside-toplevel
+        if self.broken:
+            raise CommandFailed(self.settings.device, step, 'not run: %s' % self.broken)
+        timeout = self.settings.timeout
         try:
-            sftp = paramiko.SFTPClient.from_transport(self.connection.remote_conn.get_transport())
-            try:
-                with sftp.open(remote_path, 'w') as handle:
-                    handle.write(text.encode('utf-8'))
-            finally:
-                sftp.close()
+            # paramiko waits up to an hour for a channel and for ever for the sftp subsystem: bounded here.
+            with deadline(CONNECT_TIMEOUTS * timeout, self.settings.device, step):
+                channel = self.connection.remote_conn.get_transport().open_session(timeout=timeout)
+                channel.settimeout(timeout)
+                channel.invoke_subsystem('sftp')
+                sftp = paramiko.SFTPClient(channel)
+                try:
+                    with sftp.open(remote_path, 'w') as handle:
+                        handle.write(text.encode('utf-8'))
+                finally:
+                    sftp.close()
+        except StepTimeout as error:
+            self.broken = 'the session became unusable during %s (%s)' % (step, error.message)
+            raise
         except Exception as error:
             raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: %s'
                                 % (remote_path, _reason(error, self.settings))) from None
@@ -281,19 +368,32 @@ def shell_session(settings, device_type='linux'):
         options.update(use_keys=True, key_file=os.path.expanduser(settings.key_file))
     if settings.password:
         options['password'] = settings.password
+    step = 'SSH connection to %s:%d' % (settings.host, settings.port)
     try:
-        connection = ConnectHandler(**options)
+        with deadline(CONNECT_TIMEOUTS * settings.timeout, settings.device, step):
+            connection = ConnectHandler(**options)
+    except TransportError:
+        raise
     except Exception as error:  # netmiko, paramiko and socket errors alike: one sentence, no traceback
-        raise TransportError(settings.device, 'SSH connection to %s:%d' % (settings.host, settings.port),
-                             _reason(error, settings)) from None
+        raise TransportError(settings.device, step, _reason(error, settings)) from None
     shell = Shell(connection, settings)
     try:
         shell.run('export PAGER=cat SYSTEMD_PAGER=cat LANG=C', 'session setup', timeout=settings.timeout)
         yield shell
     finally:
+        _close(connection, shell, settings)
+
+
+def _close(connection, shell, settings):
+    """Log out, then drop the connection; from a session that stopped answering, only drop it (a logout would wait)."""
+    try:
+        if not shell.broken:
+            with contextlib.suppress(Exception), deadline(settings.timeout, settings.device, 'log out'):
+                connection.disconnect()
+    finally:
         with contextlib.suppress(Exception):
-            connection.disconnect()
+            connection.remote_conn.get_transport().close()
 
 
-__all__ = ['TransportError', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json', 'ShellSettings', 'Shell',
-           'shell_session', 'quote']
+__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json',
+           'ShellSettings', 'Shell', 'shell_session', 'quote']

@@ -152,6 +152,9 @@ class Editor:
             mode = self.stack[depth].mode
             pattern, _unused = grammar.lookup(mode, words)
             if pattern is not None:
+                conflict = grammar.conflicts(self.stack[depth], words, self.config.root)
+                if conflict:
+                    raise CommandRejected(conflict)
                 del self.stack[depth + 1:]
                 self._store(self.stack[-1], pattern, words)
                 return

@@ -21,6 +21,8 @@ DEFAULT_MODEL = 'DCS-7060X6-64PE'
 # Front-panel ports of a 64 x 800G OSFP switch, each breakable into 8 lanes (EthernetN/1..N/8).
 DEFAULT_PORTS = tuple('Ethernet%d/%d' % (port, lane) for port in range(1, 65) for lane in range(1, 9)) + \
     tuple('Ethernet%d' % port for port in (65, 66))
+# The address/length the deploy reaches a switch at, on Management1 of its factory configuration.
+DEFAULT_MANAGEMENT = '192.0.2.10/24'
 TIMER = re.compile(r'^(\d{1,2}):(\d{2}):(\d{2})$')
 
 
@@ -59,8 +61,10 @@ class EosDevice:
     """One EOS switch: running/startup config, flash files, config sessions, commit timer, derived state."""
 
     def __init__(self, name, username, password, state_dir=None, version=DEFAULT_VERSION, model=DEFAULT_MODEL,
-                 ports=DEFAULT_PORTS, initial_config=None, world=None, lockout=True):
+                 ports=DEFAULT_PORTS, initial_config=None, world=None, lockout=True, management=DEFAULT_MANAGEMENT):
         self.name, self.username, self.password = name, username, password
+        # the address/length the deploy reaches the switch at (on Management1 unless the configuration moves it)
+        self.management = management
         self.state_dir = state_dir
         self.version, self.model, self.ports = version, model, set(ports)
         self.world = world or {}  # what the double cannot derive alone: LLDP neighbours, remote VTEPs
@@ -71,7 +75,7 @@ class EosDevice:
         self.sessions = {}
         self.flash = {}
         self.dark = False  # management connection dropped after a commit (fault knob)
-        self.running = Config.parse(initial_config or default_config(name))
+        self.running = Config.parse(initial_config or default_config(name, management))
         self.startup = self.running.render()
         self.first_seen = {}
         self._changed()
@@ -83,7 +87,7 @@ class EosDevice:
     def reachable(self):
         if self.faults.get('unreachable') or self.dark:
             return False
-        return not self.lockout or api_enabled(self.running)
+        return not self.lockout or api_reachable(self.running, self.management)
 
     def running_text(self):
         header = ('! Command: show running-config\n! device: %s (%s, EOS-%s)\n!\n! boot system flash:/EOS.swi\n!\n'
@@ -342,24 +346,44 @@ class EosDevice:
         return data
 
 
-def api_enabled(config):
-    """eAPI answers only while `management api http-commands` is not shut down (EOS default: shut down)."""
-    section = config.section('management', 'api', 'http-commands')
-    if section is None:
+def api_reachable(config, management):
+    """Whether eAPI answers at the management address: the interface that holds the address, its VRF, and eAPI
+    enabled there (`management api http-commands` with `no shutdown`, HTTPS not turned off, and for a VRF other than
+    the default one `vrf <name>` with `no shutdown` inside: AVD management-api-http.j2, EOS User Manual "Command API":
+    eAPI is shut down by default)."""
+    address = management.split('/')[0]
+    holder = None
+    for node in config.sections('interface'):
+        if any(child.words[:2] == ['ip', 'address'] and len(child.words) == 3 and child.words[2].split('/')[0] == address
+               for child in node.children):
+            holder = node
+    if holder is None:
         return False
-    if section.child(('shutdown',)) is not None and section.child(('shutdown',)).words == ['no', 'shutdown']:
+    vrf = next((child.words[1] for child in holder.children if child.words[:1] == ['vrf'] and len(child.words) == 2),
+               'default')
+    section = config.section('management', 'api', 'http-commands')
+    if section is None or not _enabled(section):
+        return False
+    if any(child.words == ['no', 'protocol', 'https'] for child in section.children):
+        return False
+    if vrf == 'default':
         return True
-    return any(vrf.child(('shutdown',)) is not None and vrf.child(('shutdown',)).words == ['no', 'shutdown']
-               for vrf in section.find('vrf'))
+    return any(_enabled(node) for node in section.find('vrf', vrf))
 
 
-def default_config(name):
-    """What a switch runs before the first deploy: hostname, management access, eAPI enabled."""
+def _enabled(section):
+    node = section.child(('shutdown',))
+    return node is not None and node.words == ['no', 'shutdown']
+
+
+def default_config(name, management=DEFAULT_MANAGEMENT):
+    """What a switch runs before the first deploy: hostname, EOS's factory admin account (no password), the
+    management address, eAPI enabled in the default VRF."""
     return '\n'.join([
         'hostname %s' % name,
-        'username admin privilege 15 role network-admin secret sha512 $6$double$placeholder',
+        'username admin privilege 15 role network-admin nopassword',
         'interface Management1',
-        '   ip address 192.0.2.10/24',
+        '   ip address %s' % management,
         'management api http-commands',
         '   no shutdown',
         'end',

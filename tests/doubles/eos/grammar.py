@@ -1,25 +1,27 @@
-"""The EOS configuration commands the eAPI double accepts, per CLI mode.
+"""The EOS configuration commands the eAPI double accepts, per CLI mode, section by section.
 
-This is an explicit allow-list of documented EOS keywords (Arista EOS User Manual, "Command-Line Interface"
-and the chapters of each feature; https://www.arista.com/en/um-eos). A line that matches no pattern of the
-current mode or of any parent mode is rejected the way EOS rejects it: `Invalid input (at token N: 'word')`
-for the first token no pattern accepts, `Incomplete command` when the line stops early. Like EOS, a line
-that is not valid in the current mode is tried in the parent modes (leaving the current mode), which is how
-flattened configuration (napalm strips indentation) still lands in the right section.
+Every command shape below is written from the section of Arista's own configuration generator that emits it,
+AVD's eos_cli_config_gen (aristanetworks/avd @ 3cac535c16, python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/
+<section>.j2, value ranges from its schema eos_cli_config_gen.schema.yml), and the EOS User Manual chapter of the
+feature (https://www.arista.com/en/um-eos). The section each mode comes from is named above it; README.md ("EOS:
+rules and sources") lists them. Sections the renderer does not write and no source describes are not accepted:
+an unknown command is refused the way EOS refuses it, `Invalid input (at token N: 'word')` for the first token no
+pattern accepts, `Incomplete command` when the line stops early. Like EOS, a line that is not valid in the current
+mode is tried in the parent modes (leaving the current mode), which is how flattened configuration (napalm strips
+indentation) lands in the right section.
 
 Pattern syntax, one per line:
   keyword | a|b|c          literal keyword(s)
   <type> / <int:lo-hi>      typed argument (see TYPES); a trailing `+` repeats it
-  ...                       any further tokens (keyword-checked only; used for free-form tails)
+  ...                       any further tokens: only where the source takes free text (descriptions, names)
   @N                        the first N tokens (without a leading `no`) identify the line: a later line
                             with the same identity replaces it (e.g. `mtu 9100` replaces `mtu 1500`)
   -> mode                   the line opens a sub-mode
 
-Extend a mode here when the renderer emits a new documented command; tests/doubles/test_eos_double.py
-proves every line of the golden EOS configurations is accepted. `dcbx application udp|tcp-sctp|ether ...
-priority <p>` (the DCBX application priority table, EOS manual "Data Center Bridging") follows the form the
-renderer writes; docs/platform-eos.md marks it [V] (to confirm on a real release), so the double accepting it
-proves only that the file is consistent, not that EOS takes the line.
+Unverified (no public source found; docs/platform-eos.md marks them [V]): `dcbx application ... priority <p>` and
+`dcbx mode ieee|cee` (no AVD section writes DCBX), the 9214 upper bound of an interface MTU (AVD allows 65535).
+The conflicts EOS refuses between lines (one BGP instance, peer groups defined before use, a VNI on one VLAN or VRF)
+are in conflicts() below.
 """
 
 from __future__ import annotations
@@ -31,9 +33,13 @@ INTERFACE = re.compile(
     r'^(Ethernet\d+(/\d+){0,2}(\.\d+)?|Loopback\d+|Vlan\d+|Vxlan1|Management\d+(/\d+)?|Port-Channel\d+(\.\d+)?)$')
 NAME = re.compile(r'^[A-Za-z0-9][A-Za-z0-9_.:/@+-]*$')
 FLOAT = re.compile(r'^\d+(\.\d+)?$')
+# priority_flow_control.watchdog timers: "decimal with up to 2 decimal point" (AVD schema)
+SECONDS = re.compile(r'^\d+(\.\d{1,2})?$')
+POLL_SECONDS = re.compile(r'^\d+(\.\d{1,3})?$')  # polling_interval: up to 3 decimals
 MAC = re.compile(r'^([0-9a-fA-F]{2}(:[0-9a-fA-F]{2}){5}|[0-9a-fA-F]{4}(\.[0-9a-fA-F]{4}){2})$')
 SPEED = re.compile(r'^(\d+(g|m)(-\d+)?|auto|forced)$')
 VLAN_LIST = re.compile(r'^\d+(-\d+)?(,\d+(-\d+)?)*$')
+SHA512 = re.compile(r'^\$6\$[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{86}$')
 
 
 def _ipv4(token):
@@ -94,6 +100,9 @@ TYPES = {
     'rd': _route_target,
     'mac': lambda t: bool(MAC.match(t)),
     'float': lambda t: bool(FLOAT.match(t)),
+    'seconds': lambda t: bool(SECONDS.match(t)),
+    'poll': lambda t: bool(POLL_SECONDS.match(t)),
+    'sha512': lambda t: bool(SHA512.match(t)),
     'speed': lambda t: bool(SPEED.match(t)),
     'vlans': _vlan_list,
     # A peer is an address or a peer-group name; a malformed address is not taken for a group name.
@@ -101,156 +110,153 @@ TYPES = {
     'peer': lambda t: _ipv4(t) or _ipv6(t) or (bool(NAME.match(t)) and not re.match(r'^[\d.:]+$', t)),
 }
 
+# router-bgp.j2: neighbor lines shared by the BGP instance and its VRFs (peer groups, then their members).
 _NEIGHBOR = '''
 neighbor <group> peer group @3
-neighbor <group> peer-group @3
-neighbor <peer> peer group <name> @3
-neighbor <peer> peer-group <name> @3
+neighbor <peer> peer group <group> @3
 neighbor <peer> remote-as <asn> @3
 neighbor <peer> description ... @3
-neighbor <peer> send-community ... @3
-neighbor <peer> maximum-routes <int:0-4294967294> ... @3
+neighbor <peer> send-community @3
+neighbor <peer> send-community standard|extended|large|link-bandwidth ... @3
+neighbor <peer> maximum-routes <int:0-4294967294> @3
+neighbor <peer> maximum-routes <int:0-4294967294> warning-limit ... @3
 neighbor <peer> bfd @3
 neighbor <peer> update-source <intf> @3
-neighbor <peer> ebgp-multihop ... @3
-neighbor <peer> password ... @3
-neighbor <peer> allowas-in ... @3
+neighbor <peer> ebgp-multihop <int:1-255> @3
+neighbor <peer> ebgp-multihop @3
+neighbor <peer> password <int:0-7> <word> @3
+neighbor <peer> allowas-in @3
+neighbor <peer> allowas-in <int:1-10> @3
 neighbor <peer> next-hop-self @3
 neighbor <peer> next-hop-unchanged @3
 neighbor <peer> route-map <name> in|out @4
-neighbor <peer> timers <int:0-3600> <int:0-7200> @3
-neighbor <peer> local-as <asn> ... @3
+neighbor <peer> timers <int:0-3600> <int:0-3600> @3
+neighbor <peer> local-as <asn> no-prepend replace-as @3
 neighbor <peer> shutdown @3
-neighbor interface <intf> peer-group <name> remote-as <asn> @3
-neighbor interface <intf> peer-group <name> peer-filter <name> @3
+neighbor interface <intf> peer-group <group> remote-as <asn> @3
+neighbor interface <intf> peer-group <group> peer-filter <name> @3
 '''
 
 MODES = {
     'config': '''
-hostname <name> @1
+# service-routing-protocols-model.j2, hostname.j2, vlans.j2, vrfs.j2
 service routing protocols model multi-agent|ribd @4
-ip routing @2
-ip routing vrf <name> @4
-ip routing ipv6 interfaces @4
-ipv6 unicast-routing @2
-ip virtual-router mac-address <mac> @3
-ip route <prefix4> <word> ...
-ip route vrf <name> <prefix4> <word> ...
-ipv6 route ...
-ip name-server <ip>
-ip name-server vrf <name> <ip>+
-ip domain lookup ... @3
-ip domain-name <name> @1
-dns domain <name> @2
-ip tacacs ... @2
-ip radius ... @2
-ip ssh ...
-ntp server <host> ...
-ntp server vrf <name> <host> ...
-ntp local-interface ... @2
-ntp authenticate ...
-ntp authentication-key ...
-ntp trusted-key ...
-logging host <host> ...
-logging vrf <name> host <host> ...
-logging vrf <name> source-interface <intf> @3
-logging source-interface <intf> @2
-logging buffered ... @2
-logging trap ... @2
-logging console ... @2
-logging format ...
-username <name> ... @2
-enable password ... @2
-enable secret ... @2
-aaa authentication ...
-aaa authorization ...
-aaa accounting ...
-aaa root ...
-aaa group server tacacs+|radius <name> -> aaa-group
-tacacs-server host <host> ...
-tacacs-server key ... @2
-tacacs-server timeout <int:1-1000> @2
-radius-server host <host> ...
-radius-server key ... @2
-snmp-server ...
-clock timezone <word> @2
-banner ...
-spanning-tree mode mstp|rstp|rapid-pvst|none|backup @2
-spanning-tree ...
+hostname <name> @1
 vlan <vlans> -> vlan
 vrf instance <name> -> vrf-instance
-interface <intf> -> interface
+# ip-routing.j2, ip-routing-vrfs.j2, ipv6-unicast-routing.j2, ip-virtual-router-mac-address.j2, static-routes.j2
+ip routing @2
+ip routing ipv6 interfaces @4
+ip routing vrf <name> @4
+ipv6 unicast-routing @2
+ip virtual-router mac-address <mac> @3
+ip route <prefix4> <ipv4> @4
+ip route <prefix4> <intf> @4
+ip route <prefix4> <ipv4> <int:1-255> @4
+ip route vrf <name> <prefix4> <ipv4> @6
+ip route vrf <name> <prefix4> <ipv4> <int:1-255> @6
+# ip-name-servers.j2, dns-domain.j2, ntp.j2, logging.j2, ip-tacacs-source-interfaces.j2, tacacs-servers.j2,
+# aaa-server-groups-tacacs-plus.j2, aaa-authentication.j2, aaa-authorization.j2, local-users.j2, clock.j2
+ip name-server <ip>
+ip name-server vrf <name> <ip>
+dns domain <name> @2
+ntp server <host>
+ntp server <host> prefer|iburst ...
+ntp server vrf <name> <host>
+ntp server vrf <name> <host> prefer|iburst|local-interface ...
+ntp local-interface <intf> @2
+ntp local-interface vrf <name> <intf> @2
+logging host <host>
+logging vrf <name> host <host>
+logging vrf <name> source-interface <intf> @3
+logging source-interface <intf> @2
+logging buffered <int:10-2147483647> @2
+logging trap debugging|informational|notifications|warnings|errors|critical|alerts|emergencies @2
+ip tacacs source-interface <intf> @2
+ip tacacs vrf <name> source-interface <intf> @4
+tacacs-server host <host>
+tacacs-server host <host> vrf <name>
+tacacs-server host <host> vrf <name> key <int:0-7> <word>
+tacacs-server key <int:0-7> <word> @2
+tacacs-server timeout <int:1-1000> @2
+aaa group server tacacs+|radius <name> -> aaa-group
+aaa authentication login default|console group <name> local @4
+aaa authentication login default|console local @4
+aaa authorization exec default group <name> local @4
+aaa authorization exec default local @4
+username <name> privilege <int:0-15> role <name> secret sha512 <sha512> @2
+username <name> privilege <int:0-15> role <name> nopassword @2
+username <name> privilege <int:0-15> secret sha512 <sha512> @2
+username <name> privilege <int:0-15> nopassword @2
+username <name> secret sha512 <sha512> @2
+username <name> nopassword @2
+clock timezone <word> @2
+# spanning-tree.j2, lldp.j2, load-interval.j2
+spanning-tree mode mstp|rstp|rapid-pvst|none @2
+lldp run @2
+lldp timer <int:5-32768> @2
+lldp holdtime <int:10-65535> @2
+load-interval default <int:0-600> @3
+# qos.j2 (qos map dscp/traffic-class/cos), qos-profiles.j2, priority-flow-control.j2
 qos map dscp <int:0-63>+ to traffic-class <int:0-7>
-qos map traffic-class <int:0-7>+ to tx-queue <int:0-7>
 qos map traffic-class <int:0-7>+ to dscp <int:0-63>
 qos map traffic-class <int:0-7>+ to cos <int:0-7>
+qos map traffic-class <int:0-7>+ to tx-queue <int:0-7>
 qos map cos <int:0-7>+ to traffic-class <int:0-7>
 qos rewrite dscp @3
 qos profile <name> -> qos-profile
+priority-flow-control all off @3
+priority-flow-control pause watchdog action drop|no-drop @4
+priority-flow-control pause watchdog default timeout <seconds> @5
+priority-flow-control pause watchdog default recovery-time <seconds> @5
+priority-flow-control pause watchdog default recovery-time <seconds> forced @5
+priority-flow-control pause watchdog default polling-interval <poll> @5
+priority-flow-control pause watchdog override action drop @5
+# [unverified] the DCBX application priority table (EOS manual "Data Center Bridging"; no AVD section)
 dcbx application udp|tcp-sctp|tcp-sctp-udp <int:1-65535> priority <int:0-7> @4
 dcbx application ether <int:1536-65535> priority <int:0-7> @4
 dcbx application iscsi priority <int:0-7> @3
-priority-flow-control pause watchdog default timeout <float> @5
-priority-flow-control pause watchdog default recovery-time <float> ... @5
-priority-flow-control pause watchdog default polling-interval <float> @5
-priority-flow-control pause watchdog action drop|notify-only|errdisable @4
-priority-flow-control pause watchdog hardware ...
-priority-flow-control pause watchdog override action ...
-router bgp <asn> -> router-bgp
+# ethernet-interfaces.j2, loopback-interfaces.j2, management-interfaces.j2, vlan-interfaces.j2, vxlan-interface.j2
+interface <intf> -> interface
+# router-bfd.j2, router-bgp.j2, route-maps.j2, prefix-lists.j2
 router bfd -> router-bfd
-management api http-commands -> management-api
-management api gnmi -> management-api
-management api models -> management-api
-management ssh -> management-api
-management console -> management-api
-management security -> management-api
-lldp run @2
-lldp ...
-transceiver qsfp default-mode <word> @3
-queue-monitor length ...
-queue-monitor streaming -> management-api
-hardware counter feature ...
-hardware tcam -> management-api
-hardware ...
-platform ...
-sflow ...
+router bgp <asn> -> router-bgp
 route-map <name> permit|deny <int:1-16777215> -> route-map
-ip prefix-list <name> ...
-ipv6 prefix-list <name> ...
-ip access-list <name> -> access-list
-ip access-list standard <name> -> access-list
-ip community-list ...
-peer-filter <name> -> access-list
-errdisable ...
-load-interval default <int:0-600> @3
-event-handler <name> -> access-list
-daemon <name> -> access-list
+ip prefix-list <name> seq <int:0-65535> permit|deny <prefix4> @5
+ip prefix-list <name> seq <int:0-65535> permit|deny <prefix4> ge|le <int:0-32> ... @5
+# management-api-http.j2, management-ssh.j2
+management api http-commands -> management-api
+management ssh -> management-ssh
 ''',
+    # vlans.j2
     'vlan': '''
 name <name> @1
 state active|suspend @1
 trunk group <name>
 ''',
+    # vrfs.j2
     'vrf-instance': '''
 description ... @1
 ''',
+    # ethernet-interfaces.j2, loopback-interfaces.j2, management-interfaces.j2, vlan-interfaces.j2, vxlan-interface.j2
+    # (MTU 68-9214: [unverified] upper bound), the PFC and queue lines of ethernet-interface-tx-queues.j2
     'interface': '''
 description ... @1
 mtu <int:68-9214> @1
-speed <speed> ... @1
+speed <speed> @1
+speed forced|auto <speed> @1
 shutdown @1
 no shutdown @1
 switchport @1
 no switchport @1
 switchport mode access|trunk|routed @2
 switchport access vlan <int:1-4094> @3
-switchport trunk allowed vlan ... @4
+switchport trunk allowed vlan <vlans> @4
 switchport trunk native vlan <int:1-4094> @4
 switchport trunk group <name>
 spanning-tree portfast @2
-spanning-tree portfast ... @2
-spanning-tree bpduguard ... @2
-spanning-tree bpdufilter ... @2
+spanning-tree portfast edge|network @2
+spanning-tree bpduguard enable|disable @2
 service-profile <name> @1
 ip address <prefix4> @2
 ip address <prefix4> secondary
@@ -263,9 +269,15 @@ load-interval <int:0-600> @1
 qos trust dscp|cos @2
 no qos trust @2
 priority-flow-control on @1
-priority-flow-control mode on @1
 priority-flow-control priority <int:0-7> no-drop|drop @3
-priority-flow-control pause watchdog ... @3
+error-correction encoding reed-solomon|fire-code @2
+no error-correction encoding @2
+bfd interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> @1
+channel-group <int:1-2000> mode active|passive|on @1
+lldp transmit|receive @2
+ip proxy-arp @2
+tx-queue <int:0-7> -> tx-queue
+uc-tx-queue <int:0-7> -> tx-queue
 vxlan source-interface <intf> @2
 vxlan udp-port <int:1024-65535> @2
 vxlan vlan <int:1-4094> vni <int:1-16777215> @3
@@ -273,68 +285,62 @@ vxlan vrf <name> vni <int:1-16777215> @3
 vxlan qos ecn propagation @3
 vxlan qos dscp propagation encapsulation @3
 vxlan qos map dscp to traffic-class decapsulation @3
-vxlan learn-restrict ... @2
-vxlan flood vtep ... @3
+vxlan flood vtep <ipv4>+ @3
 vxlan controller-client @2
-bfd interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> @1
-bfd ... @2
-lldp transmit|receive @2
-channel-group <int:1-2000> mode active|passive|on @1
+# [unverified] DCBX per port (EOS manual "Data Center Bridging"; no AVD section)
 dcbx mode ieee|cee @2
-ip helper-address ...
-ip proxy-arp @2
-arp ...
-tx-queue <int:0-7> -> tx-queue
-uc-tx-queue <int:0-7> -> tx-queue
-hardware ...
-error-correction ...
-link-debounce ...
 ''',
+    # qos-profiles.j2
     'qos-profile': '''
 qos trust dscp|cos @2
 no qos trust @2
 tx-queue <int:0-7> -> tx-queue
 uc-tx-queue <int:0-7> -> tx-queue
 priority-flow-control on @1
+no priority-flow-control @1
 priority-flow-control priority <int:0-7> no-drop|drop @3
 priority-flow-control pause watchdog @3
-priority-flow-control pause watchdog port action drop|notify-only|errdisable @5
-priority-flow-control pause watchdog port timer timeout <float> polling-interval <float>|auto recovery-time <float> ... @5
+priority-flow-control pause watchdog port action drop|notify-only @5
+priority-flow-control pause watchdog port timer timeout <seconds> polling-interval <poll>|auto recovery-time <seconds> @5
+priority-flow-control pause watchdog port timer timeout <seconds> polling-interval <poll>|auto recovery-time <seconds> forced @5
 service-policy type qos input <name> @3
-shape rate ... @2
 ''',
+    # ethernet-interface-tx-queues.j2 (max-mark-probability 1-100, AVD schema)
     'tx-queue': '''
-bandwidth percent <int:1-100> @1
-bandwidth guaranteed ... @2
+bandwidth percent <int:0-100> @1
+bandwidth guaranteed percent <int:0-100> @2
 priority strict @1
 no priority @1
 random-detect ecn minimum-threshold <int:1-4294967295> bytes|kbytes|mbytes|segments maximum-threshold \
-<int:1-4294967295> bytes|kbytes|mbytes|segments ... @2
+<int:1-4294967295> bytes|kbytes|mbytes|segments @2
+random-detect ecn minimum-threshold <int:1-4294967295> bytes|kbytes|mbytes|segments maximum-threshold \
+<int:1-4294967295> bytes|kbytes|mbytes|segments max-mark-probability <int:1-100> @2
+random-detect ecn minimum-threshold <int:1-4294967295> bytes|kbytes|mbytes|segments maximum-threshold \
+<int:1-4294967295> bytes|kbytes|mbytes|segments max-mark-probability <int:1-100> weight <int:0-15> @2
 random-detect ecn count @3
-random-detect drop ... @2
-shape rate ... @2
 ''',
+    # router-bgp.j2 (maximum-paths 1-600, AVD schema)
     'router-bgp': _NEIGHBOR + '''
 router-id <ipv4> @1
 bgp default ipv4-unicast @3
 no bgp default ipv4-unicast @3
 bgp log-neighbor-changes @2
-bgp bestpath ... @3
-bgp asn notation ... @3
-maximum-paths <int:1-600> ... @1
-distance bgp ... @2
-timers bgp <int:0-3600> <int:0-7200> @2
+bgp bestpath as-path multipath-relax @4
+maximum-paths <int:1-600> @1
+maximum-paths <int:1-600> ecmp <int:1-600> @1
+distance bgp <int:1-255> <int:1-255> <int:1-255> @2
+timers bgp <int:0-3600> <int:0-3600> @2
 update wait-install @2
 update wait-for-convergence @2
-graceful-restart ... @1
-network <prefix4> ...
-network <prefix6> ...
-redistribute connected|static|attached-host|learned ... @2
+graceful-restart @1
+graceful-restart restart-time <int:1-3600> @2
+redistribute connected @2
+redistribute connected route-map <name> @2
+redistribute static @2
 vlan <int:1-4094> -> bgp-vlan
 vlan-aware-bundle <name> -> bgp-vlan
 address-family evpn -> bgp-af
 address-family ipv4|ipv6 -> bgp-af
-address-family ipv4 unicast -> bgp-af
 vrf <name> -> bgp-vrf
 ''',
     'bgp-vlan': '''
@@ -342,7 +348,7 @@ rd <rd> @1
 rd auto @1
 route-target both|import|export <rt> @3
 route-target both|import|export auto @3
-redistribute learned|static|host-route ... @2
+redistribute learned|static|host-route @2
 vlan <vlans> @1
 ''',
     'bgp-af': '''
@@ -351,75 +357,68 @@ no neighbor <peer> activate @2
 neighbor <peer> next-hop address-family ipv6 originate @3
 neighbor <peer> encapsulation vxlan|mpls @3
 neighbor <peer> route-map <name> in|out @4
-neighbor <peer> additional-paths ... @3
 bgp next-hop-unchanged @2
-bgp additional-paths ... @3
-network <prefix4> ...
-network <prefix6> ...
-redistribute connected|static|learned ... @2
-maximum-paths <int:1-600> ... @1
-host-flap ... @2
+network <prefix4> @1
+network <prefix6> @1
+network <prefix4> route-map <name> @1
+redistribute connected @2
+redistribute static @2
+maximum-paths <int:1-600> @1
 ''',
     'bgp-vrf': _NEIGHBOR + '''
 rd <rd> @1
 route-target both|import|export evpn|vpn-ipv4|vpn-ipv6 <rt>
 route-target both|import|export <rt>
-redistribute connected|static|learned|attached-host ... @2
+redistribute connected|static @2
 router-id <ipv4> @1
-maximum-paths <int:1-600> ... @1
-network <prefix4> ...
+maximum-paths <int:1-600> @1
+network <prefix4> @1
 address-family ipv4|ipv6 -> bgp-af
 ''',
+    # router-bfd.j2 (multiplier 3-50, AVD schema)
     'router-bfd': '''
-interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> ... @1
-multihop ... @1
+interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> default @1
+interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> @1
+multihop interval <int:50-60000> min-rx <int:50-60000> multiplier <int:3-50> @1
 ''',
+    # management-api-http.j2
     'management-api': '''
-protocol https|http|unix-socket @2
-protocol http localhost ... @3
-no protocol ... @2
+protocol https|http @2
+protocol https certificate @3
+protocol https ssl profile <name> @3
+no protocol https|http @2
 shutdown @1
 no shutdown @1
-idle-timeout <int:0-86400> @1
-authentication ... @1
-cors ... @1
-transport ... @2
-provider ... @2
+default-services @1
+no default-services @1
 vrf <name> -> management-api-vrf
 ''',
     'management-api-vrf': '''
 shutdown @1
 no shutdown @1
-access-group ... @2
-ip access-group ... @3
+ip access-group <name> @2
+ipv6 access-group <name> @2
 ''',
+    # management-ssh.j2
+    'management-ssh': '''
+shutdown @1
+no shutdown @1
+idle-timeout <int:0-86400> @1
+authentication empty-passwords auto|deny|permit @2
+vrf <name> -> management-api-vrf
+''',
+    # aaa-server-groups-tacacs-plus.j2
     'aaa-group': '''
-server <host> ...
+server <host>
+server <host> vrf <name>
 ''',
+    # route-maps.j2
     'route-map': '''
 description ... @1
-match ...
+match ip address prefix-list <name> @3
 set ...
-continue ...
+continue @1
 ''',
-    'access-list': '''
-<int:1-4294967295> ...
-permit ...
-deny ...
-remark ...
-match ...
-action ...
-exec ...
-trigger ...
-''',
-}
-
-# Parent of each sub-mode, for implicit exit (a line not valid here is tried in the parent).
-PARENTS = {
-    'vlan': 'config', 'vrf-instance': 'config', 'interface': 'config', 'qos-profile': 'config',
-    'router-bgp': 'config', 'router-bfd': 'config', 'management-api': 'config', 'aaa-group': 'config',
-    'route-map': 'config', 'access-list': 'config', 'bgp-vlan': 'router-bgp', 'bgp-af': 'router-bgp',
-    'bgp-vrf': 'router-bgp', 'management-api-vrf': 'management-api',
 }
 
 
@@ -481,7 +480,8 @@ def _match(specs, si, words, wi):
     return _match(specs, si + 1, words, wi + 1)
 
 
-PATTERNS = {mode: [Pattern(line) for line in text.replace('\\\n', '').splitlines() if line.strip()]
+PATTERNS = {mode: [Pattern(line) for line in text.replace('\\\n', '').splitlines()
+                   if line.strip() and not line.startswith('#')]
             for mode, text in MODES.items()}
 
 
@@ -515,17 +515,52 @@ def identity(pattern, words):
     return tuple(plain[:pattern.identity])
 
 
-# Top-level sections in the order EOS prints its running-config (lines of one kind keep their input order).
+# Top-level sections in the order EOS prints its running-config, as AVD's eos-intended-config.j2 includes them (lines
+# of one kind keep their input order). The place of `dcbx` (no AVD section) is [unverified].
 ORDER = [
-    'service', 'transceiver', 'errdisable', 'logging', 'hostname', 'ip name-server', 'dns', 'ip domain', 'ntp',
-    'snmp-server', 'spanning-tree', 'tacacs-server', 'radius-server', 'aaa', 'enable', 'username', 'clock', 'vlan',
-    'vrf instance', 'qos map', 'dcbx', 'qos rewrite', 'qos profile', 'priority-flow-control', 'queue-monitor', 'hardware',
-    'platform', 'interface Ethernet', 'interface Loopback', 'interface Management', 'interface Port-Channel',
-    'interface Vlan', 'interface Vxlan', 'ip access-list', 'ip prefix-list', 'ipv6 prefix-list', 'ip community-list',
-    'ip virtual-router', 'ip routing', 'ipv6 unicast-routing', 'ip route', 'ipv6 route', 'route-map', 'peer-filter',
-    'router bfd', 'router bgp', 'ip tacacs', 'ip radius', 'ip ssh', 'lldp', 'sflow', 'management', 'event-handler',
-    'daemon', 'banner',
+    'enable', 'aaa root', 'username', 'service', 'load-interval', 'queue-monitor', 'lldp', 'logging', 'hostname',
+    'ip domain', 'ip name-server', 'dns', 'qos profile', 'spanning-tree', 'clock', 'vlan', 'vrf instance',
+    'management api', 'tacacs-server', 'aaa group', 'aaa', 'interface Port-Channel', 'interface Ethernet',
+    'interface Loopback', 'interface Management', 'interface Tunnel', 'interface Vlan', 'interface Vxlan',
+    'ip virtual-router', 'ip routing', 'ip prefix-list', 'ipv6 unicast-routing', 'ip route', 'ntp', 'qos map',
+    'qos rewrite', 'priority-flow-control', 'dcbx', 'route-map', 'peer-filter', 'router bfd', 'router bgp', 'ip tacacs',
+    'management ssh',
 ]
+
+
+def conflicts(section, words, root):
+    """What EOS refuses although the line itself is well formed, judged against the configuration built so far
+    (`section`: the node the line goes into, `root`: the whole configuration). Returns EOS's message or None.
+
+    - one BGP instance per switch (EOS User Manual, "Border Gateway Protocol (BGP)": "Arista switches support these
+      BGP functions: A single BGP instance"); the message text is [unverified];
+    - a neighbor joins a peer group defined before in the same instance or VRF (router-bgp.j2 writes every
+      `neighbor <group> peer group` before the members); [unverified] message;
+    - a VNI belongs to one VLAN or one VRF of interface Vxlan1 (EOS User Manual, "VXLAN": the VNI-to-VLAN mapping is
+      one to one); [unverified] message.
+    """
+    plain = words[1:] if words[:1] in (['no'], ['default']) else None
+    if plain is not None:
+        return None
+    if words[:2] == ['router', 'bgp'] and len(words) == 3:
+        for node in root.children:
+            if node.words[:2] == ['router', 'bgp'] and node.words[2] != words[2]:
+                return '%% BGP is already running with AS number %s' % node.words[2]
+    group = None
+    if words[:1] == ['neighbor'] and len(words) >= 4 and words[2:4] == ['peer', 'group'] and len(words) == 5:
+        group = words[4]
+    elif words[:2] == ['neighbor', 'interface'] and len(words) >= 5 and words[3] == 'peer-group':
+        group = words[4]
+    if group is not None and section.mode in ('router-bgp', 'bgp-vrf') and \
+            not any(node.words == ['neighbor', group, 'peer', 'group'] for node in section.children):
+        return '%% Peer group %s does not exist' % group
+    if words[:2] in (['vxlan', 'vlan'], ['vxlan', 'vrf']) and len(words) == 5 and words[3] == 'vni':
+        for node in section.children:
+            if node.words[:2] in (['vxlan', 'vlan'], ['vxlan', 'vrf']) and len(node.words) == 5 and \
+                    node.words[3] == 'vni' and node.words[4] == words[4] and node.words[:3] != words[:3]:
+                owner = 'VLAN' if node.words[1] == 'vlan' else 'VRF'
+                return '%% VNI %s is already mapped to %s %s' % (words[4], owner, node.words[2])
+    return None
 
 
 def sort_key(words):

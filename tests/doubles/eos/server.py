@@ -173,7 +173,8 @@ def main(argv=None):
             with open(os.path.join(item['state_dir'], 'startup-config'), encoding='utf-8') as handle:
                 initial = handle.read()  # a restarted double boots from its saved startup-config
         device = EosDevice(item['name'], item['username'], item['password'], state_dir=item['state_dir'],
-                           world=item.get('world'), initial_config=initial, version=item.get('version', '4.31.2F'))
+                           world=item.get('world'), initial_config=initial, version=item.get('version', '4.31.2F'),
+                           **({'management': item['management']} if item.get('management') else {}))
         server = EapiServer(device, item.get('host', '127.0.0.1'), item.get('port', 0), cert_dir=item['state_dir']).start()
         servers.append(server)
         endpoint = os.path.join(item['state_dir'], 'endpoint.json')

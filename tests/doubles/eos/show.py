@@ -564,14 +564,28 @@ def show_ecn_counters(device):
     return {'intfQueueCounters': out}
 
 
+def _release(version):
+    return tuple(int(part) for part in re.findall(r'\d+', version)[:2])
+
+
 def show_sessions(device, detail=False):
-    sessions = {}
+    """`show configuration sessions [detail]`. Before EOS 4.32 a session with a commit timer is in state
+    `pendingCommitTimer` with `commitBy` (uptime seconds); from 4.32 the pending timer is reported once, at the top,
+    as `commitTimerSessionName` and `commitTimerExpireTime` (the two shapes napalm's eos driver reads,
+    napalm/eos/eos.py _get_pending_commits)."""
+    new_shape = _release(device.version) >= (4, 32)
+    sessions, pending = {}, None
     for name, session in device.sessions.items():
         entry = {'state': session.state, 'completedTime': 0, 'commitUser': '', 'description': '', 'instances': {}}
-        if detail and session.commit_by is not None:
-            entry['commitBy'] = session.commit_by
+        if session.commit_by is not None:
+            pending = (name, session.commit_by)
+            if detail and not new_shape:
+                entry['commitBy'] = session.commit_by
         sessions[name] = entry
-    return {'sessions': sessions, 'maxSavedSessions': 1, 'maxOpenSessions': 5}
+    result = {'sessions': sessions, 'maxSavedSessions': 1, 'maxOpenSessions': 5}
+    if detail and new_shape and pending:
+        result.update(commitTimerSessionName=pending[0], commitTimerExpireTime=pending[1])
+    return result
 
 
 def running_config_json(config):

@@ -63,6 +63,9 @@ def main(argv=None):
     if command in ('systemd-run', 'systemctl'):
         from tests.doubles.ssh import jobs
         return jobs.main(directory, command, args)
+    if kind == 'sonic' and command in ('useradd', 'chpasswd', 'getent', 'id'):
+        from tests.doubles.ssh import accounts
+        return accounts.COMMANDS[command](directory, args)
     if kind == 'sonic':
         from tests.doubles.ssh import sonic
         return sonic.main(directory, faults, command, args)

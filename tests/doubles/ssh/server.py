@@ -33,7 +33,8 @@ ALIASES = '/run/aifabric-doubles'
 SFTP_SERVER = '/usr/lib/openssh/sftp-server'
 # Commands each platform puts on PATH (each one a wrapper around tests/doubles/ssh/cli.py).
 COMMANDS = {
-    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl'),
+    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
+              'useradd', 'chpasswd', 'getent', 'id'),
     'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}
@@ -78,7 +79,7 @@ def descendants(pid):
 class SshDouble:
     """One simulated switch reachable over SSH. `kind` is 'sonic' or 'nvue'."""
 
-    def __init__(self, name, kind, state_dir, public_key, host='127.0.0.1', port=0, device=None):
+    def __init__(self, name, kind, state_dir, public_key, host='127.0.0.1', port=0, device=None, python=None, root=None):
         if kind not in COMMANDS:
             raise ValueError('kind must be one of %s' % ', '.join(COMMANDS))
         if not os.path.exists(SSHD):
@@ -91,9 +92,21 @@ class SshDouble:
         self.device = dict(device or {})
         # Inside the device's mount namespace its state directory is also reachable here (its /tmp is D/tmp).
         self.inside = os.path.join(ALIASES, '%s-%d' % (name, self.port))
+        # The machine's /tmp, still reachable inside the switch once D/tmp hides it: a checkout, a venv or an
+        # interpreter that lives under /tmp is run through this alias.
+        self.host_tmp = self.inside + '-host-tmp'
+        self.python = self.visible(python or sys.executable)
+        self.root = self.visible(root or ROOT)
         self.process = None
         self._stop = threading.Event()
         self._timer_thread = None
+
+    def visible(self, path):
+        """`path` as the switch's processes see it (anything under the machine's /tmp through the alias)."""
+        path = os.path.abspath(path)
+        if path == '/tmp' or path.startswith('/tmp/'):
+            return self.host_tmp + path[len('/tmp'):]
+        return path
 
     # -- files --------------------------------------------------------------------------------------------
     def _write(self, relative, text, mode=0o644):
@@ -118,8 +131,8 @@ class SshDouble:
         device = {'name': self.name, 'kind': self.kind}
         device.update(self.device)
         state.init_device(directory, device)
-        env = {'DOUBLE_STATE': inside, 'DOUBLE_KIND': self.kind, 'DOUBLE_PYTHON': sys.executable,
-               'PYTHONPATH': ROOT, 'HOME': os.path.join(inside, 'home'),
+        env = {'DOUBLE_STATE': inside, 'DOUBLE_KIND': self.kind, 'DOUBLE_PYTHON': self.python,
+               'PYTHONPATH': self.root, 'HOME': os.path.join(inside, 'home'),
                'PATH': '%s:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' % os.path.join(inside, 'bin')}
         exports = ''.join('export %s=%s\n' % (key, shlex.quote(value)) for key, value in sorted(env.items()))
         user = PROMPT_USER[self.kind]
@@ -128,7 +141,10 @@ class SshDouble:
         root_prompt = shlex.quote('root@%s%s:/home/%s# ' % (self.name, site, user))
         self._write('etc/bashrc', exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\nunset HISTFILE\nPS1=%s\n' % prompt)
         self._write('etc/bashrc-root', exports + 'export DOUBLE_PRIVILEGED=1\nunset HISTFILE\nPS1=%s\n' % root_prompt)
-        self._write('bin/.login', '#!/bin/bash\n' + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
+        # fault knob `unreachable` (tests/doubles/faults.py): the management plane answers nothing, every session ends
+        unreachable = 'grep -q \'"unreachable": true\' %s 2>/dev/null && exit 255\n' % shlex.quote(
+            os.path.join(inside, 'faults.json'))
+        self._write('bin/.login', '#!/bin/bash\n' + unreachable + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
                     'if [ -n "$SSH_ORIGINAL_COMMAND" ]; then exec /bin/bash -c "$SSH_ORIGINAL_COMMAND"; fi\n'
                     'exec /bin/bash --noprofile --rcfile %s -i\n' % shlex.quote(os.path.join(inside, 'etc', 'bashrc')), 0o755)
         self._write('bin/sudo', '#!/bin/bash\n# Passwordless sudo, like the vendor admin users.\n'
@@ -148,6 +164,9 @@ class SshDouble:
             'PubkeyAuthentication yes', 'PasswordAuthentication no', 'KbdInteractiveAuthentication no',
             'PermitRootLogin prohibit-password', 'StrictModes no', 'UsePAM no', 'PrintMotd no', 'PrintLastLog no',
             'ForceCommand %s' % os.path.join(inside, 'bin', '.login'),
+            # sshd runs the ForceCommand through the login user's shell, which reads that user's ~/.bashrc on this
+            # machine (pyenv init and the like): the switch's sessions have the switch's home instead.
+            'SetEnv HOME=%s' % os.path.join(inside, 'home'),
             'Subsystem sftp %s' % SFTP_SERVER, 'LogLevel ERROR', 'MaxStartups 50', 'ClientAliveInterval 0', '',
         ]))
 
@@ -155,18 +174,20 @@ class SshDouble:
     def start(self, timeout=10.0):
         self.prepare()
         os.makedirs(self.inside, exist_ok=True)
+        os.makedirs(self.host_tmp, exist_ok=True)
         os.makedirs('/run/sshd', mode=0o755, exist_ok=True)  # sshd's privilege separation directory (Debian's tmpfiles.d)
         for sub in ('etc-upper', 'etc-work'):
             os.makedirs(os.path.join(self.state_dir, sub), exist_ok=True)
         quoted = {key: shlex.quote(value) for key, value in {
-            'state': self.state_dir, 'inside': self.inside, 'tmp': os.path.join(self.state_dir, 'tmp'),
+            'state': self.state_dir, 'inside': self.inside, 'host_tmp': self.host_tmp,
+            'tmp': os.path.join(self.state_dir, 'tmp'),
             'upper': os.path.join(self.inside, 'etc-upper'), 'work': os.path.join(self.inside, 'etc-work'),
             'config': os.path.join(self.inside, 'etc', 'sshd_config')}.items()}
-        # The switch's own view (paths through the alias: once D/tmp is /tmp, a D under /tmp is hidden): D at its
-        # alias, D/tmp as /tmp, a copy-on-write /etc (what a deploy writes under /etc
-        # stays in D/etc-upper) and the vendor's directories from D (SONiC: /etc/sonic).
+        # The switch's own view (paths through the aliases: once D/tmp is /tmp, whatever lives under the machine's
+        # /tmp is hidden): D at its alias, the machine's /tmp at its alias, D/tmp as /tmp, a copy-on-write /etc (what
+        # a deploy writes under /etc stays in D/etc-upper) and the vendor's directories from D (SONiC: /etc/sonic).
         mounts = [item.format(**quoted) for item in (
-            'mount --bind {state} {inside}', 'mount --bind {tmp} /tmp',
+            'mount --bind {state} {inside}', 'mount --bind /tmp {host_tmp}', 'mount --bind {tmp} /tmp',
             'mount -t overlay overlay -o lowerdir=/etc,upperdir={upper},workdir={work} /etc')]
         for inside_path, relative in VENDOR_DIRS[self.kind]:
             os.makedirs(os.path.join(self.state_dir, relative), exist_ok=True)
@@ -204,7 +225,8 @@ class SshDouble:
         from tests.doubles.ssh import state
         while not self._stop.wait(0.1):
             try:
-                state.run_due_timers(self.state_dir, self.inside, self.process.pid if self.process else None)
+                state.run_due_timers(self.state_dir, self.inside, self.process.pid if self.process else None,
+                                     python=self.python, root=self.root)
             except Exception as exc:  # pylint: disable=broad-exception-caught
                 with open(os.path.join(self.state_dir, 'timers.log'), 'a', encoding='utf-8') as handle:
                     handle.write('%s: %r\n' % (time.ctime(), exc))
@@ -237,11 +259,11 @@ class SshDouble:
         except subprocess.TimeoutExpired:
             pass
         self.process = None
-        try:
-            os.rmdir(self.inside)
-            os.rmdir(ALIASES)
-        except OSError:
-            pass  # other doubles still use the folder
+        for alias in (self.inside, self.host_tmp, ALIASES):
+            try:
+                os.rmdir(alias)
+            except OSError:
+                pass  # other doubles still use the folder
 
 
 def same_namespace(pid):

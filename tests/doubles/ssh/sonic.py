@@ -1,12 +1,14 @@
 """Community SONiC's management commands, as an SSH double runs them against its state directory.
 
 Modelled on sonic-utilities (config/main.py: `config replace|apply-patch|checkpoint|list-checkpoints|rollback|
-delete-checkpoint|save`; generic_config_updater: the validation messages) and SONiC's command reference
-(https://github.com/sonic-net/sonic-utilities/blob/master/doc/Command-Reference.md). The generic config updater
-(GCU) exists from release 202205 on (SONiC 202205 release notes); on an older release `config replace` fails
-as click does for an unknown command. Validation is a small YANG-like rule set (see README), with
-libyang/GCU's message texts. Files: D/db/CONFIG_DB.json (running CONFIG_DB), D/etc/sonic/config_db.json
-(saved), D/etc/sonic/checkpoints/NAME.cp.json, D/frr/running.conf and D/etc/sonic/frr/frr.conf (bgp container).
+delete-checkpoint|save`, their `--dry-run`; generic_config_updater: the checks and messages, see sonic_gcu.py and
+sonic_yang.py) and SONiC's command reference (https://github.com/sonic-net/sonic-utilities/blob/master/doc/
+Command-Reference.md). The generic config updater (GCU) exists from release 202205 on (SONiC 202205 release notes);
+on an older release `config replace` fails as click does for an unknown command. The bgp container follows
+sonic-buildimage dockers/docker-fpm-frr/docker_init.sh: its FRR config mode is the CONFIG_DB
+docker_routing_config_mode it was started with. Files: D/db/CONFIG_DB.json (running CONFIG_DB),
+D/etc/sonic/config_db.json (saved), D/etc/sonic/checkpoints/NAME.cp.json, D/frr/running.conf (the bgp container's
+running FRR), D/frr/container.json (the mode it started in) and D/etc/sonic/frr/ (the container's /etc/frr).
 """
 
 from __future__ import annotations
@@ -24,38 +26,16 @@ import time
 import zlib
 
 from tests.doubles import faults as faults_file
-from tests.doubles.ssh import frr, state
+from tests.doubles.ssh import accounts, frr, sonic_factory, sonic_gcu, state
 from tests.doubles.ssh.cli import drop_my_session, table
 from tests.doubles.world import remote_vteps
 
 GCU_SINCE = 202205
 CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
-PORT_LEAFREF = '/sonic-port:sonic-port/sonic-port:PORT/sonic-port:PORT_LIST/sonic-port:name'
-# CONFIG_DB tables that have a YANG model in sonic-yang-models (others are refused by GCU).
-YANG_TABLES = frozenset('''
-AAA ACL_RULE ACL_TABLE BGP_ALLOWED_PREFIXES BGP_GLOBALS BGP_GLOBALS_AF BGP_NEIGHBOR BGP_PEER_GROUP BGP_PEER_RANGE
-BREAKOUT_CFG BUFFER_PG BUFFER_POOL BUFFER_PORT_EGRESS_PROFILE_LIST BUFFER_PORT_INGRESS_PROFILE_LIST BUFFER_PROFILE
-BUFFER_QUEUE CABLE_LENGTH CRM DEVICE_METADATA DEVICE_NEIGHBOR DEVICE_NEIGHBOR_METADATA DNS_NAMESERVER DSCP_TO_TC_MAP
-FEATURE FLEX_COUNTER_TABLE INTERFACE KDUMP LLDP LOGGER LOOPBACK_INTERFACE MAP_PFC_PRIORITY_TO_QUEUE MGMT_INTERFACE
-MGMT_PORT MGMT_VRF_CONFIG NTP NTP_SERVER PASSW_HARDENING PFC_PRIORITY_TO_PRIORITY_GROUP_MAP PFC_WD PORT PORTCHANNEL
-PORTCHANNEL_INTERFACE PORTCHANNEL_MEMBER PORT_QOS_MAP QUEUE RADIUS RADIUS_SERVER ROUTE_MAP SCHEDULER SNMP
-SNMP_COMMUNITY SSH_SERVER STATIC_ROUTE SWITCH_HASH SYSLOG_CONFIG SYSLOG_SERVER TACPLUS TACPLUS_SERVER TC_TO_PRIORITY_GROUP_MAP
-TC_TO_QUEUE_MAP TELEMETRY VLAN VLAN_INTERFACE VLAN_MEMBER VRF VXLAN_EVPN_NVO VXLAN_TUNNEL VXLAN_TUNNEL_MAP
-WRED_PROFILE SYSTEM_DEFAULTS USER_ROLE
-'''.split())
-# sonic-hash.yang: the hash-field enumeration of SWITCH_HASH|GLOBAL's leaf-lists (ecmp_hash, lag_hash, ...).
-HASH_FIELDS = frozenset('''
-IN_PORT DST_MAC SRC_MAC ETHERTYPE VLAN_ID IP_PROTOCOL DST_IP SRC_IP L4_DST_PORT L4_SRC_PORT INNER_DST_MAC INNER_SRC_MAC
-INNER_ETHERTYPE INNER_IP_PROTOCOL INNER_DST_IP INNER_SRC_IP INNER_L4_DST_PORT INNER_L4_SRC_PORT IPV6_FLOW_LABEL
-RDMA_BTH_OPCODE RDMA_BTH_DEST_QP
-'''.split())
-# Tables whose keys (first part) must name a port of the PORT table (a YANG leafref).
-PORT_KEYED = ('PORT_QOS_MAP', 'QUEUE', 'BUFFER_PG', 'BUFFER_QUEUE', 'PFC_WD', 'DEVICE_NEIGHBOR',
-              'BUFFER_PORT_INGRESS_PROFILE_LIST', 'BUFFER_PORT_EGRESS_PROFILE_LIST')
-
-
-class Invalid(Exception):
-    """A CONFIG_DB the YANG models refuse: the message is libyang's."""
+INTEGRATED_MODES = ('split-unified', 'unified')
+# docker_init.sh write_default_zebra_config: what zebra needs to program routes through fpmsyncd.
+ZEBRA_DEFAULTS = ('no fpm use-next-hop-groups', 'fpm address 127.0.0.1')
+DAEMON_FILES = ('bgpd.conf', 'zebra.conf', 'staticd.conf', 'sharpd.conf')
 
 
 def _release(facts):
@@ -64,208 +44,126 @@ def _release(facts):
 
 
 def factory(directory, facts):
-    """A freshly installed switch: DEVICE_METADATA, every port of the HwSKU (admin down), management port."""
-    mac = '02:1c:73:%02x:%02x:%02x' % tuple(zlib.crc32(facts['name'].encode()).to_bytes(4, 'big')[1:])
-    config = {
-        'DEVICE_METADATA': {'localhost': {'hostname': 'sonic', 'hwsku': facts['hwsku'], 'platform': facts['platform'],
-                                          'mac': mac, 'type': 'LeafRouter', 'docker_routing_config_mode': 'split'}},
-        'PORT': {port: {'admin_status': 'down', 'alias': 'etp%d' % (index + 1), 'lanes': ','.join(
-            str(lane) for lane in range(index * 8, index * 8 + 8)), 'mtu': '9100', 'speed': '400000'}
-            for index, port in enumerate(facts['ports'])},
-        'MGMT_PORT': {'eth0': {'admin_status': 'up', 'alias': 'eth0'}},
-        'MGMT_INTERFACE': {'eth0|192.0.2.10/24': {'gwaddr': '192.0.2.1'}},
-        'FEATURE': {'bgp': {'state': 'enabled'}, 'lldp': {'state': 'enabled'}},
-    }
+    """A freshly installed switch (sonic_factory.py) whose bgp container started in the mode CONFIG_DB gives."""
+    config = sonic_factory.config_db(facts)
     state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), config)
     state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), config)
+    frr_dir = state.path(directory, 'etc', 'sonic', 'frr')
+    for leftover in (frr_dir, state.path(directory, 'etc', 'sonic', 'aifabric-deploy'),
+                     state.path(directory, 'etc', 'sonic', 'checkpoints')):
+        if os.path.isdir(leftover):
+            shutil.rmtree(leftover)
+    os.makedirs(frr_dir)
+    accounts.factory(directory)
     os.makedirs(state.path(directory, 'frr'), exist_ok=True)
-    os.makedirs(state.path(directory, 'etc', 'sonic', 'frr'), exist_ok=True)
-    for target in (state.path(directory, 'frr', 'running.conf'), state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf')):
-        with open(target, 'w', encoding='utf-8') as handle:
-            handle.write('frr defaults datacenter\nhostname sonic\nservice integrated-vtysh-config\n!\nend\n')
+    start_bgp_container(directory, config)
 
 
 def running(directory):
     return state.read_json(state.path(directory, 'db', 'CONFIG_DB.json'), {})
 
 
-# -- validation (YANG-like) --------------------------------------------------------------------------------
-def _constraint(value, constraint):
-    return Invalid('Value "%s" does not satisfy the constraint "%s" (range, length, or pattern).' % (value, constraint))
-
-
-def _int_field(value, low, high):
-    if not re.match(r'^\d+$', str(value)) or not low <= int(value) <= high:
-        raise _constraint(value, '%d..%d' % (low, high))
-
-
-def _enum(value, allowed):
-    if value not in allowed:
-        raise Invalid('Invalid enumeration value "%s".' % value)
-
-
-def _prefix(value):
-    try:
-        ipaddress.ip_interface(value)
-    except ValueError:
-        raise Invalid('Invalid value "%s" in "ip-prefix" element.' % value) from None
-
-
-def _address(value, element):
-    try:
-        ipaddress.ip_address(value)
-    except ValueError:
-        raise Invalid('Invalid value "%s" in "%s" element.' % (value, element)) from None
-
-
-def validate(config, facts):
-    """Raise Invalid with the first problem found, like libyang's data loading."""
-    ports = set(config.get('PORT', {}))
-    platform_ports = set(facts.get('ports', []))
-
-    def port_ref(name):
-        if name not in ports:
-            raise Invalid('Leafref "%s" of value "%s" points to a non-existing leaf.' % (PORT_LEAFREF, name))
-
-    for port, fields in config.get('PORT', {}).items():
-        if port not in platform_ports:
-            raise Invalid('Port %s is not in the port map of HwSKU %s (platform.json / port_config.ini).' % (port, facts.get('hwsku')))
-        if 'mtu' in fields:
-            _int_field(fields['mtu'], 68, 9216)
-        if 'speed' in fields:
-            _int_field(fields['speed'], 1, 1600000)
-        if 'admin_status' in fields:
-            _enum(fields['admin_status'], ('up', 'down'))
-        if 'fec' in fields:
-            _enum(fields['fec'], ('rs', 'fc', 'none', 'auto'))
-    for table in ('INTERFACE',):
-        for key in config.get(table, {}):
-            name, _sep, prefix = key.partition('|')
-            port_ref(name)
-            if prefix:
-                _prefix(prefix)
-    for table in ('LOOPBACK_INTERFACE', 'VLAN_INTERFACE'):
-        for key in config.get(table, {}):
-            if '|' in key:
-                _prefix(key.split('|', 1)[1])
-    for key, fields in config.get('VLAN', {}).items():
-        match = re.match(r'^Vlan(\d+)$', key)
-        if not match:
-            raise _constraint(key, 'Vlan(409[0-5]|40[0-8][0-9]|[1-3][0-9]{3}|[1-9][0-9]{2}|[1-9][0-9]|[2-9])')
-        _int_field(match.group(1), 2, 4095)
-        if 'vlanid' in fields and str(fields['vlanid']) != match.group(1):
-            raise Invalid('Must condition "vlanid = substring-after(name, \'Vlan\')" not satisfied for VLAN %s.' % key)
-    for key, fields in config.get('VLAN_MEMBER', {}).items():
-        vlan, _sep, port = key.partition('|')
-        if vlan not in config.get('VLAN', {}):
-            raise Invalid('Leafref "/sonic-vlan:sonic-vlan/sonic-vlan:VLAN/sonic-vlan:VLAN_LIST/sonic-vlan:name" of value "%s" '
-                          'points to a non-existing leaf.' % vlan)
-        port_ref(port)
-        if 'tagging_mode' in fields:
-            _enum(fields['tagging_mode'], ('tagged', 'untagged', 'priority_tagged'))
-    for table in PORT_KEYED:
-        for key in config.get(table, {}):
-            for name in key.split('|')[0].split(','):
-                if name.startswith('Ethernet'):
-                    port_ref(name)
-    for name, mapping in config.get('DSCP_TO_TC_MAP', {}).items():
-        for dscp, tc in mapping.items():
-            _int_field(dscp, 0, 63)
-            _int_field(tc, 0, 255)
-    for name, fields in config.get('PORT_QOS_MAP', {}).items():
-        if 'pfc_enable' in fields and not re.match(r'^([0-7](,[0-7])*)?$', fields['pfc_enable']):
-            raise _constraint(fields['pfc_enable'], '[0-7](,[0-7])*')
-    for name, fields in config.get('PFC_WD', {}).items():
-        if name == 'GLOBAL':
-            if 'POLL_INTERVAL' in fields:
-                _int_field(fields['POLL_INTERVAL'], 100, 3000)
-            continue
-        if 'action' in fields:
-            _enum(fields['action'], ('drop', 'forward', 'alert'))
-        if 'detection_time' in fields:
-            _int_field(fields['detection_time'], 100, 5000)
-        if 'restoration_time' in fields:
-            _int_field(fields['restoration_time'], 100, 60000)
-    for name, fields in config.get('WRED_PROFILE', {}).items():
-        if 'ecn' in fields:
-            _enum(fields['ecn'], ('ecn_none', 'ecn_green', 'ecn_yellow', 'ecn_red', 'ecn_green_yellow',
-                                  'ecn_green_red', 'ecn_yellow_red', 'ecn_all'))
-    for key, fields in config.get('SWITCH_HASH', {}).items():
-        if key != 'GLOBAL':
-            raise Invalid('Node "%s" not found as a child of "SWITCH_HASH" node.' % key)
-        for field, values in fields.items():
-            if field.endswith('_hash_algorithm'):
-                continue
-            for value in values if isinstance(values, list) else str(values).split(','):
-                _enum(value, HASH_FIELDS)
-    for key, fields in config.get('FLEX_COUNTER_TABLE', {}).items():
-        if 'FLEX_COUNTER_STATUS' in fields:
-            _enum(fields['FLEX_COUNTER_STATUS'], ('enable', 'disable'))
-    for key, fields in config.get('VXLAN_TUNNEL', {}).items():
-        if 'src_ip' in fields:
-            try:
-                ipaddress.IPv4Address(fields['src_ip'])
-            except ValueError:
-                raise Invalid('Invalid value "%s" in "src_ip" element.' % fields['src_ip']) from None
-    for key, fields in config.get('VXLAN_TUNNEL_MAP', {}).items():
-        if 'vni' in fields:
-            _int_field(fields['vni'], 1, 16777215)
-        if 'vlan' in fields and fields['vlan'] not in config.get('VLAN', {}):
-            raise Invalid('Leafref "/sonic-vlan:sonic-vlan/sonic-vlan:VLAN/sonic-vlan:VLAN_LIST/sonic-vlan:name" of value "%s" '
-                          'points to a non-existing leaf.' % fields['vlan'])
-    # Management plane (sonic-mgmt_interface, sonic-mgmt_vrf, sonic-ntp, sonic-syslog, sonic-dns, sonic-system-tacacs)
-    for key, fields in config.get('MGMT_INTERFACE', {}).items():
-        port, _sep, prefix = key.partition('|')
-        if port not in config.get('MGMT_PORT', {}):
-            raise Invalid('Leafref "/sonic-mgmt_port:sonic-mgmt_port/sonic-mgmt_port:MGMT_PORT/sonic-mgmt_port:'
-                          'MGMT_PORT_LIST/sonic-mgmt_port:name" of value "%s" points to a non-existing leaf.' % port)
-        _prefix(prefix)
-        if 'gwaddr' in fields:
-            _address(fields['gwaddr'], 'gwaddr')
-    for fields in config.get('MGMT_VRF_CONFIG', {}).values():
-        if 'mgmtVrfEnabled' in fields:
-            _enum(fields['mgmtVrfEnabled'], ('true', 'false'))
-    for table in ('NTP_SERVER', 'SYSLOG_SERVER', 'DNS_NAMESERVER', 'TACPLUS_SERVER'):
-        for key, fields in config.get(table, {}).items():
-            _address(key, 'server address')
-            if 'vrf' in fields and fields['vrf'] not in ('default', 'mgmt') and fields['vrf'] not in config.get('VRF', {}):
-                raise Invalid('Invalid value "%s" in "vrf" element.' % fields['vrf'])
-    for fields in config.get('NTP', {}).values():
-        if 'vrf' in fields:
-            _enum(fields['vrf'], ('default', 'mgmt'))
+# -- the bgp container (docker-fpm-frr) ---------------------------------------------------------------------------
+def _generated_frr(config):
+    """What sonic-cfggen's bgpd/zebra templates make of CONFIG_DB in `separated` mode (hostname, ASN, router-id from
+    Loopback0, a neighbour per BGP_NEIGHBOR row): enough for a deploy to read back and replace."""
     metadata = config.get('DEVICE_METADATA', {}).get('localhost', {})
-    if 'bgp_asn' in metadata:
-        _int_field(metadata['bgp_asn'], 1, 4294967295)
-    if 'hostname' in metadata and not re.match(r'^[a-zA-Z0-9]([a-zA-Z0-9.-]{0,61}[a-zA-Z0-9])?$', metadata['hostname']):
-        raise _constraint(metadata['hostname'], '[a-zA-Z0-9]([a-zA-Z0-9.-]{0,61}[a-zA-Z0-9])?')
+    loopback = next((key.split('|', 1)[1].split('/')[0] for key in config.get('LOOPBACK_INTERFACE', {})
+                     if key.startswith('Loopback0|')), None)
+    lines = ['hostname %s' % metadata.get('hostname', 'sonic'), '!', 'router bgp %s' % metadata.get('bgp_asn', '65100')]
+    if loopback:
+        lines.append(' bgp router-id %s' % loopback)
+    for peer, fields in sorted(config.get('BGP_NEIGHBOR', {}).items()):
+        if fields.get('asn'):
+            lines.append(' neighbor %s remote-as %s' % (peer, fields['asn']))
+    return '\n'.join(lines + ['!', 'end']) + '\n'
 
 
-def _gcu_checks(target, faults):
-    """GenericUpdater's checks before it applies anything; raises ValueError with GCU's message."""
-    empty = sorted(table for table, rows in target.items() if isinstance(rows, dict) and not rows)
-    if empty:
-        raise ValueError('Given config has empty tables. Table%s: %s' % ('s' if len(empty) != 1 else '', ', '.join(empty)))
-    if any(table not in YANG_TABLES for table in target):
-        raise ValueError('Given patch is not valid because it has changes to tables without YANG models')
+def _with_zebra_defaults(text):
+    missing = [line for line in ZEBRA_DEFAULTS if not re.search(r'^%s$' % re.escape(line), text, re.M)]
+    return text if not missing else text.rstrip('\n') + '\n' + '\n'.join(missing) + '\n'
+
+
+def container_mode(directory):
+    return state.read_json(state.path(directory, 'frr', 'container.json'), {}).get('mode', 'separated')
+
+
+def start_bgp_container(directory, config=None):
+    """`systemctl restart bgp`: docker_init.sh with the running CONFIG_DB's docker_routing_config_mode."""
+    config = running(directory) if config is None else config
+    mode = config.get('DEVICE_METADATA', {}).get('localhost', {}).get('docker_routing_config_mode') or 'separated'
+    frr_dir = state.path(directory, 'etc', 'sonic', 'frr')
+    os.makedirs(frr_dir, exist_ok=True)
+
+    def write(name, text):
+        with open(os.path.join(frr_dir, name), 'w', encoding='utf-8') as handle:
+            handle.write(text)
+
+    def remove(*names):
+        for name in names:
+            if os.path.exists(os.path.join(frr_dir, name)):
+                os.remove(os.path.join(frr_dir, name))
+
+    def read(name):
+        path = os.path.join(frr_dir, name)
+        if not os.path.exists(path):
+            return ''
+        with open(path, encoding='utf-8') as handle:
+            return handle.read()
+
+    if mode in INTEGRATED_MODES:
+        write('vtysh.conf', 'service integrated-vtysh-config\n')
+        remove(*DAEMON_FILES)
+        if mode == 'unified':
+            write('frr.conf', _generated_frr(config))
+        write('frr.conf', _with_zebra_defaults(read('frr.conf')))
+        text = read('frr.conf')
+    else:
+        write('vtysh.conf', 'no service integrated-vtysh-config\n')
+        remove('frr.conf')
+        if mode == 'separated':
+            write('bgpd.conf', _generated_frr(config))
+            write('zebra.conf', '')
+        write('zebra.conf', _with_zebra_defaults(read('zebra.conf')))
+        text = ''.join(read(name) for name in DAEMON_FILES)
+    with state.locked(directory):
+        with open(state.path(directory, 'frr', 'running.conf'), 'w', encoding='utf-8') as handle:
+            handle.write(text)
+        state.write_json(state.path(directory, 'frr', 'container.json'), {'mode': mode, 'started': time.time()})
+        # every BGP session of the switch starts over
+        state.write_json(state.path(directory, 'bgp_first_seen.json'), {})
+
+
+def integrated(directory):
+    """frr-reload.py's test: /etc/frr/vtysh.conf does not say `no service integrated-vtysh-config`."""
+    path = state.path(directory, 'etc', 'sonic', 'frr', 'vtysh.conf')
+    if not os.path.exists(path):
+        return True
+    with open(path, encoding='utf-8') as handle:
+        return not any(line.strip() == 'no service integrated-vtysh-config' for line in handle)
+
+
+# -- config: the generic config updater ----------------------------------------------------------------------------
+def _reject_lines(target, faults):
     for pattern in faults.get('reject_lines') or []:
-        for table, rows in target.items():
+        for table_name, rows in target.items():
             for key, fields in rows.items():
-                entry = '%s|%s %s' % (table, key, json.dumps(fields, sort_keys=True))
+                entry = '%s|%s %s' % (table_name, key, json.dumps(fields, sort_keys=True))
                 if re.search(pattern, entry):
-                    raise ValueError('Given patch will produce invalid config. Error: Data Loading Failed\n'
-                                     'Entry "%s|%s" refused by the device.' % (table, key))
+                    raise sonic_gcu.Refused('Given patch will produce invalid config. Error: Data Loading Failed\n'
+                                            'Entry "%s|%s" refused by the device.' % (table_name, key))
 
 
 def _apply_target(directory, faults, target, dry_run):
+    """GCU's checks, then (unless a dry run) the target becomes the running CONFIG_DB."""
     facts = state.device(directory)
-    _gcu_checks(target, faults)
-    try:
-        validate(target, facts)
-    except Invalid as exc:
-        raise ValueError('Given patch will produce invalid config. Error: Data Loading Failed\n%s' % exc) from None
+    current = running(directory)
+    patch = sonic_gcu.check_target(current, target, facts)
+    _reject_lines(target, faults)
     if not dry_run:
         state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
         faults_file.committed(directory)
+    return patch
 
 
 def _fail(subcommand, usage, message, verb):
@@ -279,7 +177,7 @@ def _options(args):
     rest = list(args)
     while rest:
         item = rest.pop(0)
-        if item in ('-f', '--format', '-i', '--ignore-path'):
+        if item in ('-f', '--format', '-i', '--ignore-path', '-t', '--path-trace'):
             if rest:
                 rest.pop(0)
         elif item.startswith('-'):
@@ -287,29 +185,6 @@ def _options(args):
         else:
             positional.append(item)
     return flags, positional
-
-
-def json_patch(document, operations):
-    """RFC 6902 add/remove/replace/test on a JSON document (what `config apply-patch` takes)."""
-    document = copy.deepcopy(document)
-    for operation in operations:
-        tokens = [token.replace('~1', '/').replace('~0', '~') for token in operation['path'].split('/')[1:]]
-        parent = document
-        for token in tokens[:-1]:
-            if token not in parent:
-                raise ValueError("can't replace a non-existent object '%s'" % token)
-            parent = parent[token]
-        last = tokens[-1] if tokens else None
-        op = operation['op']
-        if op == 'add' or (op == 'replace' and last in parent):
-            parent[last] = copy.deepcopy(operation['value'])
-        elif op == 'remove' and last in parent:
-            del parent[last]
-        elif op == 'test' and parent.get(last) == operation['value']:
-            continue
-        else:
-            raise ValueError("can't %s a non-existent object '%s'" % (op, last))
-    return document
 
 
 def config(directory, faults, args):
@@ -324,8 +199,13 @@ def config(directory, faults, args):
     if os.environ.get('DOUBLE_PRIVILEGED') != '1' and sub not in ('list-checkpoints',):
         sys.stderr.write('Root privileges are required for this operation\n')
         return 1
+    if sub in (faults.get('refuse_config') or []):
+        sys.stderr.write('Error: config %s failed (fault knob refuse_config)\n' % sub)
+        return 1
     flags, positional = _options(rest)
     dry_run = bool(flags & {'-d', '--dry-run'})
+    if dry_run:
+        sys.stdout.write('** DRY RUN EXECUTION **\n')
     checkpoints = state.path(directory, 'etc', 'sonic', 'checkpoints')
     with state.locked(directory):
         if sub in ('replace', 'apply-patch'):
@@ -337,15 +217,17 @@ def config(directory, faults, args):
                 with open(positional[0], encoding='utf-8') as handle:
                     document = json.load(handle)
                 if sub == 'apply-patch':
-                    document = json_patch(running(directory), document)
+                    document = sonic_gcu.apply_patch(running(directory), document)
                 sys.stdout.write('Patch Applier: localhost: Patch application starting.\n'
                                  'Patch Applier: localhost getting current config db.\n'
                                  'Patch Applier: localhost: simulating the target full config after applying the patch.\n'
                                  'Patch Applier: localhost: validating all JsonPatch operations are permitted on the specified fields\n')
-                _apply_target(directory, faults, document, dry_run)
+                patch = _apply_target(directory, faults, document, dry_run)
             except (OSError, ValueError) as exc:
                 return _fail(sub, usage, exc, verb)
-            sys.stdout.write('Patch Applier: localhost: Patch application completed.\n')
+            sys.stdout.write('Patch Applier: The localhost patch was converted into %d change%s.\n'
+                             'Patch Applier: localhost patch application completed.\n'
+                             % (len(patch), '' if len(patch) == 1 else 's'))
             sys.stdout.write('Config replaced successfully.\n' if sub == 'replace' else 'Patch applied successfully.\n')
             sys.stdout.flush()
             if faults.get('drop_after_commit') and not dry_run:
@@ -405,7 +287,9 @@ def config(directory, faults, args):
         target = document if sub == 'reload' else _merge(running(directory), document)
         state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
         sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -j %s --write-to-db\n' % source)
-        return 0
+    if sub == 'reload':
+        start_bgp_container(directory)  # config reload restarts every service, the bgp container included
+    return 0
 
 
 def _merge(base, extra):
@@ -536,9 +420,10 @@ def show(directory, faults, args):
     if words == 'version':
         sys.stdout.write('\nSONiC Software Version: SONiC.%s.1-double\nSONiC OS Version: 12\nDistribution: Debian 12.5\n'
                          'Kernel: 6.1.0-22-2-amd64\nBuild commit: 0000000\nBuild date: Mon Jan  1 00:00:00 UTC 2024\n'
-                         'Built by: double@aifabric\n\nPlatform: %s\nHwSKU: %s\nASIC: broadcom\nASIC Count: 1\n'
+                         'Built by: double@aifabric\n\nPlatform: %s\nHwSKU: %s\nASIC: %s\nASIC Count: 1\n'
                          'Serial Number: DBL%08X\nModel Number: %s\nHardware Revision: N/A\nUptime: %s\nDate: %s\n'
-                         % (facts['release'], facts['platform'], facts['hwsku'], zlib.crc32(facts['name'].encode()),
+                         % (facts['release'], facts['platform'], facts['hwsku'], facts.get('asic_type', 'broadcom'),
+                            zlib.crc32(facts['name'].encode()),
                             facts['hwsku'], time.strftime(' %H:%M:%S up 1 day,  0:00,  1 user,  load average: 0.00, 0.00, 0.00'),
                             time.strftime('%a %d %b %Y %H:%M:%S')))
     elif words in ('runningconfiguration all', 'runningconfig all'):
@@ -765,6 +650,11 @@ def frr_reload(directory, args):
     if mode == 'test':
         sys.stdout.write(frr.reload_diff(old, new))
         return 0
+    if not integrated(directory) and '--daemon' not in args:
+        # FRR tools/frr-reload.py: a reload needs `service integrated-vtysh-config` (docker_init.sh writes `no service
+        # integrated-vtysh-config` in the separated and split modes); the message goes to its log.
+        sys.stderr.write("'service integrated-vtysh-config' is not configured, this is required for 'service frr reload'\n")
+        return 1
     with state.locked(directory):
         with open(state.path(directory, 'frr', 'running.conf'), 'w', encoding='utf-8') as handle:
             handle.write(new)

@@ -16,7 +16,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SONIC_RELEASE = '202311'
-CUMULUS_RELEASE = '5.9.2'
+CUMULUS_RELEASE = '5.14.0'
 
 
 def sonic_ports(count=128, step=4):
@@ -98,44 +98,104 @@ def first_seen(directory, keys):
     return updated
 
 
-# -- timers: scheduled jobs (systemd-run) and NVUE's confirm rollback -------------------------------------
-def schedule(directory, unit, seconds, argv):
-    write_json(path(directory, 'jobs', unit + '.json'), {'due': time.time() + seconds, 'argv': argv, 'unit': unit})
+# -- timers: transient units (systemd-run) and NVUE's confirm rollback ----------------------------------------
+# One record per transient unit name: its timer (waiting, running while its service runs, elapsed after it: systemd
+# keeps an elapsed timer loaded, RemainAfterElapse=yes by default, systemd.timer(5); None once stopped) and its
+# service (inactive, active, failed: a failed unit stays loaded unless systemd-run --collect, systemd-run(1)).
+TIMER_ACTIVE = ('waiting', 'running', 'elapsed')
+
+
+def _job_path(directory, unit):
+    return path(directory, 'jobs', unit + '.json')
+
+
+def unit_name(unit):
+    for suffix in ('.timer', '.service'):
+        if unit.endswith(suffix):
+            return unit[:-len(suffix)]
+    return unit
+
+
+def job(directory, unit):
+    return read_json(_job_path(directory, unit_name(unit)))
+
+
+def loaded(record):
+    return bool(record) and (record.get('timer') in TIMER_ACTIVE or record.get('service') in ('active', 'failed'))
+
+
+def save_job(directory, record):
+    """Keep a record while any of its units is loaded."""
+    if loaded(record):
+        write_json(_job_path(directory, record['unit']), record)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(_job_path(directory, record['unit']))
+
+
+def schedule(directory, unit, seconds, argv, collect=False):
+    save_job(directory, {'unit': unit, 'due': time.time() + seconds, 'argv': argv, 'collect': collect,
+                         'timer': 'waiting', 'service': 'inactive', 'result': None, 'pid': None})
 
 
 def cancel(directory, unit):
-    for name in (unit, unit[:-6] if unit.endswith('.timer') else unit, unit[:-8] if unit.endswith('.service') else unit):
-        with contextlib.suppress(FileNotFoundError):
-            os.remove(path(directory, 'jobs', name + '.json'))
-            return True
-    return False
+    """Stop a unit's timer (a service that runs is left to finish, a failed one stays loaded)."""
+    record = job(directory, unit)
+    if not record:
+        return False
+    record['timer'] = None
+    save_job(directory, record)
+    return True
+
+
+def forget_jobs(directory):
+    """Every transient unit gone (a switch back to its factory state)."""
+    folder = path(directory, 'jobs')
+    if os.path.isdir(folder):
+        for name in os.listdir(folder):
+            with contextlib.suppress(FileNotFoundError):
+                os.remove(path(folder, name))
 
 
 def jobs(directory):
     folder = path(directory, 'jobs')
     if not os.path.isdir(folder):
         return []
-    return [read_json(path(folder, name)) for name in sorted(os.listdir(folder)) if name.endswith('.json')]
+    return [record for record in (read_json(path(folder, name)) for name in sorted(os.listdir(folder))
+                                  if name.endswith('.json')) if record]
 
 
-def run_due_timers(directory, inside=None, namespace_pid=None):
-    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace."""
+def run_due_timers(directory, inside=None, namespace_pid=None, python=None, root=None):
+    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace, with the
+    interpreter and checkout as the switch sees them (`python`, `root`)."""
     now = time.time()
-    for job in jobs(directory):
-        if job and job['due'] <= now:
-            cancel(directory, job['unit'])
-            where = inside or directory
-            env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=ROOT, DOUBLE_PYTHON=python(), DOUBLE_PRIVILEGED='1')
-            env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
-            argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + job['argv'] if namespace_pid else job['argv']
-            with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
-                log.write('%s run %s: %s\n' % (time.ctime(), job['unit'], ' '.join(job['argv'])))
-                log.flush()
-                subprocess.run(argv, env=env, stdout=log, stderr=log, check=False, cwd='/')
+    for record in jobs(directory):
+        if record.get('timer') != 'waiting' or record['due'] > now:
+            continue
+        where = inside or directory
+        env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=root or ROOT, DOUBLE_PYTHON=python or interpreter(),
+                   DOUBLE_PRIVILEGED='1')
+        env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
+        argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + record['argv'] if namespace_pid else record['argv']
+        with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
+            log.write('%s run %s: %s\n' % (time.ctime(), record['unit'], ' '.join(record['argv'])))
+            log.flush()
+            process = subprocess.Popen(argv, env=env, stdout=log, stderr=log, cwd='/')  # pylint: disable=consider-using-with
+            record.update(timer='running', service='active', pid=process.pid)
+            save_job(directory, record)
+            code = process.wait()
+            log.write('%s %s exited %d\n' % (time.ctime(), record['unit'], code))
+        record = job(directory, record['unit']) or record
+        record.update(service='inactive' if code == 0 else 'failed', result='success' if code == 0 else 'exit-code', pid=None)
+        if record.get('timer') == 'running':
+            record['timer'] = 'elapsed'
+        if record['service'] == 'inactive' or record.get('collect'):
+            record['service'] = None  # unloaded: an inactive unit always, a failed one with --collect
+        save_job(directory, record)
     if device(directory).get('kind') == 'nvue':
         from tests.doubles.ssh import nvue
         nvue.expire_confirm(directory)
 
 
-def python():
+def interpreter():
     return os.environ.get('DOUBLE_PYTHON', sys.executable)

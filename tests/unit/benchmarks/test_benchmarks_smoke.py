@@ -49,6 +49,18 @@ def test_python_api_toy_fabric():
     assert 'eos/none' in bench_python_api.report(data)
 
 
+def test_python_api_tmpfs_passes_leave_nothing_behind(monkeypatch, tmp_path):
+    """A tmpfs pass writes a whole output (a symlink to its generation, the generations, the lock) and removes all
+    of it: before, only the symlink went and every pass left its files in RAM."""
+    shm = tmp_path / 'shm'
+    shm.mkdir()
+    monkeypatch.setenv('AIFABRIC_BENCH_TMPFS', str(shm))
+    monkeypatch.setattr(bench_python_api, 'TMPFS', str(shm))
+    data = bench_python_api.run(platforms=('eos',), repeat=1, write_modes=('tmpfs',), servers=8, quiet=True)
+    assert data['summary']['eos/tmpfs']['counts']['files'] > 0
+    assert os.listdir(shm) == []
+
+
 def test_gpu16k_intent_has_the_issue_shape():
     _common.import_path()
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent

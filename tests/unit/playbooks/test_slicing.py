@@ -98,3 +98,34 @@ def test_a_limit_renders_the_devices_it_names(tmp_path):
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
     rendered = sorted(os.listdir(tmp_path / 'pod1k' / 'configs'))
     assert rendered[0] == 'leaf001' and len(rendered) > 2 and all(name.startswith('spine00') for name in rendered[1:])
+
+
+LAB = os.path.join(ROOT, 'inventories', 'lab')
+
+
+def _lab_render(tmp_path, *extra):
+    extra_vars = json.dumps({'aifabric_render_out': str(tmp_path), 'aifabric_render_docs': False})
+    command = ansible_cli('playbook') + ['-i', LAB, os.path.join(ROOT, 'playbooks', 'render.yml'), '-e', extra_vars]
+    return subprocess.run(command + list(extra), env=_env(), capture_output=True, text=True, timeout=600, check=False)
+
+
+def test_a_limit_that_names_devices_only_renders_them(tmp_path):
+    """`--limit leaf001` (localhost not named): the play still runs, once, and renders that device."""
+    result = _lab_render(tmp_path, '--limit', 'leaf001')
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    assert sorted(os.listdir(tmp_path / 'lab' / 'configs')) == ['leaf001']
+    assert 'rendered 1 device(s)' in result.stdout
+    group = _lab_render(tmp_path / 'group', '--limit', 'rail_1')
+    assert group.returncode == 0, group.stdout[-3000:]
+    assert sorted(os.listdir(tmp_path / 'group' / 'lab' / 'configs')) == ['leaf002', 'leaf004']
+
+
+def test_a_limit_that_names_no_device_of_the_fabric_fails_saying_how_to_ask(tmp_path):
+    extra_inventory = tmp_path / 'others.yml'
+    extra_inventory.write_text('all:\n  hosts:\n    router1: {}\n')
+    result = _lab_render(tmp_path, '-i', str(extra_inventory), '--limit', 'router1')
+    assert result.returncode != 0
+    text = ' '.join(result.stdout.split())
+    assert "The limit 'router1' names no device of fabric lab" in text, result.stdout[-3000:]
+    assert '--limit leaf001,spine001' in text and 'aifabric_render_devices' in text
+    assert not (tmp_path / 'lab').exists()

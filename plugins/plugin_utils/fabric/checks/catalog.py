@@ -172,7 +172,7 @@ def marking_flows(ctx) -> list:
         leaf = ctx.model(rail['leaf'])
         captures = [{'device': item['peer'], 'interface': item['peer_interface']} for item in leaf['interfaces']
                     if item['direction'] == 'up'
-                    and get_platform(ctx.model(item['peer'])['platform']).kernel_forwarding]
+                    and get_platform(ctx.model(item['peer'])['platform']).kernel_dataplane]
         flows.append({'rail': rail['rail'], 'network': key, 'sender': sender, 'interface': rail['interface'],
                       'source': rail['ip'], 'receiver': receiver, 'destination': peer_rail['ip'],
                       'sender_leaf': rail['leaf'], 'receiver_leaf': peer_rail['leaf'], 'vni': vnis.get(rail.get('network')),

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from . import Check, NotApplicable, StateError, Subject, Unexpected, failed, passed, register, verdict
 from . import catalog
+from ..platforms import PLATFORMS
 from ..state.iproute2 import is_up
 from ..state.sources import ping_key
 
 SWITCHES = ('leaf', 'spine', 'super_spine')
 ALL = SWITCHES + ('host',)
 # Platforms whose overlay lives in the Linux kernel (bridge + VXLAN netdevs) rather than in an ASIC.
-KERNEL_DATAPLANE = ('frr',)
+KERNEL_DATAPLANE = tuple(name for name, platform in PLATFORMS.items() if platform.kernel_dataplane)
 
 
 def _once(ctx, name, what, build):

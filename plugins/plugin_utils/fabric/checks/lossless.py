@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Lossless consistency: switch and host agree on every lossless setting (reference rules C01-C25).
+"""Lossless consistency: switch and host agree on every lossless setting (rules C01-C25, docs/validation.md).
 
 Two phases, both reported:
 - `design` (pre-deploy): the switch side is the configuration the collection renders for it (config_db.json,

@@ -15,6 +15,7 @@ Each side is computed once per device and phase (ctx.cache) and says why it cann
 from __future__ import annotations
 
 from ..platforms import get_platform
+from ..render import render_model
 from ..state import StateError
 from ..state.sources import gatherer_for
 
@@ -24,7 +25,7 @@ PHASES = ('design', 'deployed')
 def no_lossless_dataplane(title) -> str:
     """Why a switch without a lossless data plane (the FRR lab switch) has no lossless state to check."""
     return ('%s has no lossless data plane: PFC, ECN, buffers and the PFC watchdog cannot exist in a software lab, so '
-            'the design gives these switches no lossless configuration (SONiC, EOS and NVUE switches are checked here)'
+            'the design gives these switches no lossless configuration (the switches of lossless platforms are checked here)'
             % title)
 
 
@@ -38,6 +39,14 @@ def profile(ctx) -> dict:
 
 def describe_set(values) -> str:
     return '{%s}' % ','.join(str(value) for value in values) if values is not None else 'unknown'
+
+
+def _rendered(model):
+    """The files rendered for `model` (without local users: a design view), read back by the platform's parser."""
+    try:
+        return render_model(model)
+    except (KeyError, ValueError) as exc:
+        raise StateError('rendered configuration', 'cannot render: %s' % exc) from None
 
 
 def switch_side(ctx, model, phase):
@@ -55,7 +64,7 @@ def switch_side(ctx, model, phase):
             if gatherer.design_view is None:
                 side['na'] = 'the %s gatherer cannot read the rendered configuration' % gatherer.title
             else:
-                state = gatherer.design_view(model)
+                state = gatherer.design_view(_rendered(model))
                 side.update(views=state['ports'], issues=state['issues'], source=state['source'])
         elif not ctx.state(model['name']).provides('lossless'):
             side['na'] = 'the %s gatherer does not read the lossless configuration' % gatherer.title

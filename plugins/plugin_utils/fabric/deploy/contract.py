@@ -27,14 +27,22 @@ DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
 
 class Driver:
     """What a platform driver implements (one connection per `session()`; state between push and confirm lives on
-    the switch: a config session, a checkpoint and timer, an NVUE revision)."""
+    the switch: a config session, a checkpoint and timer, a pending revision)."""
 
     platform = None
     files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
+    optional_files = ()  # rendered files it deploys where the design has them (e.g. local users)
+    max_confirm_seconds = None  # the longest confirm timer the switch can hold (None: no bound)
+    # (name, what its vendor default password is) of the account a fresh switch has that a deploy only secures when
+    # management.users lists it (None: the deployed configuration replaces the switch's accounts)
+    default_account = None
 
     def __init__(self, device, host_vars):
         self.device = device
         self.host_vars = host_vars
+        # Where the contract is, and what the switch is left in if the step stops there (its deadline ran out).
+        self.step = None
+        self.outcome_if_stopped = FAILED
 
     def session(self):
         """Context manager: the open connection (yields self)."""
@@ -60,8 +68,9 @@ class Driver:
         confirm() comes within `confirm_seconds`."""
         raise NotImplementedError
 
-    def confirm(self):
-        """Stop the timer and save the running configuration to startup."""
+    def confirm(self, files):
+        """Stop the timer and save the running configuration to startup (`files`: the rendered files, for what a
+        platform sets only once the push is confirmed)."""
         raise NotImplementedError
 
     def rollback(self) -> bool:
@@ -129,9 +138,14 @@ def _as_deploy_error(error, step, outcome):
     return DeployError(error.device, error.step or step, error.message, outcome)
 
 
+def _at(driver, step, outcome=FAILED):
+    driver.step, driver.outcome_if_stopped = step, outcome
+
+
 @contextlib.contextmanager
 def _steps(driver, step, outcome=FAILED):
     """Errors of the library or the switch inside become DeployError with `outcome`."""
+    _at(driver, step, outcome)
     try:
         yield
     except TransportError as error:
@@ -140,6 +154,7 @@ def _steps(driver, step, outcome=FAILED):
 
 def _discarding_on_error(driver, step, method, *args):
     """method(*args); on an error the candidate is dropped first (the running configuration was never touched)."""
+    _at(driver, step)
     try:
         return method(*args)
     except TransportError as error:
@@ -150,6 +165,9 @@ def _discarding_on_error(driver, step, method, *args):
 
 def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
     """{'outcome', 'diff', 'changed'}; DeployError when the push fails (see the module docstring)."""
+    if driver.max_confirm_seconds is not None and confirm_seconds > driver.max_confirm_seconds:
+        raise DeployError(driver.device, 'confirm timer', 'a %s switch holds a confirm timer of at most %d s, got %d s: '
+                          'lower confirm_timeout' % (driver.platform, driver.max_confirm_seconds, confirm_seconds))
     with _steps(driver, 'connect'), driver.session():
         with _steps(driver, 'preflight'):
             driver.preflight()
@@ -164,6 +182,7 @@ def push(driver, files, check_mode=False, confirm_seconds=300) -> dict:
                 driver.discard()
             raise DeployError(driver.device, 'lock-out guard', 'refusing to commit a configuration that would cut '
                               'the operator off: %s' % '; '.join(problems))
+        _at(driver, 'commit', REVERTING)  # stopped during the commit: the switch's confirm timer reverts it
         try:
             driver.commit(confirm_seconds)
         except DeployError:
@@ -179,6 +198,13 @@ def _after_failed_commit(driver, error, confirm_seconds):
     for attempt in (_same_session, _new_session):
         try:
             reverted = attempt(driver)
+        except DeployError as rollback_error:
+            if rollback_error.outcome != FAILED:
+                reasons.append(rollback_error.message)
+                continue
+            # the switch tried to revert and could not: no timer will do better
+            return DeployError(driver.device, error.step, '%s; the rollback failed: %s' % (
+                error.message, rollback_error.message), FAILED)
         except TransportError as rollback_error:
             reasons.append(rollback_error.message)
             continue
@@ -201,7 +227,7 @@ def confirm(driver, files) -> dict:
     """Confirm the pending commit, save it, and prove the running configuration is the rendered one."""
     with _steps(driver, 'connect', REVERTING), driver.session():
         with _steps(driver, 'confirm', REVERTING):
-            driver.confirm()
+            driver.confirm(files)
         with _steps(driver, 'read back', CONFIRMED):
             diff = driver.prepare(files)
             driver.discard()

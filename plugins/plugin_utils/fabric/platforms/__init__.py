@@ -11,9 +11,11 @@ what the NOS is (limits, watchdog rules, releases, port naming, management) as d
     deploy.py      DRIVER: a deploy.contract.Driver (push / confirm / rollback with a confirm timer on the switch)
     state.py       GATHERER: a state.gatherer.Gatherer whose parsers give the neutral state (state/schema.py)
     lab.py         KINDS: the lab.LabKind of each containerlab kind in Platform.lab_kinds (none: no lab.py)
+    docs           docs/platform-<name>.md of the collection, or README.md in the folder
 
-The registry is this package's `__path__`: every package folder on it is looked at once per process (`refresh()`
-forgets what was found, e.g. after a test put another folder on the path). The contract every folder honours is
+The registry is this package's folder: every package folder in it is looked at once per process. add_folder() makes it
+look in another folder as well (nothing in the collection does: tests point it at a fixture platform) and refresh()
+forgets what was found. The contract every folder honours is
 tested over the registry (tests/unit/plugins/plugin_utils/fabric/platforms/test_contract.py).
 """
 
@@ -22,12 +24,15 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
 import os
 import pkgutil
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 PARTS = ('render', 'deploy', 'state', 'lab')
+COLLECTION = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 4))
 
 
 class PlatformError(ValueError):
@@ -72,17 +77,29 @@ class Platform:
     mtu_max: int
     watchdog: WatchdogRules | None
     config_files: tuple = ()
+    # The short name in messages ('SONiC takes ...').
+    label: str = ''
     # Real switch hardware: port names, lanes, breakout and FEC come from a shipped switch model
     # (switch_models.py) named the NOS's way; lab platforms number their ports port_prefix + N.
     uses_models: bool = False
-    # How the NOS names a (breakout) port: sonic_lanes = the HWSKU port map's Ethernet<first lane>;
-    # slot_lane = Ethernet<port>/<first lane>; split_suffix = swp<port>[s<sub-port>]; sequential = prefix + N.
-    port_naming: str = 'sequential'
+    # How the NOS names a (breakout) port of a model: port_naming(model, cage, subport, lanes, mode) ->
+    # {name, parent, lane_ids, alias} (switch_models.physical_port).
+    port_naming: object = None
     # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
     releases: tuple = ()
     default_release: str | None = None
-    # Renders the switch's buffer objects from the model's HWSKU data (model.sonic['buffers']).
-    uses_sku_buffers: bool = False
+    # The buffer objects of the switch's SKU when the NOS renders them from the model's SKU data: sku_buffers(model) ->
+    # (sku, where it comes from), or None when the model has no such data (the switch cannot be designed then).
+    # sku['pools'] is {pool name: {type: ingress|egress, mode, size[, xoff]}} and sku['ingress_lossless_pool'] and
+    # sku['egress_lossless_pool'] name the pools the design sizes for the headroom (design/lossless.py sku_pools);
+    # the rest is the renderer's. None: the NOS sizes its pools itself.
+    sku_buffers: object = None
+    # What the device model says of the switch beyond its model (hardware_facts(model) -> {key: value}).
+    hardware_facts: object = None
+    # The data plane lives in the Linux kernel, not in an ASIC: the overlay is bridge and VXLAN netdevs the gatherer
+    # reads, and transit traffic passes the kernel, so a capture on a port sees it (the data-plane marking probe; an
+    # ASIC-forwarding switch shows its CPU only what is addressed to it).
+    kernel_dataplane: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False
     # The out-of-band management port and the VRF it lives in when management.vrf is on.
@@ -90,9 +107,6 @@ class Platform:
     management_vrf: str = 'mgmt'
     # containerlab kinds a lab twin can run this platform as (lab.py KINDS beside it), the default first.
     lab_kinds: tuple = ()
-    # The Linux kernel forwards transit traffic, so a capture on a port sees it (the data-plane marking probe);
-    # an ASIC-forwarding switch shows its CPU only what is addressed to it.
-    kernel_forwarding: bool = False
     # Filled in by the registry: the Python package of the folder and the folder itself.
     package: str = ''
     folder: str = ''
@@ -108,9 +122,31 @@ class Platform:
     def templates(self) -> str:
         return os.path.join(self.folder, 'templates')
 
+    def docs_page(self) -> str:
+        """Its page: README.md in its folder, else docs/platform-<name>.md of the collection."""
+        own = os.path.join(self.folder, 'README.md')
+        return own if os.path.isfile(own) else os.path.join(COLLECTION, 'docs', 'platform-%s.md' % self.name)
 
-def _found(module_name, folder_name):
-    module = importlib.import_module(module_name)
+
+def sequential_ports(prefix):
+    """Port naming of a lab platform without switch models is prefix + N; this is its counterpart for a model."""
+    def naming(model, cage, subport, lanes, mode):
+        return {'name': '%s%d' % (prefix, cage) if mode.ports == 1 else '%s%d.%d' % (prefix, cage, subport),
+                'parent': '%s%d' % (prefix, cage)}
+    return naming
+
+
+def _found(module_name, folder_name, folder=None):
+    if folder is None:
+        module = importlib.import_module(module_name)
+    else:  # a folder beyond the shipped ones: imported as a package of its own
+        module = sys.modules.get(module_name)
+        if module is None:
+            spec = importlib.util.spec_from_file_location(module_name, os.path.join(folder, '__init__.py'),
+                                                          submodule_search_locations=[folder])
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            spec.loader.exec_module(module)
     platform = getattr(module, 'PLATFORM', None)
     if platform is None:
         return None
@@ -118,19 +154,44 @@ def _found(module_name, folder_name):
         raise PlatformError('%s: PLATFORM is a %s, not a Platform' % (module_name, type(platform).__name__))
     if platform.name != folder_name:
         raise PlatformError('%s: PLATFORM.name %r must be the folder name %r' % (module_name, platform.name, folder_name))
-    return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)))
+    return dataclasses.replace(platform, package=module.__name__, folder=os.path.dirname(os.path.abspath(module.__file__)),
+                               label=platform.label or platform.name,
+                               port_naming=platform.port_naming or sequential_ports(platform.port_prefix))
+
+
+# Folders of platforms beyond the shipped ones (add_folder). Empty in the collection: tests point the registry at a
+# fixture folder this way.
+_EXTRA_FOLDERS = []
 
 
 @functools.lru_cache(maxsize=1)
 def _registry() -> dict:
     found = {}
     for info in pkgutil.iter_modules(__path__):
-        if not info.ispkg or info.name in found:
-            continue
-        platform = _found('%s.%s' % (__name__, info.name), info.name)
-        if platform is not None:
-            found[platform.name] = platform
+        if info.ispkg:
+            platform = _found('%s.%s' % (__name__, info.name), info.name)
+            if platform is not None:
+                found[platform.name] = platform
+    for parent in _EXTRA_FOLDERS:
+        for info in pkgutil.iter_modules([parent]):
+            if info.ispkg and info.name not in found:
+                platform = _found('_aifabric_platform_%s' % info.name, info.name, os.path.join(parent, info.name))
+                if platform is not None:
+                    found[platform.name] = platform
     return dict(sorted(found.items(), key=lambda item: (item[1].rank, item[0])))
+
+
+def add_folder(parent):
+    """Look for platform folders in `parent` too (each subfolder with an __init__.py defining PLATFORM)."""
+    _EXTRA_FOLDERS.append(os.path.abspath(parent))
+    refresh()
+
+
+def remove_folder(parent):
+    _EXTRA_FOLDERS.remove(os.path.abspath(parent))
+    for name in [name for name in sys.modules if name.startswith('_aifabric_platform_')]:
+        del sys.modules[name]
+    refresh()
 
 
 def registered() -> dict:
@@ -171,4 +232,4 @@ def platform_names() -> list:
 
 
 __all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'PLATFORMS', 'PARTS', 'get_platform',
-           'platform_names', 'refresh', 'registered']
+           'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder']

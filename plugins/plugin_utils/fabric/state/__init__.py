@@ -4,7 +4,8 @@
 """Parsers of gathered device state: pure functions from tool output to plain Python data.
 
 One gatherer per platform, in the platform's folder (platforms/<name>/state.py), and one for GPU servers (host.py);
-the interface is gatherer.py, the shared parsers are here (lldp, iproute2, ping, rnic, counters). Every parser takes the text (or the command result, or the eAPI
+the interface is gatherer.py, the shared parsers are here (lldp, iproute2, ping, rnic, counters). Every parser
+takes the text (or the command result, or the eAPI
 JSON) a read-only command printed and returns plain, platform-neutral data, or raises StateError with a sentence
 that names the source and what is wrong with the input: empty or malformed input is never a traceback.
 `sources.py` is the registry and lists the neutral state keys.

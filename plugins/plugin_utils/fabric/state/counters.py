@@ -9,7 +9,7 @@ Every gatherer turns its counters into one shape, so the health rules never see 
 
 Metrics (absent when the platform does not count them):
 - pfc_rx, pfc_tx            PFC pause frames received / sent, {priority: frames}
-- pfc_rx_total, pfc_tx_total  the same summed over priorities (EOS counts per port only)
+- pfc_rx_total, pfc_tx_total  the same summed over priorities (for NOSes that count per port only)
 - queue_dropped             egress drops, {queue: packets}
 - queue_ecn_marked          packets marked CE by WRED/ECN, {queue: packets}
 - pg_dropped                ingress priority-group drops, {pg: packets}

@@ -10,8 +10,8 @@ platform-neutral state that the checks read:
     gatherer.parse(key, output)       -> neutral state of `key`
 
 `command` is what the gatherer's transport sends: an argv list (transport `command`: run by the
-aifabric.fabric.validate_commands module through the host's Ansible connection, SSH on SONiC, Cumulus Linux,
-FRR and GPU servers) or one or several eAPI commands (transport `eapi`: napalm's eos driver, transport.py).
+aifabric.fabric.validate_commands module through the host's Ansible connection, SSH to switches and GPU servers)
+or one or several eAPI commands (transport `eapi`: JSON-RPC over HTTPS from the controller, transport.py).
 `output` is the command result ({rc, stdout, stderr}) or the eAPI JSON object; a key with several commands
 gets the list of their results.
 
@@ -24,6 +24,7 @@ from __future__ import annotations
 import shlex
 
 from . import StateError
+from .schema import problems
 
 SECOND = '.2'
 TIMES = '_times'
@@ -59,7 +60,7 @@ class Gatherer:
         self.sources = {source.key: source for source in sources}
         self._extra = extra  # callable(model, options) -> [(key, command)] (pings)
         self._extra_parser = extra_parser  # callable(key) -> parser or None
-        self.design_view = design_view  # callable(model) -> lossless view of the rendered configuration
+        self.design_view = design_view  # callable({file: text}) -> lossless state of the NOS's rendered files
 
     @property
     def keyed(self) -> tuple:
@@ -92,10 +93,17 @@ class Gatherer:
         return self._extra_parser(base) if self._extra_parser else None
 
     def parse(self, key, output):
+        """The neutral state `key` from what its command(s) printed, checked against the key's type (schema.py)."""
         parser = self.parser(key)
         if parser is None:
             raise StateError(key, 'the %s gatherer does not read this state' % self.title)
-        return parser(output)
+        value = parser(output)
+        # The first item of each list and mapping: enough to catch a parser that leaves a field out, cheap enough for
+        # every device of a large fabric (the gatherers' tests check every item).
+        found = problems(key[:-len(SECOND)] if key.endswith(SECOND) else key, value, first=True)
+        if found:
+            raise StateError(key, 'the %s gatherer gave state of the wrong shape: %s' % (self.title, '; '.join(found)))
+        return value
 
     def describe(self, key, model) -> str:
         """The command(s) that read `key` on this platform, for reports ('show bgp summary vrf all')."""

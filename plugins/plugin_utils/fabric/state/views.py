@@ -6,7 +6,7 @@ lossless rules (checks/lossless.py) judge.
 
 Fields (None: the platform does not expose it):
 - mtu                     port MTU
-- trust                   'dscp', 'cos', 'both' or None (SONiC: classification follows the bound DSCP map)
+- trust                   'dscp', 'cos', 'both' or None (no trust setting: classification follows the bound DSCP map)
 - dscp_to_tc, dscp_map    {dscp: tc} in effect on the port and the name of the map it comes from
 - pfc, pfcwd              priorities with PFC enabled / covered by the PFC watchdog
 - watchdog                {action, detection_ms, restoration_ms} or None; poll_ms: watchdog poll interval
@@ -17,9 +17,9 @@ Fields (None: the platform does not expose it):
 - egress                  {queue: 'lossless' | profile}: egress buffer of each queue
 - cable_length_m          configured cable length (headroom input)
 - headroom                'configured' (profiles in the configuration) or 'platform' (the NOS sizes headroom
-                           itself for every no-drop priority: EOS, NVUE without explicit thresholds)
-- in_neighbors            SONiC: port listed in DEVICE_NEIGHBOR (C22); None elsewhere
-- lossless_mtu            SONiC LOSSLESS_TRAFFIC_PATTERN mtu; None elsewhere
+                           itself for every no-drop priority, without explicit thresholds)
+- in_neighbors            port listed among the switch's declared neighbours (rule C22); None where the NOS has none
+- lossless_mtu            the lossless traffic pattern's MTU the headroom is sized for; None where the NOS has none
 """
 
 from __future__ import annotations

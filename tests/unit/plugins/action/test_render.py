@@ -165,27 +165,37 @@ def test_devices_subset(run, fake_renderer, tmp_path):
     assert result['index'] is None
 
 
-def test_prune_removes_stale_files_only_inside_configs_and_docs(run, fake_renderer, tmp_path):
+def test_prune_removes_only_what_the_render_wrote_and_no_longer_produces(run, fake_renderer, monkeypatch, tmp_path):
     dest = tmp_path / 'out'
+    module = importlib.import_module(RENDER_MODULE)
+
+    def with_old_file(model, user_hashes=None):
+        files = fake_renderer(model)
+        if model['name'] == 'leaf002':
+            files['old.conf'] = 'a file the next version no longer renders\n'
+        return files
+    monkeypatch.setattr(module, 'render_model', with_old_file)
     run(intent=LAB_INTENT, dest=str(dest))
-    (dest / 'configs' / 'leaf999').mkdir()
-    (dest / 'configs' / 'leaf999' / 'model.json').write_text('gone\n')
-    (dest / 'docs' / 'old.md').write_text('old\n')
+    monkeypatch.setattr(module, 'render_model', fake_renderer)
+    (dest / 'configs' / 'leaf999').mkdir()  # the user's own files, in the render's directories and beside them
+    (dest / 'configs' / 'leaf999' / 'model.json').write_text('mine\n')
+    (dest / 'docs' / 'notes.md').write_text('mine\n')
     (dest / 'notes.txt').write_text('mine\n')
 
     partial = run(intent=LAB_INTENT, dest=str(dest), devices=['leaf001'])
-    assert partial['removed'] == 0 and (dest / 'configs' / 'leaf999' / 'model.json').exists()
+    assert partial['removed'] == 0 and (dest / 'configs' / 'leaf002' / 'old.conf').exists()
 
     check = run(check=True, diff=True, intent=LAB_INTENT, dest=str(dest))
-    assert (check['changed'], check['removed']) == (True, 2)
-    assert (dest / 'docs' / 'old.md').exists()
-    assert {'prepared': 'configs/leaf999/model.json: removed (no longer produced by the intent)\n'} in check['diff']
+    assert (check['changed'], check['removed']) == (True, 1)
+    assert (dest / 'configs' / 'leaf002' / 'old.conf').exists()
+    assert {'prepared': 'configs/leaf002/old.conf: removed (no longer produced by the intent)\n'} in check['diff']
 
     result = run(intent=LAB_INTENT, dest=str(dest))
-    assert (result['changed'], result['removed'], result['written']) == (True, 2, 0)
-    assert not (dest / 'configs' / 'leaf999').exists()
-    assert not (dest / 'docs' / 'old.md').exists()
-    assert (dest / 'notes.txt').read_text() == 'mine\n'
+    assert (result['changed'], result['removed']) == (True, 1)
+    assert result['changed_files'] == ['docs/devices/leaf002.md']  # its page lists the device's files
+    assert not (dest / 'configs' / 'leaf002' / 'old.conf').exists()
+    for mine in ('configs/leaf999/model.json', 'docs/notes.md', 'notes.txt'):
+        assert (dest / mine).read_text() == 'mine\n'
     assert run(intent=LAB_INTENT, dest=str(dest), prune=False)['changed'] is False
 
 
@@ -323,3 +333,62 @@ def test_out_names_the_directory_after_the_validated_fabric(run, fake_renderer, 
         run(intent=LAB_INTENT, out=str(tmp_path), dest=str(tmp_path / 'x'))
     with pytest.raises(AnsibleActionFail, match='one of the following is required'):
         run(intent=LAB_INTENT)
+
+
+def test_diff_and_files_never_show_password_hashes(action_loader, tmp_path):
+    """Switch users' hashes: --diff shows which variable they come from, never the hash; the files that carry them are
+    readable by their owner only (0600 whatever the umask), the others stay 0644."""
+    import yaml
+    from tests.unit.plugins.plugin_utils.fabric.test_management import INTENT, USERS
+    intent = tmp_path / 'mgmt.yml'
+    intent.write_text(yaml.safe_dump(INTENT))
+    digest = next(iter(USERS.values()))
+    dest = tmp_path / 'out'
+    from ansible.parsing.dataloader import DataLoader
+    from ansible.template import Templar
+    task = MagicMock()
+    task.args = {'intent': str(intent), 'dest': str(dest), 'devices': ['leaf001', 'leaf002', 'spine001', 'gpu0001']}
+    task.check_mode, task.diff, task.async_val = False, True, 0
+    action = action_loader.get('aifabric.fabric.render', task=task, connection=MagicMock(), play_context=MagicMock(),
+                               loader=DataLoader(), templar=Templar(loader=DataLoader()), shared_loader_obj=None)
+    previous = os.umask(0o022)
+    try:
+        result = action.run(task_vars={'aifabric_switch_users': USERS})
+    finally:
+        os.umask(previous)
+    assert result.get('failed') is not True, result.get('msg')
+    assert digest not in json.dumps(result['diff'])
+    assert '<hash of aifabric_switch_users.admin>' in json.dumps(result['diff'])
+    modes = {}
+    for directory, _unused, files in os.walk(dest):
+        for name in files:
+            path = os.path.join(directory, name)
+            with open(path, encoding='utf-8') as handle:
+                modes[os.path.relpath(path, dest)] = (digest in handle.read(), os.stat(path).st_mode & 0o777)
+    assert {mode for carries, mode in modes.values() if carries} == {0o600}, modes
+    assert {mode for carries, mode in modes.values() if not carries} == {0o644}, modes
+    assert sum(1 for carries, _mode in modes.values() if carries) == 2  # EOS and NVUE (SONiC users are Linux accounts)
+
+
+@pytest.mark.parametrize('workers', [1, 2])
+def test_a_write_error_fails_the_task_naming_the_path(run, fake_renderer, monkeypatch, tmp_path, workers):
+    """EPERM while writing (an immutable generations directory; root is refused too), in the task and in its render
+    workers: one sentence with the path and the reason, no errno alone, no traceback; the output stays as it was."""
+    from ansible.errors import AnsibleActionFail
+    monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'PARALLEL_MIN_DEVICES', 1)
+    dest = tmp_path / 'out'
+    run(intent=LAB_INTENT, dest=str(dest), docs=False)
+    before = _tree(dest)
+    generations = tmp_path / '.out.generations'
+    monkeypatch.setattr(importlib.import_module(RENDER_MODULE), 'render_model',
+                        lambda model, user_hashes=None: {'model.json': 'changed %s\n' % model['name']})
+    subprocess.run(['chattr', '+i', str(generations)], check=True)
+    try:
+        with pytest.raises(AnsibleActionFail) as caught:
+            run(intent=LAB_INTENT, dest=str(dest), docs=False, workers=workers)
+    finally:
+        subprocess.run(['chattr', '-i', str(generations)], check=False)
+    message = str(caught.value)
+    assert message.startswith('cannot write %s' % generations) and 'Operation not permitted' in message, message
+    assert 'Nothing was changed in %s' % dest in message and 'Traceback' not in message
+    assert _tree(dest) == before

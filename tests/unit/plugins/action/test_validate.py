@@ -376,3 +376,52 @@ def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loade
     assert result['blamed'] == ['leaf001'] and result['device_causes'] == {'leaf001': [lines[2][3:]]}
     meta = json.loads((tmp_path / 'report.json').read_text())['meta']
     assert meta['run_seconds'] >= meta['judging_seconds'] and meta['timing'].startswith('%.1f s wall' % meta['run_seconds'])
+
+
+def test_gather_returns_no_password_hash(action_loader):
+    """Raw state is returned (and printed at -v): a running configuration that carries the switch users' hashes (EOS
+    `secret sha512`, NVUE `hashed-password`) comes back with the hashes masked."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
+    outputs = _module_outputs(scenario_states('healthy'), 'leaf001')
+    digest = '$6$unitsalt$' + 'b' * 86
+    outputs['outputs']['interfaces'] = dict(outputs['outputs']['interfaces'],
+                                            stderr='username admin secret sha512 %s' % digest)
+    with patch.object(action, '_execute_module', return_value=outputs):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    text = json.dumps(result)
+    assert digest not in text and '$6$' not in text
+    assert 'username admin secret sha512 <password hash>' in text
+
+
+# -- the deploy's health gate: `deployed` and unreadable devices ----------------------------------------------------
+@pytest.mark.parametrize('deployed, settled', [(['leaf001'], True), (['leaf001', 'leaf002', 'spine001'], False)])
+def test_gate_counts_the_failed_checks_towards_deployed_devices(action_loader, deployed, settled):
+    """link_down: leaf001's uplink eth2 to spine001 is down (its session, LLDP and the VTEP of leaf002 behind it
+    fail). With nothing passed before (must_pass: []), the gate still fails on the checks that name only deployed
+    devices (an interface names its peer in the design): they count once spine001 and leaf002 are deployed."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'must_pass': [], 'deployed': deployed})
+    states = scenario_states('link_down')
+    with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    assert result['settled'] is settled
+    if not settled:
+        assert {'bgp_session 10.0.0.0 spine001', 'interface_state eth2', 'lldp_neighbor eth2'} <= set(result['open_checks'])
+
+
+def test_gate_reads_an_unreachable_device_again_until_the_time_is_up(action_loader):
+    """Unreachable on the first reading (Ansible's connection failed): read again, and it settles on the second."""
+    from ansible.errors import AnsibleConnectionFailure
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 30, 'settle_interval': 1})
+    states = scenario_states('healthy')
+    with patch.object(action, '_execute_module', side_effect=[AnsibleConnectionFailure('ssh: exit 255'),
+                                                              _module_outputs(states, 'leaf001')]):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    assert result['settled'] and result['attempts'] == 2
+
+
+def test_gate_reports_a_device_that_stays_unreachable_as_unreadable(action_loader):
+    from ansible.errors import AnsibleConnectionFailure
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
+    with patch.object(action, '_execute_module', side_effect=AnsibleConnectionFailure('ssh: exit 255')):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    assert not result['settled'] and 'leaf001 is unreachable' in result['state']['_error']

@@ -64,3 +64,23 @@ def test_accepts_siblings_files_and_host_lists(project):
 def test_refuses_an_unset_directory(empty):
     with pytest.raises(AnsibleFilterError, match='The validation report directory is not set'):
         output_dir(empty, [], what='validation report directory')
+
+
+@pytest.mark.parametrize('target', ['inventories/lab', 'inventories', '.', 'inventories/lab/group_vars/all',
+                                    'inventories/lab/host_vars'])
+def test_refuses_the_directory_of_a_file_source_its_vars_and_anything_holding_it(project, target):
+    """-i names a file (AWX allows a file as inventory source): its directory, the group_vars/host_vars Ansible reads
+    next to it, and any directory that holds it are refused. An AWX survey answer aifabric_render_out=inventories made
+    the render take over inventories/lab and the next inventory import failed."""
+    sources = [str(project / 'inventories' / 'lab' / 'fabric.yml')]
+    with pytest.raises(AnsibleFilterError) as caught:
+        output_dir(str(project / target), sources, what='render directory of fabric lab')
+    assert str(caught.value).startswith('The render directory of fabric lab %s ' % (project / target).resolve())
+    assert str(project / 'inventories' / 'lab' / 'fabric.yml') in str(caught.value) or \
+        str(project / 'inventories' / 'lab') in str(caught.value)
+
+
+@pytest.mark.parametrize('target', ['inventories', '.'])
+def test_refuses_a_directory_that_holds_a_directory_source(project, target):
+    with pytest.raises(AnsibleFilterError, match='holds the inventory source'):
+        output_dir(str(project / target), [str(project / 'inventories' / 'lab')])

@@ -314,8 +314,7 @@ def test_lab_directory_through_ansible_inventory():
 
 def test_export_is_plain_json_and_a_value_with_a_brace_stays_unsafe(tmp_path):
     """`ansible-inventory --list --export` (what an AWX inventory update runs): computed values are plain strings; a
-    path with a '{' keeps the untrusted marking of ansible-core 2.19+ (plain on older releases, which mark nothing)."""
-    from ansible.release import __version__
+    path with a '{' is marked unsafe on every supported ansible-core (2.17 and 2.18 would template it otherwise)."""
     path = _write(tmp_path / 'in{side}', MULTI_INTENT)
     result = _ansible_inventory('-i', path, '--list', '--export')
     assert result.returncode == 0, result.stderr
@@ -324,11 +323,7 @@ def test_export_is_plain_json_and_a_value_with_a_brace_stays_unsafe(tmp_path):
     assert (host['aifabric_fabric'], host['aifabric_role'], host['aifabric_platform'], host['ansible_host']) == (
         'multi', 'spine', 'eos', '192.168.50.18')
     assert data['platform_eos']['vars'] == {'ansible_connection': 'ansible.builtin.ssh'}
-    intent = str(tmp_path / 'in{side}' / 'intent.yml')
-    if tuple(int(part) for part in __version__.split('.')[:2]) >= (2, 19):
-        assert host['aifabric_intent'] == {'__ansible_unsafe': intent}
-    else:
-        assert host['aifabric_intent'] == intent
+    assert host['aifabric_intent'] == {'__ansible_unsafe': str(tmp_path / 'in{side}' / 'intent.yml')}
 
 
 def test_bad_intent_through_ansible_inventory(tmp_path):

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""RNIC parsers on fixtures of every format in the reference, plus malformed and empty output."""
+"""RNIC parsers on fixtures of every tool output format the parsers read, plus malformed and empty output."""
 
 import glob
 import os

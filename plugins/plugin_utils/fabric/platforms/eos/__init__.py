@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from .. import Platform, TimerRule, WatchdogRules
 
+
+def port_name(model, cage, subport, lanes, mode):
+    """Ethernet<port>/<first lane>: Ethernet1/1, and Ethernet1/5 for the second 400G of an 8-lane cage."""
+    return {'name': 'Ethernet%d/%d' % (cage, 1 + subport * lanes), 'parent': 'Ethernet%d/1' % cage}
+
+
 PLATFORM = Platform(
     name='eos',
     title='Arista EOS (CLI)',
+    label='EOS',
     rank=20,
     port_prefix='Ethernet',
     lossless_dataplane=True,
@@ -23,7 +30,7 @@ PLATFORM = Platform(
                            poll_interval=TimerRule(5, 60000, 1), actions=('drop', 'alert'), unit='s'),
     config_files=('startup-config.cfg',),
     uses_models=True,
-    port_naming='slot_lane',
+    port_naming=port_name,
     # Multi-agent routing is the default from 4.30.1F (AVD release notes).
     releases=('4.30', '4.31', '4.32', '4.33', '4.34'),
     default_release='4.32',

@@ -14,6 +14,7 @@ session lives on the switch until confirm, rollback or the timer.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import re
 import time
 
@@ -22,11 +23,49 @@ from ...transport import EapiSettings, TransportError, eapi_session
 
 SESSION_PREFIX = 'aifabric_'
 FILE = 'startup-config.cfg'
+MANAGEMENT = 'Management1'
+# napalm's eos commit_config formats `commit timer` as time.strftime('%H:%M:%S', time.gmtime(revert_in)): 24 hours
+# and more wrap around (86400 s would be `commit timer 00:00:00`).
+MAX_TIMER = 86399
+
+
+def _sections(text, kind):
+    """(name, body) of every top-level `<kind> <name>` section of an EOS configuration (body: its indented lines)."""
+    return [(match.group(1), match.group(2)) for match in
+            re.finditer(r'^%s (\S+)\n((?:[ !].*\n)*)' % re.escape(kind), text, re.M)]
+
+
+def _vrf_of(text, interface):
+    body = dict(_sections(text, 'interface')).get(interface, '')
+    match = re.search(r'^   vrf (?:forwarding )?(\S+)$', body, re.M)
+    return match.group(1) if match else 'default'
+
+
+def _holder(host, addresses):
+    """The interface the file gives the address the deploy uses (None: a host name, or no interface has it)."""
+    try:
+        reached = ipaddress.ip_address(str(host))
+    except ValueError:
+        return None
+    return next((name for name, items in sorted(addresses.items())
+                 if any(ipaddress.ip_interface(item).ip == reached for item in items)), None)
+
+
+def _eapi_enabled(text, vrf):
+    match = re.search(r'^management api http-commands\n((?:[ !].*\n)*)', text, re.M)
+    if not match:
+        return False
+    body = match.group(1)
+    if vrf == 'default':
+        return bool(re.search(r'^   no shutdown$', body, re.M))
+    block = re.search(r'^   vrf %s\n((?:      .*\n)*)' % re.escape(vrf), body, re.M)
+    return bool(block and re.search(r'^      no shutdown$', block.group(1), re.M))
 
 
 class EosDriver(Driver):
     platform = 'eos'
     files = (FILE,)
+    max_confirm_seconds = MAX_TIMER
 
     def __init__(self, device, host_vars):
         super().__init__(device, host_vars)
@@ -62,14 +101,24 @@ class EosDriver(Driver):
         self._call('abort session', 'discard_config')
 
     def lockout_problems(self, files):
+        """The address the deploy reaches the switch at must stay on its interface (Management1 unless the file gives
+        it to another one), and eAPI must be enabled in the VRF the file puts that interface in (EOS User Manual,
+        "Command API": `management api http-commands` / `no shutdown` serves the default VRF, `vrf <name>` / `no
+        shutdown` another one): moving Management1 into a VRF without eAPI, or out of the VRF that has it, locks the
+        deploy out."""
         text = files[FILE]
         problems = []
-        block = re.search(r'^management api http-commands\n((?:[ !].*\n)*)', text, re.M)
-        if not block or not re.search(r'^   no shutdown$', block.group(1), re.M):
-            problems.append('eAPI would be shut down (no `management api http-commands` with `no shutdown`)')
-        interface = re.search(r'^interface Management1\n((?:   .*\n)*)', text, re.M)
-        problems += address_problems(self.settings.host, 'Management1', re.findall(
-            r'^   ip address (\S+)$', interface.group(1), re.M) if interface else [])
+        addresses = {name: re.findall(r'^   ip address (\S+)$', body, re.M) for name, body in _sections(text, 'interface')}
+        holder = _holder(self.settings.host, addresses) or MANAGEMENT
+        if holder == MANAGEMENT:
+            if not addresses.get(MANAGEMENT):
+                problems.append('%s would have no address (set management.pool)' % MANAGEMENT)
+            problems += address_problems(self.settings.host, MANAGEMENT, addresses.get(MANAGEMENT, []))
+        vrf = _vrf_of(text, holder)
+        if not _eapi_enabled(text, vrf):
+            where = '' if vrf == 'default' else ' under `vrf %s`' % vrf
+            problems.append('eAPI would be shut down in VRF %s, where the deploy reaches the switch (`management api '
+                            'http-commands` needs `no shutdown`%s)' % (vrf, where))
         users = set(re.findall(r'^username (\S+) ', text, re.M))
         if self.settings.username not in users:
             problems.append('the deploy logs in as %s, but the configuration has no `username %s` (a replace removes '
@@ -84,7 +133,7 @@ class EosDriver(Driver):
         pending = self._call('show configuration sessions', '_get_pending_commits')
         return sorted(name for name in pending if name.startswith(SESSION_PREFIX))
 
-    def confirm(self):
+    def confirm(self, files=None):
         pending = self._pending()
         if not pending:
             raise TransportError(self.device, 'confirm', 'no pending %s* commit on the switch: its commit timer ran out '

@@ -3,10 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Arista EOS: one complete `startup-config.cfg` per switch, in EOS running-config section order.
 
-Line shapes follow shared/reference/switch-lossless-qos-vendors.md section 2 (AVD eos_cli_config_gen line
-shapes, written here from scratch): DSCP -> traffic-class maps (2.1), a `qos profile` bound with
-`service-profile` that carries trust, tx-queue scheduling, ECN (2.4), PFC no-drop (2.2) and the PFC
-watchdog in seconds (2.3), the VXLAN QoS propagation knobs (2.6, consistency rule C21) and eBGP/EVPN (2.7).
+Line shapes follow the AVD eos_cli_config_gen schema and templates (github.com/aristanetworks/avd, written here
+from scratch) and the EOS User Manual (https://www.arista.com/en/um-eos): DSCP -> traffic-class maps (Quality of
+Service), a `qos profile` bound with `service-profile` that carries trust, tx-queue scheduling, ECN
+(`random-detect ecn`), PFC no-drop (Priority Flow Control) and the PFC watchdog in seconds, the VXLAN QoS
+propagation knobs (VXLAN, rule C21) and eBGP/EVPN (EVPN).
 
 EVPN rides on the underlay eBGP sessions (one session per fabric link, like the FRR and NVUE renderers),
 so a mixed-vendor fabric peers cleanly. Everything here is formatting: seconds from milliseconds, speed
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 PROFILE = 'AIFABRIC-LOSSLESS'
 PEER_GROUP = 'FABRIC'
-# Intent action -> EOS port action (reference 2.3: `port action drop|notify-only`). `forward` is rejected
+# Intent action -> EOS port action (AVD priority_flow_control.watchdog: `port action drop|notify-only`). `forward` is rejected
 # by intent validation for EOS (platforms.PLATFORMS['eos'].watchdog.actions).
 WATCHDOG_ACTION = {'drop': 'drop', 'alert': 'notify-only'}
 # EOS `speed` keywords name the lane count for multi-lane PAM4/NRZ modes (e.g. 400g-8 vs 400g-4); single-lane
@@ -27,7 +28,7 @@ DSCP_PER_LINE = 8  # one line per DSCP/8 block keeps the map readable and within
 
 
 def seconds(value_ms: int, places: int) -> str:
-    """EOS watchdog timers are seconds (reference 2.3): 200 ms -> '0.2', 5 ms -> '0.005', 1000 ms -> '1'."""
+    """EOS watchdog timers are seconds (AVD priority_flow_control.watchdog): 200 ms -> '0.2', 5 ms -> '0.005', 1000 ms -> '1'."""
     text = '%.*f' % (places, value_ms / 1000.0)
     return text.rstrip('0').rstrip('.') if '.' in text else text
 
@@ -40,7 +41,7 @@ def speed_keyword(speed_gbps: int, lanes: int) -> str:
 
 
 def dscp_map_lines(dscp_to_tc: dict) -> list:
-    """`<dscp list> to traffic-class <tc>` bodies: every DSCP is mapped explicitly (reference 2.1: the EOS
+    """`<dscp list> to traffic-class <tc>` bodies: every DSCP is mapped explicitly (EOS manual, Quality of Service: the EOS
     default map puts CS3 = 24..31 in TC3 and 48..55 in TC6, which would make non-RoCE traffic lossless or
     strict), grouped per traffic class and DSCP/8 block, ordered by traffic class then DSCP."""
     groups = {}
@@ -76,7 +77,7 @@ def tx_queues(qos: dict, ecn: dict) -> list:
 def watchdog_view(watchdog: dict):
     if not watchdog['enabled']:
         return None
-    # Reference 2.3: timeout and recovery-time take 2 decimals, polling-interval 3.
+    # AVD priority_flow_control.watchdog: timeout and recovery-time take 2 decimals, polling-interval 3.
     return {
         'action': WATCHDOG_ACTION[watchdog['action']],
         'timeout': seconds(watchdog['detection_ms'], 2),

@@ -323,14 +323,9 @@ def parse_lossless(output) -> dict:
                               'running-config + show interfaces')
 
 
-def design_view(model) -> dict:
-    """The lossless view of the startup-config this collection renders for `model` (pre-deploy checks)."""
-    from ...render import render_model  # pylint: disable=import-outside-toplevel
-    try:
-        text = render_model(model)['startup-config.cfg']
-    except (KeyError, ValueError) as exc:
-        raise StateError('rendered startup-config', 'cannot render: %s' % exc) from None
-    return lossless_from_tree(config_tree(text), None, 'rendered startup-config')
+def design_view(files) -> dict:
+    """The lossless view of the startup-config this collection renders ({file name: text}; pre-deploy checks)."""
+    return lossless_from_tree(config_tree(files['startup-config.cfg']), None, 'rendered startup-config')
 
 
 # --------------------------------------------------------------------------- EVPN

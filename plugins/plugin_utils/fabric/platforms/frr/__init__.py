@@ -11,6 +11,7 @@ from .. import Platform
 PLATFORM = Platform(
     name='frr',
     title='FRR on Linux (lab switch, no lossless data plane)',
+    label='FRR',
     rank=90,
     port_prefix='eth',
     lossless_dataplane=False,
@@ -20,6 +21,6 @@ PLATFORM = Platform(
     config_files=('frr.conf', 'interfaces.json'),
     releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'),
     default_release='8.4',
+    kernel_dataplane=True,
     lab_kinds=('linux',),
-    kernel_forwarding=True,
 )

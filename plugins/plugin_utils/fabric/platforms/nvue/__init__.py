@@ -11,9 +11,16 @@ from __future__ import annotations
 
 from .. import Platform, TimerRule, WatchdogRules
 
+
+def port_name(model, cage, subport, lanes, mode):
+    """swp<port>, or swp<port>s<sub-port> on a split cage (`nv set interface swp1 link breakout 2x`)."""
+    return {'name': 'swp%d' % cage if mode.ports == 1 else 'swp%ds%d' % (cage, subport), 'parent': 'swp%d' % cage}
+
+
 PLATFORM = Platform(
     name='nvue',
     title='NVIDIA Cumulus Linux (NVUE)',
+    label='NVUE',
     rank=30,
     port_prefix='swp',
     lossless_dataplane=True,
@@ -24,7 +31,7 @@ PLATFORM = Platform(
                            robustness_max=1000),
     config_files=('startup.yaml',),
     uses_models=True,
-    port_naming='split_suffix',
+    port_naming=port_name,
     adaptive_routing=True,
     # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (render.py SYNTAX).
     releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'),

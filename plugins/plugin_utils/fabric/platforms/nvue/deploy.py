@@ -4,8 +4,12 @@
 """NVIDIA Cumulus Linux 5.x: NVUE's CLI over SSH with netmiko (docs/platform-nvue.md).
 
 push: `nv config replace <file>` (the rendered startup.yaml becomes the pending revision), `nv config diff`,
-`nv config apply -y --confirm <N>s` (NVUE rolls back to the previous applied revision unless confirmed in time).
-confirm: `nv config apply --confirm-yes`, `nv config save`. rollback: `nv config apply --confirm-no`.
+`nv config apply -y --confirm <minutes>` (NVUE rolls back to the previous applied revision unless confirmed in time;
+the NVUE reference gives the time as a bare number of minutes, "--confirm 60 requires you to confirm within one
+hour", so the confirm time is rounded up to whole minutes). confirm: `nv config apply --confirm-yes`, `nv config
+save`. rollback: `nv config apply --confirm-no`. `--confirm-status` (documented) tells whether a revision waits;
+`--confirm-yes` and `--confirm-no` are not in NVIDIA's reference [unverified: they are the options the NAPALM
+Cumulus community driver uses]: if a switch refused them, the confirm fails and the switch reverts at its timer.
 A candidate that is not applied is dropped with `nv config detach`.
 """
 
@@ -36,6 +40,8 @@ class NvueDriver(ShellDriver):
     platform = 'nvue'
     files = (FILE,)
     device_type = 'cumulus_linux'
+    # Cumulus Linux's default account cumulus / cumulus (user guide, "Quick Start Guide": first login)
+    default_account = ('cumulus', "cumulus (Cumulus Linux's first login)")
 
     def prepare(self, files):
         path = '%s/%s' % (self.workdir, FILE)
@@ -68,7 +74,8 @@ class NvueDriver(ShellDriver):
 
     def commit(self, confirm_seconds):
         try:
-            self.run('nv config apply -y --confirm %ds' % confirm_seconds, 'nv config apply --confirm', timeout=600)
+            minutes = max(1, -(-confirm_seconds // 60))  # whole minutes, rounded up
+            self.run('nv config apply -y --confirm %d' % minutes, 'nv config apply --confirm', timeout=600)
         except TransportError:
             with contextlib.suppress(TransportError):
                 self.discard()  # a refused apply leaves the revision pending: drop it
@@ -77,7 +84,7 @@ class NvueDriver(ShellDriver):
     def _pending_confirm(self):
         return 'No pending confirmation' not in self.run('nv config apply --confirm-status', 'confirm status')
 
-    def confirm(self):
+    def confirm(self, files=None):
         if not self._pending_confirm():
             raise TransportError(self.device, 'confirm', 'no revision is pending confirmation: the confirm timer ran '
                                  'out and NVUE rolled back to the previous revision')

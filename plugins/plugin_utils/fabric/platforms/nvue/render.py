@@ -3,17 +3,20 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA Cumulus Linux (NVUE): one `startup.yaml` per switch in the `nv config` YAML shape.
 
-Shape: a list with one `- set:` document; every CLI token is a nested key, list members are map keys (numeric ones
-quoted), leaf-less members are `{}`. Keys and values follow the NVUE reference of the device's release (SYNTAX:
-5.14 and earlier, 5.15 and later), see docs/platform-nvue.md.
+Shape (Cumulus Linux docs, NVUE CLI: `nv config show -o yaml`, https://docs.nvidia.com/networking-ethernet-software/
+cumulus-linux-514/System-Configuration/NVIDIA-User-Experience-NVUE/NVUE-CLI/): a list with one `- set:` document; every
+CLI token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys and
+values follow the NVUE reference of the device's release (SYNTAX: 5.14 and earlier, 5.15 and later), see
+docs/platform-nvue.md.
 
 QoS is written out explicitly instead of `nv set qos roce`, so every intent value appears in the file:
-trust l3 + DSCP -> switch-priority for all 64 code points, SP -> egress queue, PFC on the lossless switch
-priorities with one profile per cable length bound to its ports (C16), ECN on the lossless queues only (C08), CNP
-queue strict + DWRR shares (C10, C20), and the PFC watchdog as polling-interval x robustness = detection enabled on
-every swp (C12). The only derivations here are formatting: robustness = detection / polling (validation guarantees
-an integer), profile names, the lossless traffic-pool percent (CL docs: set the lossless/lossy pools before PFC),
-YAML quoting.
+trust l3 + DSCP -> switch-priority for all 64 code points (Cumulus Linux "Quality of Service" and "RDMA over
+Converged Ethernet - RoCE"), SP -> egress queue, PFC on the lossless switch priorities with one profile per cable
+length bound to its ports (C16), ECN on the lossless queues only (C08), CNP queue strict + DWRR shares (C10, C20), and
+the PFC watchdog as polling-interval x robustness = detection (Quality of Service, PFC watchdog) enabled on every swp
+(C12). The only derivations here are formatting: robustness = detection / polling (validation guarantees an
+integer), profile names, the lossless traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML
+quoting.
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def syntax(release: str) -> dict:
     return words
 
 
-PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (reference 3.2)
+PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (CL Quality of Service)
 
 
 def quote(text) -> str:

@@ -237,14 +237,9 @@ def parse_lldp(output) -> list:
     return sorted(neighbors, key=lambda item: (item['interface'], str(item['system_name'])))
 
 
-def design_view(model) -> dict:
-    """The lossless view of the startup.yaml this collection renders for `model` (pre-deploy checks)."""
-    from ...render import render_model  # pylint: disable=import-outside-toplevel
-    try:
-        text = render_model(model)['startup.yaml']
-    except (KeyError, ValueError) as exc:
-        raise StateError('rendered startup.yaml', 'cannot render: %s' % exc) from None
-    return lossless_from_tree(config_tree(text), None, 'rendered startup.yaml')
+def design_view(files) -> dict:
+    """The lossless view of the startup.yaml this collection renders ({file name: text}; pre-deploy checks)."""
+    return lossless_from_tree(config_tree(files['startup.yaml']), None, 'rendered startup.yaml')
 
 
 # --------------------------------------------------------------------------- BGP and EVPN

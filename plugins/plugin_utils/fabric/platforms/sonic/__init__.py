@@ -10,9 +10,40 @@ from __future__ import annotations
 
 from .. import Platform, TimerRule, WatchdogRules
 
+# The pools every SKU has, as sonic-swss buffermgrd and orchagent name them: the lossless PGs' ingress pool and the
+# egress lossless pool (on Spectrum the SKU's whole buffer).
+INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
+EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
+
+
+def port_name(model, cage, subport, lanes, mode):
+    """The HWSKU port map's name of the cage's first lane, Ethernet<first lane of the sub-port>, with its lanes and
+    alias (sonic-buildimage device/<vendor>/<platform>/<hwsku>/port_config.ini and platform.json)."""
+    parent = model.sonic['ports'][cage - 1]
+    base = int(parent['name'][len('Ethernet'):])
+    return {'name': 'Ethernet%d' % (base + subport * lanes), 'parent': parent['name'],
+            'lane_ids': parent['lanes'][subport * lanes:(subport + 1) * lanes],
+            'alias': parent['alias'] + ('abcdefgh'[subport] if mode.ports > 1 else '')}
+
+
+def sku_buffers(model):
+    """The HWSKU's buffer objects (model.sonic['buffers']: buffers_defaults_t1.j2 and the templates it uses) with the
+    pools the design sizes named, and where they come from; None without HWSKU data."""
+    if not model.sonic:
+        return None
+    return (dict(model.sonic['buffers'], ingress_lossless_pool=INGRESS_LOSSLESS_POOL,
+                 egress_lossless_pool=EGRESS_LOSSLESS_POOL), '%s HWSKU defaults' % model.sonic['hwsku'])
+
+
+def hardware_facts(model):
+    """DEVICE_METADATA platform and HWSKU of the switch."""
+    return {'sonic': {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None}
+
+
 PLATFORM = Platform(
     name='sonic',
     title='SONiC (CONFIG_DB + FRR)',
+    label='SONiC',
     rank=10,
     port_prefix='Ethernet',
     lossless_dataplane=True,
@@ -23,8 +54,9 @@ PLATFORM = Platform(
                            poll_interval=TimerRule(100, 1000), actions=('drop', 'forward', 'alert')),
     config_files=('config_db.json', 'frr.conf'),
     uses_models=True,
-    port_naming='sonic_lanes',
-    uses_sku_buffers=True,
+    port_naming=port_name,
+    sku_buffers=sku_buffers,
+    hardware_facts=hardware_facts,
     # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
     releases=('202305', '202311', '202405', '202411', '202505'),
     default_release='202405',

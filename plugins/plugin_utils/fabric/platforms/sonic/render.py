@@ -10,26 +10,30 @@ frr.conf is the single FRR file of the bgp container in docker_routing_config_mo
 rendered by templates/sonic/frr.conf.j2.
 
 Only SONiC names and representations are decided here (table keys, `Vrf<name>`, `Vlan<id>`, object
-names, string values); every number comes from the device model. Schema facts are cited from
-shared reference switch-lossless-qos-vendors.md (section numbers below) and docs/platform-sonic.md.
+names, string values); every number comes from the device model. Schema facts are cited from the SONiC YANG
+models and their reference (sonic-buildimage src/sonic-yang-models/yang-models/*.yang and
+src/sonic-yang-models/doc/Configuration.md), the community QoS templates (sonic-buildimage
+files/build_templates/qos_config.j2), buffermgrd (sonic-swss cfgmgr/buffermgr.cpp) and docs/platform-sonic.md.
 """
 
 from __future__ import annotations
 
+import json
 from json.encoder import encode_basestring_ascii as _quote
 
+from . import INGRESS_LOSSLESS_POOL
 from ..frr.render import bfd_profile_lines
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
 # Names of the objects the collection owns. Distinct from the community defaults (AZURE, AZURE_LOSSLESS,
-# scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (§1.2, C25).
+# scheduler.N) so a merge never half-edits a default object; WRED names are <= 32 chars (sonic-wred-profile.yang, C25).
 QOS_MAP = 'AIFABRIC'
 WRED_LOSSLESS = 'AIFABRIC_LOSSLESS_%dG'  # per port speed: ECN thresholds scale with it
 SCHEDULER_TC = 'AIFABRIC_TC%d'    # DWRR share of one traffic class (model qos.tc_bandwidth_percent)
 SCHEDULER_LOSSY = 'AIFABRIC_LOSSY'  # queues of lossy classes without a share of their own
 SCHEDULER_CNP = 'AIFABRIC_CNP'      # strict priority (C10)
-# CABLE_LENGTH is keyed by a free name; buffermgrd and the templates use AZURE (§1.2, §1.4).
+# CABLE_LENGTH is keyed by a free name; buffermgrd and the templates use AZURE (Configuration.md, buffermgr.cpp).
 CABLE_LENGTH_KEY = 'AZURE'
 VXLAN_TUNNEL = 'vtep'
 EVPN_NVO = 'nvo'
@@ -37,10 +41,25 @@ EVPN_NVO = 'nvo'
 LOOPBACK_ROUTER_ID = 'Loopback0'
 LOOPBACK_VTEP = 'Loopback1'
 # SONiC emits PFC_PRIORITY_TO_PRIORITY_GROUP_MAP / pfc_to_pg_map only for asic_type mellanox (and barefoot),
-# i.e. NVIDIA Spectrum (§1.2, §1.3).
+# i.e. NVIDIA Spectrum (qos_config.j2).
 PFC_TO_PG_VENDORS = frozenset(['nvidia'])
 PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
-INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
+# Our own names for the profiles of the lossy PGs and the egress queues, with the values of the SKU's profiles that
+# buffers_config.j2 binds there (model buffer.sku): a switch's `config qos reload` already has the SKU's
+# ingress_lossy_profile, egress_lossless_profile, egress_lossy_profile, q_lossy_profile, whose values differ between
+# releases (sonic-buildimage device/mellanox/*/buffers_defaults_objects.j2; earlier ones in sonic-utilities
+# scripts/mellanox_buffer_migrator.py), and SONiC's config updater changes only
+# dynamic_th and xoff of an existing profile (sonic-utilities generic_config_updater/
+# gcu_field_operation_validators.conf.json, field_operation_validators.py buffer_profile_config_update_validator): a
+# profile of our own is added whole, which it allows. pg_lossless_<speed>_<cable>_profile keeps buffermgrd's name, so
+# both writers share it.
+INGRESS_LOSSY_PROFILE = 'AIFABRIC_INGRESS_LOSSY'
+EGRESS_LOSSLESS_PROFILE = 'AIFABRIC_EGRESS_LOSSLESS'
+EGRESS_LOSSY_PROFILE = 'AIFABRIC_EGRESS_LOSSY'
+# Our profile -> the SKU's buffer data naming the profile whose values it takes.
+OWN_PROFILES = {INGRESS_LOSSY_PROFILE: 'lossy_pg_profile', EGRESS_LOSSLESS_PROFILE: 'lossless_queue_profile',
+                EGRESS_LOSSY_PROFILE: 'lossy_queue_profile'}
+OWN_PROFILE_PREFIXES = ('AIFABRIC_', 'pg_lossless_')
 # Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
 HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
               'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
@@ -50,7 +69,7 @@ WRED_ECN_COUNTERS_RELEASE = 202311
 
 
 def vrf_name(name: str) -> str:
-    """SONiC VRF key: YANG pattern `Vrf[a-zA-Z0-9_-]+` (§1.10); intent names are <= 12 chars -> <= 15 (IFNAMSIZ)."""
+    """SONiC VRF key: YANG pattern `Vrf[a-zA-Z0-9_-]+` (sonic-vrf.yang); intent names are <= 12 chars -> <= 15 (IFNAMSIZ)."""
     return 'Vrf' + name
 
 
@@ -59,7 +78,7 @@ def vlan_name(vlan: int) -> str:
 
 
 def id_ranges(ids) -> list:
-    """Contiguous runs as SONiC range keys: [0, 1, 2, 4, 5] -> ['0-2', '4-5'] (BUFFER_PG/BUFFER_QUEUE, §1.2)."""
+    """Contiguous runs as SONiC range keys: [0, 1, 2, 4, 5] -> ['0-2', '4-5'] (BUFFER_PG/BUFFER_QUEUE, Configuration.md)."""
     runs = []
     for value in sorted(set(ids)):
         if runs and value == runs[-1][1] + 1:
@@ -82,25 +101,75 @@ def _str_map(mapping) -> dict:
 # How a deploy combines the rendered CONFIG_DB with the switch's: the rows of these tables are merged field by field
 # into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name) ...
 MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
-# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed).
+# ... the switch's rows of these stay as they are: SONiC's config updater refuses every change to BUFFER_POOL, adding a
+# pool or a field included (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: no field
+# or operation allowed on any ASIC); the SKU's pools come from `config qos reload`. buffer_pool_shortfall() says
+# where they hold less than the design needs ...
+KEPT_TABLES = frozenset({'BUFFER_POOL'})
+# ... these get the file's rows whole, next to the running rows the file does not name (the SKU's zero profiles and
+# the rest of its `config qos reload`); a SKU profile the switch already has (the file names it for the per-port
+# profile lists) stays as the switch has it: the config updater would refuse a change to its pool or size ...
+ROW_TABLES = frozenset({'BUFFER_PROFILE'})
+# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed); the
+# per-port profile lists name the SKU's profiles for active ports, where a factory switch names zero profiles. FRR is
+# configured by frr.conf alone (split-unified), so the factory's BGP_NEIGHBOR rows go: bgpcfgd, which runs in every
+# routing config mode (sonic-buildimage dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.common.j2), would
+# otherwise add those peers to FRR.
 REPLACED_TABLES = frozenset({
-    'AAA', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'BUFFER_PORT_INGRESS_PROFILE_LIST',
-    'BUFFER_PROFILE', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP',
-    'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE', 'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG',
-    'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER',
-    'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER', 'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN',
-    'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO', 'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'BUFFER_PORT_INGRESS_PROFILE_LIST',
+    'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE',
+    'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE', 'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP',
+    'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH',
+    'SYSLOG_SERVER', 'TACPLUS_SERVER', 'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE',
+    'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO', 'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+DEPLOYED_TABLES = MERGED_TABLES | KEPT_TABLES | ROW_TABLES | REPLACED_TABLES
+
+
+def buffer_pool_shortfall(running: dict, rendered: dict) -> list:
+    """Where the switch's buffer pools, which a deploy keeps, hold less than the rendered ones: a pool missing, or a
+    size or shared-headroom xoff smaller. Each item is one sentence."""
+    have = running.get('BUFFER_POOL') or {}
+    short = []
+    for name, fields in sorted((rendered.get('BUFFER_POOL') or {}).items()):
+        if name not in have:
+            short.append('buffer pool %s is missing' % name)
+            continue
+        for field in ('size', 'xoff'):
+            if field in fields and int(have[name].get(field) or 0) < int(fields[field]):
+                short.append('buffer pool %s has %s %s, the design needs %s' % (
+                    name, field, have[name].get(field, 0), fields[field]))
+    return short
+
+
+def _lanes(fields) -> set:
+    return {lane.strip() for lane in str(fields.get('lanes', '')).split(',') if lane.strip()}
 
 
 def deploy_target(running: dict, rendered: dict) -> dict:
-    """The CONFIG_DB a deploy applies with `config replace`: the running one with the rendered tables in."""
+    """The CONFIG_DB a deploy applies with `config replace`: the running one with the rendered tables in. A running
+    port whose lanes a rendered port now uses (another breakout of its cage) goes, with the kept rows keyed by it."""
     target = {table: rows for table, rows in running.items() if table not in REPLACED_TABLES}
+    rendered_lanes = set()
+    for name, fields in rendered.get('PORT', {}).items():
+        rendered_lanes |= _lanes(fields)
+    gone = {name for name, fields in running.get('PORT', {}).items()
+            if name not in rendered.get('PORT', {}) and _lanes(fields) & rendered_lanes}
+    if gone:
+        target = {table: {key: fields for key, fields in rows.items() if key.split('|', 1)[0] not in gone}
+                  for table, rows in target.items()}
+        target = {table: rows for table, rows in target.items() if rows}
     for table, rows in rendered.items():
+        if table in KEPT_TABLES and table in running:
+            continue
         if table in MERGED_TABLES:
             merged = {key: dict(fields) for key, fields in target.get(table, {}).items()}
             for key, fields in rows.items():
                 merged[key] = dict(merged.get(key, {}), **fields)
             target[table] = merged
+        elif table in ROW_TABLES:
+            have = target.get(table, {})
+            target[table] = dict(have, **{key: fields for key, fields in rows.items()
+                                          if key not in have or key.startswith(OWN_PROFILE_PREFIXES)})
         else:
             target[table] = rows
     return target
@@ -116,10 +185,12 @@ def config_db(model: dict) -> dict:
         'type': DEVICE_TYPE[model['role']],
         # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
         'buffer_model': 'traditional',
-        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (§1.10).
+        # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (sonic-buildimage
+        # dockers/docker-fpm-frr: split-unified mode).
         'docker_routing_config_mode': 'split-unified',
         # PFC_WD rows are written explicitly; `enable` would let `pfcwd start_default` (run by
-        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults (§1.7).
+        # config load_minigraph) overwrite them with 200 ms x ceil(ports/32) defaults
+        # (sonic-utilities pfcwd/main.py start_default).
         'default_pfcwd_status': 'disable',
     }
     sonic = (model.get('hardware') or {}).get('sonic')
@@ -131,7 +202,7 @@ def config_db(model: dict) -> dict:
     ports, breakout = {}, {}
     for item in interfaces:
         port = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
-                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (§1.2)
+                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (sonic-port.yang)
         if item.get('lane_ids'):
             # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
             # from the lane rate (sonic-port.yang: rs|fc|none|auto).
@@ -241,7 +312,7 @@ def _add_qos(tables, model):
     if with_pfc_to_pg:
         tables['PFC_PRIORITY_TO_PRIORITY_GROUP_MAP'] = {QOS_MAP: _str_map(_int_map(qos['pfc_to_pg']))}
 
-    # pfc_enable / pfcwd_sw_enable: comma list, pattern ([0-7](,[0-7])*)? (§1.2, C25); the watchdog
+    # pfc_enable / pfcwd_sw_enable: comma list, pattern ([0-7](,[0-7])*)? (sonic-port-qos-map.yang, C25); the watchdog
     # protects the TCs of pfcwd_sw_enable, so it equals pfc_enable (C12).
     pfc_enable = ','.join('%d' % priority for priority in sorted(qos['lossless_priorities']))
     port_qos = {'dscp_to_tc_map': QOS_MAP, 'tc_to_pg_map': QOS_MAP, 'tc_to_queue_map': QOS_MAP,
@@ -253,11 +324,12 @@ def _add_qos(tables, model):
         port_qos_map[name] = port_qos
     tables['PORT_QOS_MAP'] = port_qos_map
 
-    # DWRR weights 1..100 (§1.2): one scheduler per traffic class with a share, CNP strict, the rest lossy.
+    # DWRR weights 1..100 (sonic-scheduler.yang): one scheduler per traffic class with a share, CNP strict, the rest lossy.
     shares = _int_map(qos['tc_bandwidth_percent'])
     schedulers = {SCHEDULER_TC % tc: {'type': 'DWRR', 'weight': str(weight)} for tc, weight in shares.items()}
     schedulers[SCHEDULER_CNP] = {'type': 'STRICT'}
-    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (§1.2: bytes).
+    # One WRED profile per port speed: the design scales the ECN thresholds with the speed (sonic-wred-profile.yang:
+    # bytes).
     wred_profiles, wred_of_port = {}, {}
     for item in model['interfaces']:
         ecn = item['ecn']
@@ -302,7 +374,7 @@ def _add_qos(tables, model):
     watchdog = qos['watchdog']
     if watchdog['enabled']:
         row = {'action': watchdog['action'], 'detection_time': str(watchdog['detection_ms']),
-               'restoration_time': str(watchdog['restoration_ms'])}  # ms (§1.2, §1.7)
+               'restoration_time': str(watchdog['restoration_ms'])}  # ms (sonic-pfcwd.yang)
         pfc_wd = dict.fromkeys(names, row)
         pfc_wd['GLOBAL'] = {'POLL_INTERVAL': str(watchdog['poll_interval_ms'])}
         tables['PFC_WD'] = pfc_wd
@@ -319,25 +391,28 @@ def _add_buffers(tables, model):
     after the pool's mode (sonic-swss cfgmgr/buffermgr.cpp)."""
     qos, buffer = model['qos'], model['buffer']
     sku = buffer['sku']
-    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (§1.4).
+    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (buffermgr.cpp).
     tables['BUFFER_POOL'] = {name: _strings(fields) for name, fields in buffer['pools'].items()}
     lossless_pg = sku['lossless_pg']
     threshold = buffer['pools'][INGRESS_LOSSLESS_POOL]['mode'] + '_th'
     profiles = {}
     for profile in buffer['profiles']:
-        # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (§1.4).
+        # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (buffermgr.cpp).
         fields = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']), 'xon': str(profile['xon']),
                   'xoff': str(profile['xoff']), threshold: str(lossless_pg['threshold'])}
         if 'xon_offset' in lossless_pg:
             fields['xon_offset'] = str(lossless_pg['xon_offset'])
         profiles[profile['name']] = fields
-    for name, fields in sku['profiles'].items():
-        profiles[name] = _strings(fields)
+    for own, role in OWN_PROFILES.items():
+        profiles[own] = _strings(sku['profiles'][sku[role]])
+    lists = sku.get('port_profile_lists') or {}
+    for name in sorted({name for names in lists.values() for name in names}):
+        profiles[name] = _strings(sku['profiles'][name])
     tables['BUFFER_PROFILE'] = profiles
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
     lossless_pgs = {tc_to_pg[priority] for priority in qos['lossless_priorities']}
-    # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (§1.4).
+    # Contiguous ranges, the keys buffermgrd derives from pfc_enable, so both writers agree (buffermgr.cpp).
     lossless_pg_keys = ['|' + key for key in id_ranges(lossless_pgs)]
     lossy_pg_keys = ['|' + key for key in id_ranges(set(tc_to_pg.values()) - lossless_pgs)]
     lossless_queues, _unused, all_queues = _queues(qos)
@@ -345,11 +420,9 @@ def _add_buffers(tables, model):
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}
     profile_rows = {name: {'profile': name} for name in profiles}
-    lossy_pg, lossless_queue, lossy_queue = (profile_rows[sku['lossy_pg_profile']],
-                                             profile_rows[sku['lossless_queue_profile']],
-                                             profile_rows[sku['lossy_queue_profile']])
-    lists = sku.get('port_profile_lists')
-    list_rows = {direction: {'profile_list': ','.join(names)} for direction, names in (lists or {}).items()}
+    lossy_pg, lossless_queue, lossy_queue = (profile_rows[INGRESS_LOSSY_PROFILE], profile_rows[EGRESS_LOSSLESS_PROFILE],
+                                             profile_rows[EGRESS_LOSSY_PROFILE])
+    list_rows = {direction: {'profile_list': ','.join(names)} for direction, names in lists.items()}
     port_lists = {direction: {} for direction in list_rows}
     for item in model['interfaces']:
         name = item['name']
@@ -363,7 +436,7 @@ def _add_buffers(tables, model):
             buffer_queue[name + key] = lossy_queue
         for direction, row in list_rows.items():
             port_lists[direction][name] = row
-        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (§1.2, C25)
+        cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (sonic-cable-length.yang)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
     for direction, rows in port_lists.items():
@@ -380,7 +453,7 @@ def _add_evpn(tables, model):
     def add_vlan(vlan, vni):
         name = vlan_name(vlan)
         vlan_table[name] = {'vlanid': str(vlan), 'mtu': mtu, 'admin_status': 'up'}
-        # VXLAN_TUNNEL_MAP.vlan is "Vlan<id>" (YANG pattern, §1.10); map name as `config vxlan map add` makes it.
+        # VXLAN_TUNNEL_MAP.vlan is "Vlan<id>" (sonic-vxlan.yang pattern); map name as `config vxlan map add` makes it.
         tunnel_map['%s|map_%d_%s' % (VXLAN_TUNNEL, vni, name)] = {'vlan': name, 'vni': str(vni)}
         return name
 
@@ -483,8 +556,20 @@ def frr_context(model: dict) -> dict:
     }
 
 
+def local_users(model: dict) -> dict:
+    """{name: {'hash', 'role'}} of the management users with their password hashes: SONiC keeps local users as Linux
+    accounts, not in CONFIG_DB, so the deploy sets them itself (`useradd`, `chpasswd -e`); empty for a design view."""
+    management = model.get('management') or {}
+    return {user['name']: {'hash': user['hash'], 'role': user['role']}
+            for user in management.get('users') or [] if user.get('hash')}
+
+
 def render(model: dict, env) -> dict:
-    return {
+    files = {
         'config_db.json': dump_config_db(config_db(model)),
         'frr.conf': env.get_template('sonic/frr.conf.j2').render(frr_context(model)),
     }
+    users = local_users(model)
+    if users:
+        files['local-users.json'] = json.dumps(users, indent=2, sort_keys=True) + '\n'
+    return files

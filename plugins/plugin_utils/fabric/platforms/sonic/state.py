@@ -4,8 +4,8 @@
 """The lossless view of a community SONiC switch, from CONFIG_DB as JSON.
 
 Input: `sonic-cfggen -d --print-data` (the running CONFIG_DB), /etc/sonic/config_db.json, or the
-config_db.json this collection renders: {TABLE: {key: {field: "string"}}}. Schema facts (shared
-reference switch-lossless-qos-vendors.md §1.2): keys with several parts are joined by '|' ("Ethernet0|3",
+config_db.json this collection renders: {TABLE: {key: {field: "string"}}}. Schema facts (sonic-buildimage
+src/sonic-yang-models/doc/Configuration.md and the YANG models beside it): keys with several parts are joined by '|' ("Ethernet0|3",
 "Ethernet0|3-4"); legacy keys list several ports joined by ',' ("Ethernet0,Ethernet4|3-4"); object
 references are plain names or, in old releases, "[TABLE|name]"; every value is a string; buffer sizes
 are bytes, watchdog times ms, CABLE_LENGTH values end in "m".
@@ -203,7 +203,7 @@ def parse_config_db(result) -> dict:
         ports[port]['watchdog'] = {
             'action': fields.get('action', 'drop'),
             'detection_ms': detection,
-            # pfcwd CLI: no restoration time given means 2 x detection (reference §1.7).
+            # pfcwd CLI: no restoration time given means 2 x detection (sonic-utilities pfcwd/main.py).
             'restoration_ms': restoration if restoration is not None else (detection * 2 if detection else None),
         }
     for port, suffix, fields, _legacy in _split_keys(tables.get('QUEUE', {})):
@@ -283,12 +283,13 @@ def lossless_view(parsed, source='running CONFIG_DB') -> dict:
                     'name': profile['name']})
         egress = {}
         for queue, profile in data['buffer_queues'].items():
-            # The profile says what the queue is: Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool.
+            # The profile's name says what the queue is (egress_lossless_profile, ours AIFABRIC_EGRESS_LOSSLESS), not
+            # its pool: Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool.
             label = profile.get('name') or profile.get('pool') or ''
             if profile.get('missing'):
                 egress[queue] = 'missing profile ' + label
             else:
-                egress[queue] = 'lossless' if 'lossless' in label else label
+                egress[queue] = 'lossless' if 'lossless' in label.lower() else label
         ports[port] = port_view(
             mtu=data['mtu'], trust='dscp' if data['dscp_to_tc'] is not None else None,
             dscp_to_tc=data['dscp_to_tc'], dscp_map=data['maps'].get('dscp_to_tc_map'),
@@ -304,14 +305,9 @@ def parse_lossless(result) -> dict:
     return lossless_view(parse_config_db(result))
 
 
-def design_view(model) -> dict:
-    """The lossless view of the config_db.json this collection renders for `model` (pre-deploy checks)."""
-    from ...render import render_model  # pylint: disable=import-outside-toplevel
-    try:
-        rendered = render_model(model)['config_db.json']
-    except (KeyError, ValueError) as exc:
-        raise StateError('rendered config_db.json', 'cannot render: %s' % exc) from None
-    return lossless_view(parse_config_db(rendered), 'rendered config_db.json')
+def design_view(files) -> dict:
+    """The lossless view of the config_db.json this collection renders ({file name: text}; pre-deploy checks)."""
+    return lossless_view(parse_config_db(files['config_db.json']), 'rendered config_db.json')
 
 
 # --------------------------------------------------------------------------- sonic-db-cli dumps

@@ -308,6 +308,46 @@ def test_all_problems_are_reported_at_once():
     assert caught.value.report().startswith('Fabric intent has 4 problems:')
 
 
+def test_data_that_is_not_plain_does_not_hide_the_other_problems():
+    """A non-text key or a Python object (Python API) is reported together with the schema's findings elsewhere, and
+    without a made-up 'is required' for what was left out."""
+    intent = copy.deepcopy(BASE)
+    intent[1] = 'x'
+    intent['losless'] = {'roce_dscp': 26}
+    intent['description'] = object()
+    intent['overlay']['networks'][0]['vlan'] = 5000
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    problems = {issue.path: issue.message for issue in caught.value.issues}
+    assert set(problems) == {'[1]', 'losless', 'description', 'overlay.networks[0].vlan'}, problems
+    assert problems['losless'].startswith('unknown key')
+
+
+def test_unknown_keys_are_named_without_their_value():
+    intent = copy.deepcopy(BASE)
+    intent['db_password'] = 'hunter2-unit'
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    assert caught.value.report().splitlines()[1].startswith('  - db_password: unknown key (allowed: ')
+    assert 'hunter2' not in caught.value.report()
+
+
+@pytest.mark.parametrize('document', [
+    {'root:$6$salt$hash:19000:0:99999:7::': None},
+    {'aws_secret_access_key': 'AKIA-unit', 'region': 'eu'},
+    '-----BEGIN OPENSSH PRIVATE KEY----- AAAA-unit',
+    ['password-unit', 'token-unit'],
+    None,
+])
+def test_a_document_that_is_not_an_intent_is_refused_without_its_content(document):
+    with pytest.raises(IntentError) as caught:
+        load_intent(document)
+    assert [issue.path for issue in caught.value.issues] == ['(root)']
+    report = caught.value.report()
+    for shown in ('root:', '$6$', 'AKIA', 'aws_', 'BEGIN', 'password', 'token', 'unit'):
+        assert shown not in report, report
+
+
 def test_report_shows_the_bad_value():
     with pytest.raises(IntentError) as caught:
         _design(_set(['lossless', 'roce_dscp'], 99))
@@ -339,3 +379,15 @@ def test_a_management_pool_too_small_is_one_problem_not_a_duplicate_per_device()
     lines = [line for line in str(caught.value).splitlines() if line.startswith('  - ')]
     assert lines == ["  - management.pool: is too small: 20 devices from offset 10 need 20 addresses, the pool has 8 "
                      "(got '172.16.0.0/29')"]
+
+
+def test_plain_scalars_mean_what_the_yaml_1_2_core_schema_says():
+    """YAML 1.1 (PyYAML's default) reads `1:0` as 60, `on`/`yes` as true, `0100` as 64 and `2024-01-01` as a date: a
+    typo or an unquoted word would design another fabric. The intent is read with YAML 1.2 core meanings."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import load_yaml_text
+    data = load_yaml_text('plain: [1:0, on, off, yes, no, 0100, 0o17, 0x1f, 1_000, 2024-01-01, 1e3, true, False, ~, '
+                          '-.inf]\ntagged: [!!int 1_000, !!float 1:30, !!bool true]\n')
+    assert data['plain'][:-1] == ['1:0', 'on', 'off', 'yes', 'no', 100, 15, 31, '1_000', '2024-01-01', 1000.0, True,
+                                  False, None]
+    assert data['plain'][-1] == float('-inf')
+    assert data['tagged'] == [1000, 90.0, True]

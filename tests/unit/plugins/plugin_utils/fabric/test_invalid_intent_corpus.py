@@ -6,7 +6,9 @@ through `ansible-playbook playbooks/render.yml`, with a message that names the f
 traceback, no exception class name, and nothing written.
 
 Each corpus file starts with comments: a description, then one `# expect: <path> :: <words>` line per problem that
-must be reported. `{file}` stands for the intent file's path; `{file}:` alone means "some line of the file".
+must be reported, and `# absent: <words>` for text of the file that must never be shown (a file that is not an
+intent at all is refused without echoing its content). `{file}` stands for the intent file's path; `{file}:` alone
+means "some line of the file".
 The files are named *.intent, not *.yml: ansible-test's yamllint would try (and fail) to parse them.
 """
 
@@ -46,11 +48,14 @@ def _cases():
             if line.startswith('# expect: '):
                 path, words = line[len('# expect: '):].split(' :: ', 1)
                 expects.append((path, words))
-        assert expects, '%s has no "# expect:" line' % name
+            elif line.startswith('# absent: '):
+                expects.append((ABSENT, line[len('# absent: '):]))
+        assert any(path is not ABSENT for path, _words in expects), '%s has no "# expect:" line' % name
         cases.append((name, expects))
     return cases
 
 
+ABSENT = None  # an expects entry (ABSENT, words): the words must not appear in what the user sees
 CASES = _cases()
 
 
@@ -93,6 +98,9 @@ def _check_api(path, expects):
     elapsed = time.perf_counter() - started
     report = caught.value.report()
     for expected, words in expects:
+        if expected is ABSENT:
+            assert words not in report, 'the file\'s own text %r is shown:\n%s' % (words, report)
+            continue
         found = [issue for issue in caught.value.issues if _matches(issue.path, expected, path)]
         assert found, 'no issue at %s in:\n%s' % (expected, report)
         assert any(words in issue.message for issue in found), 'no "%s" at %s in:\n%s' % (words, expected, report)
@@ -164,6 +172,10 @@ def test_playbook_refuses_every_case(tmp_path):
         message = item.get('msg', '')
         problems = [] if status == 'failed' else ['status %s' % status]
         for expected, words in expects:
+            if expected is ABSENT:
+                if words in message.replace(intent, ''):
+                    problems.append('shows "%s"' % words)
+                continue
             where = expected.replace('{file}', intent)
             if where not in message or words not in message:
                 problems.append('no "%s" ... "%s"' % (where, words))
@@ -191,6 +203,10 @@ def test_inventory_reports_a_bad_intent_once(tmp_path):
             unwrapped = ''.join(output.split())
             problems = [] if result.returncode == 4 else ['exit code %d' % result.returncode]
             for expected, words in expects:
+                if expected is ABSENT:
+                    if words in output.replace(intent, ''):
+                        problems.append('shows "%s"' % words)
+                    continue
                 where = expected.replace('{file}', intent)
                 if ''.join(where.split()) not in unwrapped or ''.join(words.split()) not in unwrapped:
                     problems.append('no "%s" ... "%s"' % (where, words))

@@ -145,12 +145,12 @@ def test_symlinks_out_of_the_output_directory_are_refused(tmp_path):
     dest = tmp_path / 'lab'
     (dest / 'configs').mkdir(parents=True)
     os.symlink(str(outside), str(dest / 'configs' / 'leaf1'))  # a plain (old) output directory with a planted link
-    with StagedOutput(str(dest)) as output:
+    with StagedOutput(str(dest), take_over=True) as output:
         with pytest.raises(OutputError, match='symlink that leads outside'):
             output.put('configs/leaf1/frr.conf', 'x')
     os.unlink(str(dest / 'configs' / 'leaf1'))
     os.symlink(str(outside / 'f'), str(dest / 'configs' / 'file'))
-    with StagedOutput(str(dest)) as output:
+    with StagedOutput(str(dest), take_over=True) as output:
         output.put('configs/leaf1/frr.conf', 'x')
         with pytest.raises(OutputError, match='not a regular file'):
             output.finish(roots=ROOTS, prune=ROOTS)
@@ -161,7 +161,7 @@ def test_old_output_with_a_file_where_a_directory_belongs_is_replaced(tmp_path):
     dest = tmp_path / 'lab'
     (dest / 'configs').mkdir(parents=True)
     (dest / 'configs' / 'leaf1').write_text('an old file, not a directory')
-    with StagedOutput(str(dest)) as output:
+    with StagedOutput(str(dest), take_over=True) as output:
         assert output.put('configs/leaf1/frr.conf', 'x') == 'written'
         output.finish(roots=ROOTS, prune=ROOTS)
     assert (dest / 'configs' / 'leaf1' / 'frr.conf').read_text() == 'x'
@@ -188,18 +188,21 @@ def test_a_foreign_symlink_as_dest_is_refused(tmp_path):
         StagedOutput(str(tmp_path / 'file')).open()
 
 
-def test_a_plain_output_directory_is_taken_over(tmp_path):
-    """Output of an older version (a plain directory): stale render files pruned, other files kept."""
+def test_a_plain_directory_named_for_take_over_is_taken_over_keeping_every_file(tmp_path):
+    """A plain directory without a manifest (made by hand, or by a version before manifests), taken over because the
+    caller named it: nothing in it is known to be the render's, so nothing is removed; identical files are reused."""
     dest = tmp_path / 'lab'
     (dest / 'configs' / 'gone').mkdir(parents=True)
     (dest / 'configs' / 'gone' / 'frr.conf').write_text('old\n')
     (dest / 'configs' / 'leaf1').mkdir()
     (dest / 'configs' / 'leaf1' / 'frr.conf').write_text('hostname leaf1\n')
     (dest / 'notes.txt').write_text('mine\n')
-    summary = render(dest, FILES)
-    assert summary['removed'] == ['configs/gone/frr.conf'] and summary['unchanged'] == 1
+    summary = render(dest, FILES, take_over=True)
+    assert summary['removed'] == [] and summary['unchanged'] == 1
     assert os.path.islink(dest)
-    assert tree(dest) == dict(FILES, **{'notes.txt': 'mine\n', 'manifest.json': (dest / 'manifest.json').read_text()})
+    assert tree(dest) == dict(FILES, **{'notes.txt': 'mine\n', 'configs/gone/frr.conf': 'old\n',
+                                        'manifest.json': (dest / 'manifest.json').read_text()})
+    assert set(read_manifest(str(dest))['files']) == set(FILES)
     assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001']
 
 

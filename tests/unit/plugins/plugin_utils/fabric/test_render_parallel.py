@@ -6,6 +6,7 @@ to the byte; workers that write their devices' files leave the output exactly as
 
 import os
 
+import jinja2
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs, render
@@ -159,7 +160,7 @@ def test_templates_read_dict_fields_and_still_reach_dict_methods():
     model = {'ip': '10.0.0.1', 'keys': 'a field named like a method', 'nested': {'name': 'x'}}
     text = env.from_string('{{ m.ip }} {{ m.nested.name }} {{ m.keys() | sort | join(",") }}').render(m=model)
     assert text == '10.0.0.1 x ip,keys,nested'
-    with pytest.raises(render.jinja2.UndefinedError):
+    with pytest.raises(jinja2.UndefinedError):
         env.from_string('{{ m.absent }}').render(m=model)
 
 

@@ -223,7 +223,7 @@ MUTATIONS = [
     ('lossless_buffers', lambda db: db['BUFFER_PROFILE']['pg_lossless_400000_5m_profile'].update(xoff='1000'),
      'xoff 1000 < designed headroom'),
     ('lossless_buffers', lambda db: db['CABLE_LENGTH']['AZURE'].update(Ethernet0='1m'), 'cable length 1 m < cabled 5 m'),
-    ('lossless_buffers', lambda db: db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'egress_lossy_profile'}}),
+    ('lossless_buffers', lambda db: db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'AIFABRIC_EGRESS_LOSSY'}}),
      'egress queue 3 uses'),
     # Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool (Dell-Z9864f-O64): the profile decides.
     ('lossless_buffers', lambda db: (db['BUFFER_PROFILE']['egress_lossy_profile'].update(pool='egress_lossless_pool'),

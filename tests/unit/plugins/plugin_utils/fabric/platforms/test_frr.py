@@ -179,7 +179,7 @@ def test_unnumbered_fabric_ports_have_no_ipv4():
 
 @pytest.mark.parametrize('device', ['leaf001', 'leaf002', 'leaf003', 'leaf004'])
 def test_lab_leaf_netdev_carries_host_jumbo_frames(device):
-    """LAB-NOTES pitfall: bridge and VXLAN devices default to MTU 1500; host frames must fit end to end."""
+    """Bridge and VXLAN devices start with MTU 1500 (ip-link(8)); host frames must fit end to end (docs/lab.md)."""
     design = DESIGNS['lab']
     model = design.device(device)
     host_mtu = design.lossless['mtu']['host']

@@ -4,8 +4,8 @@
 """SONiC renderer: golden files, CONFIG_DB format rules from the SONiC YANG models, the lossless chain
 (DSCP -> TC -> PG -> queue, PFC, buffers, ECN, watchdog) and real FRR acceptance of every frr.conf.
 
-The format rules are the schema facts of shared reference switch-lossless-qos-vendors.md §1.2/§1.10 and
-the consistency rules of §7 (C05-C08, C10, C12, C13, C22, C25). `test_checks_bite` proves the checkers
+The format rules are the schema facts of the SONiC YANG models (sonic-buildimage src/sonic-yang-models) and
+the lossless rules of docs/validation.md (C05-C08, C10, C12, C13, C22, C25). `test_checks_bite` proves the checkers
 reject broken configurations, so a passing check means something.
 """
 
@@ -74,7 +74,7 @@ def _ids(text):
 
 
 def format_problems(db):
-    """CONFIG_DB facts from the SONiC YANG models and CLI (reference §1.2, §1.7, §1.10, C13, C25)."""
+    """CONFIG_DB facts from the SONiC YANG models and CLI (sonic-yang-models, sonic-utilities pfcwd; C13, C25)."""
     problems = []
     add = problems.append
     for table, rows in db.items():
@@ -488,9 +488,9 @@ def test_buffers_follow_the_model(small):
             'xoff': str(profile['xoff']), 'dynamic_th': '0'}
     for item in model['interfaces']:
         assert db['BUFFER_PG']['%s|3' % item['name']] == {'profile': item['buffer_profile']}
-        assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'ingress_lossy_profile'}
+        assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'AIFABRIC_INGRESS_LOSSY'}
         assert db['CABLE_LENGTH']['AZURE'][item['name']] == '%dm' % item['cable_length_m']
-        # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (reference §1.4).
+        # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (sonic-swss cfgmgr/buffermgr.cpp).
         assert item['buffer_profile'] == 'pg_lossless_%d_%s_profile' % (
             int(db['PORT'][item['name']]['speed']), db['CABLE_LENGTH']['AZURE'][item['name']])
 
@@ -513,7 +513,7 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
     port = 'Ethernet0'
     assert db['PORT_QOS_MAP'][port]['pfc_enable'] == '3,4' == db['PORT_QOS_MAP'][port]['pfcwd_sw_enable']
     assert db['BUFFER_PG']['%s|3-4' % port]['profile'].startswith('pg_lossless_400000_')
-    assert db['BUFFER_QUEUE']['%s|3-4' % port] == {'profile': 'egress_lossless_profile'}
+    assert db['BUFFER_QUEUE']['%s|3-4' % port] == {'profile': 'AIFABRIC_EGRESS_LOSSLESS'}
     assert set(key for key in db['BUFFER_QUEUE'] if key.startswith(port + '|')) == \
         {'%s|0-2' % port, '%s|3-4' % port, '%s|5-7' % port}
     # The lossless share (50 %) is split over the two lossless classes; the default class keeps 50 %.
@@ -613,7 +613,7 @@ BREAKAGES = {
     'dscp 26 lossy': (lambda db: _set(db, 'DSCP_TO_TC_MAP', 'AIFABRIC', '26', '1'), 'C05', 'chain'),
     'pfc off': (lambda db: _set(db, 'PORT_QOS_MAP', 'Ethernet0', 'pfc_enable', ''), 'C05', 'chain'),
     'no lossless pg': (_remove_lossless_pg, 'C06', 'chain'),
-    'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'egress_lossy_profile'), 'C07', 'chain'),
+    'lossy egress': (lambda db: _set(db, 'BUFFER_QUEUE', 'Ethernet0|3', 'profile', 'AIFABRIC_EGRESS_LOSSY'), 'C07', 'chain'),
     'no ecn': (lambda db: _set(db, 'WRED_PROFILE', 'AIFABRIC_LOSSLESS_400G', 'ecn', 'ecn_none'), 'C08', 'chain'),
     'cnp weighted': (lambda db: _set(db, 'QUEUE', 'Ethernet0|6', 'scheduler', 'AIFABRIC_LOSSY'), 'C10', 'chain'),
     'no watchdog': (lambda db: db['PFC_WD'].pop('Ethernet0'), 'C12', 'chain'),

@@ -15,6 +15,9 @@ hardware YAML the renderer reads:
   of pg_profile_lookup.ini.
 - sonic-swss cfgmgr/buffermgr.cpp: a lossless PG profile is {pool ingress_lossless_pool, xon, xon_offset (when the
   lookup file has the column), xoff, size, <ingress_lossless_pool mode>_th: threshold}.
+- sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: an existing profile's pool and
+  size cannot be changed, so the PGs and queues use our own profiles (AIFABRIC_*) with the SKU's values, and the SKU's
+  own profiles are rendered only where its port profile lists name them.
 """
 
 import json
@@ -111,10 +114,15 @@ def test_pools_are_the_skus(rendered):
 def test_profiles_and_their_users_are_the_skus(rendered):
     name, devices = rendered
     sku = SKUS[name]
+    ours = {'AIFABRIC_INGRESS_LOSSY': sku['profiles'][sku['lossy_pg']],
+            'AIFABRIC_EGRESS_LOSSLESS': sku['profiles']['egress_lossless_profile'],
+            'AIFABRIC_EGRESS_LOSSY': sku['profiles'][sku['lossy_queue']]}
+    listed = {profile for names in (sku['lists'] or {}).values() for profile in names.split(',')}
     for model, db in devices.values():
         profiles = db['BUFFER_PROFILE']
         lossless = {key: value for key, value in profiles.items() if key.startswith('pg_lossless_')}
-        assert {key: value for key, value in profiles.items() if key not in lossless} == sku['profiles']
+        assert {key: value for key, value in profiles.items() if key not in lossless} == dict(
+            ours, **{profile: sku['profiles'][profile] for profile in listed})
         assert lossless and {item['buffer_profile'] for item in model['interfaces']} == set(lossless)
         for profile in model['buffer']['profiles']:
             fields = dict({'pool': 'ingress_lossless_pool', 'size': str(profile['size']), 'xon': str(profile['xon']),
@@ -122,11 +130,11 @@ def test_profiles_and_their_users_are_the_skus(rendered):
             assert lossless[profile['name']] == fields
         for item in model['interfaces']:
             port = item['name']
-            assert db['BUFFER_PG'][port + '|0'] == {'profile': sku['lossy_pg']}
+            assert db['BUFFER_PG'][port + '|0'] == {'profile': 'AIFABRIC_INGRESS_LOSSY'}
             assert db['BUFFER_PG'][port + '|3'] == {'profile': item['buffer_profile']}
-            assert db['BUFFER_QUEUE'][port + '|3'] == {'profile': 'egress_lossless_profile'}
+            assert db['BUFFER_QUEUE'][port + '|3'] == {'profile': 'AIFABRIC_EGRESS_LOSSLESS'}
             for queues in ('0-2', '4-7'):  # the CNP queue 6 is lossy too
-                assert db['BUFFER_QUEUE'][port + '|' + queues] == {'profile': sku['lossy_queue']}
+                assert db['BUFFER_QUEUE'][port + '|' + queues] == {'profile': 'AIFABRIC_EGRESS_LOSSY'}
             for direction in ('ingress', 'egress'):
                 table = 'BUFFER_PORT_%s_PROFILE_LIST' % direction.upper()
                 if sku['lists'] is None:

@@ -11,6 +11,7 @@ import shlex
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import state as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
@@ -83,7 +84,7 @@ def test_lossless_view_from_the_applied_configuration(design):
     # the split cages swp1 and swp2 (link breakout 2x) are not ports
     assert set(state['ports']) == {'swp1s0', 'swp1s1', 'swp2s0', 'swp2s1'}
     # the rendered startup.yaml reads the same
-    rendered = nvue.design_view(design.device('leaf001'))
+    rendered = nvue.design_view(render_model(design.device('leaf001')))
     assert set(rendered['ports']) == set(state['ports'])
     assert rendered['ports']['swp1s0'] == view and rendered['source'] == 'rendered startup.yaml'
 

@@ -1,0 +1,96 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Plain data held against a type: the TypedDicts (and List, Dict, Optional, Union of them) that say the shape of the
+device model (design/model.py) and of the neutral state (state/schema.py).
+
+problems(value, kind, path) says, in at most `limit` sentences, which field is missing or of another type. Every
+field a TypedDict declares must be there (Optional: may be None); fields beyond them are allowed; mapping keys are
+not checked (JSON turns integer keys into strings). bool is not an int here, and an int is not a float's only form.
+"""
+
+from __future__ import annotations
+
+import functools
+import typing
+from typing import Any, Dict, List, Union
+
+Number = Union[int, float]
+
+
+def problems(value, kind, path='value', limit=5, first=False) -> list:
+    """What is wrong with `value` as a `kind` (empty list: nothing). `first`: of each list and mapping only its first
+    item is looked at (what a parser leaves out, it leaves out of every item), at a fraction of the cost."""
+    found = []
+    _check(value, kind, path, found, limit, first)
+    return found[:limit]
+
+
+@functools.lru_cache(maxsize=None)
+def _hints(kind):
+    return typing.get_type_hints(kind)
+
+
+def _is_typed_dict(kind):
+    return isinstance(kind, type) and issubclass(kind, dict) and hasattr(kind, '__required_keys__')
+
+
+def _name(kind):
+    return getattr(kind, '__name__', None) or str(kind).replace('typing.', '')
+
+
+def _check(value, kind, path, found, limit, first):
+    if len(found) >= limit or kind is Any:
+        return
+    origin = typing.get_origin(kind)
+    if origin is Union:
+        options = typing.get_args(kind)
+        if value is None and type(None) in options:
+            return
+        for option in options:
+            attempt = []
+            _check(value, option, path, attempt, limit, first)
+            if not attempt:
+                return
+        found.append('%s is %r, expected %s' % (path, _short(value), _name(kind)))
+    elif _is_typed_dict(kind):
+        if not isinstance(value, dict):
+            found.append('%s is a %s, expected %s' % (path, type(value).__name__, kind.__name__))
+            return
+        hints = _hints(kind)
+        missing = [field for field in hints if field not in value]
+        if missing:
+            found.append('%s has no %s (%s)' % (path, ', '.join(missing), kind.__name__))
+        for field, field_kind in hints.items():
+            if field in value:
+                _check(value[field], field_kind, '%s.%s' % (path, field), found, limit, first)
+    elif origin in (list, List):
+        if not isinstance(value, list):
+            found.append('%s is a %s, expected a list' % (path, type(value).__name__))
+            return
+        (item,) = typing.get_args(kind) or (Any,)
+        for index, element in enumerate(value[:1] if first else value):
+            _check(element, item, '%s[%d]' % (path, index), found, limit, first)
+    elif origin in (dict, Dict):
+        if not isinstance(value, dict):
+            found.append('%s is a %s, expected a mapping' % (path, type(value).__name__))
+            return
+        _key, item = typing.get_args(kind) or (Any, Any)
+        for name, element in (list(value.items())[:1] if first else value.items()):
+            _check(element, item, '%s[%r]' % (path, name), found, limit, first)
+    elif kind is bool:
+        if not isinstance(value, bool):
+            found.append('%s is %r, expected true or false' % (path, _short(value)))
+    elif kind in (int, float):
+        if isinstance(value, bool) or not isinstance(value, (int, float) if kind is float else int):
+            found.append('%s is %r, expected %s' % (path, _short(value), kind.__name__))
+    elif isinstance(kind, type) and not isinstance(value, kind):
+        found.append('%s is %r, expected %s' % (path, _short(value), kind.__name__))
+
+
+def _short(value):
+    text = repr(value)
+    return value if len(text) <= 40 else text[:37] + '...'
+
+
+__all__ = ['problems', 'Number']

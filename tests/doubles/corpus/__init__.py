@@ -1,0 +1,109 @@
+"""The rejected-configuration corpora of the doubles (one YAML file per NOS) and what they are applied to: the rendered
+configurations of the mixed fabric (tests/doubles/fixtures/mixed.yml) on factory switches."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+import os
+import re
+
+import jsonpatch
+import yaml
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MIXED = os.path.join(os.path.dirname(HERE), 'fixtures', 'mixed.yml')
+
+
+def cases(nos):
+    with open(os.path.join(HERE, nos + '.yml'), encoding='utf-8') as handle:
+        return yaml.safe_load(handle)
+
+
+@functools.lru_cache(maxsize=1)
+def _mixed():
+    from tests.doubles.fleet import TEST_PASSWORD_HASH, load_design
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
+    design = load_design(MIXED)
+    users = {user['name']: TEST_PASSWORD_HASH for user in design.intent['management']['users']}
+    return {name: render_device(design, name, users) for name in ('leaf001', 'leaf002', 'spine001')}
+
+
+def rendered(name, file_name):
+    return _mixed()[name][file_name]
+
+
+# -- SONiC: the deploy target of leaf002 (an SN5600) on its factory switch -----------------------------------------
+def sonic_facts(**overrides):
+    from tests.doubles.fleet import switch_model_facts
+    facts = dict(switch_model_facts('nvidia-sn5600'), name='leaf002', tacacs_passkey='out-of-band-key',
+                 release='202405', kind='sonic')
+    facts.update(overrides)
+    return facts
+
+
+def sonic_case(case=None):
+    """(running, target, facts) of a corpus case (or of the untouched deploy)."""
+    from tests.doubles.ssh import sonic_factory
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
+    case = case or {}
+    facts = sonic_facts(**case.get('facts', {}))
+    running = sonic_factory.config_db(facts)
+    if case.get('running'):
+        running = jsonpatch.apply_patch(running, case['running'])
+    target = deploy_target(copy.deepcopy(running), json.loads(rendered('leaf002', 'config_db.json')))
+    if case.get('patch'):
+        target = jsonpatch.apply_patch(target, case['patch'])
+    return running, target, facts
+
+
+# -- EOS: lines into a config session on the EOS leaf -------------------------------------------------------------
+def eos_lines(case=None):
+    """The configuration lines of the EOS leaf with the case's change (before `end`)."""
+    text = rendered('leaf001', 'startup-config.cfg')
+    case = case or {}
+    if case.get('replace'):
+        old, new = case['replace']
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith('!')]
+    assert lines[-1] == 'end'
+    return lines[:-1] + (case.get('append', '').split('\n') if case.get('append') else [])
+
+
+# -- NVUE: the applied tree of spine001 (or of the NVUE leaf golden file) ------------------------------------------
+def _path(text):
+    """`a.b."c.d".'3'` -> ['a', 'b', 'c.d', '3']."""
+    return [part.strip('\'"') for part in re.findall(r'"[^"]*"|\'[^\']*\'|[^.]+', text)]
+
+
+# Rendered NVUE files a case may start from instead of spine001 of the mixed fabric: a 5.14 leaf and a 5.15 leaf.
+BASES = {'leaf': ('nvue', 'nvue_small', 'leaf001.yaml'), 'leaf-5.15': ('shape2', 'leaf002', 'startup.yaml')}
+
+
+def nvue_case(case=None):
+    """(tree, facts) of a corpus case."""
+    from tests.doubles.pytest_doubles import GOLDEN
+    from tests.doubles.ssh import nvue
+    from tests.doubles.ssh.state import nvue_ports
+    case = case or {}
+    if case.get('base') in BASES:
+        with open(os.path.join(GOLDEN, *BASES[case['base']]), encoding='utf-8') as handle:
+            text = handle.read()
+    else:
+        text = rendered('spine001', 'startup.yaml')
+    tree = nvue.from_operations(yaml.load(text, Loader=nvue._Loader))  # pylint: disable=protected-access
+    for path, value in (case.get('set') or {}).items():
+        keys = _path(path)
+        node = tree
+        for key in keys[:-1]:
+            node = node.setdefault(key, {})
+        node[keys[-1]] = value
+    for path in case.get('unset') or []:
+        keys = _path(path)
+        node = tree
+        for key in keys[:-1]:
+            node = node[key]
+        del node[keys[-1]]
+    return tree, {'ports': nvue_ports(), 'release': str(case.get('release', '5.14'))}
