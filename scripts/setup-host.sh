@@ -49,11 +49,17 @@ else
   service frr stop >/dev/null 2>&1 || true
   if ! docker info >/dev/null 2>&1; then
     log "starting the Docker engine (service docker start; systemd is not running here)"
-    service docker start
+    # Debian's init script raises ulimits first, which an unprivileged container or VM refuses: then it fails.
+    service docker start || { log "service docker start failed (exit $?)"; DOCKER_NOT_STARTED=1; }
   fi
 fi
-for _ in $(seq 1 60); do docker info >/dev/null 2>&1 && break; sleep 1; done
-docker info >/dev/null 2>&1 || die "the Docker engine did not start; see journalctl -u docker or /var/log/docker.log"
+wait_for_docker() { for _ in $(seq 1 "$1"); do docker info >/dev/null 2>&1 && return 0; sleep 1; done; return 1; }
+if [ -n "${DOCKER_NOT_STARTED:-}" ] || ! wait_for_docker 30; then
+  # No service manager could start it: run the engine in the background, as root, the way dockerd runs anywhere.
+  log "starting dockerd in the background (log: /var/log/dockerd.log)"
+  nohup dockerd >/var/log/dockerd.log 2>&1 &
+  wait_for_docker 60 || die "the Docker engine did not start; see /var/log/dockerd.log"
+fi
 
 # ---------------------------------------------------------------------------------------------------- containerlab
 version_ok() {  # the installed containerlab is CONTAINERLAB_VERSION or newer

@@ -148,6 +148,11 @@ PLAYBOOK = """
   vars:
     aifabric_intent: {intent}
   tasks:
+    - name: Render what a push sends (a deploy pushes the reviewed generation only)
+      aifabric.fabric.render:
+        dest: {rendered}
+        devices: [{switch}]
+      delegate_to: localhost
     - name: Log in once; the ControlMaster stays
       ansible.builtin.raw: echo ready
       changed_when: false
@@ -165,6 +170,7 @@ PLAYBOOK = """
       aifabric.fabric.switch_deploy:
         step: push
         timeout: 4
+        rendered: {rendered}
       register: pushed
       ignore_errors: true
     - name: Keep the results for the test
@@ -191,7 +197,7 @@ def test_gather_and_deploy_steps_on_a_frozen_switch_end_as_errors_naming_the_dev
     results_path = tmp_path / 'results.json'
     freeze = [sys.executable, '-c', FREEZE, ROOT, str(double.process.pid)]  # the sessions opened by then too
     playbook.write_text(PLAYBOOK.format(switch=SONIC_SWITCH, intent=MIXED, freeze=json.dumps(freeze),
-                                        results=results_path))
+                                        results=results_path, rendered=tmp_path / 'rendered'))
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_CONTROL_PATH_DIR=str(tmp_path / 'cp'))
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')

@@ -248,7 +248,7 @@ def _device_chunks(names):
 def _pool_results(design, names, workers, function, tasks, work):
     """function(task) for each task, in order, from `workers` forked processes that inherit `work`."""
     design.device(names[0])  # lazily built design tables, built once here rather than once per worker
-    _WORK.update(work, design=design)
+    _WORK.update(work, design=design, function=function, stop=multiprocessing.get_context('fork').Event())
     try:
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)  # until each worker has reset its handlers
         try:
@@ -256,11 +256,22 @@ def _pool_results(design, names, workers, function, tasks, work):
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
         with pool:
-            yield from pool.imap(function, tasks)
-            pool.close()  # every task is done: the workers leave by themselves, no signal needed
+            try:
+                yield from pool.imap(_run_task, tasks)
+            except GeneratorExit:
+                # The caller stopped early (a write error, a closed generator): the workers skip what is left and
+                # leave by themselves. Pool.terminate() would kill them, and one killed while it holds the result
+                # queue's lock leaves the pool's own threads waiting for that lock for ever.
+                _WORK['stop'].set()
+            pool.close()
             pool.join()
     finally:
         _WORK.clear()
+
+
+def _run_task(task):
+    """A pool worker's task: `_WORK['function'](task)`, or nothing once the caller has stopped."""
+    return None if _WORK['stop'].is_set() else _WORK['function'](task)
 
 
 def render_devices(design, names, workers=None, pages=False, user_hashes=None):

@@ -104,6 +104,11 @@ def _outcome(text):
     return 'valid'
 
 
+# A guard against blow-ups (an intent that explodes in size or time), not a speed target: speed is measured by
+# benchmarks/, on a quiet machine.
+HANG_GUARD_S = 60
+
+
 def test_the_base_text_is_valid():
     assert _outcome(VALID_TEXT) == 'valid'
 
@@ -114,7 +119,7 @@ def test_mutated_text_designs_or_fails_cleanly(operations):
     text = _mutate(VALID_TEXT, operations)
     started = time.perf_counter()
     _outcome(text)
-    assert time.perf_counter() - started < 5
+    assert time.perf_counter() - started < HANG_GUARD_S
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

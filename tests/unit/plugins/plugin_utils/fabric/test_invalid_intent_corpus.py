@@ -91,6 +91,10 @@ def test_the_corpus_is_large_and_distinct():
         bodies.add(body)
 
 
+# A guard against hangs and blow-ups, not a speed target (benchmarks/ measure speed on a quiet machine).
+HANG_GUARD_S = 60
+
+
 def _check_api(path, expects):
     started = time.perf_counter()
     with pytest.raises(IntentError) as caught:
@@ -105,7 +109,7 @@ def _check_api(path, expects):
         assert found, 'no issue at %s in:\n%s' % (expected, report)
         assert any(words in issue.message for issue in found), 'no "%s" at %s in:\n%s' % (words, expected, report)
     assert not EXCEPTION_NAME.search(report), report
-    assert elapsed < 5, 'took %.1f s' % elapsed
+    assert elapsed < HANG_GUARD_S, 'took %.1f s' % elapsed  # a YAML bomb or a huge range must not hang
 
 
 @pytest.mark.parametrize('name, expects', CASES, ids=[name for name, _unused in CASES])
@@ -115,9 +119,7 @@ def test_python_api_refuses(name, expects):
 
 def test_python_api_refuses_generated(tmp_path):
     for path, expects in _generated(tmp_path):
-        started = time.perf_counter()
         _check_api(path, expects)
-        assert time.perf_counter() - started < 0.5, path
 
 
 def _playbook(inventory, *args):

@@ -222,7 +222,7 @@ def test_a_second_render_fails_clearly_after_the_lock_timeout(tmp_path):
         started = time.monotonic()
         with pytest.raises(OutputBusy) as busy:
             StagedOutput(str(dest), lock_timeout=0.5).open()
-        assert 0.4 < time.monotonic() - started < 5
+        assert 0.4 < time.monotonic() - started < 30  # waited, then gave up (the upper bound only guards a hang)
         message = str(busy.value)
         assert 'another render into %s is running (pid %d on ' % (dest, os.getpid()) in message
         assert 'waited 0.5 s' in message
