@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import chec
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report)
 
-GATHERED = ('fabric', 'lossless', 'health', 'anta')
+GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane')
 
 
 class ActionModule(ActionBase):
@@ -25,7 +25,7 @@ class ActionModule(ActionBase):
     _requires_connection = False
     _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
-                             'prometheus_file', 'anta_catalog', 'started_at'))
+                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -35,6 +35,8 @@ class ActionModule(ActionBase):
             'devices': {'type': 'list', 'elements': 'str'},
             'gathered': {'type': 'bool', 'default': True},
             'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
+            'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
+            'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
             'output_dir': {'type': 'path'},
             'fail': {'type': 'bool', 'default': True},
             'checks': {'type': 'list', 'elements': 'str'},
@@ -72,7 +74,14 @@ class ActionModule(ActionBase):
             phases = ('design', 'deployed')
             for name in devices:
                 gathered[name] = (hostvars[name].get(args['gathered_var']) if name in hostvars else None) or {}
-                states[name] = gathered[name].get('state') or {}
+                states[name] = dict(gathered[name].get('state') or {})
+                # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks
+                # of devices without a part are left out).
+                device_vars = hostvars[name] if name in hostvars else {}
+                for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
+                    registered = device_vars.get(var)
+                    if registered and not registered.get('skipped'):
+                        states[name][key] = registered
         options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
                    'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds'],
                    'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},

@@ -169,6 +169,8 @@ class ActionModule(ActionBase):
             open_checks=[item if isinstance(item, str) else result_key(item.to_dict()) for item in open_results],
             summary=counted['counts'],
             check_results=[item.to_dict() for item in results],
+            # This device's part in the data-plane marking probe the validate role runs next (send or capture).
+            probe=catalog.probe_duties(ctx, model),
         )
         return result
 

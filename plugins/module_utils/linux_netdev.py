@@ -10,7 +10,7 @@ Pure standard library, no Ansible imports: the module aifabric.fabric.linux_netd
 State document (the `interfaces.json` the FRR renderer writes; host roles build the same shape):
 
     links:   [{name, kind: bridge|vxlan|vrf (omit for an existing device), mtu, state: up|down, master, mac,
-               addresses: [CIDR...], vxlan: {id, local, dstport, learning}, bridge: {stp_state},
+               addresses: [CIDR...], vxlan: {id, local, dstport, learning, tos}, bridge: {stp_state},
                bridge_slave: {learning}, vrf: {table}}]
     routes:  [{to, via, dev, src, table, scope, metric}]   (`to` host bits are cleared: 10.0.0.1/31 -> 10.0.0.0/31)
     rules:   [{from, to, table, priority}]
@@ -34,7 +34,7 @@ SHARED_TABLES = {'main': 254, 'local': 255, 'default': 253}
 LINK_KEYS = {'name', 'kind', 'mtu', 'state', 'master', 'mac', 'addresses', 'vxlan', 'bridge', 'bridge_slave', 'vrf'}
 MAC = re.compile(r'^[0-9a-f]{2}(:[0-9a-f]{2}){5}$')
 SUB_KEYS = {
-    'vxlan': {'id', 'local', 'dstport', 'learning'},
+    'vxlan': {'id', 'local', 'dstport', 'learning', 'tos'},
     'bridge': {'stp_state'},
     'bridge_slave': {'learning'},
     'vrf': {'table'},
@@ -150,6 +150,8 @@ def validate(state):
                 vxlan['id'] = _int(vxlan['id'], 1, 16777215, path + '.vxlan.id', problems)
                 vxlan['dstport'] = _int(vxlan.get('dstport', 4789), 1, 65535, path + '.vxlan.dstport', problems)
                 vxlan['learning'] = bool(vxlan.get('learning', False))
+                if 'tos' in vxlan and vxlan['tos'] != 'inherit':
+                    vxlan['tos'] = _int(vxlan['tos'], 0, 255, path + '.vxlan.tos', problems)
                 try:
                     vxlan['local'] = str(ipaddress.ip_address(vxlan['local']))
                 except ValueError:
@@ -269,7 +271,7 @@ def parse_links(addr_json):
         }
         if kind == 'vxlan':
             link['vxlan'] = {'id': data.get('id'), 'local': data.get('local'), 'dstport': data.get('port'),
-                             'learning': bool(data.get('learning'))}
+                             'learning': bool(data.get('learning')), 'tos': vxlan_tos(data.get('tos'))}
         elif kind == 'bridge':
             link['bridge'] = {'stp_state': data.get('stp_state')}
         elif kind == 'vrf':
@@ -278,6 +280,17 @@ def parse_links(addr_json):
             link['bridge_slave'] = {'learning': bool((info.get('info_slave_data') or {}).get('learning'))}
         current[link['name']] = link
     return current
+
+
+def vxlan_tos(value):
+    """The outer ToS of a VXLAN device from `ip -j -d link`: 'inherit' (iproute2 prints the attribute value 1 as
+    "0x1" in JSON, `tos inherit` in text) or the fixed byte (absent = 0, the kernel default)."""
+    if value in (None, ''):
+        return 0
+    if value == 'inherit':
+        return 'inherit'
+    number = int(value, 0) if isinstance(value, str) else int(value)
+    return 'inherit' if number == 1 else number
 
 
 def _route_table(route, default=254):
@@ -333,6 +346,8 @@ def _create_command(link):
         vxlan = link['vxlan']
         command += ['id', str(vxlan['id']), 'local', vxlan['local'], 'dstport', str(vxlan['dstport'])]
         command.append('learning' if vxlan['learning'] else 'nolearning')
+        if 'tos' in vxlan:
+            command += ['tos', str(vxlan['tos'])]
     elif kind == 'vrf':
         command += ['table', str(link['vrf']['table'])]
     elif kind == 'bridge' and 'stp_state' in link.get('bridge', {}):
@@ -344,7 +359,8 @@ def _needs_recreate(want, have):
     if have['kind'] != want['kind']:
         return True
     if want['kind'] == 'vxlan':
-        return any(have['vxlan'].get(key) != want['vxlan'][key] for key in ('id', 'local', 'dstport', 'learning'))
+        return any(have['vxlan'].get(key) != want['vxlan'][key] for key in ('id', 'local', 'dstport', 'learning', 'tos')
+                   if key in want['vxlan'])
     if want['kind'] == 'vrf':
         return have['vrf'].get('table') != want['vrf']['table']
     return False

@@ -53,7 +53,10 @@ options:
     default: [3]
   dscp_to_priority:
     description:
-      - DSCP to priority entries that differ from the default map (priority = DSCP >> 3). Keys are DSCP values.
+      - DSCP to priority map the NIC trusts. Keys are DSCP values; a DSCP left out keeps the NIC default
+        (priority = DSCP >> 3).
+      - The P(aifabric.fabric.host_rnic#role) role passes all 64 code points, the switches' DSCP to traffic class
+        map, so the NIC and the switches put every DSCP on the same priority.
     type: dict
     default: {}
   ecn_priorities:
@@ -448,11 +451,15 @@ class InterfaceRun:
 
 def _show(value):
     if isinstance(value, dict) and len(value) > 8:
+        # A DSCP map: the priority most DSCPs share, then the exceptions (at most 8 listed).
         unset = sum(1 for val in value.values() if val is None)
-        special = {key: val for key, val in value.items() if val is not None and val != int(key) >> 3}
+        known = [val for val in value.values() if val is not None]
         text = '%d entries' % len(value) if not unset else '%d entries unset' % unset
-        if unset != len(value):
-            text += ' (DSCP>>3%s)' % (' except %s' % _show(special) if special else '')
+        if known:
+            common = max(sorted(set(known)), key=known.count)
+            special = sorted((int(key), val) for key, val in value.items() if val is not None and val != common)
+            listed = ', '.join('%d:%s' % pair for pair in special[:8]) + (', ...' if len(special) > 8 else '')
+            text += ' (priority %s%s)' % (common, ' except %s' % listed if special else '')
         return text
     if isinstance(value, dict):
         return '{%s}' % ', '.join('%s:%s' % (key, '-' if val is None else val) for key, val in sorted(value.items()))

@@ -58,6 +58,17 @@ options:
     description: Name of the variable each device registered the result of M(aifabric.fabric.validate_gather) in.
     type: str
     default: validate_gathered
+  probe_var:
+    description:
+      - Name of the variable a GPU server registered its M(aifabric.fabric.dscp_probe) result in (the data-plane
+        marking probe of the M(aifabric.fabric.validate) role). Absent or skipped means the probe did not run there.
+    type: str
+    default: validate_marking_sent
+  capture_var:
+    description:
+      - Name of the variable a switch registered the C(async_status) of its M(aifabric.fabric.dscp_capture) job in.
+    type: str
+    default: validate_marking_capture
   output_dir:
     description: Directory for the reports. No report is written when omitted.
     type: path

@@ -11,7 +11,8 @@ version_added: 1.0.0
 description:
   - Runs a list of commands (argv, no shell) and returns each one's return code, standard output and error.
   - Used by M(aifabric.fabric.validate_gather), which builds the list from the fabric design
-    (vtysh C(show ... json), C(ip -j), C(lldpcli -f json), C(ping)); the commands only read state.
+    (vtysh C(show ... json), C(ip -j), C(lldpcli -f json), C(ping), C(cat /etc/nccl.conf)); the commands only read
+    state.
   - Commands run in parallel (pings dominate the time), each with a timeout.
   - Never reports a change; runs in check mode too because nothing is modified.
 author:

@@ -139,6 +139,14 @@ check_results:
   returned: always
   type: list
   elements: dict
+probe:
+  description:
+    - This device's part in the data-plane marking probe, null when it has none. C(send) is a list of
+      M(aifabric.fabric.dscp_probe) arguments (one per rail the GPU server sends on), C(capture) the
+      M(aifabric.fabric.dscp_capture) arguments of a switch that listens on its links to the senders' leaves.
+  returned: always
+  type: dict
+  sample: {capture: {interfaces: [eth1], port: 4791, sources: [10.100.0.10], expect: [{source: 10.100.0.10, dscp: 26}]}}
 summary:
   description: Number of results per status (pass, fail, error, not_applicable).
   returned: always

@@ -92,14 +92,14 @@ def sonic_facts(model):
 
 def switch_model_facts(name):
     """The SONiC facts of a shipped switch model: platform and HwSKU (`show version`), the HwSKU's port map and native
-    port speed, its default buffer pools (the factory CONFIG_DB, sonic_factory.py)."""
+    port speed, its SKU's buffer pools and profiles (the factory CONFIG_DB, sonic_factory.py)."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import switch_models
     switch = switch_models.load_models()[name]
     return {'hwsku': switch.sonic['hwsku'], 'platform': switch.sonic['platform'],
             'asic_type': ASIC_TYPE.get(switch.vendor, 'broadcom'),
             'port_map': [[port['name'], ','.join(str(lane) for lane in port['lanes']), port['alias']]
                          for port in switch.sonic['ports']],
-            'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffer_pools': switch.sonic.get('buffer_pools')}
+            'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': switch.sonic['buffers']}
 
 
 class Fleet:

@@ -226,7 +226,7 @@ def test_show_commands_follow_config_and_faults(ssh_double):
     assert {peer['state'] for peer in neighbors.values()} == {'established'}
     assert json.loads(cmd(conn, 'nv show interface swp1s0 lldp neighbor -o json')) == {
         'leaf001': {'port': {'name': 'swp2s0', 'description': ''}, 'chassis': {'system-name': 'leaf001'}, 'ttl': 120}}
-    assert json.loads(cmd(conn, 'nv show qos pfc -o json'))['default-global']['switch-priority'] == {'3': {}}
+    assert json.loads(cmd(conn, 'nv show qos pfc -o json'))['aifabric-40m']['switch-priority'] == {'3': {}}
     faults.write(double.state_dir, convergence_s=0, interfaces_down=['swp1s1'], bgp_stuck=['swp2s0'],
                  pfc_pause={'swp1s0': {'priority': 3, 'tx_per_s': 500}}, watchdog_tripped={'swp1s0': {'priority': 3, 'count': 1}})
     time.sleep(0.2)

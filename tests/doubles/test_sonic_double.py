@@ -1,5 +1,6 @@
 """The SONiC SSH double driven by netmiko (real OpenSSH server, real netmiko 4.8, real FRR vtysh checks)."""
 
+import copy
 import json
 import os
 import time
@@ -130,6 +131,36 @@ def test_invalid_config_db_is_refused_with_gcu_text_and_nothing_changes(ssh_doub
     assert ('Failed to replace config\nUsage: config replace [OPTIONS] TARGET_FILE_PATH\nTry "config replace -h" for help.'
             '\n\nError: Given patch will produce invalid config. Error: ' + error) in output.strip()
     assert running(conn) == before
+    conn.disconnect()
+
+
+def test_a_sku_profile_of_another_release_stays_as_the_switch_has_it(ssh_double, tmp_path):
+    """A switch whose SKU profiles are an earlier release's (egress_lossy_profile 4096 B / dynamic_th 3, sonic-utilities
+    scripts/mellanox_buffer_migrator.py) takes the deploy: the target keeps its profile, because GCU changes only
+    dynamic_th and xoff of an existing profile and refuses a target that rewrites its size; the PGs and queues use our
+    own profiles, which GCU adds whole."""
+    from tests.doubles.fleet import switch_model_facts
+    buffers = copy.deepcopy(switch_model_facts('nvidia-sn5600')['buffers'])
+    buffers['profiles']['egress_lossy_profile'].update(size=4096, dynamic_th=3)
+    _double, connect = sn5600(ssh_double, buffers=buffers)
+    conn = connect()
+    older = {'pool': 'egress_lossy_pool', 'size': '4096', 'dynamic_th': '3'}
+    assert running(conn)['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    path, target = deployable(conn, tmp_path)
+    assert target['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 0, output
+    after = running(conn)
+    assert after['BUFFER_PROFILE']['egress_lossy_profile'] == older
+    assert {row['profile'] for key, row in after['BUFFER_QUEUE'].items() if key.startswith('Ethernet0|')} == {
+        'AIFABRIC_EGRESS_LOSSLESS', 'AIFABRIC_EGRESS_LOSSY'}
+    # The rendered profile written over the switch's: refused, nothing changes.
+    with open(CONFIG_DB, encoding='utf-8') as handle:
+        rendered = json.load(handle)['BUFFER_PROFILE']['egress_lossy_profile']
+    path, _target = deployable(conn, tmp_path, change=_set('BUFFER_PROFILE', 'egress_lossy_profile', rendered))
+    code, output = exit_code(conn, 'sudo config replace ' + path)
+    assert code == 2 and 'Error: Modification of BUFFER_PROFILE table is illegal' in output, output
+    assert running(conn) == after
     conn.disconnect()
 
 

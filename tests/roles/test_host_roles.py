@@ -138,9 +138,14 @@ def test_converge_mlnx_ofed_host(fleet):
     root = fleet['roots']['gpu0001']
     commands = window(fleet, 'gpu0001')
     setters = [command for command in commands if command.startswith(('mlnx_qos -i ens1f0np0 --', 'ethtool -A', 'modprobe'))]
+    # The switches' whole map (26 -> 3, 48 -> 7, every other DSCP -> 0) over the default --trust dscp installs:
+    # every DSCP whose default priority (DSCP >> 3) differs, in one call.
+    switch_map = {dscp: 3 if dscp == 26 else 7 if dscp == 48 else 0 for dscp in range(64)}
+    dscp_call = 'mlnx_qos -i ens1f0np0 ' + ' '.join(
+        '--dscp2prio set,%d,%d' % (dscp, prio) for dscp, prio in switch_map.items() if dscp >> 3 != prio)
     assert setters == [
         'mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0',   # trust and the final PFC mask in one call
-        'mlnx_qos -i ens1f0np0 --dscp2prio set,48,7',                 # the CNP DSCP override, separately
+        dscp_call,                                                    # the DSCP map, separately
         'ethtool -A ens1f0np0 rx off tx off',
         'ethtool -A ens2f0np0 rx off tx off',
         'modprobe nvidia-peermem',
@@ -149,7 +154,7 @@ def test_converge_mlnx_ofed_host(fleet):
     for netdev in ('ens1f0np0', 'ens2f0np0'):
         qos = fakehw.state(root)['netdevs'][netdev]['qos']
         assert qos['pfc'] == [0, 0, 0, 1, 0, 0, 0, 0]
-        assert qos['dscp2prio']['26'] == 3 and qos['dscp2prio']['48'] == 7
+        assert qos['dscp2prio'] == {str(dscp): prio for dscp, prio in switch_map.items()}
         for side in ('roce_rp', 'roce_np'):
             assert fakehw.read(root, '/sys/class/net/%s/ecn/%s/enable/3' % (netdev, side)) == '1'
             assert fakehw.read(root, '/sys/class/net/%s/ecn/%s/enable/4' % (netdev, side)) == '0\n'
@@ -162,7 +167,7 @@ def test_converge_mlnx_ofed_host(fleet):
     rendered = render_model(fleet['design'].device('gpu0001'))
     script = fakehw.read(root, '/usr/local/sbin/aifabric-rnic-qos')
     assert script == rendered['rnic/aifabric-rnic-qos']  # the role installs the rendered file, not its own copy
-    assert 'PFC_MASK=0,0,0,1,0,0,0,0' in script and 'MLNX_DSCP_OVERRIDES="48,7"' in script
+    assert 'PFC_MASK=0,0,0,1,0,0,0,0' in script and ' 24:0 ' in script and ' 48:7 ' in script
     assert os.access(os.path.join(root, 'usr/local/sbin/aifabric-rnic-qos'), os.X_OK)
     result = fleet['results_first']['gpu0001']
     assert result['gpudirect']['status'] == 'loaded'
@@ -178,7 +183,7 @@ def test_converge_inbox_host_uses_dcb_and_enables_units(fleet):
     assert [command for command in commands if command.startswith('dcb pfc set dev ens1f0np0')] == [
         'dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off']
     replace = [command for command in commands if command.startswith('dcb app replace dev ens1f0np0')]
-    assert len(replace) == 1 and ' 26:3 ' in replace[0] and ' 48:7 ' in replace[0]
+    assert len(replace) == 1 and ' 26:3 ' in replace[0] and ' 48:7 ' in replace[0] and ' 24:0 ' in replace[0]
     assert 'systemctl enable aifabric-rnic-qos@ens1f0np0.service' in [c.replace("'", '') for c in commands]
     state = fakehw.state(root)
     assert state['systemd'] == {'aifabric-rnic-qos@ens1f0np0.service': 'enabled',
@@ -288,6 +293,7 @@ def test_reapply_script_restores_settings_after_reboot(fleet, name):
     for netdev in ('ens1f0np0', 'ens2f0np0'):
         assert state['netdevs'][netdev]['qos']['pfc'] == [0, 0, 0, 1, 0, 0, 0, 0]
         assert state['netdevs'][netdev]['qos']['dscp2prio']['48'] == 7
+        assert state['netdevs'][netdev]['qos']['dscp2prio']['24'] == 0
         assert state['netdevs'][netdev]['pause'] == {'rx': False, 'tx': False}
     assert state['link_toggles'] == toggles + 2
     assert fakehw.read(root, '/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos') == '106\n'

@@ -47,16 +47,25 @@ def nccl_lines(nccl: dict) -> list:
 
 
 def dscp_map(rnic: dict) -> dict:
-    """Full DSCP -> priority map the NIC trusts: DSCP >> 3 with the design's overrides."""
-    mapping = {dscp: dscp >> 3 for dscp in range(64)}
-    mapping.update({int(dscp): int(prio) for dscp, prio in rnic['dscp_to_priority_overrides'].items()})
-    return mapping
+    """The NIC's DSCP -> priority map: all 64 code points, the switches' DSCP -> traffic class map."""
+    return {int(dscp): int(prio) for dscp, prio in rnic['dscp_to_priority'].items()}
+
+
+def _ranges(numbers: list) -> str:
+    """[0, 1, 2, 5, 7, 8] -> '0-2,5,7-8' (sorted input)."""
+    parts, start = [], None
+    for index, number in enumerate(numbers):
+        if start is None:
+            start = number
+        if index + 1 == len(numbers) or numbers[index + 1] != number + 1:
+            parts.append(str(start) if start == number else '%d-%d' % (start, number))
+            start = None
+    return ','.join(parts)
 
 
 def _context(model: dict) -> dict:
     rnic = model['rnic']
     mapping = dscp_map(rnic)
-    overrides = sorted((int(dscp), int(prio)) for dscp, prio in rnic['dscp_to_priority_overrides'].items())
     return {
         'model': model,
         'rnic': rnic,
@@ -64,9 +73,9 @@ def _context(model: dict) -> dict:
         'pfc_mask_csv': ','.join(str(bit) for bit in rnic['pfc_mask']),
         'pfc_mask_text': ''.join(str(bit) for bit in rnic['pfc_mask']),
         'dcb_pfc': ' '.join('%d:%s' % (prio, 'on' if bit else 'off') for prio, bit in enumerate(rnic['pfc_mask'])),
-        'dcb_dscp_map': ' '.join('%d:%d' % (dscp, mapping[dscp]) for dscp in range(64)),
-        'mlnx_overrides': ' '.join('%d,%d' % pair for pair in overrides),
-        'overrides': overrides,
+        'dscp_map': ' '.join('%d:%d' % (dscp, mapping[dscp]) for dscp in sorted(mapping)),
+        'dscp_by_priority': [(prio, _ranges([dscp for dscp in sorted(mapping) if mapping[dscp] == prio]))
+                             for prio in sorted(set(mapping.values()))],
         'nccl_lines': nccl_lines(model['nccl']),
     }
 

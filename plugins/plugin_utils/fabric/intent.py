@@ -3,7 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Load a fabric intent: apply schema defaults, validate types and ranges, then cross-field rules.
 
-Checks that need the generated topology (pool sizes, oversubscription, buffer budget) run in design.py.
+Checks that need the generated topology (pool sizes, oversubscription, buffer budget) run in the design (design/).
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ schema/switch-model.schema.yml when loaded.
 
 A model says what the box is (vendor, ASIC family, the NOSes it runs), what its front panel offers (ports, lanes
 per port, native lane rate, the breakout modes exactly as SONiC's platform.json spells them) and, for SONiC, the
-HWSKU's port map (name, lanes, alias per port), its buffer pool sizes and its lossless headroom table. Port names,
+HWSKU's port map (name, lanes, alias per port), its buffer objects (pools, profiles and which PGs and queues use
+them) and its lossless headroom table. Port names,
 lanes, speeds, breakout and FEC of every rendered port come from here, never from a guess per ASIC.
 
 How a port is carried at a speed (`SwitchModel.mode`): among the breakout modes whose main speed is that speed,
@@ -68,6 +69,7 @@ class SwitchModel:
     sonic: dict | None
     headroom_lookup: dict | None  # (speed_gbps, cable_m) -> (xon, xoff, size)
     vxlan_dscp_propagation: bool
+    vxlan_ecn_propagation: bool
     adaptive_routing: bool
     default_for: tuple
     source: str
@@ -113,6 +115,24 @@ def parse_mode(text: str) -> BreakoutMode:
     return BreakoutMode(text, ports, int(match.group('speed')), lanes, others)
 
 
+def _check_buffers(buffers: dict, path: str):
+    """Every name a SKU's buffer objects use is one of its own: profiles name pools, the PG/queue profiles and
+    port profile lists name profiles; a shared headroom pool (xoff) sits on the ingress lossless pool only."""
+    pools, profiles = buffers['pools'], buffers['profiles']
+    for name, profile in profiles.items():
+        if profile['pool'] not in pools:
+            raise ModelError('%s: buffer profile %s uses pool %s, which the SKU lacks' % (path, name, profile['pool']))
+    used = [buffers['lossy_pg_profile'], buffers['lossless_queue_profile'], buffers['lossy_queue_profile']]
+    for names in (buffers.get('port_profile_lists') or {}).values():
+        used.extend(names)
+    for name in used:
+        if name not in profiles:
+            raise ModelError('%s: buffer profile %s is not among the SKU\'s profiles' % (path, name))
+    for name, pool in pools.items():
+        if 'xoff' in pool and name != 'ingress_lossless_pool':
+            raise ModelError('%s: pool %s has a shared headroom pool (xoff); only ingress_lossless_pool can' % (path, name))
+
+
 def _model_from_data(data: dict, path: str) -> SwitchModel:
     ports = data['ports']
     modes = []
@@ -123,7 +143,10 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
             raise ModelError('%s: breakout mode %s uses %d lanes on a %d-lane port' % (path, text, used, ports['lanes']))
         modes.append(BreakoutMode(text, mode.ports, mode.speed_gbps, used // mode.ports, mode.other_speeds))
     sonic = data.get('sonic')
+    if sonic is None and 'sonic' in data['nos']:
+        raise ModelError('%s: runs sonic but has no sonic section (HWSKU ports and buffers)' % path)
     if sonic is not None:
+        _check_buffers(sonic['buffers'], path)
         if len(sonic['ports']) != ports['count']:
             raise ModelError('%s: sonic.ports lists %d ports, the model has %d' % (path, len(sonic['ports']), ports['count']))
         sonic = dict(sonic, ports=[{'name': name, 'lanes': [int(lane) for lane in lanes.split(',')], 'alias': alias}
@@ -140,6 +163,7 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
         port_count=ports['count'], lanes=ports['lanes'], lane_gbps=ports['lane_gbps'], breakout=tuple(modes),
         sonic=sonic, headroom_lookup=lookup,
         vxlan_dscp_propagation=bool(data.get('vxlan', {}).get('dscp_propagation', False)),
+        vxlan_ecn_propagation=bool(data.get('vxlan', {}).get('ecn_propagation', False)),
         adaptive_routing=bool(data.get('adaptive_routing', False)),
         default_for=tuple(data.get('default_for', ())),
         source=os.path.basename(path))

@@ -35,9 +35,13 @@ from tests.doubles.world import remote_vteps
 # (cumulus-linux-5NN/api/openapi.json) could not be read here: key names and ranges come from the reference pages,
 # error texts follow NVUE's "Config invalid at <path>: <reason>" with JSON-schema reasons (NVIDIA knowledge base).
 # Cumulus Linux 5.14 and earlier write switches as `enable: on|off` and QoS values as enable/disable; 5.15 and later
-# as `state: enabled|disabled` and enabled/disabled, with VRR under `ipv4` (NVUE reference, e.g. Set-and-Unset-
-# Commands/VXLAN: "In Cumulus Linux 5.14 and earlier, you specify enable on or enable off instead of state enabled
-# or state disabled"). Whether 5.15 still takes the old words is [unverified]: the double takes each release's only.
+# as `state: enabled|disabled` and enabled/disabled (NVUE reference, e.g. Set-and-Unset-Commands/VXLAN: "In Cumulus
+# Linux 5.14 and earlier, you specify enable on or enable off instead of state enabled or state disabled"), and CL
+# 5.15's "New and Changed NVUE Commands" moved interface addresses, gateways and VRR from `ip` to `ipv4` (VRR's
+# `enable on` + `state up` became `state enabled` + `vrr-state up`), the interface VRF from `ip vrf` to `vrf`, and
+# DNS, NTP and LLDP from `service` to `system`; CL 5.13 moved syslog to `system syslog server <id> vrf <vrf-id>` (CL
+# 5.13 "Syslog": "Cumulus 5.13 and later does not provide" `service syslog <vrf-id>`). Whether a release still takes
+# the words of an older one is [unverified]: the double takes each release's only.
 ON_OFF = {'enum': ['on', 'off']}
 STATE = {'enum': ['enabled', 'disabled']}
 PRIORITY_KEYS = {'pattern': '^[0-7]$'}
@@ -67,21 +71,24 @@ def schema(release):
     """The JSON schema of the applied tree of one Cumulus Linux release."""
     major, minor = (int(part) for part in str(release).split('.')[:2])
     new = (major, minor) >= (5, 15)
+    system_syslog = (major, minor) >= (5, 13)
     switch = {'state': STATE} if new else {'enable': ON_OFF}
     on_off = STATE if new else ON_OFF
     enable = {'enum': ['enabled', 'disabled']} if new else {'enum': ['enable', 'disable']}
+    # VRR: `nv set interface <id> ip vrr enable on` + `state up` (5.14), `ipv4 vrr state enabled` + `vrr-state up`
+    # (5.15, Set-and-Unset-Commands/VRR: "In Cumulus Linux 5.14 and earlier, the command is nv set interface
+    # <interface-id> ip vrr state")
+    vrr_switch = {'state': STATE, 'vrr-state': {'enum': ['up', 'down']}} if new else \
+        {'enable': ON_OFF, 'state': {'enum': ['up', 'down']}}
     vrr = _strict(dict({'address': _map(EMPTY, {'format': 'ip-prefix'}),
                         'mac-address': {'type': 'string', 'pattern': '^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$'},
-                        'mac-id': {'type': 'integer', 'minimum': 1, 'maximum': 255},
-                        'state': {'enum': ['up', 'down']}, 'enable': ON_OFF}))  # [unverified] 5.15's VRR words
+                        'mac-id': {'type': 'integer', 'minimum': 1, 'maximum': 255}}, **vrr_switch))
 
     def per_class(properties):
         return _map(_strict(properties), PRIORITY_KEYS)
 
-    ip = {'address': _map(EMPTY, {'format': 'ip-prefix'}), 'vrf': {'type': 'string'},
-          'gateway': _map(EMPTY, {'format': 'ipv4'})}
-    if not new:
-        ip['vrr'] = vrr
+    addresses = {'address': _map(EMPTY, {'format': 'ip-prefix'}), 'gateway': _map(EMPTY, {'format': 'ipv4'}),
+                 'vrr': vrr}
     interface = {
         'type': {'enum': ['swp', 'loopback', 'svi', 'bond', 'eth', 'sub', 'peerlink']},
         'description': {'type': 'string', 'maxLength': 256},
@@ -93,18 +100,43 @@ def schema(release):
                          'state': _map(EMPTY, {'enum': ['up', 'down']}),
                          'breakout': _map(EMPTY, {'pattern': '^([1-8]x|disabled|loopback)$'}),
                          'auto-negotiate': on_off}),
-        'ip': _strict(ip),
         'bridge': _strict({'domain': _map(_strict({'access': {'type': 'integer', 'minimum': 1, 'maximum': 4094},
                                                    'vlan': _map(EMPTY), 'untagged': {'type': 'integer'}}))}),
+        # `nv set interface <id> qos congestion-control profile <id>`, `qos pfc profile <id>` (CL 5.3+ "Quality of
+        # Service": a PFC profile per port), `qos pfc-watchdog state`
         'qos': _strict({'congestion-control': _strict({'profile': {'type': 'string'}}),
+                        'pfc': _strict({'profile': {'type': 'string'}}),
                         'pfc-watchdog': _strict({'state': enable})}),
         'vlan': {'type': 'integer', 'minimum': 1, 'maximum': 4094},
         # LLDP application priority TLV: `nv set interface swp1 lldp application-tlv udp-port 4791`
         'lldp': _strict({'application-tlv': _strict({'udp-port': _map(EMPTY, {'pattern': '^[0-9]{1,5}$'}),
                                                      'tcp-port': _map(EMPTY, {'pattern': '^[0-9]{1,5}$'})})}),
     }
+    if new:  # `interface <id> ipv4 address|gateway|vrr`, `interface <id> vrf <vrf-id>`
+        interface.update(ipv4=_strict(addresses), vrf={'type': 'string'})
+    else:  # `interface <id> ip address|gateway|vrr|vrf`
+        interface['ip'] = _strict(dict(addresses, vrf={'type': 'string'}))
+    # LLDP application priority TLV: `nv set service lldp application-tlv udp-port <port> priority <0-7>` (5.15:
+    # `system lldp ...`; CL "Link Layer Discovery Protocol": the priority defaults to 0)
+    lldp = _strict({'application-tlv': _strict({'udp-port': _map(
+        _strict({'priority': {'type': 'integer', 'minimum': 0, 'maximum': 7}}), {'pattern': '^[0-9]{1,5}$'})})})
+    # DNS/NTP: `nv set service dns|ntp <vrf-id> server <ip>`, `service dns <vrf-id> search <domain>` (5.15: `system
+    # dns server <ip> vrf <vrf-id>`, `system dns search <domain>`, `system ntp server <ip>`, `system ntp vrf <vrf-id>`)
+    dns = {'server': _map(_strict({'vrf': {'type': 'string'}} if new else {}), {'format': 'ipv4'}),
+           'search': _map(EMPTY)}
+    ntp = {'server': _map(_strict({'iburst': on_off}), {'format': 'ipv4'})}
+    syslog_server = {'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535}, 'protocol': {'enum': ['udp', 'tcp']}}
     if new:
-        interface['ipv4'] = _strict({'vrr': vrr})
+        services = {}
+        system_services = {'dns': _strict(dns), 'ntp': _strict(dict(ntp, vrf={'type': 'string'})), 'lldp': lldp}
+    else:
+        services = {'dns': _map(_strict(dns)), 'ntp': _map(_strict(ntp)), 'lldp': lldp}
+        system_services = {}
+    if system_syslog:  # `nv set system syslog server <id> vrf <vrf-id>` (5.13+)
+        system_services['syslog'] = _strict({'server': _map(_strict(dict(syslog_server, vrf={'type': 'string'})),
+                                                            {'format': 'ipv4'})})
+    else:
+        services['syslog'] = _map(_strict({'server': _map(_strict(syslog_server), {'format': 'ipv4'})}))
     neighbor = _strict(dict({
         'remote-as': {'anyOf': [{'type': 'integer', 'minimum': 1, 'maximum': 4294967295}, {'enum': ['internal', 'external']}]},
         'type': {'enum': ['numbered', 'unnumbered']}, 'peer-group': {'type': 'string'},
@@ -129,9 +161,13 @@ def schema(release):
         'route-import': _strict({'from-evpn': _strict({'route-target': route_targets})})}, **switch))
     return _strict({
         'interface': _map(_strict(interface)),
+        # `nv set router vrr enable on` (5.15: `state enabled`): VRR is off by default
         'router': _strict({'bgp': _strict(dict({'autonomous-system': ASN,
-                                                'router-id': {'type': 'string', 'format': 'ipv4'}}, **switch))}),
-        'system': _strict({
+                                                'router-id': {'type': 'string', 'format': 'ipv4'}}, **switch)),
+                           'vrr': _strict(switch)}),
+        'system': _strict(dict({
+            # NVUE API: `nv set system api state enabled|disabled` (CL 5.6+, enabled by default)
+            'api': _strict({'state': STATE}),
             # User Account: `nv set system aaa user <user> hashed-password <hash>`, `role system-admin|nvue-admin|
             # nvue-monitor`
             'aaa': _strict({
@@ -148,7 +184,8 @@ def schema(release):
                 'type': 'object', 'additionalProperties': on_off, 'propertyNames': {'enum': [
                     'destination-ip', 'destination-port', 'gtp-teid', 'ingress-interface', 'inner-destination-ip',
                     'inner-destination-port', 'inner-ip-protocol', 'inner-ipv6-label', 'inner-source-ip',
-                    'inner-source-port', 'ip-protocol', 'ipv6-label', 'source-ip', 'source-port']}}})}),
+                    'inner-source-port', 'ip-protocol', 'ipv6-label', 'source-ip', 'source-port']}}})},
+            **system_services)),
         'vrf': _map(_strict({'router': _strict({'bgp': vrf_bgp}),
                              'evpn': _strict(dict({'vni': _map(EMPTY, {'format': 'vni'})}, **switch))})),
         # VXLAN: `nve vxlan source address`, `port <1024-65535>`, DSCP operations (CL "VXLAN Tunnel DSCP Operations")
@@ -184,13 +221,7 @@ def schema(release):
                                      'robustness': {'type': 'integer', 'minimum': 1, 'maximum': 1000}}),
             'traffic-pool': _map(_strict({'memory-percent': {'type': 'integer', 'minimum': 0, 'maximum': 100},
                                           'switch-priority': _map(EMPTY, PRIORITY_KEYS)}))}),
-        # DNS/NTP/Syslog: `nv set service dns|ntp|syslog <vrf-id> server <ip>`, `service dns <vrf-id> search <domain>`
-        'service': _strict({
-            'dns': _map(_strict({'server': _map(EMPTY, {'format': 'ipv4'}), 'search': _map(EMPTY)})),
-            'ntp': _map(_strict({'server': _map(_strict({'iburst': on_off}), {'format': 'ipv4'})})),
-            'syslog': _map(_strict({'server': _map(_strict({'port': {'type': 'integer', 'minimum': 1, 'maximum': 65535},
-                                                            'protocol': {'enum': ['udp', 'tcp']}}),
-                                                   {'format': 'ipv4'})}))}),
+        'service': _strict(services),
     })
 
 
@@ -259,8 +290,10 @@ def save(directory, data):
 
 
 def factory(directory, facts):
-    tree = {'system': {'hostname': 'cumulus'}, 'interface': {'eth0': {'type': 'eth', 'ip': {
-        'address': {'192.0.2.10/24': {}}, 'vrf': 'mgmt'}}}}
+    major, minor = (int(part) for part in str(facts.get('release', state.CUMULUS_RELEASE)).split('.')[:2])
+    eth0 = {'type': 'eth', 'ipv4': {'address': {'192.0.2.10/24': {}}}, 'vrf': 'mgmt'} if (major, minor) >= (5, 15) \
+        else {'type': 'eth', 'ip': {'address': {'192.0.2.10/24': {}}, 'vrf': 'mgmt'}}
+    tree = {'system': {'hostname': 'cumulus'}, 'interface': {'eth0': eth0}}
     save(directory, {'next': 2, 'applied': '1', 'pending': None, 'confirm': None, 'startup': tree,
                      'revs': {'1': {'state': 'applied', 'config': tree, 'parent': None, 'date': time.time(),
                                     'user': 'system', 'message': 'Config update by system'}}})
@@ -351,9 +384,10 @@ BUILTIN_VRFS = ('default', 'mgmt')  # Cumulus Linux's own VRFs (the management V
 def reference_errors(tree):
     """References between objects, as the NVUE reference builds them: a neighbor's peer-group is a peer-group of the
     same VRF (`nv set vrf <vrf-id> router bgp neighbor <id> peer-group <peer-group-id>`), an interface's or a
-    service's VRF is a VRF (`nv set interface <id> ip vrf <vrf-id>`, `nv set service ntp <vrf-id> ...`), a bridge
-    access VLAN is a VLAN of that domain, a congestion-control profile exists (`nv set interface <id> qos
-    congestion-control profile <profile-id>`). The error texts are [unverified]."""
+    service's VRF is a VRF (`nv set interface <id> ip vrf <vrf-id>`, 5.15 `interface <id> vrf <vrf-id>`, `nv set
+    service ntp <vrf-id> ...`, `system syslog server <id> vrf <vrf-id>`), a bridge access VLAN is a VLAN of that
+    domain, a congestion-control or PFC profile exists (`nv set interface <id> qos congestion-control profile
+    <profile-id>`, `qos pfc profile <profile-id>`). The error texts are [unverified]."""
     errors = []
     vrfs = set(BUILTIN_VRFS) | set(tree.get('vrf') or {})
     for vrf, body in (tree.get('vrf') or {}).items():
@@ -369,13 +403,13 @@ def reference_errors(tree):
                 errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s.peer-group: '%s' is not a peer-group of "
                               "vrf %s" % (vrf, name, group, vrf))
     domains = ((tree.get('bridge') or {}).get('domain')) or {}
-    profiles = set(((tree.get('qos') or {}).get('congestion-control')) or {})
+    profiles = {kind: set(((tree.get('qos') or {}).get(kind)) or {}) for kind in ('congestion-control', 'pfc')}
     for name, body in (tree.get('interface') or {}).items():
         if not isinstance(body, dict):
             continue
-        vrf = (body.get('ip') or {}).get('vrf')
-        if vrf is not None and vrf not in vrfs:
-            errors.append("Config invalid at interface.%s.ip.vrf: '%s' is not a vrf" % (name, vrf))
+        for where, vrf in (('ip.vrf', (body.get('ip') or {}).get('vrf')), ('vrf', body.get('vrf'))):
+            if vrf is not None and vrf not in vrfs:
+                errors.append("Config invalid at interface.%s.%s: '%s' is not a vrf" % (name, where, vrf))
         for domain, member in (((body.get('bridge') or {}).get('domain')) or {}).items():
             if domain not in domains:
                 errors.append("Config invalid at interface.%s.bridge.domain: '%s' is not a bridge domain" % (name, domain))
@@ -383,14 +417,24 @@ def reference_errors(tree):
                     str(member['access']) not in (domains[domain].get('vlan') or {}):
                 errors.append("Config invalid at interface.%s.bridge.domain.%s.access: VLAN %s is not a VLAN of %s"
                               % (name, domain, member['access'], domain))
-        profile = (((body.get('qos') or {}).get('congestion-control')) or {}).get('profile')
-        if profile is not None and profile not in profiles:
-            errors.append("Config invalid at interface.%s.qos.congestion-control.profile: '%s' is not a "
-                          "congestion-control profile" % (name, profile))
+        for kind, known in profiles.items():
+            profile = (((body.get('qos') or {}).get(kind)) or {}).get('profile')
+            if profile is not None and profile not in known:
+                errors.append("Config invalid at interface.%s.qos.%s.profile: '%s' is not a %s profile"
+                              % (name, kind, profile, kind))
     for service, by_vrf in (tree.get('service') or {}).items():
-        for vrf in (by_vrf or {}) if isinstance(by_vrf, dict) else ():
+        for vrf in (by_vrf or {}) if isinstance(by_vrf, dict) and service != 'lldp' else ():
             if vrf not in vrfs:
                 errors.append("Config invalid at service.%s.%s: '%s' is not a vrf" % (service, vrf, vrf))
+    system = tree.get('system') or {}
+    named = [('system.ntp.vrf', (system.get('ntp') or {}).get('vrf'))]
+    for service in ('dns', 'syslog'):
+        named.extend(('system.%s.server.%s.vrf' % (service, server), (fields or {}).get('vrf'))
+                     for server, fields in ((system.get(service) or {}).get('server') or {}).items()
+                     if isinstance(fields, dict))
+    for where, vrf in named:
+        if vrf is not None and vrf not in vrfs:
+            errors.append("Config invalid at %s: '%s' is not a vrf" % (where, vrf))
     tacacs_vrf = (((tree.get('system') or {}).get('aaa') or {}).get('tacacs') or {}).get('vrf')
     if tacacs_vrf is not None and tacacs_vrf not in vrfs:
         errors.append("Config invalid at system.aaa.tacacs.vrf: '%s' is not a vrf" % tacacs_vrf)
@@ -650,7 +694,8 @@ def _interfaces(directory, faults, tree):
             'link': {'admin-status': 'down' if 'down' in ((body.get('link') or {}).get('state') or {}) else 'up',
                      'oper-status': 'up' if up else 'down', 'mtu': (body.get('link') or {}).get('mtu', 9216 if name.startswith('swp') else 1500),
                      'speed': str((body.get('link') or {}).get('speed', '400G')), 'state': {'up' if up else 'down': {}}},
-            'ip': {'address': copy.deepcopy((body.get('ip') or {}).get('address', {})), 'vrf': (body.get('ip') or {}).get('vrf', 'default')},
+            'ip': {'address': copy.deepcopy((body.get('ip') or body.get('ipv4') or {}).get('address', {})),
+                   'vrf': body.get('vrf', (body.get('ip') or {}).get('vrf', 'default'))},
         }
     return out
 
@@ -770,9 +815,14 @@ def _lldp(directory, faults, interfaces):
     return out
 
 
-def _lossless(tree):
-    pfc = ((tree.get('qos') or {}).get('pfc') or {}).get('default-global', {})
-    return sorted(int(priority) for priority in (pfc.get('switch-priority') or {}))
+def _lossless(tree, name=None):
+    """PFC priorities of a port's PFC profile (`interface <id> qos pfc profile`, else default-global); without a
+    port, of every profile a port uses."""
+    profiles = (tree.get('qos') or {}).get('pfc') or {}
+    names = {(((body or {}).get('qos') or {}).get('pfc') or {}).get('profile', 'default-global')
+             for port, body in (tree.get('interface') or {}).items() if name in (None, port)} or {'default-global'}
+    return sorted({int(priority) for profile in names
+                   for priority in ((profiles.get(profile) or {}).get('switch-priority') or {})})
 
 
 def _qos_counters(faults, name, tree):
@@ -797,7 +847,7 @@ def _watchdog(faults, name, tree):
     configured = ((((tree.get('interface') or {}).get(name) or {}).get('qos') or {}).get('pfc-watchdog') or {}).get('state')
     enabled = configured in ('enable', 'enabled')
     status = {}
-    for priority in _lossless(tree):
+    for priority in _lossless(tree, name):
         tripped = bool(trip) and int(trip.get('priority', priority)) == priority
         status[str(priority)] = {'status': 'stormed' if tripped else 'operational',
                                  'deadlock-count': int(trip.get('count', 1)) if tripped else 0}

@@ -14,7 +14,8 @@ vendor's templates and scripts, sonic-buildimage @ 086b03bd70 and sonic-utilitie
   active port, so only PFC_WD|GLOBAL POLL_INTERVAL (200 ms per 32 ports, at most 1000).
 
 Facts (device.json) choose the HwSKU: `hwsku`, `platform`, `asic_type`, `port_map` ([name, lanes, alias] in index
-order), `port_speed` (Mb/s), `buffer_pools` (the switch model's, bytes), `tacacs_passkey` (the TACACS+ key an
+order), `port_speed` (Mb/s), `buffers` (the switch model's SKU buffer pools and profiles, bytes, as its
+buffers_defaults_t1.j2 and the templates it uses define them), `tacacs_passkey` (the TACACS+ key an
 operator sets out of band, docs/deploy.md).
 """
 
@@ -39,24 +40,17 @@ def _ports(facts):
             for index, name in enumerate(facts['ports'])]
 
 
+def _strings(rows):
+    return {name: {key: str(value) for key, value in fields.items()} for name, fields in rows.items()}
+
+
 def _buffers(config, facts, ports):
-    pools = facts.get('buffer_pools')
-    if not pools:
+    buffers = facts.get('buffers')
+    if not buffers:
         return
     nvidia = facts.get('asic_type') == 'mellanox'
-    lossy_pool = 'ingress_lossy_pool' if pools.get('ingress_lossy') else 'ingress_lossless_pool'
-    pool_table = {'ingress_lossless_pool': {'type': 'ingress', 'mode': 'dynamic', 'size': str(pools['ingress_lossless'])},
-                  'egress_lossless_pool': {'type': 'egress', 'mode': 'dynamic', 'size': str(pools['egress_lossless'])},
-                  'egress_lossy_pool': {'type': 'egress', 'mode': 'dynamic', 'size': str(pools['egress_lossy'])}}
-    if pools.get('ingress_lossy'):
-        pool_table['ingress_lossy_pool'] = {'type': 'ingress', 'mode': 'dynamic', 'size': str(pools['ingress_lossy'])}
-    if pools.get('shared_headroom'):
-        pool_table['ingress_lossless_pool']['xoff'] = str(pools['shared_headroom_pool'])
-    profiles = {'ingress_lossless_profile': {'pool': 'ingress_lossless_pool', 'size': '0', 'dynamic_th': '7'},
-                'ingress_lossy_profile': {'pool': lossy_pool, 'size': '0', 'dynamic_th': '3'},
-                'egress_lossless_profile': {'pool': 'egress_lossless_pool', 'size': '0', 'dynamic_th': '7'},
-                'egress_lossy_profile': {'pool': 'egress_lossy_pool', 'size': '9216', 'dynamic_th': '7'},
-                'q_lossy_profile': {'pool': 'egress_lossy_pool', 'size': '0', 'dynamic_th': '3'}}
+    pool_table, profiles = _strings(buffers['pools']), _strings(buffers['profiles'])
+    lossy_pool = 'ingress_lossy_pool' if 'ingress_lossy_pool' in pool_table else 'ingress_lossless_pool'
     config['BUFFER_POOL'], config['BUFFER_PROFILE'] = pool_table, profiles
     if not nvidia:
         return

@@ -174,7 +174,7 @@ def summary(results) -> dict:
 
 
 def _load_all():
-    from . import fabric, lossless, links, health, anta_catalog  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
+    from . import fabric, lossless, links, health, anta_catalog, dataplane  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
 
 
 _load_all()

@@ -137,6 +137,73 @@ def ping_targets(ctx, model, max_peers=0) -> list:
     return targets
 
 
+ROCE_UDP_PORT = 4791
+
+
+def probe_markings(ctx) -> list:
+    """The DS fields the data-plane probe sends: RoCE data (ECT(0), as NCCL marks it) and CNPs."""
+    profile = ctx.design.lossless
+    return [{'name': 'RoCE', 'dscp': profile['roce_dscp'], 'ecn': profile['traffic_class_byte'] & 0x03},
+            {'name': 'CNP', 'dscp': profile['cnp_dscp'], 'ecn': 0}]
+
+
+def marking_flows(ctx) -> list:
+    """The data-plane marking probe, one flow per rail network that spans several leaves: its first host sends
+    UDP to port 4791 to the first host of that rail behind another leaf, and the spines listen on their links to
+    the sender's leaf (only switches that forward in the kernel show transit packets to a capture; the flow then
+    has no capture points). Each: rail, network, sender, interface, source, receiver, destination, leaves, vni,
+    captures [{device, interface}] (computed once per run)."""
+    if 'marking_flows' in ctx.cache:
+        return ctx.cache['marking_flows']
+    from ..platforms import get_platform  # pylint: disable=import-outside-toplevel
+    members = {}
+    for name in ctx.design.device_names('host'):
+        for rail in ctx.model(name)['rails']:
+            key = rail.get('network') or 'rail%d' % rail['rail']
+            members.setdefault(key, []).append((name, rail))
+    vnis = {network['name']: network['vni'] for network in ctx.design.networks}
+    flows = []
+    for key in sorted(members):
+        sender, rail = sorted(members[key], key=lambda item: item[0])[0]
+        remote = sorted((item for item in members[key] if item[1]['leaf'] != rail['leaf']), key=lambda item: item[0])
+        if not remote:
+            continue
+        receiver, peer_rail = remote[0]
+        leaf = ctx.model(rail['leaf'])
+        captures = [{'device': item['peer'], 'interface': item['peer_interface']} for item in leaf['interfaces']
+                    if item['direction'] == 'up'
+                    and get_platform(ctx.model(item['peer'])['platform']).kernel_dataplane]
+        flows.append({'rail': rail['rail'], 'network': key, 'sender': sender, 'interface': rail['interface'],
+                      'source': rail['ip'], 'receiver': receiver, 'destination': peer_rail['ip'],
+                      'sender_leaf': rail['leaf'], 'receiver_leaf': peer_rail['leaf'], 'vni': vnis.get(rail.get('network')),
+                      'captures': captures})
+    ctx.cache['marking_flows'] = flows
+    return flows
+
+
+def probe_duties(ctx, model) -> dict | None:
+    """What a device does in the data-plane marking probe: {'send': [dscp_probe args]} on a sending host (one per
+    rail it sends on), {'capture': dscp_capture args} on a switch listening on its links, None otherwise."""
+    markings = probe_markings(ctx)
+    flows = [flow for flow in marking_flows(ctx) if flow['captures']]
+    sends = [{'source': flow['source'], 'destination': flow['destination'], 'port': ROCE_UDP_PORT,
+              'markings': [{'dscp': item['dscp'], 'ecn': item['ecn']} for item in markings]}
+             for flow in flows if flow['sender'] == model['name']]
+    if sends:
+        return {'send': sends}
+    interfaces, sources = [], []
+    for flow in flows:
+        for point in flow['captures']:
+            if point['device'] == model['name']:
+                interfaces.append(point['interface'])
+                sources.append(flow['source'])
+    if not interfaces:
+        return None
+    sources = sorted(set(sources))
+    return {'capture': {'interfaces': sorted(set(interfaces)), 'port': ROCE_UDP_PORT, 'sources': sources,
+                        'expect': [{'source': source, 'dscp': item['dscp']} for source in sources for item in markings]}}
+
+
 def catalog(ctx, names=None) -> dict:
     """Everything expected per device, for the report and for people (what will be checked)."""
     result = {}
@@ -159,4 +226,4 @@ def catalog(ctx, names=None) -> dict:
 
 __all__ = ['expected_sessions', 'expected_vnis', 'expected_neighbors', 'expected_interfaces', 'ping_targets',
            'jumbo_payload', 'vni_vteps', 'rail_members', 'catalog', 'uplinks', 'link_subject', 'designed_vnis',
-           'designed_vrfs', 'AFI_IPV4', 'AFI_EVPN']
+           'designed_vrfs', 'marking_flows', 'probe_markings', 'probe_duties', 'AFI_IPV4', 'AFI_EVPN', 'ROCE_UDP_PORT']

@@ -321,13 +321,21 @@ class LosslessConfig(Check):
 
 # =========================================================================== host <-> leaf link rules
 def _host_dscp(ctx, host, port, item):
+    """All 64 DSCPs: the NIC's priority of each equals the leaf's traffic class of it (priority p = TC p), and
+    the RoCE DSCP is on the lossless priority."""
     profile = _profile(ctx)
     dscp, prio = profile['roce_dscp'], profile['roce_priority']
-    nic_prio = (host['dscp_to_priority'] or {}).get(dscp)
-    leaf_tc = (port['dscp_to_tc'] or {}).get(dscp)
-    ok = host['trust'] == 'dscp' and nic_prio == prio and leaf_tc == prio
-    want = 'NIC trust dscp, DSCP %d -> priority %d; leaf DSCP %d -> TC %d' % (dscp, prio, dscp, prio)
-    seen = 'NIC trust %s, DSCP %d -> priority %s; leaf DSCP %d -> TC %s' % (host['trust'], dscp, nic_prio, dscp, leaf_tc)
+    nic_map = host['dscp_to_priority'] or {}
+    leaf_map = port['dscp_to_tc'] or {}
+    differ = [code for code in range(64) if nic_map.get(code) != leaf_map.get(code)]
+    ok = host['trust'] == 'dscp' and nic_map.get(dscp) == prio and leaf_map.get(dscp) == prio and not differ
+    want = ('NIC trust dscp with the leaf\'s map on all 64 DSCPs (NIC priority = leaf traffic class), '
+            'DSCP %d -> %d on both' % (dscp, prio))
+    shown = ', '.join('DSCP %d: NIC %s, leaf %s' % (code, nic_map.get(code), leaf_map.get(code)) for code in differ[:8])
+    seen = 'NIC trust %s, DSCP %d -> priority %s, leaf TC %s; %s' % (
+        host['trust'], dscp, nic_map.get(dscp), leaf_map.get(dscp),
+        '%d DSCPs differ (%s%s)' % (len(differ), shown, ', ...' if len(differ) > 8 else '') if differ
+        else 'the 64 DSCPs agree')
     return ok, want, seen
 
 
@@ -373,11 +381,36 @@ def _host_mtu(ctx, host, port, item):
         'NIC MTU %s, leaf port MTU %s' % (host['mtu'], port['mtu'])
 
 
+def _host_marking(ctx, host, port, item):
+    """What the applications mark (NCCL_IB_TC, the RDMA-CM default ToS, MLNX_OFED's verbs traffic class) carries a
+    DSCP that the NIC and the leaf both put on the lossless priority."""
+    if host['marking_error'] is not None:
+        raise host['marking_error']
+    profile = _profile(ctx)
+    prio = profile['roce_priority']
+    nic_map = host['dscp_to_priority'] or {}
+    leaf_map = port['dscp_to_tc'] or {}
+    problems, parts = [], []
+    for label, value in host['marking']:
+        dscp = value >> 2
+        text = '%s %d = DSCP %d (NIC priority %s, leaf TC %s)' % (
+            label, value, dscp, nic_map.get(dscp), leaf_map.get(dscp))
+        parts.append(text)
+        if nic_map.get(dscp) != prio or leaf_map.get(dscp) != prio:
+            problems.append(text)
+    want = ('every marking (NCCL_IB_TC, RDMA-CM ToS, verbs traffic class) on a DSCP the NIC and the leaf put on '
+            'lossless priority %d (designed: DSCP %d, traffic class byte %d)'
+            % (prio, profile['roce_dscp'], profile['traffic_class_byte']))
+    return not problems, want, ('not lossless: ' + '; '.join(problems)) if problems else '; '.join(parts)
+
+
 HOST_RULES = {
-    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on the RoCE DSCP -> priority', _host_dscp,
-                         'NIC trusts DSCP and maps the RoCE DSCP to the lossless priority; the leaf maps it to the same TC',
-                         'gpu0001 host_switch_dscp [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC trust pcp, DSCP 26 '
-                         '-> priority None; leaf DSCP 26 -> TC 3'),
+    'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp,
+                         'NIC trusts DSCP and maps every one of the 64 DSCPs to the priority the leaf maps it to as '
+                         'traffic class (the RoCE DSCP on the lossless priority)',
+                         'gpu0001 host_switch_dscp [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC trust dscp, DSCP '
+                         '26 -> priority 3, leaf TC 3; 54 DSCPs differ (DSCP 8: NIC 1, leaf 0, DSCP 9: NIC 1, leaf 0, '
+                         '...)'),
     'host_switch_pfc': (('C03', 'C19'), 'NIC and leaf agree on PFC priorities', _host_pfc,
                         'NIC and leaf port enable PFC on the same, designed priorities; NIC global pause off',
                         'gpu0001 host_switch_pfc [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC PFC {4}, leaf PFC '
@@ -456,4 +489,25 @@ for _check_id, _spec in HOST_RULES.items():
     register(HostRailRule(_check_id, *_spec))
 
 
-__all__ = ['SWITCH_RULES', 'HOST_RULES', 'PHASES', 'SwitchPortRule', 'HostRailRule']
+@register
+class HostMarking(HostRailRule):
+    """What the applications mark on a GPU server rail against the NIC's and the leaf port's maps."""
+
+    state = ('rnic', 'nccl_conf', 'lossless')
+    failure = 'each marking that misses the lossless priority, with its DSCP, NIC priority and leaf traffic class'
+
+    def __init__(self):
+        super().__init__(
+            'host_switch_marking', ('C01', 'C04'), 'The applications mark RoCE with a DSCP both ends treat as lossless',
+            _host_marking,
+            'what the applications mark carries a DSCP that the NIC and the leaf both put on the lossless priority: '
+            '`NCCL_IB_TC` (design: the rendered `nccl.conf`; deployed: the host\'s `/etc/nccl.conf`, NCCL\'s default 0 '
+            'when it is missing or silent), the RDMA-CM default ToS (configfs `default_roce_tos`) and, when '
+            'MLNX_OFED\'s global verbs traffic class is set, that class (it replaces every application\'s). NCCL reads '
+            'the environment before `nccl.conf`; `aifabric.fabric.nccl_check` (role `host_nccl`) reports an exported '
+            '`NCCL_IB_TC` that wins over the file',
+            'gpu0001 host_switch_marking [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen not lossless: NCCL_IB_TC '
+            '(/etc/nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)')
+
+
+__all__ = ['SWITCH_RULES', 'HOST_RULES', 'PHASES', 'SwitchPortRule', 'HostRailRule', 'HostMarking']

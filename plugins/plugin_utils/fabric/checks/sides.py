@@ -78,29 +78,59 @@ def switch_side(ctx, model, phase):
     return side
 
 
+# NCCL's NCCL_IB_TC when nothing sets it (NCCL environment variables: "Default is 0").
+NCCL_DEFAULT_IB_TC = 0
+
+
 def _model_host_views(model):
     rnic = model['rnic']
-    overrides = {int(dscp): prio for dscp, prio in (rnic.get('dscp_to_priority_overrides') or {}).items()}
-    mapping = {dscp: overrides.get(dscp, dscp >> 3) for dscp in range(64)}
+    mapping = {int(dscp): prio for dscp, prio in rnic['dscp_to_priority'].items()}
+    # What the applications mark, as rendered: nccl.conf and the RDMA-CM default ToS host_rnic writes.
+    marking = [('NCCL_IB_TC (nccl.conf)', model['nccl'].get('NCCL_IB_TC', NCCL_DEFAULT_IB_TC)),
+               ('RDMA-CM default ToS', rnic['traffic_class'])]
     return {rail['interface']: {
         'mtu': rnic.get('mtu', model['mtu']), 'trust': rnic['trust'], 'dscp_to_priority': mapping,
         'pfc': sorted(rnic['pfc_priorities']), 'cnp_dscp': rnic['cnp_dscp'], 'cnp_priority': rnic['cnp_priority'],
         'ecn': sorted(rnic.get('ecn_priorities') or []), 'ecn_known': True, 'pause': {'rx': False, 'tx': False},
-        'exists': True, 'rdma': True,
+        'exists': True, 'rdma': True, 'marking': marking, 'marking_error': None,
     } for rail in model['rails']}
 
 
-def _facts_host_views(parsed):
+def _nccl_marking(ctx, name):
+    """(label, NCCL_IB_TC) from the host's /etc/nccl.conf, or a StateError."""
+    try:
+        conf = ctx.state(name).get('nccl_conf')
+    except StateError as exc:
+        return exc
+    if not conf['present']:
+        return ('NCCL_IB_TC (no %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
+    value = conf['settings'].get('NCCL_IB_TC')
+    if value is None:
+        return ('NCCL_IB_TC (not in %s: NCCL default)' % conf['path'], NCCL_DEFAULT_IB_TC)
+    try:
+        return ('NCCL_IB_TC (%s)' % conf['path'], int(value))
+    except ValueError:
+        return StateError('nccl_conf', 'NCCL_IB_TC=%r in %s is not a number' % (value, conf['path']))
+
+
+def _facts_host_views(parsed, nccl):
     views = {}
     for name, data in parsed['interfaces'].items():
         ecn = None
         if data['ecn_rp_priorities'] is not None:
             ecn = sorted(set(data['ecn_rp_priorities']) & set(data['ecn_np_priorities'] or []))
+        marking = [] if isinstance(nccl, StateError) else [nccl]
+        if data['rdma_cm_tos'] is not None:
+            marking.append(('RDMA-CM default ToS', data['rdma_cm_tos']))
+        if data['traffic_class'] is not None:
+            # MLNX_OFED's global verbs traffic class replaces what every application asks for, NCCL_IB_TC included.
+            marking.append(('verbs traffic class (overrides NCCL_IB_TC)', data['traffic_class']))
         views[name] = {
             'mtu': data['mtu'], 'trust': data['trust'], 'dscp_to_priority': data['dscp_to_priority'],
             'pfc': data['pfc_priorities'], 'cnp_dscp': data['cnp_dscp'], 'cnp_priority': data['cnp_priority'],
             'ecn': ecn, 'ecn_known': ecn is not None, 'pause': data['pause'], 'exists': data['exists'],
             'rdma': bool(data['rdma_devices']), 'qos_tool': data['qos_tool'],
+            'marking': marking, 'marking_error': nccl if isinstance(nccl, StateError) else None,
         }
     return views
 
@@ -121,7 +151,7 @@ def host_side(ctx, model, phase):
             if parsed['not_applicable']:
                 side['na'] = parsed['not_applicable']
             else:
-                side['views'] = _facts_host_views(parsed)
+                side['views'] = _facts_host_views(parsed, _nccl_marking(ctx, model['name']))
         except StateError as exc:
             side['error'] = exc
     ctx.cache[key] = side

@@ -22,8 +22,7 @@ from ..intent import VXLAN_OVERHEAD, read_intent_file, validate_intent
 from ..topology import build_topology, intent_rails
 from .addressing import DEFAULT_MANAGEMENT_OFFSET, Addressing, dotted
 from .hardware import assign_ports, check_devices
-from .lossless import (BUFFER_DYNAMIC_THRESHOLDS, ROLE_LABEL, Buffers, build_lossless_profile, ecn_thresholds,
-                       traffic_class_byte)
+from .lossless import ROLE_LABEL, Buffers, build_lossless_profile, ecn_thresholds, traffic_class_byte
 from .overlay import ANYCAST_GATEWAY_MAC, DEFAULT_ADDRESS_OFFSET, TUNNEL_QOS, Overlay, check_rails
 from .servers import DEFAULT_QPS_PER_CONNECTION, Servers
 from .switches import switch_model
@@ -138,5 +137,5 @@ def design_from_file(path: str) -> FabricDesign:
 
 __all__ = ['FabricDesign', 'design_from_file', 'design_from_intent', 'build_lossless_profile', 'ecn_thresholds',
            'traffic_class_byte', 'dotted', 'VXLAN_OVERHEAD', 'ROLE_LABEL', 'SWITCH_ROLES', 'ANYCAST_GATEWAY_MAC',
-           'TUNNEL_QOS', 'BUFFER_DYNAMIC_THRESHOLDS', 'DEFAULT_ADDRESS_OFFSET', 'DEFAULT_MANAGEMENT_OFFSET',
+           'TUNNEL_QOS', 'DEFAULT_ADDRESS_OFFSET', 'DEFAULT_MANAGEMENT_OFFSET',
            'DEFAULT_QPS_PER_CONNECTION']

@@ -145,4 +145,5 @@ def hardware_model(node):
     model = get_model(node.model)
     facts = get_platform(node.platform).hardware_facts
     return dict({'model': model.name, 'title': model.title, 'vendor': model.vendor, 'ports': model.port_count,
-                 'vxlan_dscp_propagation': model.vxlan_dscp_propagation}, **(facts(model) if facts else {}))
+                 'vxlan_dscp_propagation': model.vxlan_dscp_propagation,
+                 'vxlan_ecn_propagation': model.vxlan_ecn_propagation}, **(facts(model) if facts else {}))

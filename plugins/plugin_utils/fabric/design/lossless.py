@@ -12,14 +12,9 @@ from ..platforms import get_platform
 from ..switch_models import get_model
 
 ROLE_LABEL = {'host': 'GPU server', 'leaf': 'leaf', 'spine': 'spine', 'super_spine': 'super-spine'}
-# Dynamic-threshold exponents (alpha = 2**n, SAI dynamic_th -8..7) of the buffer profiles around the lossless PGs;
-# the values of the Mellanox and Broadcom SKU defaults of sonic-buildimage (device/*/buffers_defaults_*.j2 and
-# src/sonic-yang-models/doc/Configuration.md): lossless PG 0, lossy PG 3, lossless queue 7 (no egress drop),
-# lossy queue 3.
-BUFFER_DYNAMIC_THRESHOLDS = {'lossless_pg': 0, 'lossy_pg': 3, 'lossless_queue': 7, 'lossy_queue': 3}
 # RoCEv2 UDP destination port, announced with its priority in the LLDP application TLV (IEEE 802.1Qaz).
 ROCE_UDP_PORT = 4791
-# A SKU's ingress lossless pool shrinks to make room for headroom down to 1/4 of its default, no further.
+# A SKU's shared pools shrink to make room for headroom down to 1/4 of their default, no further.
 MIN_SHRUNK_POOL_DIVISOR = 4
 # ECN maximum threshold cap: a tenth of the ASIC buffer, so one marking queue cannot claim the shared buffer before
 # it marks (and the egress dynamic threshold still lets the queue reach it).
@@ -42,10 +37,6 @@ def build_lossless_profile(intent) -> dict:
     dscp_to_tc[spec['roce_dscp']] = roce_priority
     dscp_to_tc[spec['cnp_dscp']] = cnp
     tc_to_pg = {tc: (tc if tc in priorities else 0) for tc in range(8)}
-    # A NIC trusting DSCP maps DSCP d to priority d >> 3 unless told otherwise: override where the fabric differs
-    # for the DSCPs hosts send (RoCE, CNP and the extra entries).
-    host_dscps = [spec['roce_dscp'], spec['cnp_dscp']] + [entry['dscp'] for entry in spec['dscp_map']]
-    host_overrides = {dscp: dscp_to_tc[dscp] for dscp in host_dscps if dscp >> 3 != dscp_to_tc[dscp]}
     # The DSCP each traffic class stands for when a VTEP derives the outer VXLAN DSCP from the class (platforms that
     # cannot copy the inner DSCP): RoCE and CNP classes their own DSCP, any other class the first DSCP mapped to it.
     tc_to_dscp = {}
@@ -72,7 +63,6 @@ def build_lossless_profile(intent) -> dict:
         'pfc_mask': [1 if priority in priorities else 0 for priority in range(8)],
         # LLDP application priority TLV: RoCEv2 (UDP 4791) on the RoCE priority, sent on host-facing ports.
         'lldp_app_priorities': [{'protocol': 'udp', 'port': ROCE_UDP_PORT, 'priority': roce_priority}],
-        'host_dscp_to_priority_overrides': host_overrides,
         'ecn': dict(spec['ecn']),
         'scheduler': dict(spec['scheduler']),
         'tc_bandwidth_percent': _tc_bandwidth_percent(priorities, spec['default_traffic_class'], spec['scheduler'],
@@ -125,12 +115,13 @@ class Buffers:
     def _compute_buffers(self, switches, issues):
         """Headroom per lossless priority group and the summed budget per switch, checked against the real pool.
 
-        A platform that renders the SKU's buffers (Platform.sku_buffers): pool sizes are the SKU's own defaults
-        (sonic-buildimage device/*/buffers_defaults_t1.j2 of the model). Independent headroom (Spectrum) reserves
-        each PG's full size outside the shared ingress pools, so the sum of sizes must fit what the SKU's total
-        buffer (its egress lossless pool) leaves beside them; a shared headroom pool (Broadcom) holds every PG's
-        xoff inside the ingress pool. Other NOSes size pools themselves; the check uses the ASIC's datasheet buffer
-        times lossless_pool_percent (a NOS that takes that percent renders it as its traffic pool).
+        A platform that renders the SKU's buffers (Platform.sku_buffers): the pools are the SKU's own
+        (sonic-buildimage device/*/buffers_defaults_t1.j2 of the model), sized for the headroom by sku_pools().
+        Independent headroom (Spectrum) reserves each PG's full size outside the shared ingress pools, so the sum of
+        sizes must fit what the SKU's total buffer (its egress lossless pool) leaves beside them; a shared headroom
+        pool (Broadcom) holds every PG's xoff inside the ingress pool. Other NOSes size pools themselves; the check
+        uses the ASIC's datasheet buffer times lossless_pool_percent (a NOS that takes that percent renders it as its
+        traffic pool).
         """
         buffer_spec = self.intent['lossless']['buffer']
         mtu = self.intent['lossless']['mtu']['switch']
@@ -152,33 +143,21 @@ class Buffers:
                 if room is None:
                     room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
                                                       buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
-                                                      lookup=lookup)
+                                                      lookup=lookup, shared_headroom=shared)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
             sku_buffers = get_platform(node.platform).sku_buffers
             sku, source = (sku_buffers(model) if sku_buffers and model else None) or (None, None)
-            budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet'}
+            budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet',
+                      'pools': None, 'sku': None}
             if sku:
-                pool = buffer_spec['pool_bytes'] or sku['ingress_lossless']
-                if shared:
-                    room_for_headroom = pool
-                else:
-                    # The SKU's total buffer (its egress lossless pool) holds the ingress pools plus every PG's
-                    # reserved headroom. When the SKU's default pool leaves too little, shrink the pool to what
-                    # remains, as the dynamic buffer calculator of sonic-swss does; an explicit pool_bytes is kept.
-                    room_for_headroom = sku['egress_lossless'] - sku.get('ingress_lossy', 0)
-                    if not buffer_spec['pool_bytes'] and room_for_headroom - pool < total:
-                        # Keep at least a quarter of the SKU's own pool as shared buffer: below that the lossless
-                        # class would pause at every burst.
-                        pool = max(room_for_headroom - total, sku['ingress_lossless'] // MIN_SHRUNK_POOL_DIVISOR)
-                        source += ', ingress lossless pool shrunk to fit the headroom'
-                    room_for_headroom -= pool
-                budget.update(pool_source=source,
-                              egress_lossless_pool_bytes=sku['egress_lossless'], egress_lossy_pool_bytes=sku['egress_lossy'])
+                pools, note, room_for_headroom = sku_pools(sku, total, shared, buffer_spec['pool_bytes'])
+                pool = pools[sku['ingress_lossless_pool']]['size']
+                budget.update(pool_source=source + note, pools=pools, sku=sku,
+                              egress_lossless_pool_bytes=pools[sku['egress_lossless_pool']]['size'])
             else:
                 pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
-                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes,
-                              egress_lossy_pool_bytes=max(asic.buffer_bytes - pool, 0))
+                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes)
                 room_for_headroom = pool
             budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
             self.buffer_budget[node.name] = budget
@@ -219,5 +198,37 @@ class Buffers:
             item['buffer_profile'] = name
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
         return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
-                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes,
-                    dynamic_thresholds=dict(BUFFER_DYNAMIC_THRESHOLDS))
+                    asic_buffer_bytes=get_asic(node.asic).buffer_bytes)
+
+
+def sku_pools(sku, total, shared, pool_bytes):
+    """(pools, note for pool_source, bytes left for headroom) of a SKU's pools holding `total` bytes of headroom.
+    The pools are the SKU's (sku['pools'], Platform.sku_buffers); an explicit pool_bytes sizes its ingress lossless
+    pool (sku['ingress_lossless_pool']).
+
+    Shared headroom (Broadcom SKUs): every PG's xoff sits in the ingress lossless pool's shared headroom pool, which is
+    the SKU's own or the design's headroom where that needs more. Independent headroom (Spectrum): the SKU's total
+    buffer (its egress lossless pool, sku['egress_lossless_pool']) holds the ingress pools plus every PG's reserved
+    headroom. When the SKU's defaults leave too little, the pools shrink as SONiC's own Mellanox calculator sizes them
+    (sonic-swss cfgmgr/buffer_pool_mellanox.lua: the ingress pools and the egress lossy pool all get what the total
+    leaves, split over the ingress pools), but never below a quarter of the SKU's default: below that the lossless
+    class would pause at every burst.
+    """
+    pools = {name: dict(fields) for name, fields in sku['pools'].items()}
+    ingress = pools[sku['ingress_lossless_pool']]
+    if pool_bytes:
+        ingress['size'] = pool_bytes
+    if shared:
+        ingress['xoff'] = max(ingress.get('xoff', 0), total)
+        return pools, '', ingress['size']
+    ingress_pools = [fields for fields in pools.values() if fields['type'] == 'ingress']
+    mmu = pools[sku['egress_lossless_pool']]['size']
+    room = mmu - sum(fields['size'] for fields in ingress_pools)
+    if pool_bytes or room >= total:
+        return pools, '', room
+    floor = sku['pools'][sku['ingress_lossless_pool']]['size'] // MIN_SHRUNK_POOL_DIVISOR
+    size = max((mmu - total) // len(ingress_pools), floor)
+    for name, fields in pools.items():
+        if name != sku['egress_lossless_pool']:
+            fields['size'] = size
+    return pools, ', shared pools shrunk to fit the headroom', mmu - size * len(ingress_pools)

@@ -96,6 +96,7 @@ class Hardware(TypedDict):
     vendor: str
     ports: int
     vxlan_dscp_propagation: bool
+    vxlan_ecn_propagation: bool
 
 
 class Vlan(TypedDict):
@@ -150,7 +151,6 @@ class Lossless(TypedDict):
     pfc_to_pg: Dict[Any, int]
     pfc_mask: List[int]
     lldp_app_priorities: List[Dict[str, Any]]
-    host_dscp_to_priority_overrides: Dict[Any, int]
     ecn: Dict[str, Any]
     scheduler: Dict[str, Any]
     tc_bandwidth_percent: Dict[Any, int]
@@ -175,10 +175,12 @@ class Buffer(TypedDict):
     pool_bytes: int
     headroom_room_bytes: int
     egress_lossless_pool_bytes: int
-    egress_lossy_pool_bytes: int
+    # A platform rendering its SKU's buffers (Platform.sku_buffers): the SKU's pools sized for the headroom, and the
+    # SKU's buffer objects; None where the NOS sizes its pools itself.
+    pools: Optional[Dict[str, Dict[str, Any]]]
+    sku: Optional[Dict[str, Any]]
     profiles: List[BufferProfile]
     asic_buffer_bytes: int
-    dynamic_thresholds: Dict[str, int]
 
 
 class SwitchModel(TypedDict):

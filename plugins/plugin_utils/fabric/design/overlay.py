@@ -164,8 +164,12 @@ def tunnel_qos(node, lossless):
     outer DSCP follows the traffic class, which the lossless profile maps back to the RoCE DSCP (`tc_to_dscp`), so
     the spines classify tunnelled RoCE into the lossless class either way.
     """
-    copies = node.model is None or get_model(node.model).vxlan_dscp_propagation
-    qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class')
+    model = get_model(node.model) if node.model else None
+    copies = model is None or model.vxlan_dscp_propagation
+    # Hardware that cannot propagate ECN (the model's vxlan.ecn_propagation) leaves the outer ECN 0: the underlay
+    # cannot mark tunnelled RoCE, only the leaves' own egress ports can.
+    ecn = 'propagate' if model is None or model.vxlan_ecn_propagation else 'zeroed'
+    qos = dict(TUNNEL_QOS, encap_dscp='copy' if copies else 'from_traffic_class', ecn=ecn)
     roce = lossless['roce_priority']
     qos['roce_outer_dscp'] = lossless['roce_dscp'] if copies else lossless['tc_to_dscp'][roce]
     return qos

@@ -104,7 +104,9 @@ class Servers:
             'roce_priority': lossless['roce_priority'],
             'cnp_dscp': lossless['cnp_dscp'],
             'cnp_priority': lossless['cnp_priority'],
-            'dscp_to_priority_overrides': lossless['host_dscp_to_priority_overrides'],
+            # The switches' whole map: a NIC left on its default (priority = DSCP >> 3) would put DSCP 24-31 on
+            # priority 3, where PFC is on, while every switch queues them as lossy.
+            'dscp_to_priority': lossless['dscp_to_tc'],
             'ecn_priorities': lossless['lossless_priorities'],
             'traffic_class': lossless['traffic_class_byte'],
             'mtu': lossless['mtu']['host'],

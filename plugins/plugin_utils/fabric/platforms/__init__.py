@@ -88,13 +88,17 @@ class Platform:
     # NOS releases the renderer writes for (intent topology.nos_release), oldest first, and the default one.
     releases: tuple = ()
     default_release: str | None = None
-    # The buffer pools of the switch's SKU when the NOS renders them from the model's SKU data: sku_buffers(model) ->
-    # ({ingress_lossless, egress_lossless, egress_lossy[, ingress_lossy]} bytes, where they come from), or None when
-    # the model has no such data (the switch cannot be designed then). None: the NOS sizes its pools itself.
+    # The buffer objects of the switch's SKU when the NOS renders them from the model's SKU data: sku_buffers(model) ->
+    # (sku, where it comes from), or None when the model has no such data (the switch cannot be designed then).
+    # sku['pools'] is {pool name: {type: ingress|egress, mode, size[, xoff]}} and sku['ingress_lossless_pool'] and
+    # sku['egress_lossless_pool'] name the pools the design sizes for the headroom (design/lossless.py sku_pools);
+    # the rest is the renderer's. None: the NOS sizes its pools itself.
     sku_buffers: object = None
     # What the device model says of the switch beyond its model (hardware_facts(model) -> {key: value}).
     hardware_facts: object = None
-    # The overlay lives in the Linux kernel (bridge and VXLAN netdevs the gatherer reads), not in an ASIC.
+    # The data plane lives in the Linux kernel, not in an ASIC: the overlay is bridge and VXLAN netdevs the gatherer
+    # reads, and transit traffic passes the kernel, so a capture on a port sees it (the data-plane marking probe; an
+    # ASIC-forwarding switch shows its CPU only what is addressed to it).
     kernel_dataplane: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False

@@ -10,11 +10,13 @@ through the Ansible connection, once in full (`rnic`) and twice for counters (`c
 
 from __future__ import annotations
 
-from . import StateError, iproute2, lldp, ping, require_mapping
+from . import StateError, command_output, iproute2, lldp, ping, require_mapping
 from .counters import number
 from .gatherer import Gatherer, Source
+from .probe import PROBE_SOURCE
 from .rnic import SOURCE as RNIC_SOURCE, parse_rnic_facts
 
+NCCL_CONF = '/etc/nccl.conf'  # what host_nccl installs (NCCL reads it after the environment)
 RNIC_MODULE = 'aifabric.fabric.rnic_facts'
 RNIC_PARTS = ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm']
 COUNTER_PARTS = ['devices', 'counters']
@@ -97,13 +99,31 @@ def parse_rnic_counters(result) -> dict:
     return {'ports': ports, 'not_applicable': facts['not_applicable']}
 
 
+def parse_nccl_conf(result) -> dict:
+    """NCCL_* settings of /etc/nccl.conf as NCCL reads them: one KEY=VALUE per line split at the first '=', '#'
+    lines skipped, and the first line of a key wins (NCCL src/misc/param.cc setEnvFile: setenv without overwrite,
+    so the environment wins over the file too). {'path', 'present', 'settings'}; a missing file is present False."""
+    source = 'cat %s' % NCCL_CONF
+    if isinstance(result, dict) and result.get('rc') not in (0, None) and 'No such file' in (result.get('stderr') or ''):
+        return {'path': NCCL_CONF, 'present': False, 'settings': {}}
+    settings = {}
+    for line in command_output(source, result).splitlines():
+        if not line or line.startswith('#') or '=' not in line:
+            continue
+        key, value = line.split('=', 1)
+        settings.setdefault(key, value)
+    return {'path': NCCL_CONF, 'present': True, 'settings': settings}
+
+
 SOURCES = (
     iproute2.SOURCE,
+    Source('nccl_conf', ['cat', NCCL_CONF], parse_nccl_conf),
     lldp.SOURCE,
     Source('rnic', _module(RNIC_MODULE, RNIC_PARTS), parse_rnic_facts),
     Source('counters', _module(RNIC_MODULE, COUNTER_PARTS), parse_rnic_counters),
+    PROBE_SOURCE,
 )
 GATHERER = Gatherer('host', 'GPU server (Linux)', 'command', SOURCES, extra=_pings, extra_parser=_ping_parser)
 
-__all__ = ['GATHERER', 'ping_key', 'ping_argv', 'parse_rnic_counters', 'IPV4_ICMP_OVERHEAD', 'RNIC_PARTS',
-           'COUNTER_PARTS']
+__all__ = ['GATHERER', 'ping_key', 'ping_argv', 'parse_rnic_counters', 'parse_nccl_conf', 'IPV4_ICMP_OVERHEAD',
+           'RNIC_PARTS', 'COUNTER_PARTS', 'NCCL_CONF']

@@ -154,6 +154,53 @@ class Rnic(TypedDict):
     interfaces: Dict[str, RnicInterface]
 
 
+class NcclConf(TypedDict):
+    """A GPU server's /etc/nccl.conf as NCCL reads it (host.parse_nccl_conf): the first line of a key wins."""
+    path: str
+    present: bool
+    settings: Dict[str, str]
+
+
+class ProbeMarking(TypedDict):
+    """One marking a probe sent (aifabric.fabric.dscp_probe `sent`)."""
+    dscp: int
+    ecn: int
+    tos: int
+    packets: int
+
+
+class MarkingProbe(TypedDict):
+    """What a GPU server sent to one destination in the data-plane marking probe (probe.parse_marking_probe)."""
+    source: str
+    destination: str
+    port: int
+    sent: List[ProbeMarking]
+
+
+class CapturedHeader(TypedDict):
+    """The IPv4 marking of a captured header (the probe packet's own, or the VXLAN outer one)."""
+    src: str
+    dst: str
+    dscp: int
+    ecn: int
+
+
+class CapturedPacket(TypedDict):
+    """One kind of packet seen on one interface, with its count (aifabric.fabric.dscp_capture `packets`)."""
+    interface: str
+    count: int
+    vni: Optional[int]
+    outer: Optional[CapturedHeader]  # None: not tunnelled
+    inner: CapturedHeader
+
+
+class MarkingCapture(TypedDict):
+    """What a kernel-forwarding switch captured on its links during the probe (probe.parse_marking_capture)."""
+    interfaces: List[str]
+    packets: List[CapturedPacket]
+    seconds: Optional[Number]
+
+
 class Ping(TypedDict):
     destination: Optional[str]
     payload: Optional[int]
@@ -178,6 +225,9 @@ STATE = {
     'lossless': Lossless,
     'counters': Counters,
     'rnic': Rnic,
+    'nccl_conf': NcclConf,
+    'marking_probe': List[MarkingProbe],
+    'marking_capture': MarkingCapture,
     'ping': Ping,
 }
 
@@ -196,4 +246,5 @@ def problems(key, value, limit=5, first=False) -> list:
 
 
 __all__ = ['STATE', 'problems', 'type_of', 'BgpSession', 'EvpnVni', 'BgpEvpnVnis', 'BgpEvpnVni', 'ImetRoute',
-           'LldpNeighbor', 'Interface', 'BfdSession', 'PortView', 'Lossless', 'Counters', 'Rnic', 'Ping']
+           'LldpNeighbor', 'Interface', 'BfdSession', 'PortView', 'Lossless', 'Counters', 'Rnic', 'NcclConf',
+           'MarkingProbe', 'MarkingCapture', 'Ping']

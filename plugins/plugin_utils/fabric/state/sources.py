@@ -4,7 +4,7 @@
 """Which gatherer reads which device: a platform's own (platforms/<name>/state.py GATHERER) for a switch, host.py
 for a GPU server. The checks read only the platform-neutral keys the gatherers give, never a platform: their types
 are in schema.py (bgp_summary, evpn_vni, bgp_evpn_vni, evpn_type3, lldp, interfaces, bfd, lossless, counters,
-rnic, ping), and Gatherer.parse holds every value against them.
+rnic, nccl_conf, marking_probe, marking_capture, ping), and Gatherer.parse holds every value against them.
 """
 
 from __future__ import annotations

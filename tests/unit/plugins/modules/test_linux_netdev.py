@@ -73,7 +73,7 @@ def test_fresh_leaf_plan():
     commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), captured('fresh', 'leaf001'))]
     assert commands == [
         'link add br100 type bridge stp_state 0',
-        'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning',
+        'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning tos inherit',
         'address add 10.254.0.1/32 dev lo',
         'address add 10.254.16.1/32 dev lo',
         'link set dev br100 mtu 9050',
@@ -138,7 +138,7 @@ def test_changed_vxlan_parameters_recreate_the_device():
     current['links']['vxlan10100']['vxlan']['local'] = '10.254.16.99'
     commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), current)]
     assert commands[:2] == ['link del vxlan10100',
-                            'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning']
+                            'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning tos inherit']
     assert 'link set dev vxlan10100 master br100' in commands and 'link set dev vxlan10100 up' in commands
 
 
@@ -239,7 +239,7 @@ def test_validate_normalizes_addresses_and_tables():
 def test_boot_script_rebuilds_the_leaf_from_scratch():
     lines = netdev.boot_script(switch_state('leaf001'))
     assert lines[:2] == ['link add br100 type bridge stp_state 0',
-                         'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning']
+                         'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning tos inherit']
     assert 'address replace 10.254.16.1/32 dev lo' in lines
     assert 'link set dev eth3 mtu 9100' in lines and 'link set dev eth3 up' in lines
     assert not [line for line in lines if line.startswith('address add')]
@@ -354,3 +354,31 @@ def test_module_refuses_a_newline_in_a_link_name_before_touching_anything(namesp
     result = _run_netdev(bindir, str(tmp_path / 'root'), bad)
     assert result['failed'] is True and 'name must be 1-15 characters' in result['msg']
     assert _snapshot(ip) == before and not os.path.exists(tmp_path / 'root')
+
+
+def test_vxlan_outer_tos_is_read_and_managed():
+    """`tos inherit` (the outer header copies the inner DSCP and ECN): iproute2 prints it as "0x1" in JSON and
+    leaves the attribute out when it is 0; a VXLAN device with another ToS is recreated."""
+    assert [netdev.vxlan_tos(value) for value in (None, '0x1', 1, 'inherit', '0x68', 0)] == [
+        'inherit' if value in ('0x1', 1, 'inherit') else value for value in (0, '0x1', 1, 'inherit', 104, 0)]
+    current = captured('configured', 'leaf001')
+    assert current['links']['vxlan10100']['vxlan']['tos'] == 'inherit'
+    current['links']['vxlan10100']['vxlan']['tos'] = 0
+    commands = [' '.join(command) for command in netdev.plan(switch_state('leaf001'), current)]
+    assert commands[:2] == ['link del vxlan10100',
+                            'link add vxlan10100 type vxlan id 10100 local 10.254.16.1 dstport 4789 nolearning tos inherit']
+    with pytest.raises(netdev.StateError, match=r'vxlan.tos: 300 must be between 0 and 255'):
+        netdev.validate({'links': [{'name': 'vx1', 'kind': 'vxlan', 'vxlan': {'id': 1, 'local': '10.0.0.1', 'tos': 300}}]})
+
+
+def test_module_creates_a_vxlan_device_that_inherits_the_inner_tos(namespace, tmp_path):
+    bindir, ip = namespace
+    state = {'links': [{'name': 'vx-ut', 'kind': 'vxlan', 'mtu': 9000, 'state': 'up',
+                        'vxlan': {'id': 4242, 'local': '10.250.9.1', 'dstport': 4789, 'learning': False,
+                                  'tos': 'inherit'}}]}
+    applied = _run_netdev(bindir, str(tmp_path / 'root'), state, persist=False)
+    assert applied.get('failed') is not True and applied['changed'] is True, applied
+    link = ip('-d', 'link', 'show', 'vx-ut')[0]
+    assert link['linkinfo']['info_data']['tos'] == '0x1'
+    again = _run_netdev(bindir, str(tmp_path / 'root'), state, persist=False)
+    assert again['changed'] is False and again['commands'] == []

@@ -186,3 +186,22 @@ def test_bad_values_are_refused(tmp_path, changes, message):
     root, bindir = host(tmp_path, nic='ofed')
     result = run_module(rnic_qos.main, args(root, bindir, **changes))
     assert result['failed'] and message in result['msg']
+
+
+@pytest.mark.parametrize('nic', ['ofed', 'inbox'])
+def test_the_whole_switch_map_reaches_the_nic(tmp_path, nic):
+    """The role passes all 64 DSCPs (the switches' map): every DSCP the NIC default puts elsewhere is written, and
+    read back; the next run writes nothing."""
+    switch_map = {str(dscp): 0 for dscp in range(64)}
+    switch_map.update({'26': 3, '48': 6})
+    root, bindir = host(tmp_path, nic=nic, qos={'trust': 'dscp', 'pfc': [0, 0, 0, 1, 0, 0, 0, 0]})
+    first = run_module(rnic_qos.main, args(root, bindir, dscp_to_priority=switch_map, cnp_priority=6))
+    assert not first.get('failed'), first
+    qos_calls = [text for text in first['commands'] if '--dscp2prio' in text or 'app replace' in text]
+    assert len(qos_calls) == 2
+    # DSCP >> 3 already gives 0-7 priority 0, 26 priority 3 and 48 priority 6: the other 54 are written.
+    assert all(call.count('set,') == 54 or call.count(':') == 54 for call in qos_calls), qos_calls
+    for netdev in ('ens1f0np0', 'ens2f0np0'):
+        assert fakehw.state(root)['netdevs'][netdev]['qos']['dscp2prio'] == dict(switch_map)
+    second = run_module(rnic_qos.main, args(root, bindir, dscp_to_priority=switch_map, cnp_priority=6))
+    assert second['changed'] is False and second['commands'] == []

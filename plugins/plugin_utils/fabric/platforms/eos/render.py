@@ -57,16 +57,20 @@ def profile_name(speed_gbps: int) -> str:
 
 
 def tx_queues(qos: dict, ecn: dict) -> list:
-    """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08)."""
+    """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08), and the
+    classes no DSCP maps to with their DWRR share, as SONiC and NVUE get them. EOS queues are strict until
+    `no priority`, which makes the queue and every lower one round-robin: an idle queue above the strict CNP queue
+    keeps EOS's strict default (round-robin there would take the CNP queue's strict priority away)."""
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
-    queues = [{'id': queue_of[qos['cnp_priority']], 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
+    cnp_queue = queue_of[qos['cnp_priority']]
+    queues = [{'id': cnp_queue, 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
     for tc in qos['lossless_priorities']:
         queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn_count': True,
                        'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
-    default = qos['default_traffic_class']
-    queues.append({'id': queue_of[default], 'strict': False, 'bandwidth': weights[default], 'ecn': None,
-                   'ecn_count': False})
+    for tc in [qos['default_traffic_class']] + [tc for tc in qos['lossy_traffic_classes']
+                                                if tc != qos['default_traffic_class'] and queue_of[tc] < cnp_queue]:
+        queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn': None, 'ecn_count': False})
     return sorted(queues, key=lambda queue: queue['id'])
 
 

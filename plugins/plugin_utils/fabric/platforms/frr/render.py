@@ -7,8 +7,9 @@ frr.conf carries the eBGP underlay (numbered /31 or unnumbered on IPv6 link-loca
 plane: leaves advertise every local VNI with explicit route-targets (one ASN per leaf makes FRR's
 auto-derived ASN:VNI targets differ between leaves, so nothing would be imported), spines relay EVPN
 routes unchanged. interfaces.json is the declarative kernel state that aifabric.fabric.linux_netdev
-applies: loopback /32s on `lo`, fabric port addresses and MTU, one bridge per VLAN with its VXLAN device
-and access ports, plus the forwarding sysctls a router needs.
+applies: loopback /32s on `lo`, fabric port addresses and MTU, one bridge per VLAN with its VXLAN device (which
+copies the inner DSCP and ECN to the outer header, `tos inherit`) and access ports, plus the forwarding sysctls a
+router needs.
 
 VRFs (L3VNI, symmetric IRB) are rendered when the intent has them (`vrf` devices, FRR `vrf`/`router bgp vrf`
 blocks, the anycast gateway on the routed network's bridge); the containerlab lab kernel has no VRF devices,
@@ -98,8 +99,12 @@ def netdev_state(model: dict) -> dict:
 
 
 def _vxlan_link(vni, bridge, evpn, mtu):
+    # `tos inherit` (ip-link(8)): the outer IPv4 header copies the inner DSCP and ECN, as the vendor VTEPs do
+    # (design TUNNEL_QOS); without it Linux sends every tunnelled packet with outer DSCP 0 and spines cannot
+    # classify or mark RoCE.
     return {'name': vxlan_name(vni), 'kind': 'vxlan', 'mtu': mtu, 'state': 'up', 'master': bridge,
-            'vxlan': {'id': vni, 'local': evpn['vtep_ip'], 'dstport': evpn['udp_port'], 'learning': False},
+            'vxlan': {'id': vni, 'local': evpn['vtep_ip'], 'dstport': evpn['udp_port'], 'learning': False,
+                      'tos': 'inherit' if evpn['tunnel_qos']['encap_dscp'] == 'copy' else 0},
             'bridge_slave': {'learning': False}}
 
 

@@ -4,39 +4,43 @@
 """NVIDIA Cumulus Linux (NVUE): one `startup.yaml` per switch in the `nv config` YAML shape.
 
 Shape (Cumulus Linux docs, NVUE CLI: `nv config show -o yaml`, https://docs.nvidia.com/networking-ethernet-software/
-cumulus-linux-514/System-Configuration/NVIDIA-User-Experience-NVUE/NVUE-CLI/): a list with one `- set:` document; every CLI
-token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys
-and values follow the CL 5.14 NVUE reference (`enable: on`; 5.15 renamed several of them to
-`state: enabled`), see docs/platform-nvue.md.
+cumulus-linux-514/System-Configuration/NVIDIA-User-Experience-NVUE/NVUE-CLI/): a list with one `- set:` document; every
+CLI token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys and
+values follow the NVUE reference of the device's release (SYNTAX: 5.14 and earlier, 5.15 and later), see
+docs/platform-nvue.md.
 
 QoS is written out explicitly instead of `nv set qos roce`, so every intent value appears in the file:
 trust l3 + DSCP -> switch-priority for all 64 code points (Cumulus Linux "Quality of Service" and "RDMA over
-Converged Ethernet - RoCE"), SP -> egress queue, PFC on the lossless
-switch priorities with the longest cable of the switch (C16: configured >= real), ECN on the lossless
-queues only (C08), CNP queue strict + DWRR shares (C10, C20), and the PFC watchdog as polling-interval x
-robustness = detection (Quality of Service, PFC watchdog) enabled on every swp (C12). The only derivations here are formatting:
-robustness = detection / polling (validation guarantees an integer), the longest cable, the lossless
-traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML quoting.
+Converged Ethernet - RoCE"), SP -> egress queue, PFC on the lossless switch priorities with one profile per cable
+length bound to its ports (C16), ECN on the lossless queues only (C08), CNP queue strict + DWRR shares (C10, C20), and
+the PFC watchdog as polling-interval x robustness = detection (Quality of Service, PFC watchdog) enabled on every swp
+(C12). The only derivations here are formatting: robustness = detection / polling (validation guarantees an
+integer), profile names, the lossless traffic-pool percent (CL docs: set the lossless/lossy pools before PFC), YAML
+quoting.
 """
 
 from __future__ import annotations
 
 DOMAIN = 'br_default'
-# Words of the `nv config` YAML per release generation. CL 5.15 replaced `enable: on|off` by `state: enabled|disabled`
-# and enable/disable values by enabled/disabled (NVUE reference: "In Cumulus Linux 5.14 and earlier, you specify
-# enable on or enable off instead of state enabled or state disabled"), and moved VRR from `ip vrr` to `ipv4 vrr`
-# ("In Cumulus Linux 5.14 and earlier, the command is nv show interface <interface-id> ip vrr").
+# Words of the `nv config` YAML per release generation. CL 5.15 ("New and Changed NVUE Commands") replaced
+# `enable: on|off` by `state: enabled|disabled` and enable/disable values by enabled/disabled, moved interface addresses,
+# gateways and VRR from `ip` to `ipv4` (VRR's `enable on` + `state up` became `state enabled` + `vrr-state up`) and the
+# interface VRF from `ip vrf` to `vrf`, and moved DNS, NTP and LLDP from `service` to `system`; CL 5.13 moved syslog
+# to `system syslog server <id> vrf <vrf>` ("Cumulus 5.13 and later does not provide" `service syslog <vrf>`).
 SYNTAX = {
-    '5.14': {'switch': 'enable', 'on': 'on', 'off': 'off', 'enable': 'enable', 'disable': 'disable', 'vrr': 'ip'},
+    '5.14': {'switch': 'enable', 'on': 'on', 'off': 'off', 'enable': 'enable', 'disable': 'disable', 'ip': 'ip',
+             'vrr_up': 'state', 'system_services': False},
     '5.15': {'switch': 'state', 'on': 'enabled', 'off': 'disabled', 'enable': 'enabled', 'disable': 'disabled',
-             'vrr': 'ipv4'},
+             'ip': 'ipv4', 'vrr_up': 'vrr-state', 'system_services': True},
 }
 
 
 def syntax(release: str) -> dict:
-    """The YAML words of a Cumulus Linux release (validated against platforms.PLATFORMS['nvue'].releases)."""
+    """The YAML words of a Cumulus Linux release (validated against the nvue platform's releases)."""
     major, minor = (int(part) for part in release.split('.')[:2])
-    return SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14']
+    words = dict(SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14'])
+    words['system_syslog'] = (major, minor) >= (5, 13)
+    return words
 
 
 PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (CL Quality of Service)
@@ -58,6 +62,11 @@ def lossless_pool_percent(qos: dict, buffer: dict) -> int:
 
 def congestion_profile(speed_gbps: int) -> str:
     return 'aifabric-%dg' % speed_gbps
+
+
+def pfc_profile(cable_length_m: int) -> str:
+    """The PFC profile of a cable length: NVUE sizes a port's headroom from its profile's cable-length."""
+    return 'aifabric-%dm' % cable_length_m
 
 
 def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
@@ -89,7 +98,9 @@ def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
         'ecn_profiles': sorted({congestion_profile(item['speed_gbps']): item['ecn'] for item in interfaces}.items()),
         'pfc_priorities': sorted(lossless),
         'cnp_priority': cnp,
-        'cable_length_m': max((item['cable_length_m'] for item in interfaces), default=1),
+        # One PFC profile per cable length, bound per port, so short host links do not reserve the headroom of the
+        # longest fabric cable (CL "Quality of Service": `nv set qos pfc <profile> cable-length`).
+        'pfc_profiles': sorted({(pfc_profile(item['cable_length_m']), item['cable_length_m']) for item in interfaces}),
         # CL QoS docs: all buffer goes to default-lossy unless pools are set before PFC is configured.
         'lossless_pool_percent': lossless_pool_percent(qos, buffer),
         'watchdog': {
@@ -126,14 +137,51 @@ def breakouts(interfaces) -> list:
 USER_ROLES = {'admin': 'system-admin', 'operator': 'nvue-monitor'}
 
 
-def management_services(management) -> list:
-    """[(service, [(key, members)])] in NVUE's key order: `nv set service dns|ntp|syslog <vrf> server|search X`."""
-    dns = [('search', [management['dns_domain']])] if management['dns_domain'] else []
-    services = [('dns', dns + [('server', management['dns_servers'])]),
-                ('ntp', [('server', management['ntp_servers'])]),
-                ('syslog', [('server', management['syslog_servers'])])]
-    return [(service, [(key, members) for key, members in keys if members])
-            for service, keys in services if any(members for _key, members in keys)]
+def nv_block(tree: dict, indent: int) -> str:
+    """Nested keys as `nv config` YAML, keys sorted as NVUE prints them, numeric keys quoted, empty members `{}`."""
+    lines, pad = [], ' ' * indent
+    for key in sorted(tree, key=str):
+        value, name = tree[key], "'%s'" % key if str(key).isdigit() else key
+        if isinstance(value, dict) and value:
+            lines.append('%s%s:' % (pad, name))
+            lines.append(nv_block(value, indent + 2))
+        else:
+            lines.append('%s%s: %s' % (pad, name, '{}' if isinstance(value, dict) else value))
+    return '\n'.join(lines)
+
+
+def _members(items, **attributes) -> dict:
+    return {item: dict(attributes) for item in items}
+
+
+def services(model, words, vrf) -> tuple:
+    """(`service` tree, `system` tree) of DNS, NTP, syslog, the LLDP application TLV and the REST API, each where the
+    release keeps it; what the intent does not set is left out."""
+    management, qos = model['management'], model['qos']
+    service, system = {}, {'api': {'state': 'disabled'}}  # CL 5.6+ enables the REST API; the deploy uses SSH
+    servers, domain = management['dns_servers'], management['dns_domain']
+    if servers or domain:
+        dns = {'server': _members(servers, **({'vrf': vrf} if words['system_services'] else {}))} if servers else {}
+        dns.update({'search': _members([domain])} if domain else {})
+        if words['system_services']:
+            system['dns'] = dns
+        else:
+            service['dns'] = {vrf: dns}
+    if management['ntp_servers']:
+        if words['system_services']:
+            system['ntp'] = {'server': _members(management['ntp_servers']), 'vrf': vrf}
+        else:
+            service['ntp'] = {vrf: {'server': _members(management['ntp_servers'])}}
+    if management['syslog_servers']:
+        if words['system_syslog']:
+            system['syslog'] = {'server': _members(management['syslog_servers'], vrf=vrf)}
+        else:
+            service['syslog'] = {vrf: {'server': _members(management['syslog_servers'])}}
+    if qos and any(item['link_role'] == 'host_leaf' for item in model['interfaces']):
+        # The TLV's priority defaults to 0 (CL "Link Layer Discovery Protocol"): announce the RoCE priority.
+        (system if words['system_services'] else service)['lldp'] = {'application-tlv': {'udp-port': {
+            app['port']: {'priority': app['priority']} for app in qos['lldp_app_priorities']}}}
+    return service, system
 
 
 def render(model: dict, env) -> dict:
@@ -143,11 +191,15 @@ def render(model: dict, env) -> dict:
     if evpn and evpn['vtep_ip'] != model['router_id']:
         loopback.append('%s/32' % evpn['vtep_ip'])
     management = model['management']
+    words = syntax(model['nos_release'])
+    service, system = services(model, words, management['vrf'] or 'default')
     context = {
         'm': model,
         'mgmt': management,
         'service_vrf': management['vrf'] or 'default',
-        'services': management_services(management),
+        'service_block': nv_block(service, 6),
+        'system_before': nv_block({key: value for key, value in system.items() if key < 'forwarding'}, 6),
+        'system_after': nv_block({key: value for key, value in system.items() if key > 'hostname'}, 6),
         'user_roles': USER_ROLES,
         'bgp': model['bgp'],
         'evpn': evpn,
@@ -156,8 +208,9 @@ def render(model: dict, env) -> dict:
         'profile': PROFILE,
         'loopback': loopback,
         'q': quote,
-        's': syntax(model['nos_release']),
+        's': words,
         'congestion_profile': congestion_profile,
+        'pfc_profile': pfc_profile,
         'ecmp_hash': ecmp_hash(model['ecmp']),
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],

@@ -204,7 +204,8 @@ def parse_interfaces(output) -> dict:
             raise StateError(source, 'interface %s has no link oper-status or mtu' % name)
         admin = _state_word(link.get('admin-status', 'up'))
         addresses = []
-        for prefix in ((body.get('ip') or {}).get('address') or {}):
+        # `ip address` up to 5.14, `ipv4 address` from 5.15 (New and Changed NVUE Commands)
+        for prefix in ((body.get('ipv4') or body.get('ip') or {}).get('address') or {}):
             address, _sep, length = str(prefix).partition('/')
             if '.' in address:
                 addresses.append({'family': 'inet', 'address': address, 'prefixlen': int(length) if length.isdigit() else None})

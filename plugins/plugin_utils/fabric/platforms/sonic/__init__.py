@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from .. import Platform, TimerRule, WatchdogRules
 
+# The pools every SKU has, as sonic-swss buffermgrd and orchagent name them: the lossless PGs' ingress pool and the
+# egress lossless pool (on Spectrum the SKU's whole buffer).
+INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
+EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
+
 
 def port_name(model, cage, subport, lanes, mode):
     """The HWSKU port map's name of the cage's first lane, Ethernet<first lane of the sub-port>, with its lanes and
@@ -22,10 +27,12 @@ def port_name(model, cage, subport, lanes, mode):
 
 
 def sku_buffers(model):
-    """The HWSKU's own buffer pool sizes (its buffers_defaults_t1.j2), or None without HWSKU data."""
+    """The HWSKU's buffer objects (model.sonic['buffers']: buffers_defaults_t1.j2 and the templates it uses) with the
+    pools the design sizes named, and where they come from; None without HWSKU data."""
     if not model.sonic:
         return None
-    return model.sonic['buffer_pools'], '%s HWSKU defaults' % model.sonic['hwsku']
+    return (dict(model.sonic['buffers'], ingress_lossless_pool=INGRESS_LOSSLESS_POOL,
+                 egress_lossless_pool=EGRESS_LOSSLESS_POOL), '%s HWSKU defaults' % model.sonic['hwsku'])
 
 
 def hardware_facts(model):

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from json.encoder import encode_basestring_ascii as _quote
 
+from . import INGRESS_LOSSLESS_POOL
 from ..frr.render import bfd_profile_lines
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
@@ -43,17 +44,22 @@ LOOPBACK_VTEP = 'Loopback1'
 # i.e. NVIDIA Spectrum (qos_config.j2).
 PFC_TO_PG_VENDORS = frozenset(['nvidia'])
 PEER_GROUP = {'up': 'UPLINK', 'down': 'DOWNLINK'}
-INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
-EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
-EGRESS_LOSSY_POOL = 'egress_lossy_pool'
-# Our own names for the lossy and egress profiles: the SKU's `config qos reload` already has ingress_lossy_profile,
-# egress_lossless_profile, egress_lossy_profile with other values (sonic-buildimage device/mellanox/*/
-# buffers_defaults_objects.j2), and SONiC's config updater changes only dynamic_th and xoff of an existing profile
-# (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json): a profile of our own is added
-# whole, which it allows. pg_lossless_<speed>_<cable>_profile keeps buffermgrd's name, so both writers share it.
+# Our own names for the profiles of the lossy PGs and the egress queues, with the values of the SKU's profiles that
+# buffers_config.j2 binds there (model buffer.sku): a switch's `config qos reload` already has the SKU's
+# ingress_lossy_profile, egress_lossless_profile, egress_lossy_profile, q_lossy_profile, whose values differ between
+# releases (sonic-buildimage device/mellanox/*/buffers_defaults_objects.j2; earlier ones in sonic-utilities
+# scripts/mellanox_buffer_migrator.py), and SONiC's config updater changes only
+# dynamic_th and xoff of an existing profile (sonic-utilities generic_config_updater/
+# gcu_field_operation_validators.conf.json, field_operation_validators.py buffer_profile_config_update_validator): a
+# profile of our own is added whole, which it allows. pg_lossless_<speed>_<cable>_profile keeps buffermgrd's name, so
+# both writers share it.
 INGRESS_LOSSY_PROFILE = 'AIFABRIC_INGRESS_LOSSY'
 EGRESS_LOSSLESS_PROFILE = 'AIFABRIC_EGRESS_LOSSLESS'
 EGRESS_LOSSY_PROFILE = 'AIFABRIC_EGRESS_LOSSY'
+# Our profile -> the SKU's buffer data naming the profile whose values it takes.
+OWN_PROFILES = {INGRESS_LOSSY_PROFILE: 'lossy_pg_profile', EGRESS_LOSSLESS_PROFILE: 'lossless_queue_profile',
+                EGRESS_LOSSY_PROFILE: 'lossy_queue_profile'}
+OWN_PROFILE_PREFIXES = ('AIFABRIC_', 'pg_lossless_')
 # Intent hash field -> sonic-hash.yang hash-field; the L3/L4 ones also exist as INNER_* for VXLAN.
 HASH_FIELD = {'src_ip': 'SRC_IP', 'dst_ip': 'DST_IP', 'ip_protocol': 'IP_PROTOCOL', 'l4_src_port': 'L4_SRC_PORT',
               'l4_dst_port': 'L4_DST_PORT', 'ipv6_flow_label': 'IPV6_FLOW_LABEL'}
@@ -100,20 +106,22 @@ MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUN
 # or operation allowed on any ASIC); the SKU's pools come from `config qos reload`. buffer_pool_shortfall() says
 # where they hold less than the design needs ...
 KEPT_TABLES = frozenset({'BUFFER_POOL'})
-# ... these get the file's rows whole, next to the running rows the file does not name (the SKU's own buffer profiles,
-# which its BUFFER_PORT_*_PROFILE_LIST, kept, still names: YANG leafrefs, sonic-buffer-port-*-profile-list.yang) ...
+# ... these get the file's rows whole, next to the running rows the file does not name (the SKU's zero profiles and
+# the rest of its `config qos reload`); a SKU profile the switch already has (the file names it for the per-port
+# profile lists) stays as the switch has it: the config updater would refuse a change to its pool or size ...
 ROW_TABLES = frozenset({'BUFFER_PROFILE'})
-# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed). FRR is
+# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed); the
+# per-port profile lists name the SKU's profiles for active ports, where a factory switch names zero profiles. FRR is
 # configured by frr.conf alone (split-unified), so the factory's BGP_NEIGHBOR rows go: bgpcfgd, which runs in every
 # routing config mode (sonic-buildimage dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.common.j2), would
 # otherwise add those peers to FRR.
 REPLACED_TABLES = frozenset({
-    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR',
-    'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE', 'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE',
-    'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP', 'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP',
-    'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH', 'SYSLOG_SERVER', 'TACPLUS_SERVER',
-    'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE', 'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO',
-    'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
+    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'BUFFER_PORT_INGRESS_PROFILE_LIST',
+    'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE',
+    'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE', 'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP',
+    'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH',
+    'SYSLOG_SERVER', 'TACPLUS_SERVER', 'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE',
+    'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO', 'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
 DEPLOYED_TABLES = MERGED_TABLES | KEPT_TABLES | ROW_TABLES | REPLACED_TABLES
 
 
@@ -159,7 +167,9 @@ def deploy_target(running: dict, rendered: dict) -> dict:
                 merged[key] = dict(merged.get(key, {}), **fields)
             target[table] = merged
         elif table in ROW_TABLES:
-            target[table] = dict(target.get(table, {}), **rows)
+            have = target.get(table, {})
+            target[table] = dict(have, **{key: fields for key, fields in rows.items()
+                                          if key not in have or key.startswith(OWN_PROFILE_PREFIXES)})
         else:
             target[table] = rows
     return target
@@ -370,30 +380,34 @@ def _add_qos(tables, model):
         tables['PFC_WD'] = pfc_wd
 
 
+def _strings(fields):
+    return {key: str(value) for key, value in fields.items()}
+
+
 def _add_buffers(tables, model):
+    """The SKU's buffer objects (model buffer.pools, buffer.sku: buffers_defaults_t1.j2 and the templates it uses)
+    plus one lossless PG profile per (speed, cable), as buffermgrd would write it from pg_profile_lookup.ini:
+    pool ingress_lossless_pool, xon, xon_offset where the SKU's lookup has it, xoff, size and the threshold named
+    after the pool's mode (sonic-swss cfgmgr/buffermgr.cpp)."""
     qos, buffer = model['qos'], model['buffer']
-    thresholds = buffer['dynamic_thresholds']
-    ingress_pool = {'type': 'ingress', 'mode': 'dynamic', 'size': str(buffer['pool_bytes'])}
-    if buffer['shared_headroom']:
-        # Shared headroom pool: profile xoff only triggers PAUSE, the pool's xoff holds the headroom (buffermgr.cpp).
-        ingress_pool['xoff'] = str(buffer['headroom_bytes'])
-    tables['BUFFER_POOL'] = {
-        INGRESS_LOSSLESS_POOL: ingress_pool,
-        EGRESS_LOSSLESS_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossless_pool_bytes'])},
-        EGRESS_LOSSY_POOL: {'type': 'egress', 'mode': 'dynamic', 'size': str(buffer['egress_lossy_pool_bytes'])},
-    }
+    sku = buffer['sku']
+    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (buffermgr.cpp).
+    tables['BUFFER_POOL'] = {name: _strings(fields) for name, fields in buffer['pools'].items()}
+    lossless_pg = sku['lossless_pg']
+    threshold = buffer['pools'][INGRESS_LOSSLESS_POOL]['mode'] + '_th'
     profiles = {}
     for profile in buffer['profiles']:
         # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (buffermgr.cpp).
-        profiles[profile['name']] = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']),
-                                     'xon': str(profile['xon']), 'xoff': str(profile['xoff']),
-                                     'dynamic_th': str(thresholds['lossless_pg'])}
-    profiles[INGRESS_LOSSY_PROFILE] = {'pool': INGRESS_LOSSLESS_POOL, 'size': '0',
-                                       'dynamic_th': str(thresholds['lossy_pg'])}
-    profiles[EGRESS_LOSSLESS_PROFILE] = {'pool': EGRESS_LOSSLESS_POOL, 'size': '0',
-                                         'dynamic_th': str(thresholds['lossless_queue'])}
-    profiles[EGRESS_LOSSY_PROFILE] = {'pool': EGRESS_LOSSY_POOL, 'size': '0',
-                                      'dynamic_th': str(thresholds['lossy_queue'])}
+        fields = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']), 'xon': str(profile['xon']),
+                  'xoff': str(profile['xoff']), threshold: str(lossless_pg['threshold'])}
+        if 'xon_offset' in lossless_pg:
+            fields['xon_offset'] = str(lossless_pg['xon_offset'])
+        profiles[profile['name']] = fields
+    for own, role in OWN_PROFILES.items():
+        profiles[own] = _strings(sku['profiles'][sku[role]])
+    lists = sku.get('port_profile_lists') or {}
+    for name in sorted({name for names in lists.values() for name in names}):
+        profiles[name] = _strings(sku['profiles'][name])
     tables['BUFFER_PROFILE'] = profiles
 
     tc_to_pg = _int_map(qos['tc_to_pg'])
@@ -406,19 +420,27 @@ def _add_buffers(tables, model):
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}
     profile_rows = {name: {'profile': name} for name in profiles}
+    lossy_pg, lossless_queue, lossy_queue = (profile_rows[INGRESS_LOSSY_PROFILE], profile_rows[EGRESS_LOSSLESS_PROFILE],
+                                             profile_rows[EGRESS_LOSSY_PROFILE])
+    list_rows = {direction: {'profile_list': ','.join(names)} for direction, names in lists.items()}
+    port_lists = {direction: {} for direction in list_rows}
     for item in model['interfaces']:
         name = item['name']
         for key in lossless_pg_keys:
             buffer_pg[name + key] = profile_rows[item['buffer_profile']]
         for key in lossy_pg_keys:
-            buffer_pg[name + key] = profile_rows[INGRESS_LOSSY_PROFILE]
+            buffer_pg[name + key] = lossy_pg
         for key in lossless_queue_keys:
-            buffer_queue[name + key] = profile_rows[EGRESS_LOSSLESS_PROFILE]
+            buffer_queue[name + key] = lossless_queue
         for key in lossy_queue_keys:
-            buffer_queue[name + key] = profile_rows[EGRESS_LOSSY_PROFILE]
+            buffer_queue[name + key] = lossy_queue
+        for direction, row in list_rows.items():
+            port_lists[direction][name] = row
         cable[name] = '%dm' % item['cable_length_m']  # metres, suffix m required (sonic-cable-length.yang)
     tables['BUFFER_PG'] = buffer_pg
     tables['BUFFER_QUEUE'] = buffer_queue
+    for direction, rows in port_lists.items():
+        tables['BUFFER_PORT_%s_PROFILE_LIST' % direction.upper()] = rows
     tables['CABLE_LENGTH'] = {CABLE_LENGTH_KEY: cable}
 
 

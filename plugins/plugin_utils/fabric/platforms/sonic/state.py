@@ -283,8 +283,13 @@ def lossless_view(parsed, source='running CONFIG_DB') -> dict:
                     'name': profile['name']})
         egress = {}
         for queue, profile in data['buffer_queues'].items():
-            label = '%s %s' % (profile.get('name') or '', profile.get('pool') or '')
-            egress[queue] = 'lossless' if 'lossless' in label else label.strip()
+            # The profile's name says what the queue is (egress_lossless_profile, ours AIFABRIC_EGRESS_LOSSLESS), not
+            # its pool: Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool.
+            label = profile.get('name') or profile.get('pool') or ''
+            if profile.get('missing'):
+                egress[queue] = 'missing profile ' + label
+            else:
+                egress[queue] = 'lossless' if 'lossless' in label.lower() else label
         ports[port] = port_view(
             mtu=data['mtu'], trust='dscp' if data['dscp_to_tc'] is not None else None,
             dscp_to_tc=data['dscp_to_tc'], dscp_map=data['maps'].get('dscp_to_tc_map'),

@@ -156,12 +156,17 @@ def test_lossless_chain_closes():
     assert sum(1 for value in qos['dscp_to_tc'].values() if value == 3) == 1
 
 
-def test_host_dscp_override_only_when_not_default():
+def test_host_nic_gets_the_switches_whole_dscp_map():
     design = design_from_intent({'name': 'q', 'topology': {'rail_optimized': {'servers': 4, 'rails': 2, 'leaf_radix': 4,
                                                                               'nic_speed_gbps': 100}},
                                  'lossless': {'pfc': {'priorities': [4]}}, 'overlay': {'networks': rail_networks(2)}})
-    # DSCP 26 >> 3 = 3, but the lossless priority is 4: the NIC needs an explicit DSCP -> priority entry.
-    assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {26: 4}
+    # All 64 code points, as the switches map them: DSCP 24, 25, 27..31 are not on the lossless priority (the NIC's
+    # own default, DSCP >> 3, would put them there), DSCP 26 is on priority 4 although 26 >> 3 = 3.
+    nic_map = design.device('gpu0001')['rnic']['dscp_to_priority']
+    assert nic_map == design.device('leaf001')['qos']['dscp_to_tc']
+    assert sorted(nic_map) == list(range(64))
+    assert nic_map[26] == 4 and nic_map[48] == 6
+    assert {nic_map[dscp] for dscp in (24, 25, 27, 28, 29, 30, 31, 16, 63)} == {0}
 
 
 def test_extra_dscp_map_reaches_switch_and_host():
@@ -171,8 +176,8 @@ def test_extra_dscp_map_reaches_switch_and_host():
                                  'overlay': {'networks': rail_networks(2)}})
     qos = design.device('leaf001')['qos']
     assert [dscp for dscp, tc in qos['dscp_to_tc'].items() if tc == 3] == [10, 24, 26]
-    # DSCP 24 is priority 3 under the NIC's default 8:1 map; DSCP 10 (priority 1) needs an override.
-    assert design.device('gpu0001')['rnic']['dscp_to_priority_overrides'] == {10: 3}
+    nic_map = design.device('gpu0001')['rnic']['dscp_to_priority']
+    assert [dscp for dscp, prio in nic_map.items() if prio == 3] == [10, 24, 26]
 
 
 def test_headroom_per_interface_and_budget():
@@ -265,10 +270,33 @@ def test_ecn_thresholds_scale_with_speed_and_asic(speed, asic, expected):
     assert (fixed['min_threshold_bytes'], fixed['max_threshold_bytes']) == (150000, 1500000)
 
 
+# NVIDIA's RoCE profile (Cumulus Linux 5.15 "RDMA over Converged Ethernet - RoCE": Spectrum-4 programs a 150,000 B
+# minimum and a 1.43 MB = 1,500,000 B maximum, probability 100, whatever the port speed): bytes per port speed.
+VENDOR_ECN_BY_SPEED = {speed: (150000, 1500000, 100) for speed in (10, 25, 40, 50, 100, 200, 400, 800)}
+
+
+@pytest.mark.parametrize('speed', sorted(VENDOR_ECN_BY_SPEED))
+@pytest.mark.parametrize('asic', ['spectrum3', 'spectrum4', 'tomahawk4', 'tomahawk5'])
+def test_default_ecn_thresholds_are_the_vendor_profile_at_every_speed(speed, asic):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import get_asic
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import ecn_thresholds
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import validate_intent
+    intent, _issues = validate_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400}}})
+    result = ecn_thresholds(intent['lossless']['ecn'], speed, get_asic(asic))
+    assert (result['min_threshold_bytes'], result['max_threshold_bytes'],
+            result['mark_probability_percent']) == VENDOR_ECN_BY_SPEED[speed]
+
+
 def test_each_port_gets_the_ecn_of_its_speed():
     design = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
         'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
-        'overlay': {'networks': rail_networks(2)}})
+        'overlay': {'networks': rail_networks(2)}, 'lossless': {'ecn': {'scale_with_speed': True}}})
     leaf = design.device('leaf001')
     assert {(item['speed_gbps'], item['ecn']['min_threshold_bytes']) for item in leaf['interfaces']} == {
         (400, 600000), (800, 1200000)}
+    default = design_from_intent({'name': 'e', 'topology': {'rail_optimized': {
+        'servers': 4, 'rails': 2, 'leaf_radix': 4, 'nic_speed_gbps': 400, 'uplink_speed_gbps': 800}},
+        'overlay': {'networks': rail_networks(2)}}).device('leaf001')
+    assert {(item['speed_gbps'], item['ecn']['max_threshold_bytes']) for item in default['interfaces']} == {
+        (400, 1500000), (800, 1500000)}

@@ -123,7 +123,35 @@ def test_reapply_script_carries_the_same_values(lab):
         assert '    %s) apply %s %s ;;' % (rail['interface'], rail['interface'], rail['rdma_device']) in script
     override = design(lossless__cnp_priority=7).device('gpu0001')
     script = render_model(override)['rnic/aifabric-rnic-qos']
-    assert 'MLNX_DSCP_OVERRIDES="48,7"' in script and ' 48:7 ' in script
+    mapping = override['rnic']['dscp_to_priority']
+    assert 'DSCP_MAP="%s"\n' % ' '.join('%d:%d' % (dscp, mapping[dscp]) for dscp in range(64)) in script
+    assert ' 48:7 ' in script and ' 24:0 ' in script
+
+
+@pytest.mark.parametrize('nic', ['ofed', 'inbox'])
+def test_reapply_script_pushes_the_whole_switch_map_and_then_nothing(tmp_path, nic):
+    """On NICs that trust DSCP with their default map (DSCP >> 3), the script leaves every one of the 64 DSCPs on
+    the switches' priority; a second run changes nothing."""
+    from tests.roles import fakehw
+    model = design().device('gpu0001')
+    rails = [(rail['interface'], rail['rdma_device'], '0000:%02x:00.0' % (0x18 + index), rail['ip'])
+             for index, rail in enumerate(model['rails'])]
+    root = str(tmp_path / 'host')
+    bindir = fakehw.build_host(root, rails, nic=nic, qos={'trust': 'dscp', 'pfc': [0, 0, 0, 1, 0, 0, 0, 0]})
+    script = tmp_path / 'aifabric-rnic-qos'
+    script.write_text(render_model(model)['rnic/aifabric-rnic-qos'])
+    env = {'AIFABRIC_SYSFS': os.path.join(root, 'sys'), 'AIFABRIC_WAIT_SECONDS': '1',
+           'AIFABRIC_PATH': bindir + ':/usr/bin:/bin', 'PATH': '/usr/bin:/bin'}
+    run = subprocess.run(check=False, args=['bash', str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    wanted = {str(dscp): prio for dscp, prio in model['rnic']['dscp_to_priority'].items()}
+    for netdev, _rdma, _pci, _ip in rails:
+        assert fakehw.state(root)['netdevs'][netdev]['qos']['dscp2prio'] == wanted
+    assert 'DSCP map written' in run.stdout
+    writes = len(fakehw.calls(root))
+    again = subprocess.run(check=False, args=['bash', str(script)], env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and again.stdout == '', again.stdout
+    assert not [call for call in fakehw.calls(root)[writes:] if '--dscp2prio' in call or call[1:3] == ['app', 'replace']]
 
 
 def test_reapply_script_is_valid_bash(tmp_path, lab):

@@ -89,8 +89,9 @@ def test_nvue_keeps_eth0_services_and_users():
     assert tree['interface']['eth0'] == {'description': 'management', 'type': 'eth', 'ip': {
         'address': {address: {}}, 'gateway': {'192.168.100.1': {}}, 'vrf': 'mgmt'}}
     assert tree['service'] == {'dns': {'mgmt': {'search': {'lab.example.net': {}}, 'server': {'192.168.100.4': {}}}},
-                               'ntp': {'mgmt': {'server': {'192.168.100.2': {}}}},
-                               'syslog': {'mgmt': {'server': {'192.168.100.3': {}}}}}
+                               'ntp': {'mgmt': {'server': {'192.168.100.2': {}}}}}
+    # syslog is `system syslog server <id> vrf <vrf>` from Cumulus Linux 5.13 (the default release is 5.14)
+    assert tree['system']['syslog'] == {'server': {'192.168.100.3': {'vrf': 'mgmt'}}}
     assert tree['system']['aaa']['user'] == {'admin': {'hashed-password': HASH, 'role': 'system-admin'},
                                              'ops': {'hashed-password': HASH, 'role': 'nvue-monitor'}}
 

@@ -79,7 +79,7 @@ def _nvue(files):
     qos = config['qos']
     dscp = qos['mapping']['default-global']['dscp']
     assert (dscp[str(ROCE_DSCP)], dscp[str(CNP_DSCP)]) == ({'switch-priority': LOSSLESS}, {'switch-priority': CNP})
-    assert list(qos['pfc']['default-global']['switch-priority']) == [str(LOSSLESS)]
+    assert all(list(profile['switch-priority']) == [str(LOSSLESS)] for profile in qos['pfc'].values())
     scheduler = qos['egress-scheduler']['default-global']['traffic-class']
     assert [queue for queue, entry in scheduler.items() if entry['mode'] == 'strict'] == [str(CNP)]
     for profile in qos['congestion-control'].values():

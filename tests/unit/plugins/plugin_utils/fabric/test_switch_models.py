@@ -66,6 +66,23 @@ def test_breakout_picks_the_native_lane_rate():
     assert sn5600.ports_at(400) == 128 and sn4700.ports_at(100) == 128
 
 
+@pytest.mark.parametrize('change, words', [
+    (lambda sonic: sonic['buffers']['profiles']['q_lossy_profile'].update(pool='lossy_pool'), 'uses pool lossy_pool'),
+    (lambda sonic: sonic['buffers'].update(lossy_queue_profile='nope'), 'profile nope is not among'),
+    (lambda sonic: sonic['buffers']['port_profile_lists']['egress'].append('nope'), 'profile nope is not among'),
+    (lambda sonic: sonic['buffers']['pools']['egress_lossy_pool'].update(xoff=1), 'only ingress_lossless_pool'),
+])
+def test_sku_buffer_objects_name_only_their_own(change, words):
+    path = os.path.join(switch_models.MODELS_DIR, 'nvidia-sn5600.yml')
+    data = yaml.safe_load(open(path, encoding='utf-8'))
+    change(data['sonic'])
+    with pytest.raises(switch_models.ModelError, match=words):
+        switch_models._model_from_data(data, path)  # pylint: disable=protected-access
+    data.pop('sonic')
+    with pytest.raises(switch_models.ModelError, match='runs sonic but has no sonic section'):
+        switch_models._model_from_data(data, path)  # pylint: disable=protected-access
+
+
 def test_parse_mode_rejects_garbage():
     with pytest.raises(switch_models.ModelError):
         switch_models.parse_mode('2x400')

@@ -22,7 +22,7 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO
 
 LOSSLESS = ('lossless',)
 SWITCH_CHECKS = set(lossless.SWITCH_RULES) | {'lossless_config'}
-HOST_CHECKS = set(lossless.HOST_RULES)
+HOST_CHECKS = set(lossless.HOST_RULES) | {'host_switch_marking'}
 
 
 @pytest.fixture(scope='module')
@@ -40,9 +40,14 @@ def rnic(name):
     return json.loads(read('rnic_facts', name + '.json'))
 
 
-def deployed(design, config_dbs, facts, devices=('leaf001', 'gpu0001')):
+def installed_nccl_conf(design, name='gpu0001'):
+    """`cat /etc/nccl.conf` on a host where host_nccl installed the rendered file."""
+    return {'rc': 0, 'stdout': render_model(design.device(name))['nccl.conf'], 'stderr': ''}
+
+
+def deployed(design, config_dbs, facts, devices=('leaf001', 'gpu0001'), nccl_conf=None):
     states = {name: {'lossless': {'rc': 0, 'stdout': json.dumps(db), 'stderr': ''}} for name, db in config_dbs.items()}
-    states['gpu0001'] = {'rnic': facts}
+    states['gpu0001'] = {'rnic': facts, 'nccl_conf': nccl_conf or installed_nccl_conf(design)}
     ctx = checks.Context(design, states, {'lossless_phases': ('deployed',)})
     # only the port and host-link rules: the other ends of the leaf uplinks (spines) are not in these fixtures
     return checks.run(ctx, devices=list(devices), categories=LOSSLESS, check_ids=SWITCH_CHECKS | HOST_CHECKS)
@@ -116,6 +121,70 @@ def test_untouched_nic_trusts_pcp(design, rendered):
     assert 'NIC DCQCN on {}' in found[('gpu0001', 'host_switch_ecn', 'eth1 <-> leaf001 Ethernet0 [deployed]')].seen
 
 
+def test_nic_on_its_default_dscp_map_fails_naming_the_dscps(design, rendered):
+    """A NIC left on DSCP >> 3 with only the RoCE and CNP entries set puts DSCP 24, 25, 27..31 on the lossless
+    priority 3 where the switches queue them as lossy: 54 of 64 DSCPs differ."""
+    facts = rnic('ofed_lossless')
+    for data in facts['interfaces'].values():
+        data['qos']['dscp2prio'] = {str(dscp): dscp >> 3 for dscp in range(64)}
+        data['qos']['dscp2prio']['48'] = 6
+    found = bad(deployed(design, rendered, facts))
+    dscp = found[('gpu0001', 'host_switch_dscp', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
+    assert '54 DSCPs differ (DSCP 8: NIC 1, leaf 0' in dscp.seen and dscp.rule == 'C01,C04'
+    design_side = bad(checks.run(checks.Context(design, {}, {'lossless_phases': ('design',)}), devices=['gpu0001'],
+                                 categories=LOSSLESS))
+    assert design_side == {}
+
+
+def marking(results):
+    return {item.subject: item for item in results if item.check == 'host_switch_marking'}
+
+
+def test_application_marking_passes_when_both_ends_treat_it_as_lossless(design, rendered):
+    found = marking(deployed(design, rendered, rnic('ofed_lossless')))
+    item = found['eth1 <-> leaf001 Ethernet0 [deployed]']
+    assert item.status == checks.PASS
+    assert item.seen == ('NCCL_IB_TC (/etc/nccl.conf) 106 = DSCP 26 (NIC priority 3, leaf TC 3); '
+                         'RDMA-CM default ToS 106 = DSCP 26 (NIC priority 3, leaf TC 3)')
+
+
+@pytest.mark.parametrize('change, expected', [
+    # NCCL marks DSCP 24 (ToS 98) on a fabric designed for DSCP 26: both ends queue it as lossy.
+    (lambda facts, conf: conf.update(stdout=conf['stdout'].replace('NCCL_IB_TC=106', 'NCCL_IB_TC=98')),
+     'NCCL_IB_TC (/etc/nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: conf.update(rc=1, stdout='', stderr='cat: /etc/nccl.conf: No such file or directory'),
+     'NCCL_IB_TC (no /etc/nccl.conf: NCCL default) 0 = DSCP 0 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: facts['devices']['mlx5_0']['rdma_cm'].update(tos=0),
+     'RDMA-CM default ToS 0 = DSCP 0 (NIC priority 0, leaf TC 0)'),
+    (lambda facts, conf: facts['devices']['mlx5_0']['traffic_class'].update({'global': 96}),
+     'verbs traffic class (overrides NCCL_IB_TC) 96 = DSCP 24 (NIC priority 0, leaf TC 0)'),
+])
+def test_application_marking_on_a_lossy_dscp_fails_live(design, rendered, change, expected):
+    facts, conf = rnic('ofed_lossless'), installed_nccl_conf(design)
+    change(facts, conf)
+    item = marking(deployed(design, rendered, facts, nccl_conf=conf))['eth1 <-> leaf001 Ethernet0 [deployed]']
+    assert item.status == checks.FAIL and item.seen.startswith('not lossless: ')
+    assert expected in item.seen and item.rule == 'C01,C04'
+
+
+def test_application_marking_is_checked_before_deploy():
+    fabric = design_from_file(os.path.join(FIXTURES, 'intents', 'sonic_lossless.yml'))
+    fabric.intent['hosts']['nccl']['extra']['NCCL_IB_TC'] = 98
+    ctx = checks.Context(fabric, {}, {'lossless_phases': ('design',)})
+    found = marking(checks.run(ctx, devices=['gpu0001'], categories=LOSSLESS))
+    item = found['eth1 <-> leaf001 Ethernet0 [design]']
+    assert item.status == checks.FAIL
+    assert item.seen == 'not lossless: NCCL_IB_TC (nccl.conf) 98 = DSCP 24 (NIC priority 0, leaf TC 0)'
+
+
+def test_unreadable_nccl_conf_is_an_error_of_the_marking_check_only(design, rendered):
+    conf = {'rc': 1, 'stdout': '', 'stderr': 'cat: /etc/nccl.conf: Permission denied'}
+    results = deployed(design, rendered, rnic('ofed_lossless'), nccl_conf=conf)
+    problems = bad(results)
+    assert {check for (_device, check, _subject) in problems} == {'host_switch_marking'}
+    assert all(item.status == checks.ERROR and 'Permission denied' in item.seen for item in problems.values())
+
+
 def test_host_without_rdma_is_not_applicable_with_the_reason(design, rendered):
     results = deployed(design, rendered, rnic('no_rdma'), devices=('gpu0001',))
     assert {item.status for item in results} == {checks.NOT_APPLICABLE}
@@ -132,7 +201,8 @@ def test_community_default_qos_breaks_roce(design, rendered):
     assert 'queue 6 scheduler is DWRR, not strict' in found[('leaf001', 'lossless_cnp', port)].seen
     assert 'thresholds 1048576-2097152 B differ' in found[('leaf001', 'lossless_ecn', port)].seen
     host = found[('gpu0001', 'host_switch_dscp', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
-    assert host.seen == 'NIC trust dscp, DSCP 26 -> priority 3; leaf DSCP 26 -> TC 1'
+    assert host.seen.startswith('NIC trust dscp, DSCP 26 -> priority 3, leaf TC 1; ')
+    assert '62 DSCPs differ (DSCP 0: NIC 0, leaf 1, DSCP 1: NIC 0, leaf 1' in host.seen
     assert ('gpu0001', 'host_switch_dscp', 'eth2 <-> leaf002 Ethernet0 [deployed]') not in found
 
 
@@ -155,6 +225,10 @@ MUTATIONS = [
     ('lossless_buffers', lambda db: db['CABLE_LENGTH']['AZURE'].update(Ethernet0='1m'), 'cable length 1 m < cabled 5 m'),
     ('lossless_buffers', lambda db: db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'AIFABRIC_EGRESS_LOSSY'}}),
      'egress queue 3 uses'),
+    # Broadcom SKUs keep egress_lossy_profile in egress_lossless_pool (Dell-Z9864f-O64): the profile decides.
+    ('lossless_buffers', lambda db: (db['BUFFER_PROFILE']['egress_lossy_profile'].update(pool='egress_lossless_pool'),
+                                     db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'egress_lossy_profile'}})),
+     'egress queue 3 uses egress_lossy_profile'),
     ('lossless_ecn', lambda db: next(iter(db['WRED_PROFILE'].values())).update(ecn='ecn_none'), 'marks no ECN'),
     ('lossless_ecn', lambda db: next(iter(db['WRED_PROFILE'].values())).update(green_min_threshold='90000000'),
      'is not below max'),

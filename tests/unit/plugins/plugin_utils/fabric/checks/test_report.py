@@ -50,8 +50,9 @@ def test_not_applicable_grouped_by_reason(design):
     lossless = [line for line in rows if '| lossless_' in line or '| host_switch' in line or '| link_lossless' in line]
     assert lossless and all('cannot exist in a software lab' in line for line in lossless)
     # one reason for the lab switches, one for the hosts facing them, two for counters (FRR reads none, and the
-    # captured hosts' counters were not read), one for ANTA (eAPI only); every result is grouped under its reason
-    assert len(rows) == 5
+    # captured hosts' counters were not read), one for ANTA (eAPI only), one for the marking probe (not run in the
+    # captures); every result is grouped under its reason
+    assert len(rows) == 6
 
 
 def test_failure_lines_name_device_check_expected_seen(design):

@@ -231,7 +231,7 @@ def leaf():
     ('   tx-queue 0\n      bandwidth percent 45\n      no priority\n',
      '   tx-queue 0\n      bandwidth percent 45\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
-    ('maximum-threshold 6000242 bytes', 'maximum-threshold 1500000 bytes', 'lossless tx-queue 3 has ECN'),
+    ('maximum-threshold 1500000 bytes', 'maximum-threshold 6000242 bytes', 'lossless tx-queue 3 has ECN'),
     ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
     ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
     ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',
@@ -407,3 +407,57 @@ def test_spines_classify_the_outer_dscp_every_leaf_emits():
         for spine in design.device_names('spine'):
             qos = design.device(spine)['qos']
             assert qos['dscp_to_tc'][tunnel['roce_outer_dscp']] in qos['lossless_priorities']
+
+
+def test_idle_queues_below_the_cnp_queue_get_the_same_1_percent_share_as_on_sonic_and_nvue():
+    """SONiC and NVUE give every class no DSCP maps to a 1 % DWRR share (design tc_bandwidth_percent); EOS queues
+    are strict until `no priority` makes them round-robin, so the idle queues below the CNP queue are written with
+    their share. A queue above the strict CNP queue cannot be round-robin without making the CNP queue round-robin
+    too (EOS: `no priority` applies to the queue and every lower one), so queue 7 keeps EOS's strict default and
+    carries no traffic (no DSCP maps to it)."""
+    model = DESIGNS['eos_small'].device('leaf001')
+    qos = model['qos']
+    queues = profile_queues(blocks(config(model))['qos profile %s' % eos.profile_name(400)])
+    for tc in (1, 2, 4, 5):
+        assert queues[tc] == ['bandwidth percent %d' % qos['tc_bandwidth_percent'][tc], 'no priority'] == \
+            ['bandwidth percent 1', 'no priority']
+    assert 7 not in queues and 'priority strict' in queues[6]
+    assert sum(int(line.split()[-1]) for lines in queues.values() for line in lines
+               if line.startswith('bandwidth percent')) == 100 - qos['tc_bandwidth_percent'][7]
+
+
+def test_cnp_on_the_top_queue_leaves_no_idle_queue_strict():
+    model = design_from_intent(_intent(cnp_priority=7, cnp_dscp=56)).device('leaf001')
+    text = config(model)
+    assert check_eos(text, model) == []
+    queues = profile_queues(blocks(text)['qos profile %s' % eos.profile_name(400)])
+    assert [queue for queue, lines in queues.items() if 'priority strict' in lines] == [7]
+    assert all(queues[tc] == ['bandwidth percent 1', 'no priority'] for tc in (1, 2, 4, 5, 6))
+
+
+def test_vxlan_ecn_propagation_only_where_the_hardware_has_it():
+    """Bridged VXLAN leaves with outer ECN 0 unless `vxlan qos ecn propagation` (AVD eos_cli_config_gen
+    vxlan_interface.Vxlan1.vxlan.qos.ecn_propagation; only some hardware, EOS 4.26+). The shipped 7060X6 and
+    7060DX5 are not among the platforms Arista lists for VXLAN QoS propagation: there the line would be refused,
+    so it is not written and the Vxlan1 block says what follows."""
+    model = DESIGNS['eos_small'].device('leaf001')
+    assert model['evpn']['tunnel_qos']['ecn'] == 'zeroed'
+    vxlan = blocks(config(model))['interface Vxlan1']
+    assert 'vxlan qos ecn propagation' not in [line.strip() for line in vxlan]
+    assert any('outer ECN' in line for line in vxlan)
+    capable = copy.deepcopy(model)
+    capable['evpn']['tunnel_qos']['ecn'] = 'propagate'
+    lines = [line.strip() for line in blocks(config(capable))['interface Vxlan1']]
+    assert 'vxlan qos ecn propagation' in lines and not any('outer ECN' in line for line in lines)
+
+
+def test_tunnel_ecn_follows_the_switch_model():
+    """NVUE copies ECN both ways (CL VXLAN Tunnel DSCP Operations, RFC 6040); SONiC's SAI tunnel default ECN mode
+    is the standard (RFC 6040) one; EOS only with the hardware knob."""
+    def ecn(platform, asic):
+        data = _intent()
+        data['topology']['platform'] = {'leaf': platform, 'spine': platform, 'super_spine': platform}
+        data['topology']['asic'] = {'leaf': asic, 'spine': asic, 'super_spine': asic}
+        return design_from_intent(data).device('leaf001')['evpn']['tunnel_qos']['ecn']
+    assert (ecn('nvue', 'spectrum4'), ecn('sonic', 'tomahawk5'), ecn('eos', 'tomahawk5')) == (
+        'propagate', 'propagate', 'zeroed')

@@ -190,8 +190,9 @@ def test_lab_leaf_netdev_carries_host_jumbo_frames(device):
         bridge = by_name['br%d' % vlan['vlan']]
         vxlan = by_name['vxlan%d' % vlan['vni']]
         assert bridge['kind'] == 'bridge' and vxlan['kind'] == 'vxlan'
+        # tos inherit: the outer header carries the inner DSCP and ECN (RoCE stays RoCE on the spines).
         assert vxlan['vxlan'] == {'id': vlan['vni'], 'local': model['evpn']['vtep_ip'], 'dstport': 4789,
-                                  'learning': False}
+                                  'learning': False, 'tos': 'inherit'}
         assert vxlan['master'] == bridge['name'] and vxlan['bridge_slave'] == {'learning': False}
         assert host_mtu <= bridge['mtu'] == vxlan['mtu'] == model['mtu'] - VXLAN_OVERHEAD
         for port in vlan['ports']:

@@ -72,14 +72,17 @@ def check_nvue(text, model):
         problems.append('RoCE DSCP %d not on switch-priority %d' % (qos['roce_dscp'], qos['roce_priority']))
     if dscp.get(qos['cnp_dscp']) != qos['cnp_priority']:
         problems.append('CNP DSCP %d not on switch-priority %d' % (qos['cnp_dscp'], qos['cnp_priority']))
-    # C03/C16: PFC on exactly the lossless priorities, cable length >= every real cable.
-    pfc = nv_qos.get('pfc', {}).get('default-global', {})
-    priorities = sorted(int(key) for key in pfc.get('switch-priority', {}))
-    if priorities != sorted(qos['lossless_priorities']):
-        problems.append('PFC switch priorities %s != lossless priorities %s' % (priorities, qos['lossless_priorities']))
-    longest = max(item['cable_length_m'] for item in model['interfaces'])
-    if not isinstance(pfc.get('cable-length'), int) or pfc['cable-length'] < longest:
-        problems.append('PFC cable-length %r is shorter than the longest cable %d m' % (pfc.get('cable-length'), longest))
+    # C03/C16: every port's PFC profile on exactly the lossless priorities, its cable length >= the port's cable.
+    for item in model['interfaces']:
+        name = config.get('interface', {}).get(item['name'], {}).get('qos', {}).get('pfc', {}).get('profile')
+        pfc = nv_qos.get('pfc', {}).get(name, {})
+        priorities = sorted(int(key) for key in pfc.get('switch-priority', {}))
+        if priorities != sorted(qos['lossless_priorities']):
+            problems.append('%s: PFC switch priorities %s != lossless priorities %s'
+                            % (item['name'], priorities, qos['lossless_priorities']))
+        if not isinstance(pfc.get('cable-length'), int) or pfc['cable-length'] < item['cable_length_m']:
+            problems.append('%s: PFC cable-length %r is shorter than its cable %d m'
+                            % (item['name'], pfc.get('cable-length'), item['cable_length_m']))
     # C08: ECN on the lossless queues only, with the intent thresholds.
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
@@ -218,8 +221,9 @@ def test_documented_shape():
         'address': {'10.101.0.253/24': {}}, 'vrf': 'TENANT',
         'vrr': {'address': {'10.101.0.1/24': {}}, 'enable': True, 'mac-address': '02:00:00:00:01:01', 'state': 'up'}}
     assert config['qos']['pfc-watchdog'] == {'polling-interval': 100, 'robustness': 3}
-    assert config['qos']['pfc']['default-global']['switch-priority'] == {'3': {}}
-    assert config['qos']['pfc']['default-global']['cable-length'] == 40
+    assert config['qos']['pfc']['aifabric-5m']['switch-priority'] == {'3': {}}
+    assert config['qos']['pfc']['aifabric-40m']['cable-length'] == 40
+    assert config['interface']['swp1s0']['qos']['pfc'] == {'profile': 'aifabric-5m'}
 
 
 def test_numeric_keys_are_quoted_in_the_text():
@@ -260,10 +264,10 @@ def leaf():
     ("            '101':\n              vni:", "            101:\n              vni:", 'numeric key not quoted'),
     ("              switch-priority: 3\n", "              switch-priority: 0\n", 'RoCE DSCP 26 not on switch-priority 3'),
     ("            '3': {}\n", "            '4': {}\n", 'PFC switch priorities [4] != lossless priorities [3]'),
-    ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than the longest cable 40 m'),
+    ('          cable-length: 40\n', '          cable-length: 5\n', 'shorter than its cable 40 m'),
     ("            '0':\n              ecn: disable\n", "            '0':\n              ecn: enable\n",
      'ECN marks queues [0, 3]'),
-    ('              max-threshold: 6000000\n', '              max-threshold: 1500000\n', 'ECN profile of queue 3'),
+    ('              max-threshold: 1500000\n', '              max-threshold: 6000000\n', 'ECN profile of queue 3'),
     ("            '6':\n              mode: strict\n", "            '6':\n              bw-percent: 10\n              mode: dwrr\n",
      'CNP queue 6 is not strict'),
     ('          trust: l3\n', '          trust: l2\n', "trust is 'l2'"),
@@ -311,7 +315,7 @@ def test_two_lossless_priorities():
     text = startup(model)
     assert check_nvue(text, model) == []
     qos = yaml.safe_load(text)[0]['set']['qos']
-    assert qos['pfc']['default-global']['switch-priority'] == {'3': {}, '4': {}}
+    assert all(profile['switch-priority'] == {'3': {}, '4': {}} for profile in qos['pfc'].values())
     scheduler = qos['egress-scheduler']['default-global']['traffic-class']
     assert (scheduler['3']['bw-percent'], scheduler['4']['bw-percent'], scheduler['0']['bw-percent']) == (25, 25, 46)
     assert all(scheduler[str(tc)] == {'bw-percent': 1, 'mode': 'dwrr'} for tc in (1, 2, 5, 7))
@@ -378,12 +382,110 @@ def test_nvue_syntax_follows_the_release():
     design = design_from_intent(data)
     new, old = startup(design.device('leaf001')), startup(design.device('leaf003'))
     assert design.device('leaf001')['nos_release'] == '5.15' and design.device('leaf003')['nos_release'] == '5.14'
-    # VRR keeps `enable: on` (the current NVUE reference still shows it beside `state up`).
-    assert new.count('enable: on') == new.count('vrr:') and ': enable\n' not in new and 'state: enabled' in new
+    assert 'enable: on' not in new and ': enable\n' not in new and 'state: enabled' in new
     config = yaml.safe_load(new)[0]['set']
     assert config['evpn'] == {'state': 'enabled'} or config['evpn']['state'] == 'enabled'
     assert config['nve']['vxlan']['state'] == 'enabled'
     assert config['interface']['vlan101']['ipv4']['vrr']['address'] == {'10.100.0.1/24': {}}
-    assert config['qos']['pfc']['default-global']['rx'] == 'enabled'
+    assert config['qos']['pfc']['aifabric-5m']['rx'] == 'enabled'
     assert 'state: enabled' not in old and 'enable: on' in old
     assert yaml.safe_load(old)[0]['set']['interface']['vlan101']['ip']['vrr']['state'] == 'up'
+
+
+def _release_design(release):
+    """Routed rail0 (VRR SVIs), management services, and the given Cumulus Linux release on every switch."""
+    data = _intent()
+    data['overlay'] = {'vrfs': [{'name': 'T', 'l3vni': 5000}],
+                       'networks': [{'name': 'rail0', 'vlan': 101, 'subnet': '10.100.0.0/24', 'rails': [0], 'vrf': 'T'},
+                                    {'name': 'rail1', 'vlan': 102, 'subnet': '10.101.0.0/24', 'rails': [1]}]}
+    data['topology']['nos_release'] = {'nvue': release}
+    data['management'] = {'pool': '192.0.2.0/24', 'dns_servers': ['192.0.2.53'], 'dns_domain': 'fabric.example',
+                          'ntp_servers': ['192.0.2.123'], 'syslog_servers': ['192.0.2.14']}
+    return design_from_intent(data)
+
+
+def _config(model):
+    return yaml.safe_load(startup(model))[0]['set']
+
+
+@pytest.mark.parametrize('release, vrr', [('5.14', {'enable': True}), ('5.15', {'state': 'enabled'})])
+def test_vrr_is_enabled_globally_where_svis_have_a_gateway(release, vrr):
+    """`nv set router vrr enable on` (5.15: `state enabled`) defaults to off; without it no SVI's VRR address, the
+    hosts' gateway, comes up (CL "Virtual Router Redundancy - VRR"; 5.15 New and Changed NVUE Commands)."""
+    design = _release_design(release)
+    leaf = _config(design.device('leaf001'))
+    assert leaf['router']['vrr'] == vrr
+    assert 'vrr' not in _config(design.device('spine001'))['router']
+
+
+@pytest.mark.parametrize('release, where', [('5.14', 'service'), ('5.15', 'system')])
+def test_lldp_application_tlv_carries_the_roce_priority(release, where):
+    """The TLV's priority defaults to 0 (CL "Link Layer Discovery Protocol": "If you do not set an application
+    priority, Cumulus Linux uses the default priority 0"); LLDP moved from service to system in 5.15."""
+    design = _release_design(release)
+    model = design.device('leaf001')
+    config = _config(model)
+    assert config[where]['lldp']['application-tlv']['udp-port'] == {'4791': {'priority': model['qos']['roce_priority']}}
+    host_port = next(item['name'] for item in model['interfaces'] if item['link_role'] == 'host_leaf')
+    assert config['interface'][host_port]['lldp'] == {'application-tlv': {'udp-port': {'4791': {}}}}
+
+
+def test_release_515_keys():
+    """CL 5.15 "New and Changed NVUE Commands": `ip address|gateway` -> `ipv4 address|gateway`, `ip vrf` ->
+    `vrf`, `ip vrr enable on` + `state up` -> `ipv4 vrr state enabled` + `vrr-state up`, `service dns|ntp <vrf>` ->
+    `system dns|ntp` (with `vrf`); syslog moved to `system syslog server <id> vrf` in 5.13."""
+    design = _release_design('5.15')
+    model = design.device('leaf001')
+    config = _config(model)
+    text = startup(model)
+    assert '\n        ip:\n' not in text and '\n          ip:\n' not in text
+    svi = config['interface']['vlan101']
+    vlan = next(item for item in model['evpn']['vlans'] if item['vlan'] == 101)
+    assert svi['ipv4'] == {'address': {'%s/24' % vlan['svi_ip']: {}},
+                           'vrr': {'address': {'10.100.0.1/24': {}}, 'mac-address': model['evpn']['gateway_mac'],
+                                   'state': 'enabled', 'vrr-state': 'up'}}
+    assert svi['vrf'] == 'T'
+    eth0 = config['interface']['eth0']
+    assert eth0['ipv4'] == {'address': {model['management']['address']: {}}, 'gateway': {model['management']['gateway']: {}}}
+    assert eth0['vrf'] == 'mgmt'
+    assert config['interface']['lo']['ipv4']['address']
+    routed = next(item for item in model['interfaces'] if item['ipv4'])
+    assert config['interface'][routed['name']]['ipv4'] == {'address': {routed['ipv4']: {}}}
+    assert config['system']['dns'] == {'server': {'192.0.2.53': {'vrf': 'mgmt'}}, 'search': {'fabric.example': {}}}
+    assert config['system']['ntp'] == {'server': {'192.0.2.123': {}}, 'vrf': 'mgmt'}
+    assert config['system']['syslog'] == {'server': {'192.0.2.14': {'vrf': 'mgmt'}}}
+    assert 'service' not in config
+
+
+@pytest.mark.parametrize('release, syslog', [('5.12', 'service'), ('5.13', 'system'), ('5.14', 'system')])
+def test_services_before_515(release, syslog):
+    config = _config(_release_design(release).device('leaf001'))
+    assert config['service']['dns'] == {'mgmt': {'search': {'fabric.example': {}}, 'server': {'192.0.2.53': {}}}}
+    assert config['service']['ntp'] == {'mgmt': {'server': {'192.0.2.123': {}}}}
+    if syslog == 'service':
+        assert config['service']['syslog'] == {'mgmt': {'server': {'192.0.2.14': {}}}}
+    else:
+        assert config['system']['syslog'] == {'server': {'192.0.2.14': {'vrf': 'mgmt'}}} and 'syslog' not in config['service']
+    assert config['interface']['vlan101']['ip']['vrr']['state'] == 'up'
+
+
+def test_pfc_cable_length_is_per_port():
+    """Each port's PFC profile carries its own cable (the SN5600 reserves headroom per port from it); one
+    switch-wide longest cable over-reserves on every short host link (CL "Quality of Service": `nv set qos pfc
+    <profile> cable-length`, `nv set interface <id> qos pfc profile <profile>`)."""
+    model = DESIGNS['nvue_small'].device('leaf001')
+    config = _config(model)
+    cables = set()
+    for item in model['interfaces']:
+        profile = config['interface'][item['name']]['qos']['pfc']['profile']
+        body = config['qos']['pfc'][profile]
+        assert body['cable-length'] == item['cable_length_m']
+        assert sorted(int(key) for key in body['switch-priority']) == sorted(model['qos']['lossless_priorities'])
+        cables.add(item['cable_length_m'])
+    assert len(cables) == 2 and len(config['qos']['pfc']) == 2
+
+
+def test_rest_api_is_disabled():
+    """CL 5.6+ enables the NVUE REST API by default ("be sure to disable or secure the API"); the deploy uses SSH."""
+    for release in ('5.9', '5.15'):
+        assert _config(_release_design(release).device('spine001'))['system']['api'] == {'state': 'disabled'}

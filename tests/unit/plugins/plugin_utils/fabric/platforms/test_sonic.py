@@ -462,12 +462,11 @@ def test_qos_objects_follow_the_model(small):
     idle = {'AIFABRIC_TC%d' % tc: {'type': 'DWRR', 'weight': '1'} for tc in (1, 2, 4, 5, 7)}
     assert db['SCHEDULER'] == dict(idle, AIFABRIC_TC3={'type': 'DWRR', 'weight': '50'},
                                    AIFABRIC_TC0={'type': 'DWRR', 'weight': '45'}, AIFABRIC_CNP={'type': 'STRICT'})
-    # ECN thresholds scale with the port speed: 150 KB / 1.5 MB at 100G are 600 KB / 6 MB at 400G (Spectrum-4
-    # cells of 192 B divide both).
+    # ECN thresholds of NVIDIA's RoCE profile at every speed: 150 KB / 1.5 MB, probability 100.
     assert list(db['WRED_PROFILE']) == ['AIFABRIC_LOSSLESS_400G']
     wred = db['WRED_PROFILE']['AIFABRIC_LOSSLESS_400G']
     assert (wred['ecn'], wred['green_min_threshold'], wred['green_max_threshold'], wred['green_drop_probability']) == \
-        ('ecn_all', '600000', '6000000', '100')
+        ('ecn_all', '150000', '1500000', '100')
     port = model['interfaces'][0]['name']
     assert [db['QUEUE']['%s|%d' % (port, queue)]['scheduler'] for queue in range(8)] == \
         ['AIFABRIC_TC%d' % queue for queue in range(6)] + ['AIFABRIC_CNP', 'AIFABRIC_TC7']
@@ -502,9 +501,10 @@ def test_vendor_specific_tables(unnumbered):
     assert 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP' not in leaf
     assert all('pfc_to_pg_map' not in row for row in leaf['PORT_QOS_MAP'].values())
     assert spine['PFC_PRIORITY_TO_PRIORITY_GROUP_MAP'] == {'AIFABRIC': {'3': '3', '4': '4'}}
-    # Shared headroom pool on the Broadcom table-driven ASIC only.
+    # Shared headroom pool on the Broadcom table-driven ASIC only: the SKU's (Dell-Z9864f-O64
+    # buffers_defaults_t1.j2: 33 374 584 B), or the design's headroom where that needs more.
     model = unnumbered.device('leaf001')
-    assert leaf['BUFFER_POOL']['ingress_lossless_pool']['xoff'] == str(model['buffer']['headroom_bytes'])
+    assert leaf['BUFFER_POOL']['ingress_lossless_pool']['xoff'] == str(max(33374584, model['buffer']['headroom_bytes']))
     assert 'xoff' not in spine['BUFFER_POOL']['ingress_lossless_pool']
 
 

@@ -3,7 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Recorded outputs of every platform's gatherer commands, per platform: [(device model, {state key: output})].
 
-FRR: what real FRR 8.4, lldpd and iproute2 printed on the capture fabric (fixtures/state/captured). EOS, NVUE and
+FRR: what real FRR 8.4, lldpd and iproute2 printed on the capture fabric (fixtures/state/captured), and the data-plane
+marking probe as the validate role registers it (captured/probe: aifabric.fabric.dscp_probe and dscp_capture run on
+this kernel across a VXLAN device with the capture fabric's addresses). GPU servers: the same, their /etc/nccl.conf
+as host_nccl installs the rendered one, and rnic_facts of the fake-hardware hosts. EOS, NVUE and
 SONiC: the outputs in the vendors' shapes of fixtures/state/<platform> (their README says which are confirmed); the
 SONiC switch's BGP and EVPN keys are its FRR's (the bgp container), so the FRR captures stand in for them. A
 platform without recorded outputs here fails the gatherer tests that run over the registry.
@@ -18,6 +21,7 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTE
 from tests.unit.plugins.plugin_utils.fabric.state.captures import sonic_raw
 
 INTENTS = os.path.join(FIXTURES, '..', 'intents')
+PROBE = os.path.join(FIXTURES, 'captured', 'probe')
 FRR_KEYS = ('bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3')
 
 
@@ -30,10 +34,20 @@ def bfd_output(model):
     return {'rc': 0, 'stdout': '%s\n%s' % (json.dumps(peers), json.dumps(counters)), 'stderr': ''}
 
 
+def probe_outputs(device):
+    """{marking_probe|marking_capture: registered result} of `device` in the recorded marking probe."""
+    folder = os.path.join(PROBE, device)
+    found = {}
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        with open(os.path.join(folder, name), encoding='utf-8') as handle:
+            found[name[:-len('.json')]] = json.load(handle)
+    return found
+
+
 def _frr():
     design = design_from_file(INTENT)
     states = scenario_states('healthy')
-    return [(design.device(name), dict(raw, bfd=bfd_output(design.device(name))))
+    return [(design.device(name), dict(raw, bfd=bfd_output(design.device(name)), **probe_outputs(name)))
             for name, raw in states.items() if design.nodes[name].role != 'host']
 
 
@@ -64,8 +78,10 @@ def _host():
     states = scenario_states('healthy')
     with open(os.path.join(FIXTURES, 'rnic_facts', 'ofed_lossless.json'), encoding='utf-8') as handle:
         facts = json.load(handle)
-    return [(design.device(name), dict(raw, rnic=facts, counters=facts)) for name, raw in states.items()
-            if design.nodes[name].role == 'host']
+    return [(design.device(name), dict(raw, rnic=facts, counters=facts, **probe_outputs(name),
+                                       nccl_conf={'rc': 0, 'stdout': render_model(design.device(name))['nccl.conf'],
+                                                  'stderr': ''}))
+            for name, raw in states.items() if design.nodes[name].role == 'host']
 
 
 RECORDED = {'frr': _frr, 'eos': _eos, 'nvue': _nvue, 'sonic': _sonic, 'host': _host}

@@ -84,7 +84,7 @@ def test_running_config_json_and_cli_text_give_the_same_tree():
     assert tree['qos profile AIFABRIC-LOSSLESS-400G'] == text_tree['qos profile AIFABRIC-LOSSLESS-400G']
     assert tree['qos profile AIFABRIC-LOSSLESS-400G']['tx-queue 3'] == {
         'bandwidth percent 50': None, 'no priority': None, 'random-detect ecn count': None,
-        'random-detect ecn minimum-threshold 600202 bytes maximum-threshold 6000242 bytes max-mark-probability 100': None}
+        'random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100': None}
     assert 'no aaa root' in tree and 'no aaa root' not in text_tree
 
 
@@ -96,7 +96,7 @@ def test_lossless_view_from_running_config_and_operational_mtu():
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
     assert view['watchdog'] == {'action': 'drop', 'detection_ms': 200, 'restoration_ms': 400} and view['poll_ms'] == 50
     # the per-speed profile AIFABRIC-LOSSLESS-400G bound by service-profile; `random-detect ecn count` is no threshold
-    assert view['queues'][3]['wred'] == {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': 600202, 'max_bytes': 6000242,
+    assert view['queues'][3]['wred'] == {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': 150000, 'max_bytes': 1500000,
                                          'probability': 100}
     assert view['queues'][6]['scheduler'] == {'type': 'STRICT', 'weight': None}
     assert view['headroom'] == 'platform' and view['pgs'] == {3: {'dynamic': True}} and view['egress'] == {3: 'lossless'}
@@ -108,7 +108,7 @@ def test_lossless_view_reflects_an_interface_override_and_kbytes():
     cmds = data['cmds']['interface Ethernet2/1']['cmds']
     cmds['no priority-flow-control'] = None
     profile = data['cmds']['qos profile AIFABRIC-LOSSLESS-400G']['cmds']['tx-queue 3']['cmds']
-    profile.pop('random-detect ecn minimum-threshold 600202 bytes maximum-threshold 6000242 bytes max-mark-probability 100')
+    profile.pop('random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100')
     profile['random-detect ecn minimum-threshold 150 kbytes maximum-threshold 3 mbytes'] = None
     view = eos.parse_lossless([data, load('4.32', 'leaf001', 'show_interfaces.json')])['ports']['Ethernet2/1']
     assert view['pfc'] == [] and view['watchdog'] is None

@@ -114,7 +114,20 @@ def test_sonic_commands_only_read():
     assert scripts and all(set(re.findall(r'sonic-db-cli \w+ (\w+)', script)) <= {'HGET', 'HGETALL'} for script in scripts)
     assert ['sonic-cfggen', '-d', '--print-data'] in every
     host = design_from_file(INTENT).device('gpu0001')
-    assert [item[0] for item in sources.gatherer_for(host).commands(host)] == ['interfaces', 'lldp', 'rnic', 'counters']
+    host_commands = sources.gatherer_for(host).commands(host)
+    assert [item[0] for item in host_commands] == ['interfaces', 'nccl_conf', 'lldp', 'rnic', 'counters']
+    assert dict(host_commands)['nccl_conf'] == ['cat', '/etc/nccl.conf']
+
+
+def test_nccl_conf_is_read_as_nccl_reads_it():
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.host import parse_nccl_conf
+    text = '# comment\nNCCL_IB_TC=106\nNCCL_IB_HCA==mlx5_0:1\nNCCL_IB_TC=98\nnot a setting\n'
+    assert parse_nccl_conf({'rc': 0, 'stdout': text, 'stderr': ''}) == {
+        'path': '/etc/nccl.conf', 'present': True, 'settings': {'NCCL_IB_TC': '106', 'NCCL_IB_HCA': '=mlx5_0:1'}}
+    missing = {'rc': 1, 'stdout': '', 'stderr': 'cat: /etc/nccl.conf: No such file or directory'}
+    assert parse_nccl_conf(missing)['present'] is False
+    with pytest.raises(StateError, match='Permission denied'):
+        parse_nccl_conf({'rc': 1, 'stdout': '', 'stderr': 'cat: /etc/nccl.conf: Permission denied'})
 
 
 def test_unknown_key_has_no_parser_and_says_so():

@@ -72,11 +72,13 @@ def test_evpn_vnis_and_route_targets():
 def test_lossless_view_from_the_applied_configuration(design):
     state = nvue.parse_lossless([result('leaf001', 'nv_config_show.json'), result('leaf001', 'nv_show_interface.json')])
     view = state['ports']['swp1s0']
-    assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu'], view['cable_length_m']) == ('dscp', [3], [3], 9100, 40)
+    # the port's own PFC profile (`qos.pfc.profile aifabric-5m`: the host link's 5 m cable)
+    assert (view['trust'], view['pfc'], view['pfcwd'], view['mtu'], view['cable_length_m']) == ('dscp', [3], [3], 9100, 5)
+    assert state['ports']['swp2s0']['cable_length_m'] == 40
     assert view['dscp_to_tc'][26] == 3 and view['dscp_to_tc'][48] == 6
     assert view['watchdog'] == {'action': 'drop', 'detection_ms': 300, 'restoration_ms': 300} and view['poll_ms'] == 100
     # the port's own ECN profile (`qos.congestion-control.profile aifabric-400g`), not default-global
-    assert view['queues'][3]['wred']['min_bytes'] == 600000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
+    assert view['queues'][3]['wred']['min_bytes'] == 150000 and view['queues'][6]['scheduler']['type'] == 'STRICT'
     # only the CNP queue is strict; idle queues get a DWRR share
     assert [tc for tc, queue in sorted(view['queues'].items()) if queue['scheduler']['type'] == 'STRICT'] == [6]
     # the split cages swp1 and swp2 (link breakout 2x) are not ports
@@ -107,7 +109,7 @@ def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
     config = json.loads(read('nvue', 'leaf001', 'nv_config_show.json'))
     settings = config[1]['set']
     settings['interface']['swp2s0']['qos']['pfc-watchdog']['state'] = 'disable'
-    settings['qos']['pfc']['default-global']['tx'] = 'disable'
+    settings['qos']['pfc']['aifabric-40m']['tx'] = 'disable'
     state = nvue.lossless_from_tree(nvue.config_tree(config))
     assert state['ports']['swp2s0']['pfc'] == [] and state['ports']['swp2s0']['watchdog'] is None
 
@@ -120,6 +122,9 @@ def test_interfaces_and_lldp():
     data = json.loads(read('nvue', 'leaf001', 'nv_show_interface.json'))
     data['swp2s0']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
     assert nvue.parse_interfaces(json.dumps(data))['swp2s0']['operstate'] == 'DOWN'
+    # 5.15 shows addresses under ipv4 (New and Changed NVUE Commands: `nv show interface <id> ipv4 address`)
+    data['swp2s0']['ipv4'] = data['swp2s0'].pop('ip')
+    assert nvue.parse_interfaces(json.dumps(data))['swp2s0']['addresses'] == uplink['addresses']
     neighbors = {item['interface']: item for item in nvue.parse_lldp(result('leaf001', 'lldp.txt'))}
     assert (neighbors['swp2s0']['system_name'], neighbors['swp2s0']['peer_port']) == ('spine001', 'swp1s0')
     assert (neighbors['swp1s0']['port_id_type'], neighbors['swp1s0']['peer_port']) == ('mac', 'eth1')
