@@ -17,8 +17,8 @@ description:
     file under such a directory as inventory on the next run, so rendered configurations, reports or a lab's
     inventory there would break that inventory or add hosts to it.
   - When the inventory source is a file (AWX allows one), fails for the file's directory and the C(group_vars) and
-    C(host_vars) next to it, which Ansible reads with it. Fails too for a directory that holds an inventory source:
-    a render taking it over would move the inventory away.
+    C(host_vars) next to it, which Ansible reads with it. Fails too for a directory that holds an inventory source,
+    since a render taking it over would move the inventory away.
   - The render and validate playbooks and the lab use it on every directory they write to.
 author:
   - aifabric contributors (@aifabric)
