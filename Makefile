@@ -46,8 +46,9 @@ SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metad
 # inventory, action and filter plugins, modules (argument handling, check mode), the playbooks through
 # ansible-playbook, and the intent corpus through the inventory plugin and render.yml. The whole unit suite runs
 # once, with pytest on the newest release (`make unit integration`).
-CORE_UNIT_TESTS := tests/unit/plugins/inventory tests/unit/plugins/action tests/unit/plugins/filter \
-  tests/unit/plugins/modules tests/unit/playbooks tests/unit/plugins/plugin_utils/fabric/test_invalid_intent_corpus.py
+# (Directories end in '/': ansible-test takes a pattern without it for a file.)
+CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
+  tests/unit/plugins/modules/ tests/unit/playbooks/ tests/unit/plugins/plugin_utils/fabric/test_invalid_intent_corpus.py
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
