@@ -14,15 +14,16 @@ undocumented() {  # kind name...: the names ansible-doc did not render (one proc
   local kind=$1 out
   shift
   out=$(ansible-doc -t "$kind" --json "$@" 2>>"$errors") || true
-  python3 -c '
+  # The answer goes through stdin: every module's documentation is more than one argument may hold (128 KiB).
+  printf '%s' "$out" | python3 -c '
 import json, sys
 try:
-    found = json.loads(sys.argv[1])
+    found = json.load(sys.stdin)
 except ValueError:
     found = {}
-print(" ".join(name for name in sys.argv[2:] if not (found.get(name) or {}).get("doc")
+print(" ".join(name for name in sys.argv[1:] if not (found.get(name) or {}).get("doc")
                and not (found.get(name) or {}).get("entry_points")))
-' "$out" "$@"
+' "$@"
 }
 check() {  # kind name...
   local kind=$1 missing name
