@@ -24,11 +24,14 @@ from __future__ import annotations
 import re
 
 from . import ERROR, FAIL
-from .catalog import expected_sessions, expected_vnis, ping_targets, rail_members
+from .catalog import expected_sessions, expected_vnis, marking_flows, ping_targets, rail_members
 
 DAEMON_DOWN = re.compile(r'^(\w+d) is not running$')
 MANY_NEIGHBOURS = re.compile(r'^\d+ LLDP neighbours: ')
-OVERLAY = ('evpn_vtep', 'reachability', 'jumbo_frames')
+OVERLAY = ('evpn_vtep', 'reachability', 'jumbo_frames', 'dataplane_marking')
+# A marking probe that never reached the spine links is a consequence of the path, like a failed ping; a probe that
+# arrived with the wrong DSCP is a finding of its own.
+PROBE_LOST = 'no probe packet'
 VNI_CHECKS = ('evpn_vni', 'evpn_route_target', 'vxlan_device', 'evpn_vtep')
 LINK_CHECKS = ('interface_state', 'lldp_neighbor', 'interface_mtu', 'interface_address', 'link_mtu', 'bgp_session',
                'link_lossless', 'lossless_port_mtu', 'host_switch_mtu')
@@ -147,11 +150,25 @@ class Design:
         None} of an overlay result (evpn_vtep, pings); None for any other result."""
         if result.check not in OVERLAY:
             return None
+        if result.check == 'dataplane_marking' and PROBE_LOST not in (result.seen or ''):
+            return None
         key = (result.device, result.check)
         if key not in self._paths:  # every subject of the device at once: a fabric-wide failure has many
-            self._paths[key] = self._vtep_paths(result.device) if result.check == 'evpn_vtep' else \
-                self._ping_paths(result.device)
+            if result.check == 'evpn_vtep':
+                self._paths[key] = self._vtep_paths(result.device)
+            elif result.check == 'dataplane_marking':
+                self._paths[key] = self._probe_paths(result.device)
+            else:
+                self._paths[key] = self._ping_paths(result.device)
         return self._paths[key].get(result.subject)
+
+    def _probe_paths(self, host):
+        """The marking probe's flows from `host`, by their result subject (checks/dataplane.py names them)."""
+        return {'rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
+                                            flow['destination']): {
+                    'ends': {host, flow['sender_leaf'], flow['receiver'], flow['receiver_leaf']},
+                    'links': self.link_ends(host, flow['interface']), 'vni': flow['vni']}
+                for flow in marking_flows(self.ctx) if flow['sender'] == host}
 
     def _vtep_paths(self, leaf):
         return {'VNI %d from %s %s' % (item['vni'], remote, ip): {'ends': {leaf, remote}, 'links': set(), 'vni': item['vni']}

@@ -113,3 +113,19 @@ def test_vendor_spines_are_not_applicable_with_the_reason():
     results = checks.run(ctx, devices=fabric.device_names('host'), check_ids={'dataplane_marking'})
     assert results and {item.status for item in results} == {checks.NOT_APPLICABLE}
     assert all('forward in their ASIC' in item.message for item in results)
+
+
+def test_a_lost_probe_depends_on_its_path_and_a_wrong_marking_stands_alone(lab):
+    """Root cause first: a probe that never reached the spines is a consequence of a fault on its path (a leaf's
+    bgpd, a server port down), folded under that cause like a failed ping; a probe that arrived with outer DSCP 0
+    is a finding of its own."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
+    subject = 'rail 0 eth1 10.100.0.10 -> gpu0003 10.100.0.12'
+    lost_states = healthy()
+    lost_states['spine001']['marking_capture']['packets'] = []
+    lost = run(lab, lost_states)[subject]
+    wrong = run(lab, healthy(outer=lambda dscp: 0))[subject]
+    view = causes.Design(checks.Context(lab, lost_states))
+    assert view.path(lost)['ends'] == {'gpu0001', 'leaf001', 'gpu0003', 'leaf003'}
+    assert view.devices(lost) >= {'leaf001', 'leaf003'}
+    assert view.path(wrong) is None
