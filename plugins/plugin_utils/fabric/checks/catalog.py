@@ -147,6 +147,12 @@ def probe_markings(ctx) -> list:
             {'name': 'CNP', 'dscp': profile['cnp_dscp'], 'ecn': 0}]
 
 
+def marking_subject(flow) -> str:
+    """The subject a marking-probe flow is judged and reported under (dataplane_marking, and causes that fold it)."""
+    return 'rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
+                                       flow['destination'])
+
+
 def marking_flows(ctx) -> list:
     """The data-plane marking probe, one flow per rail network that spans several leaves: its first host sends
     UDP to port 4791 to the first host of that rail behind another leaf, and the spines listen on their links to
@@ -224,6 +230,6 @@ def catalog(ctx, names=None) -> dict:
     return result
 
 
-__all__ = ['expected_sessions', 'expected_vnis', 'expected_neighbors', 'expected_interfaces', 'ping_targets',
+__all__ = ['expected_sessions', 'expected_vnis', 'marking_subject', 'expected_neighbors', 'expected_interfaces', 'ping_targets',
            'jumbo_payload', 'vni_vteps', 'rail_members', 'catalog', 'uplinks', 'link_subject', 'designed_vnis',
            'designed_vrfs', 'marking_flows', 'probe_markings', 'probe_duties', 'AFI_IPV4', 'AFI_EVPN', 'ROCE_UDP_PORT']

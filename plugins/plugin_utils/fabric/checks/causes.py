@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from . import ERROR, FAIL
-from .catalog import expected_sessions, expected_vnis, marking_flows, ping_targets, rail_members
+from .catalog import expected_sessions, expected_vnis, marking_flows, marking_subject, ping_targets, rail_members
 
 DAEMON_DOWN = re.compile(r'^(\w+d) is not running$')
 MANY_NEIGHBOURS = re.compile(r'^\d+ LLDP neighbours: ')
@@ -164,8 +164,7 @@ class Design:
 
     def _probe_paths(self, host):
         """The marking probe's flows from `host`, by their result subject (checks/dataplane.py names them)."""
-        return {'rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
-                                            flow['destination']): {
+        return {marking_subject(flow): {
                     'ends': {host, flow['sender_leaf'], flow['receiver'], flow['receiver_leaf']},
                     'links': self.link_ends(host, flow['interface']), 'vni': flow['vni']}
                 for flow in marking_flows(self.ctx) if flow['sender'] == host}

@@ -14,7 +14,7 @@ packets to a capture; elsewhere the check says so instead of passing.
 from __future__ import annotations
 
 from . import Check, NotApplicable, Subject, failed, register, verdict
-from .catalog import marking_flows, probe_markings
+from .catalog import marking_flows, marking_subject, probe_markings
 from ..state import StateError
 
 
@@ -94,9 +94,7 @@ class DataplaneMarking(Check):
             header = 'outer VXLAN header (VNI %s)' % flow['vni'] if flow['vni'] else 'IPv4 header'
             carried = ' and '.join('%s DSCP %d ECN %d' % (item['name'], item['dscp'], item['ecn']) for item in markings)
             expected = 'on the links of %s to its spines the %s carries %s' % (flow['sender_leaf'], header, carried)
-            yield Subject('rail %d %s %s -> %s %s' % (flow['rail'], flow['interface'], flow['source'], flow['receiver'],
-                                                      flow['destination']),
-                          expected, port=flow['interface'], data=flow)
+            yield Subject(marking_subject(flow), expected, port=flow['interface'], data=flow)
 
     def read(self, ctx, model, subject):
         flow = subject.data
