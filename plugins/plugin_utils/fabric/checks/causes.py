@@ -163,10 +163,9 @@ class Design:
         return self._paths[key].get(result.subject)
 
     def _probe_paths(self, host):
-        """The marking probe's flows from `host`, by their result subject (checks/dataplane.py names them)."""
-        return {marking_subject(flow): {
-                    'ends': {host, flow['sender_leaf'], flow['receiver'], flow['receiver_leaf']},
-                    'links': self.link_ends(host, flow['interface']), 'vni': flow['vni']}
+        """The marking probe's flows from `host`, by their result subject (catalog.marking_subject)."""
+        return {marking_subject(flow): {'ends': {host, flow['sender_leaf'], flow['receiver'], flow['receiver_leaf']},
+                                        'links': self.link_ends(host, flow['interface']), 'vni': flow['vni']}
                 for flow in marking_flows(self.ctx) if flow['sender'] == host}
 
     def _vtep_paths(self, leaf):
