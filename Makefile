@@ -42,10 +42,11 @@ CORE_VENVS := $(foreach version,$(CORE_MATRIX),$(VENV)/cores/$(version)/.install
 # release's format (runtime-metadata: meta/runtime.yml; ignores: tests/sanity/ignore-<release>.txt). The others
 # (pylint, pep8, yamllint, shellcheck, compile, text rules) check the files alone and run once, on the newest.
 SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metadata validate-modules
-# On every release through ansible-test (its collection loader), the tests of the code that calls ansible-core:
+# On the older releases through ansible-test (its collection loader), the tests of the code that calls ansible-core:
 # inventory, action and filter plugins, modules (argument handling, check mode), the playbooks through
-# ansible-playbook, and the intent corpus through the inventory plugin and render.yml. The whole unit suite runs
-# once, with pytest on the newest release (`make unit integration`).
+# ansible-playbook, and the intent corpus through the inventory plugin and render.yml. On the newest release these
+# run with the whole suite, once, with pytest (`make unit integration`), and its loader is what sanity's import test
+# runs.
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
   tests/unit/plugins/modules/ tests/unit/playbooks/ tests/unit/plugins/plugin_utils/fabric/test_invalid_intent_corpus.py
@@ -55,13 +56,13 @@ GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_
 # What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest first);
 # scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
 # sanity and units share the collection copy (and ansible-test's venvs): one after the other.
-STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule:setup-python integration:setup-python \
+STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab:setup-python integration:setup-python \
   unit:setup-python lint:setup-python collection-copy:setup-python sanity:collection-copy+setup-cores \
-  units:sanity build:setup-python packaging:setup-python
+  units:sanity molecule-render:setup-python build:setup-python packaging:setup-python
 STAGE_JOBS ?= 3
 
 .PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down test unit integration role-tests lint sanity \
-        units build packaging ee-context molecule collection-copy clean
+        units build packaging ee-context molecule molecule-render molecule-lab collection-copy clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -141,8 +142,8 @@ sanity: setup-python collection-copy $(CORE_VENVS)  ## ansible-test sanity: all 
 	    $(addprefix --test ,$(SANITY_CORE_TESTS))) || exit 1; \
 	done
 
-units: setup-python collection-copy $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on every release supported
-	for ansible_test in ansible-test $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
+units: setup-python collection-copy $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on the older releases supported
+	for ansible_test in $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
 	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS)"; \
 	  (cd $(COLLECTION_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements $(CORE_UNIT_TESTS)) \
 	    || exit 1; \
@@ -164,8 +165,12 @@ ee-context: setup-python  ## execution environment build context in build/ee (an
 packaging: setup-python  ## the Galaxy tarball, the execution environment build context, AWX jobs through ansible-runner
 	pytest -q -p no:cacheprovider tests/packaging
 
-molecule: setup  ## molecule scenarios: render-only, then GPU hosts, containerlab fabric, fault injection on one lab
+molecule: molecule-render molecule-lab  ## molecule scenarios: render-only, then GPU hosts, containerlab fabric, fault injection on one lab
+
+molecule-render: setup-python  ## the render-only molecule scenario (no lab)
 	molecule test -s render
+
+molecule-lab: setup  ## the lab's molecule scenarios on one lab: GPU hosts, containerlab fabric, fault injection
 	$(if $(LAB_LOCK),flock $(LAB_LOCK)) molecule test --shared-state $(addprefix -s ,$(LAB_SCENARIOS))
 
 clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)

@@ -48,7 +48,7 @@ def live(tmp_path_factory):
         fleet.stop()
 
 
-def _validate(live, name, *extra):
+def _run(live, name, *extra, fail=False):
     """validate.yml on the switches; returns (play result, report JSON)."""
     out = live['base'] / name
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
@@ -57,12 +57,27 @@ def _validate(live, name, *extra):
     argv = ansible_cli('playbook') + [
         '-i', str(live['inventory']), '-i', os.path.join(live['fleet'].state_dir, 'inventory.yml'),
         os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
-        json.dumps({'validate_out': str(out), 'validate_settle_timeout': 0, 'validate_fail': False,
+        json.dumps({'validate_out': str(out), 'validate_settle_timeout': 0, 'validate_fail': fail,
                     'validate_health_interval': 0, **dict(extra)})]
     result = subprocess.run(argv, cwd=str(live['base']), env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert result.returncode == 0, result.stdout[-4000:] + result.stderr[-2000:]
+    assert result.returncode == (2 if fail else 0), result.stdout[-4000:] + result.stderr[-2000:]
     with open(out / 'mixed' / 'validation' / 'report.json', encoding='utf-8') as handle:
         return result, json.load(handle)
+
+
+def _with_faults(live, name, device_faults, *extra, fail=False):
+    """One validate.yml run with each device's faults in place (faults on separate switches do not meet)."""
+    for device, device_fault in device_faults.items():
+        faults.write(live['fleet'].state_dir_of(device), **device_fault, **CONVERGED)
+    try:
+        return _run(live, name, *extra, fail=fail)
+    finally:
+        for device in device_faults:
+            faults.write(live['fleet'].state_dir_of(device), **CONVERGED)
+
+
+def _first(live, platform):
+    return sorted(device for device, kind in live['platforms'].items() if kind == platform)[0]
 
 
 def _results(report, status=None, device=None, check=None):
@@ -72,7 +87,7 @@ def _results(report, status=None, device=None, check=None):
 
 
 def test_healthy_fabric_passes_with_checks_run_on_every_switch(live):
-    result, report = _validate(live, 'healthy')
+    result, report = _run(live, 'healthy')
     failed = _results(report, 'fail') + _results(report, 'error')
     assert not failed, json.dumps(failed[:5], indent=1)
     for name in live['platforms']:
@@ -84,28 +99,24 @@ def test_healthy_fabric_passes_with_checks_run_on_every_switch(live):
     assert 'ansible_password' not in result.stdout and live['fleet'].credentials()[0] not in result.stdout
 
 
+@pytest.fixture(scope='module')
+def stuck(live):
+    """Every BGP session stuck on the first switch of each platform, in one run."""
+    stuck_on = {platform: _first(live, platform) for platform in ('eos', 'sonic', 'nvue')}
+    _result, report = _with_faults(live, 'stuck', {name: {'bgp_stuck': ['*']} for name in stuck_on.values()})
+    return {'stuck_on': stuck_on, 'report': report}
+
+
 @pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
-def test_a_stuck_bgp_session_fails_the_device_it_is_on(live, platform):
-    name = sorted(device for device, kind in live['platforms'].items() if kind == platform)[0]
-    directory = live['fleet'].state_dir_of(name)
-    faults.write(directory, bgp_stuck=['*'], **CONVERGED)
-    try:
-        _result, report = _validate(live, 'stuck-%s' % platform)
-    finally:
-        faults.write(directory, **CONVERGED)
-    failed = {item['check'] for item in _results(report, 'fail', device=name)}
+def test_a_stuck_bgp_session_fails_the_device_it_is_on(stuck, platform):
+    failed = {item['check'] for item in _results(stuck['report'], 'fail', device=stuck['stuck_on'][platform])}
     assert any('bgp' in check for check in failed), failed
-    assert report['summary']['verdict'] != 'PASSED' and not report['summary']['ok']
+    assert stuck['report']['summary']['verdict'] != 'PASSED' and not stuck['report']['summary']['ok']
 
 
 def test_an_unreachable_switch_is_reported_unreadable_not_passed(live):
-    name = sorted(device for device, kind in live['platforms'].items() if kind == 'eos')[0]
-    directory = live['fleet'].state_dir_of(name)
-    faults.write(directory, unreachable=True, **CONVERGED)
-    try:
-        _result, report = _validate(live, 'unreachable')
-    finally:
-        faults.write(directory, **CONVERGED)
+    name = _first(live, 'eos')
+    _result, report = _with_faults(live, 'unreachable', {name: {'unreachable': True}})
     errors = _results(report, 'error', device=name)
     assert errors and all(item['seen'].startswith('%s: eAPI connection to https://' % name) for item in errors), errors[:3]
     # only the design-level checks (the rendered configuration, "[design]") can pass without reading the switch
@@ -121,49 +132,42 @@ def _uplink(live, name):
     return port, peer['device'], peer['port']
 
 
+@pytest.fixture(scope='module')
+def counters(live):
+    """Pause frames sent by a leaf port and drops on its lossless queue, on the first EOS and the first SONiC leaf,
+    read twice 2 s apart (rates), in one run."""
+    uplinks = {platform: (_first(live, platform),) + _uplink(live, _first(live, platform)) for platform in ('eos', 'sonic')}
+    _result, report = _with_faults(live, 'counters', {
+        name: {'pfc_pause': {port: {'priority': 3, 'rx_per_s': 0, 'tx_per_s': 5000}},
+               'lossless_drops': {port: {'priority': 3, 'per_s': 50}}}
+        for name, port, _peer, _peer_port in uplinks.values()}, ('validate_health_interval', 2))
+    return {'uplinks': uplinks, 'report': report}
+
+
 @pytest.mark.parametrize('platform', ['eos', 'sonic'])
-def test_counter_faults_are_found_on_the_end_where_they_start(live, platform):
-    """Pause frames sent by a leaf port and drops on its lossless queue, read twice 2 s apart (rates)."""
-    name = sorted(device for device, kind in live['platforms'].items() if kind == platform)[0]
-    port, peer, peer_port = _uplink(live, name)
-    directory = live['fleet'].state_dir_of(name)
-    faults.write(directory, pfc_pause={port: {'priority': 3, 'rx_per_s': 0, 'tx_per_s': 5000}},
-                 lossless_drops={port: {'priority': 3, 'per_s': 50}}, **CONVERGED)
-    try:
-        _result, report = _validate(live, 'counters-%s' % platform, ('validate_health_interval', 2))
-    finally:
-        faults.write(directory, **CONVERGED)
+def test_counter_faults_are_found_on_the_end_where_they_start(counters, platform):
+    name, port, peer, peer_port = counters['uplinks'][platform]
+    report = counters['report']
     pause = _results(report, 'fail', check='health_pfc_pause')
     drops = _results(report, 'fail', check='health_lossless_drops')
-    assert pause and drops, [item['check'] for item in _results(report, 'fail')]
-    assert all(item['device'] == name and port in item['subject'] for item in pause + drops), pause + drops
-    assert any(peer in item['subject'] and peer_port in item['subject'] for item in pause)
-    assert report['summary']['health_findings'] >= 2 and not report['summary']['ok']
+    faulted = {device: device_port for device, device_port, _peer, _peer_port in counters['uplinks'].values()}
+    assert all(item['device'] in faulted and faulted[item['device']] in item['subject'] for item in pause + drops), \
+        'only the faulted ports: %s' % (pause + drops)
+    mine = [item for item in pause + drops if item['device'] == name]
+    assert {item['check'] for item in mine} == {'health_pfc_pause', 'health_lossless_drops'}, mine
+    assert all(port in item['subject'] for item in mine), mine
+    assert any(peer in item['subject'] and peer_port in item['subject'] for item in mine
+               if item['check'] == 'health_pfc_pause')
+    assert report['summary']['health_findings'] >= 4 and not report['summary']['ok']
 
 
 def test_the_recap_fails_the_devices_the_causes_are_on_and_the_report_path_comes_last(live):
     """Issue 24 item 2: the play fails where the causes are, not on the host the checks ran on."""
-    name = sorted(device for device, kind in live['platforms'].items() if kind == 'eos')[0]
-    directory = live['fleet'].state_dir_of(name)
-    faults.write(directory, bgp_stuck=['*'], **CONVERGED)
-    out = live['base'] / 'blame'
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
-    argv = ansible_cli('playbook') + [
-        '-i', str(live['inventory']), '-i', os.path.join(live['fleet'].state_dir, 'inventory.yml'),
-        os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
-        json.dumps({'validate_out': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0})]
-    try:
-        result = subprocess.run(argv, cwd=str(live['base']), env=env, capture_output=True, text=True, timeout=600,
-                                check=False)
-    finally:
-        faults.write(directory, **CONVERGED)
-    with open(out / 'mixed' / 'validation' / 'report.json', encoding='utf-8') as handle:
-        report = json.load(handle)
-    assert result.returncode == 2 and report['summary']['causes'] >= 1, result.stdout[-3000:]
+    name = _first(live, 'eos')
+    result, report = _with_faults(live, 'blame', {name: {'bgp_stuck': ['*']}}, fail=True)
+    assert report['summary']['causes'] >= 1, result.stdout[-3000:]
     failed = set(re.findall(r'(?m)^(\S+)\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=[1-9]', result.stdout))
     assert name in failed and failed == set(report['summary']['blamed']) & set(live['platforms'])
     play = result.stdout.split('PLAY RECAP', 1)[0].rstrip()
-    assert play.endswith('"msg": "report: %s"\n}' % (out / 'mixed' / 'validation' / 'report.md'))  # last
+    assert play.endswith('"msg": "report: %s"\n}' % (live['base'] / 'blame' / 'mixed' / 'validation' / 'report.md'))  # last
     assert 'Causes (' in play and play.index('Causes (') < play.index('Failed checks (')

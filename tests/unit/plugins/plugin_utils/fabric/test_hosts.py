@@ -154,6 +154,39 @@ def test_reapply_script_pushes_the_whole_switch_map_and_then_nothing(tmp_path, n
     assert not [call for call in fakehw.calls(root)[writes:] if '--dscp2prio' in call or call[1:3] == ['app', 'replace']]
 
 
+def test_reapply_script_waits_only_for_an_rdma_device_that_can_come(tmp_path):
+    """At boot it waits for a rail's netdev and its mlx5 RDMA device; a netdev of another driver (a VM's or a lab's
+    veth) never gets one and is "not applicable" at once, an mlx5 netdev without its RDMA device yet is waited for."""
+    from tests.roles import fakehw
+    model = design().device('gpu0001')
+    rails = [(rail['interface'], rail['rdma_device'], '0000:%02x:00.0' % (0x18 + index), rail['ip'])
+             for index, rail in enumerate(model['rails'])]
+    script = tmp_path / 'aifabric-rnic-qos'
+    script.write_text(render_model(model)['rnic/aifabric-rnic-qos'])
+    stubs = tmp_path / 'stubs'
+    stubs.mkdir()
+    (stubs / 'sleep').write_text('#!/bin/sh\necho "$1" >> "%s"\n' % (tmp_path / 'slept'))
+    (stubs / 'sleep').chmod(0o755)
+
+    def run(root):
+        (tmp_path / 'slept').write_text('')
+        env = {'AIFABRIC_SYSFS': os.path.join(root, 'sys'), 'AIFABRIC_WAIT_SECONDS': '5',
+               'AIFABRIC_PATH': '%s:%s:/usr/bin:/bin' % (stubs, os.path.join(root, 'fakebin')), 'PATH': '/usr/bin:/bin'}
+        proc = subprocess.run(check=False, args=['bash', str(script)], env=env, capture_output=True, text=True, timeout=60)
+        return proc, len((tmp_path / 'slept').read_text().split())
+
+    veth = str(tmp_path / 'veth')
+    fakehw.build_host(veth, rails, nic='none')
+    proc, slept = run(veth)
+    assert proc.returncode == 0 and proc.stdout.count('not applicable: driver none') == len(rails), proc.stdout
+    assert slept == 0
+    late = str(tmp_path / 'late')
+    fakehw.build_host(late, rails, nic='inbox')
+    shutil.rmtree(os.path.join(late, 'sys', 'class', 'infiniband', rails[0][1]))
+    proc, slept = run(late)
+    assert slept == 5, 'waited the whole AIFABRIC_WAIT_SECONDS for the first rail\'s RDMA device, then went on'
+
+
 def test_reapply_script_is_valid_bash(tmp_path, lab):
     path = tmp_path / 'aifabric-rnic-qos'
     path.write_text(render_model(lab.device('gpu0001'))['rnic/aifabric-rnic-qos'])
