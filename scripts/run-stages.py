@@ -3,10 +3,12 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Run `make` targets as CI stages, several at a time, and print each stage's wall time and a table of them.
 
-    scripts/run-stages.py [--jobs N] [--log-dir DIR] STAGE[:AFTER[+AFTER...]] ...
+    scripts/run-stages.py [--jobs N] [--log-dir DIR] [--favour STAGE ...] STAGE[:AFTER[+AFTER...]] ...
 
 Each STAGE is a make target. A stage starts once the stages named after its colon have passed, in the order
-given, while fewer than --jobs stages run (the order is the priority: give the longest first). Its output goes
+given, while fewer than --jobs stages run (the order is the priority: give the longest first). A favoured stage
+runs at normal priority and every other one under `nice -n 10`: the CPU goes to the critical path when it asks
+(the lab's stage waits on containers and timers, the others soak up the rest of the CPU). Its output goes
 to DIR/STAGE.log; when it ends, one line says how long it took and, for a failure, the end of its log follows.
 After a failure no new stage starts; the running ones finish (a lab is never left half torn down) and the run
 fails. The closing table lists every stage with its wall and CPU time and the machine's load.
@@ -32,9 +34,13 @@ def load() -> str:
     return '%.2f' % os.getloadavg()[0]
 
 
+BACKGROUND_NICENESS = 10
+
+
 class Stage:
-    def __init__(self, spec: str, log_dir: str):
+    def __init__(self, spec: str, log_dir: str, favoured=True):
         self.name, after = (spec.split(':', 1) + [''])[:2]
+        self.favoured = favoured
         self.after = [name for name in after.split('+') if name]
         self.log = os.path.join(log_dir, self.name + '.log')
         self.process = None
@@ -48,9 +54,11 @@ class Stage:
         self.started = time.monotonic()
         self.status = 'running'
         with open(self.log, 'wb') as log:
-            self.process = subprocess.Popen(['make', '--no-print-directory', self.name], stdout=log,
+            niceness = [] if self.favoured else ['nice', '-n', str(BACKGROUND_NICENESS)]
+            self.process = subprocess.Popen(niceness + ['make', '--no-print-directory', self.name], stdout=log,
                                             stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        print('== %s: started (load %s)' % (self.name, self.load_at_start), flush=True)
+        print('== %s: started (load %s%s)' % (self.name, self.load_at_start,
+                                              '' if self.favoured else ', nice %d' % BACKGROUND_NICENESS), flush=True)
 
     def poll(self) -> bool:
         """True once the stage has ended (its CPU time is that of the make process tree it waited for)."""
@@ -81,10 +89,12 @@ def summary_line(stage: Stage, log_lines: int) -> str:
     return lines[-1].strip() if lines else ''
 
 
-def run(specs, jobs, log_dir) -> int:
+def run(specs, jobs, log_dir, favour=()) -> int:
     os.makedirs(log_dir, exist_ok=True)
-    stages = [Stage(spec, log_dir) for spec in specs]
+    stages = [Stage(spec, log_dir, favoured=not favour or spec.split(':', 1)[0] in favour) for spec in specs]
     names = {stage.name for stage in stages}
+    if set(favour) - names:
+        raise SystemExit('--favour %s: not a stage of this run' % ', '.join(sorted(set(favour) - names)))
     for stage in stages:
         unknown = set(stage.after) - names
         if unknown:
@@ -130,9 +140,11 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
     parser.add_argument('--jobs', type=int, default=3, help='stages running at once (default 3)')
     parser.add_argument('--log-dir', default=os.path.join('build', 'stages'), help='where each stage logs')
+    parser.add_argument('--favour', action='append', default=[], metavar='STAGE',
+                        help='run at normal priority, the stages not named under nice (default: all at normal)')
     parser.add_argument('stages', nargs='+', metavar='STAGE[:AFTER[+AFTER...]]')
     args = parser.parse_args(argv)
-    return run(args.stages, args.jobs, args.log_dir)
+    return run(args.stages, args.jobs, args.log_dir, args.favour)
 
 
 if __name__ == '__main__':

@@ -40,8 +40,12 @@ def _wall_clock() -> float:
 
 
 def _fingerprint(open_results):
-    """What is wrong, as a comparable value: the failing results with what they saw (or the must_pass keys)."""
-    return tuple(sorted(item if isinstance(item, str) else (item.check, item.subject, item.status, item.seen)
+    """What is wrong, as a comparable value: the failing results with what they saw (or the must_pass keys); only
+    their status for checks whose words change between readings of one fault (Check.settles_on_status)."""
+    def seen(item):
+        check = checks.REGISTRY.get(item.check)
+        return '' if check is not None and check.settles_on_status else item.seen
+    return tuple(sorted(item if isinstance(item, str) else (item.check, item.subject, item.status, seen(item))
                         for item in open_results))
 
 

@@ -158,6 +158,9 @@ class Check:
     na_expected = 'state from the device'
     error_subject = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
     source_per_subject = False  # source() differs between the subjects of one device and phase
+    # Settling (validate_gather) asks whether a device fails "the same way" from one reading to the next; a check whose
+    # words about one fault change from reading to reading (a ping's, with ARP timing) counts only which subjects fail.
+    settles_on_status = False
 
     # ------------------------------------------------------------------ what subclasses implement
     def subjects(self, ctx, model):

@@ -483,6 +483,8 @@ class _Pings(Check):
     per = 'rail and same-rail peer'
     kind = 'ping'
     source_per_subject = True
+    # "no reply" one reading, "destination host unreachable" the next: the kernel's ARP state, not the fabric
+    settles_on_status = True
 
     def subjects(self, ctx, model):
         for target in catalog.ping_targets(ctx, model, ctx.options.get('ping_peers', 0)):

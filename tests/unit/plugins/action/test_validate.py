@@ -341,6 +341,24 @@ def test_gather_stops_once_the_failures_stay_the_same_instead_of_waiting_out_the
     assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0}
 
 
+def test_a_ping_whose_words_follow_arp_fails_the_same_way_but_a_bgp_state_change_does_not():
+    """Settling compares what fails: a ping's "no reply" and "destination host unreachable" are one fault seen at two
+    moments of the kernel's ARP state; a BGP session from Active to Connect is a session still moving."""
+    from ansible_collections.aifabric.fabric.plugins.action.validate_gather import _fingerprint
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.base import Result
+
+    def jumbo(seen):
+        return [Result('gpu0001', 'jumbo_frames', 'eth1 -> gpu0003 10.100.0.12', 'fail', seen=seen)]
+
+    def bgp(seen):
+        return [Result('leaf001', 'bgp_session', '10.0.0.0 spine001', 'fail', seen=seen)]
+
+    assert _fingerprint(jumbo('no reply to 8972-byte payload with DF set (3 of 3 lost)')) == \
+        _fingerprint(jumbo('10.100.0.10 reports destination host unreachable'))
+    assert _fingerprint(jumbo('no reply (3 of 3 lost)')) != _fingerprint(jumbo('no reply (3 of 3 lost)') + bgp('Active'))
+    assert _fingerprint(bgp('Active')) != _fingerprint(bgp('Connect'))
+
+
 def test_gather_at_the_deadline_tells_still_changing_from_wrong(action_loader):
     states = [_module_outputs(scenario_states(name), 'leaf001') for name in ('link_down', 'bgpd_stopped')]
     result = _gather(action_loader, {'settle_timeout': 20, 'settle_interval': 5, 'settle_stable': 10}, states * 3)
