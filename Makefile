@@ -28,8 +28,9 @@ INTEGRATION_WORKERS ?= 4
 # deploy drivers and playbooks against them, containerlab, the host roles. Listed longest first: xdist hands out
 # files in this order.
 INTEGRATION_PATHS := tests/deploy tests/doubles tests/unit tests/roles tests/lab
-# Lab scenarios share one lab (the default scenario's create and destroy); hosts_lab first, on unconfigured hosts.
-LAB_SCENARIOS ?= hosts_lab clab_fabric clab_faults
+# Lab scenarios share one lab (the default scenario's create and destroy). clab_fabric first: it converges the lab
+# (switches and host roles), twice, and validates it; hosts_lab and clab_faults then skip their own converge.
+LAB_SCENARIOS ?= clab_fabric hosts_lab clab_faults
 # `make molecule LAB_LOCK=/path` holds that flock(1) lock while a lab exists (machines shared by several people).
 LAB_LOCK ?=
 # `make sanity` and `make units` also run with these ansible-core releases (the venv's own is pinned in

@@ -77,8 +77,8 @@ def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=No
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'device', 'settle_timeout', 'settle_interval', 'settle_stable', 'ping_peers',
-                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'must_pass', 'timeout',
-                             'deployed'))
+                             'rnic', 'parallel', 'max_loss_percent', 'health_interval', 'counters', 'must_pass',
+                             'timeout', 'deployed'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -94,6 +94,7 @@ class ActionModule(ActionBase):
             'parallel': {'type': 'int', 'default': 8},
             'max_loss_percent': {'type': 'int', 'default': 34},
             'health_interval': {'type': 'int', 'default': 0},
+            'counters': {'type': 'bool', 'default': True},
             'must_pass': {'type': 'list', 'elements': 'str'},
             'timeout': {'type': 'int', 'default': 120},
             'deployed': {'type': 'list', 'elements': 'str'},
@@ -120,7 +121,7 @@ class ActionModule(ActionBase):
             plan['anta'] = anta_catalog.eapi_commands(ctx, model)  # the outputs ANTA's tests read, same connection
         commands = gatherer.commands(model, plan)
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
-        counter_commands = [(key, command) for key, command in commands if key == COUNTERS]
+        counter_commands = [(key, command) for key, command in commands if key == COUNTERS and args['counters']]
         peers = {item['name']: item['peer'] for item in model.get('interfaces') or [] if item.get('peer')}
         started_at, started = _wall_clock(), time.monotonic()
         deadline = started + args['settle_timeout']

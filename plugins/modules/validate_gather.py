@@ -79,6 +79,12 @@ options:
         rules then report not applicable).
     type: int
     default: 0
+  counters:
+    description:
+      - Read the lossless counters at all. C(false) skips them (the deploy's health gate judges the fabric checks
+        only; on SONiC a reading is a C(sonic-db-cli) call per port, queue and priority group).
+    type: bool
+    default: true
   must_pass:
     description:
       - Settle on these results only, each named C(<check> <subject>) as in RV(check_results) (the deploy's health

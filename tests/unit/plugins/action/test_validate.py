@@ -145,6 +145,19 @@ def test_gather_on_a_host_plans_pings_rnic_facts_and_one_counter_reading(action_
     assert 'counters.2' not in state and set(state['_times']) == {'counters'} and result['platform'] == 'host'
 
 
+def test_gather_without_counters_reads_no_counter(action_loader):
+    """The deploy's health gate judges the fabric checks: `counters: false` leaves the counter reading out."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0, 'counters': False})
+    states = scenario_states('healthy')
+    rnic = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
+                                                'devices': {}, 'errors': []}}}
+    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic]) as execute:
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list[1:]]
+    assert calls == [('aifabric.fabric.rnic_facts', ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm'])]
+    assert 'counters' not in result['state'] and '_times' not in result['state'] and result['settled']
+
+
 def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 7, 'rnic': True})
     states = scenario_states('healthy')
