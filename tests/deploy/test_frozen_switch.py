@@ -33,7 +33,10 @@ def _freeze(double):
     """SIGSTOP every process of the double (its sshd listener and the sessions): the port accepts, nothing speaks."""
     pids = descendants(double.process.pid) + [double.process.pid]
     for pid in pids:
-        os.kill(pid, signal.SIGSTOP)
+        try:
+            os.kill(pid, signal.SIGSTOP)
+        except ProcessLookupError:
+            pass  # a session process that ended after it was listed: nothing left to freeze
     return pids
 
 
