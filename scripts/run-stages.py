@@ -38,9 +38,9 @@ BACKGROUND_NICENESS = 10
 
 
 class Stage:
-    def __init__(self, spec: str, log_dir: str, favoured=True):
+    def __init__(self, spec: str, log_dir: str):
         self.name, after = (spec.split(':', 1) + [''])[:2]
-        self.favoured = favoured
+        self.favoured = True
         self.after = [name for name in after.split('+') if name]
         self.log = os.path.join(log_dir, self.name + '.log')
         self.process = None
@@ -91,10 +91,12 @@ def summary_line(stage: Stage, log_lines: int) -> str:
 
 def run(specs, jobs, log_dir, favour=()) -> int:
     os.makedirs(log_dir, exist_ok=True)
-    stages = [Stage(spec, log_dir, favoured=not favour or spec.split(':', 1)[0] in favour) for spec in specs]
+    stages = [Stage(spec, log_dir) for spec in specs]
     names = {stage.name for stage in stages}
     if set(favour) - names:
         raise SystemExit('--favour %s: not a stage of this run' % ', '.join(sorted(set(favour) - names)))
+    for stage in stages:
+        stage.favoured = not favour or stage.name in favour
     for stage in stages:
         unknown = set(stage.after) - names
         if unknown:
