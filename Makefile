@@ -43,15 +43,14 @@ CORE_VENVS := $(foreach version,$(CORE_MATRIX),$(VENV)/cores/$(version)/.install
 # release's format (runtime-metadata: meta/runtime.yml; ignores: tests/sanity/ignore-<release>.txt). The others
 # (pylint, pep8, yamllint, shellcheck, compile, text rules) check the files alone and run once, on the newest.
 SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metadata validate-modules
-# On the older releases through ansible-test (its collection loader), the tests of the code that calls ansible-core:
-# inventory, action and filter plugins (the inventory plugin's error path on hostile intents through
-# ansible-inventory), modules (argument handling, check mode), the playbooks through ansible-playbook. On the newest
-# release these run with the whole suite, once, with pytest (`make unit integration`), and its loader is what sanity's
-# import test runs; so does the invalid-intent corpus, whose 181 cases test the intent's validation (this
-# collection's code) more than the release they run on.
+# On the older releases through ansible-test (its collection loader), the tests of the plugins that call ansible-core
+# APIs: inventory (with its error path on hostile intents through ansible-inventory), action and filter plugins,
+# modules (argument handling, check mode). The playbooks (tests/unit/playbooks) and everything else run once, on the
+# newest release, with pytest (`make unit integration`); sanity's import test runs each release's loader. So does the
+# invalid-intent corpus, whose 181 cases test the intent's validation (this collection's code), not the release.
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
-  tests/unit/plugins/modules/ tests/unit/playbooks/
+  tests/unit/plugins/modules/
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py

@@ -14,7 +14,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.revi
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     USERS_VARIABLE, SecretsError, mask_secrets, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    StepTimeout, TransportError, deadline)
+    StepTimeout, TransportError, deadline, import_in_controller)
+
+import_in_controller('napalm', 'netmiko')
 
 # The host variables the drivers read (templated here: they may come from Vault or other variables).
 CONNECTION_VARIABLES = (

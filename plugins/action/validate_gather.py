@@ -21,7 +21,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gathe
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, deadline, eapi_json, eapi_session)
+    EapiSettings, TransportError, deadline, eapi_json, eapi_session, import_in_controller)
+
+import_in_controller('napalm', 'netmiko', 'anta.catalog', 'anta.device')
 
 COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',

@@ -19,6 +19,7 @@ deadline() bounds any step in wall-clock time whatever the library underneath wa
 from __future__ import annotations
 
 import contextlib
+import importlib
 import os
 import re
 import shlex
@@ -134,6 +135,21 @@ class EapiSettings:
 
     def endpoint(self) -> str:
         return '%s://%s:%s' % ('https' if self.use_ssl else 'http', self.host, self.port or (443 if self.use_ssl else 80))
+
+
+def import_in_controller(*names):
+    """Import device libraries when the action plugin that needs them is loaded, not in each task's worker.
+
+    Ansible's linear and free strategies load a task's action plugin in the controller before they fork one worker
+    per host, and each worker inherits the controller's imports. Imported in the worker, napalm (its package imports
+    every driver it ships), netmiko and ANTA cost about a second of CPU per host and task. A missing library is left
+    to the step that needs it, which names it.
+    """
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def _napalm_driver(settings):

@@ -21,7 +21,6 @@ import re
 import sys
 import time
 
-import jsonschema
 import yaml
 
 from tests.doubles import faults as faults_file
@@ -225,22 +224,16 @@ def schema(release):
     })
 
 
-CHECKER = jsonschema.FormatChecker()
-
-
-@CHECKER.checks('vni')
 def _vni(value):
     """A VXLAN network identifier: 24 bits, 0 reserved (RFC 7348 section 5; NVUE's own bound is [unverified])."""
     return bool(re.fullmatch(r'[0-9]+', str(value))) and 1 <= int(value) <= 16777215
 
 
-@CHECKER.checks('vlan-id')
 def _vlan_id(value):
     """`nv set bridge domain <domain-id> vlan <vid>`: 1-4094 (IEEE 802.1Q)."""
     return bool(re.fullmatch(r'[0-9]+', str(value))) and 1 <= int(value) <= 4094
 
 
-@CHECKER.checks('ip-prefix')
 def _ip_prefix(value):
     try:
         ipaddress.ip_interface(value)
@@ -373,9 +366,17 @@ def diff(old, new):
     return operations
 
 
+FORMATS = {'vni': _vni, 'vlan-id': _vlan_id, 'ip-prefix': _ip_prefix}
+
+
 @functools.lru_cache(maxsize=8)
 def _validator(release):
-    return jsonschema.Draft7Validator(schema(release), format_checker=CHECKER)
+    # Imported here: jsonschema loads its meta-schemas on import (~0.15 s), and every `nv show` is a new process.
+    import jsonschema  # pylint: disable=import-outside-toplevel
+    checker = jsonschema.FormatChecker()
+    for name, check in FORMATS.items():
+        checker.checks(name)(check)
+    return jsonschema.Draft7Validator(schema(release), format_checker=checker)
 
 
 BUILTIN_VRFS = ('default', 'mgmt')  # Cumulus Linux's own VRFs (the management VRF exists on every switch)
