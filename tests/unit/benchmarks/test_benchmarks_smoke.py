@@ -29,14 +29,31 @@ def quick_settle(monkeypatch, tmp_path):
 def test_scratch_stays_until_removed_and_the_next_settle_waits(monkeypatch, tmp_path):
     """Scratch directories outlive the pass that filled them; their removal makes the next settle() wait out the
     window in which journal-less ext4 scans the freed inodes."""
+    clock = FakeClock()
+    monkeypatch.setattr(_common, 'time', clock)  # the test's time: a loaded machine's delays do not count
     first, second = _common.scratch('one-', str(tmp_path)), _common.scratch('two-', str(tmp_path))
     assert _common.settle() == 0.0  # nothing removed yet: no wait
     _common.remove_scratch()
     assert not os.path.exists(first) and not os.path.exists(second)
-    monkeypatch.setattr(_common, 'RECENTLY_DELETED_SECONDS', 0.3)
+    monkeypatch.setattr(_common, 'RECENTLY_DELETED_SECONDS', 30)
+    clock.now += 10
     waited = _common.settle()
-    assert 0.0 < waited <= 0.3
+    assert 19 < waited <= 20 and clock.slept == [waited]
     assert _common.settle() == 0.0  # the window has passed
+
+
+class FakeClock:
+    """time.time() and time.sleep() of a clock that moves only when slept on or told to."""
+
+    def __init__(self):
+        self.now, self.slept = 1_000_000.0, []
+
+    def time(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+        self.now += seconds
 
 
 def test_python_api_toy_fabric():
