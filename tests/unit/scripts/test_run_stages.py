@@ -1,0 +1,60 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""scripts/run-stages.py: the background stages' cpu cgroup holds their processes, new sessions included."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'scripts', 'run-stages.py')
+spec = importlib.util.spec_from_file_location('run_stages', SCRIPT)
+run_stages = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(run_stages)
+
+
+def cpu_cgroup_of(pid):
+    """The process's group in the v1 hierarchy that has the cpu controller."""
+    with open('/proc/%d/cgroup' % pid, encoding='ascii') as handle:
+        for line in handle:
+            _, controllers, path = line.rstrip('\n').split(':', 2)
+            if 'cpu' in controllers.split(','):
+                return path
+    return None
+
+
+def test_no_cgroup_where_none_can_be_made(tmp_path):
+    assert run_stages.background_cgroup(str(tmp_path / 'no-such-controller')) is None
+
+
+def test_a_background_session_stays_in_the_cgroup_and_leaves_with_it():
+    cgroup = run_stages.background_cgroup()
+    if cgroup is None:
+        pytest.skip('no cpu cgroup can be made here (needs root and cgroup v1 at %s)' % run_stages.CPU_CGROUP)
+    try:
+        with open(os.path.join(cgroup, 'cpu.shares'), encoding='ascii') as handle:
+            assert int(handle.read()) == run_stages.BACKGROUND_SHARES
+        # A new session, as sshd makes one per connection: autogroup would weigh it apart, the cgroup keeps it.
+        child = subprocess.Popen(run_stages.in_cgroup(cgroup, [
+            sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(30)']))
+        try:
+            for _ in range(100):  # the shell has exec'd python once the command line is python's
+                with open('/proc/%d/cmdline' % child.pid, 'rb') as handle:
+                    if handle.read().startswith(sys.executable.encode()):
+                        break
+                time.sleep(0.05)
+            assert cpu_cgroup_of(child.pid) == '/' + os.path.basename(cgroup)
+            run_stages.remove_cgroup(cgroup)
+            assert not os.path.exists(cgroup)
+            assert cpu_cgroup_of(child.pid) == '/'
+        finally:
+            child.kill()
+            child.wait()
+    finally:
+        run_stages.remove_cgroup(cgroup)
