@@ -54,13 +54,14 @@ CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ test
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
-# What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest first);
+# What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest chain first);
 # scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
-# sanity and units share the collection copy (and ansible-test's venvs): one after the other.
+# sanity and units share the collection copy (and ansible-test's venvs): one after the other, about 7 minutes of
+# wall time together, so they start beside the lab and the integration stage.
 STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab:setup-python integration:setup-python \
-  unit:setup-python lint:setup-python collection-copy:setup-python sanity:collection-copy+setup-cores \
-  units:sanity molecule-render:setup-python build:setup-python packaging:setup-python
-STAGE_JOBS ?= 3
+  collection-copy:setup-python sanity:collection-copy+setup-cores units:sanity unit:setup-python lint:setup-python \
+  molecule-render:setup-python build:setup-python packaging:setup-python
+STAGE_JOBS ?= 4
 # The lab's stage is the critical path and mostly waits (containers, BGP timers, settling): it keeps normal priority,
 # the others run under nice and take the CPU it leaves (a starved lab converges and settles slower, not less).
 FAVOURED_STAGES ?= molecule-lab

@@ -23,7 +23,7 @@ def cpu_cgroup_of(pid):
     """The process's group in the v1 hierarchy that has the cpu controller."""
     with open('/proc/%d/cgroup' % pid, encoding='ascii') as handle:
         for line in handle:
-            _, controllers, path = line.rstrip('\n').split(':', 2)
+            controllers, path = line.rstrip('\n').split(':', 2)[1:]
             if 'cpu' in controllers.split(','):
                 return path
     return None
@@ -44,7 +44,8 @@ def test_a_background_session_stays_in_the_cgroup_and_leaves_with_it():
         child = subprocess.Popen(run_stages.in_cgroup(cgroup, [
             sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(30)']))
         try:
-            for _ in range(100):  # the shell has exec'd python once the command line is python's
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:  # the shell has exec'd python once the command line is python's
                 with open('/proc/%d/cmdline' % child.pid, 'rb') as handle:
                     if handle.read().startswith(sys.executable.encode()):
                         break
