@@ -43,7 +43,7 @@ BACKGROUND_NICENESS = 19
 # not (an idempotent converge of the lab beside six `nice -n 19` busy loops: 58 s instead of 29 s). A cgroup holds
 # every descendant, new sessions included: with the loops in a cgroup of 64 shares it took 33 s.
 CPU_CGROUP = '/sys/fs/cgroup/cpu'
-BACKGROUND_SHARES = 128  # against 1024 for the lab's session and 1024 for Docker's containers
+BACKGROUND_SHARES = 256  # against 1024 for the lab's session and 1024 for Docker's containers
 
 
 def background_cgroup(root: str = CPU_CGROUP):
@@ -103,15 +103,20 @@ class Stage:
         self.started = time.monotonic()
         self.status = 'running'
         cgroup = None if self.favoured or not cgroup else stage_cgroup(cgroup, self.name)
-        argv = ['make', '--no-print-directory', self.name]
-        if not self.favoured:
-            argv = ['nice', '-n', str(BACKGROUND_NICENESS)] + argv
         with open(self.log, 'wb') as log:
-            self.process = subprocess.Popen(in_cgroup(cgroup, argv) if cgroup else argv, stdout=log,
-                                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            self.process = subprocess.Popen(self.command(cgroup), stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL)
         print('== %s: started (load %s%s%s)' % (
             self.name, self.load_at_start, '' if self.favoured else ', nice %d' % BACKGROUND_NICENESS,
             ', cpu shares %d' % BACKGROUND_SHARES if cgroup else ''), flush=True)
+
+    def command(self, cgroup=None) -> list:
+        """`make <stage>`; a background stage's under nice, in its cgroup where it has one."""
+        argv = ['make', '--no-print-directory', self.name]
+        if self.favoured:
+            return argv
+        argv = ['nice', '-n', str(BACKGROUND_NICENESS)] + argv
+        return in_cgroup(cgroup, argv) if cgroup else argv
 
     def poll(self) -> bool:
         """True once the stage has ended (its CPU time is that of the make process tree it waited for)."""

@@ -57,10 +57,10 @@ def _set_facts(fleet, name, **facts):
     state.write_json(state.path(directory, 'device.json'), dict(state.device(directory), **facts))
 
 
-def _short_nvue_minutes(fleet, platform, name):
+def _short_nvue_minutes(fleet, platform, name, minute_s=2):
     """NVUE's confirm time is whole minutes (the driver rounds up): the double's minute lasts 2 s for timer tests."""
     if platform == 'nvue':
-        _set_facts(fleet, name, minute_s=2)
+        _set_facts(fleet, name, minute_s=minute_s)
 
 
 def _reset(fleet, name, platform):
@@ -148,16 +148,18 @@ def test_a_rejected_line_leaves_the_switch_as_it_was_and_quotes_the_switch(switc
 def test_the_switch_reverts_by_itself_when_the_session_drops_after_commit(switch, fleet):
     platform, name, driver, files = switch
     before = running(fleet, name, platform)
-    _short_nvue_minutes(fleet, platform, name)
+    # A timer long enough for the rollback's new session to find the revision pending on a loaded machine (one
+    # that ran out first would leave nothing to roll back, and the push would read as refused before its commit)
+    _short_nvue_minutes(fleet, platform, name, minute_s=10)
     faults.write(fleet.state_dir_of(name), drop_after_commit=True)
     started = time.monotonic()
     with pytest.raises(DeployError) as caught:
         # EOS answers the commit before it goes dark: then the confirm is what cannot reach it
-        contract.push(driver(), files, confirm_seconds=3)
+        contract.push(driver(), files, confirm_seconds=10)
         contract.confirm(driver(), files)
     assert time.monotonic() - started < 60, 'a cut session fails at once, not at a read timeout'
     assert caught.value.outcome in (REVERTING, ROLLED_BACK)
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 30
     while running(fleet, name, platform) != before and time.monotonic() < deadline:
         time.sleep(0.5)
     assert running(fleet, name, platform) == before
