@@ -82,7 +82,10 @@ setup-python: $(VENV)/.installed $(COLLECTION_LINK) $(GET_PIP_SCRIPTS)
 setup-cores: $(CORE_VENVS)  ## the venvs of the older ansible-core releases (make sanity, make units)
 
 # requirements*.txt hold ranges; the pins of this project's CI come from constraints.txt, here only.
+# mkdir first: setup-cores makes $(VENV)/cores/... at the same time, and venv fails when its directory appears
+# between its own check and its mkdir.
 $(VENV)/.installed: constraints.txt requirements.txt test-requirements.txt
+	mkdir -p $(VENV)
 	python3 -m venv $(VENV)
 	PIP_CONSTRAINT=constraints.txt $(BIN)/pip install -q -r test-requirements.txt
 	touch $@
