@@ -60,24 +60,8 @@ def background_cgroup(root: str = CPU_CGROUP):
     return path
 
 
-def stage_cgroup(background: str, name: str) -> str:
-    """The stage's own cgroup inside the background one: each background stage gets an equal share of what the lab
-    leaves, however many processes it starts (sanity's one pylint beside the integration stage's twenty)."""
-    path = os.path.join(background, name)
-    try:
-        os.mkdir(path)
-    except OSError:
-        return background
-    return path
-
-
 def remove_cgroup(path: str, root: str = CPU_CGROUP) -> None:
-    """Move what is left in the cgroup and the stages' ones inside it (a daemon a test leaked) back to the root
-    cgroup, then remove them."""
-    with contextlib.suppress(OSError):
-        for entry in os.scandir(path):
-            if entry.is_dir():
-                remove_cgroup(entry.path, root)
+    """Move what is left in the cgroup (a daemon a test leaked) back to the root cgroup, then remove it."""
     with contextlib.suppress(OSError):
         with open(os.path.join(path, 'cgroup.procs'), encoding='ascii') as handle:
             for pid in handle.read().split():
@@ -102,7 +86,7 @@ class Stage:
         self.load_at_start = load()
         self.started = time.monotonic()
         self.status = 'running'
-        cgroup = None if self.favoured or not cgroup else stage_cgroup(cgroup, self.name)
+        cgroup = None if self.favoured else cgroup
         with open(self.log, 'wb') as log:
             self.process = subprocess.Popen(self.command(cgroup), stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
@@ -215,7 +199,7 @@ def main(argv=None) -> int:
     parser.add_argument('--jobs', type=int, default=3, help='stages running at once (default 3)')
     parser.add_argument('--log-dir', default=os.path.join('build', 'stages'), help='where each stage logs')
     parser.add_argument('--favour', action='append', default=[], metavar='STAGE',
-                        help='run at normal priority, the stages not named under nice (default: all at normal)')
+                        help='run at normal priority, the others under nice in a low-weight cpu cgroup (default: all at normal)')
     parser.add_argument('stages', nargs='+', metavar='STAGE[:AFTER[+AFTER...]]')
     args = parser.parse_args(argv)
     return run(args.stages, args.jobs, args.log_dir, args.favour)

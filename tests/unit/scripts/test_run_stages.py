@@ -51,9 +51,7 @@ def test_a_background_session_stays_in_the_cgroup_and_leaves_with_it():
         with open(os.path.join(cgroup, 'cpu.shares'), encoding='ascii') as handle:
             assert int(handle.read()) == run_stages.BACKGROUND_SHARES
         # A new session, as sshd makes one per connection: autogroup would weigh it apart, the cgroup keeps it.
-        stage = run_stages.stage_cgroup(cgroup, 'integration')
-        assert stage == os.path.join(cgroup, 'integration')
-        child = subprocess.Popen(run_stages.in_cgroup(stage, [
+        child = subprocess.Popen(run_stages.in_cgroup(cgroup, [
             sys.executable, '-c', 'import os, time; os.setsid(); time.sleep(30)']))
         try:
             deadline = time.monotonic() + 10
@@ -62,7 +60,7 @@ def test_a_background_session_stays_in_the_cgroup_and_leaves_with_it():
                     if handle.read().startswith(sys.executable.encode()):
                         break
                 time.sleep(0.05)
-            assert cpu_cgroup_of(child.pid) == '/%s/integration' % os.path.basename(cgroup)
+            assert cpu_cgroup_of(child.pid) == '/' + os.path.basename(cgroup)
             run_stages.remove_cgroup(cgroup)
             assert not os.path.exists(cgroup)
             assert cpu_cgroup_of(child.pid) == '/'
