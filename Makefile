@@ -63,7 +63,8 @@ STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab
   molecule-render:setup-python build:setup-python packaging:setup-python
 STAGE_JOBS ?= 4
 # The lab's stage is the critical path and mostly waits (containers, BGP timers, settling): it keeps normal priority,
-# the others run under nice and take the CPU it leaves (a starved lab converges and settles slower, not less).
+# the others run under nice in a low-weight cpu cgroup and take the CPU it leaves (a starved lab converges and
+# settles slower, not less).
 FAVOURED_STAGES ?= molecule-lab
 
 .PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down test unit integration role-tests lint sanity \

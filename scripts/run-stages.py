@@ -60,12 +60,13 @@ def background_cgroup(root: str = CPU_CGROUP):
     return path
 
 
-def remove_cgroup(path: str, root: str = CPU_CGROUP) -> None:
-    """Move what is left in the cgroup (a daemon a test leaked) back to the root cgroup, then remove it."""
+def remove_cgroup(path: str) -> None:
+    """Move what is left in the cgroup (a daemon a test leaked) back to its parent, the root cgroup, then remove it."""
     with contextlib.suppress(OSError):
         with open(os.path.join(path, 'cgroup.procs'), encoding='ascii') as handle:
             for pid in handle.read().split():
-                with contextlib.suppress(OSError), open(os.path.join(root, 'cgroup.procs'), 'w', encoding='ascii') as out:
+                with contextlib.suppress(OSError), open(os.path.join(os.path.dirname(path), 'cgroup.procs'), 'w',
+                                                        encoding='ascii') as out:
                     out.write(pid + '\n')
         os.rmdir(path)
 
@@ -86,13 +87,12 @@ class Stage:
         self.load_at_start = load()
         self.started = time.monotonic()
         self.status = 'running'
-        cgroup = None if self.favoured else cgroup
         with open(self.log, 'wb') as log:
             self.process = subprocess.Popen(self.command(cgroup), stdout=log, stderr=subprocess.STDOUT,
                                             stdin=subprocess.DEVNULL)
         print('== %s: started (load %s%s%s)' % (
             self.name, self.load_at_start, '' if self.favoured else ', nice %d' % BACKGROUND_NICENESS,
-            ', cpu shares %d' % BACKGROUND_SHARES if cgroup else ''), flush=True)
+            ', cpu shares %d' % BACKGROUND_SHARES if cgroup and not self.favoured else ''), flush=True)
 
     def command(self, cgroup=None) -> list:
         """`make <stage>`; a background stage's under nice, in its cgroup where it has one."""

@@ -92,9 +92,10 @@ class ActionModule(ActionBase):
         results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
         found = causes.analyse(ctx, results)
         now = datetime.datetime.now(datetime.timezone.utc)
-        judged = time.monotonic() - started
+        # Rounded once: the meta, the timing sentence and the headline give the same figures.
+        judged = round(time.monotonic() - started, 2)
         begun = [value for value in [args['started_at']] + [item.get('started_at') for item in gathered.values()] if value]
-        run_seconds = max(judged, now.timestamp() - min(begun)) if begun else judged
+        run_seconds = round(max(judged, now.timestamp() - min(begun)) if begun else judged, 2)
         meta = {
             'generated_at': now.strftime('%Y-%m-%d %H:%M:%S UTC'),
             'intent': intent,
@@ -102,8 +103,8 @@ class ActionModule(ActionBase):
             'devices_checked': len(devices),
             'devices_without_state': ', '.join(sorted(name for name in devices if args['gathered'] and not ctx.gathered(name))),
             'check_mode': bool(self._task.check_mode),
-            'run_seconds': round(run_seconds, 2),
-            'judging_seconds': round(judged, 2),
+            'run_seconds': run_seconds,
+            'judging_seconds': judged,
             'timing': _timing(run_seconds, judged, gathered),
             'settling': _settling(gathered),
         }
