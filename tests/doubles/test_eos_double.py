@@ -216,7 +216,7 @@ def test_connection_dropped_after_commit_timer_reverts(napalm_eos):
 
 def test_state_follows_the_running_config_and_the_fault_knobs(napalm_eos):
     driver, device = napalm_eos
-    device.faults.set(convergence_s=0.3)
+    device.faults.set(convergence_s=3)  # long enough for the first show on a loaded machine (0.3 s was not)
     driver.load_replace_candidate(config=rendered(GOLDEN[0]))
     driver.commit_config()
 
@@ -225,7 +225,7 @@ def test_state_follows_the_running_config_and_the_fault_knobs(napalm_eos):
     peers = run('show ip bgp summary vrf all')['vrfs']['default']['peers']
     assert sorted(peers) == ['10.0.0.0', '10.0.0.2']
     assert {peer['peerState'] for peer in peers.values()} == {'Connect'}
-    time.sleep(0.4)
+    time.sleep(3.1)
     peers = run('show ip bgp summary vrf all')['vrfs']['default']['peers']
     assert peers['10.0.0.0']['peerState'] == 'Established' and peers['10.0.0.0']['asn'] == '65100'
     assert run('show bgp evpn summary')['vrfs']['default']['peers']['10.0.0.2']['peerState'] == 'Established'

@@ -125,10 +125,23 @@ print(json.dumps(send({'source': '198.51.100.1', 'destination': '198.51.100.2', 
 '''
 
 
+def _wait_for_packet_socket(process, timeout=60):
+    """The probe may leave once the capture's packet socket is open: /proc/PID/net/packet lists the packet sockets
+    of the process's namespace, where the capture is the only one (a fixed sleep lost the race on a loaded machine)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and process.poll() is None:
+        with open('/proc/%d/net/packet' % process.pid, encoding='ascii') as table:
+            if len(table.read().splitlines()) > 1:
+                return
+        time.sleep(0.05)
+    ended = process.poll() is not None
+    raise AssertionError('the capture opened no packet socket: %s' % (process.communicate()[1] if ended else 'timeout'))
+
+
 def _probe_through(tunnel, tos):
     tunnel(tos)
     capture = _in_namespace(NS[1], CAPTURE)
-    time.sleep(1.0)  # the capture socket is open before the first probe leaves
+    _wait_for_packet_socket(capture)
     probe = _in_namespace(NS[0], PROBE)
     sent, problem = probe.communicate(timeout=60)
     assert probe.returncode == 0, problem
