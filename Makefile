@@ -15,9 +15,13 @@ unexport PYTHONDONTWRITEBYTECODE
 COLLECTION_LINK := .ansible/collections/ansible_collections/aifabric/fabric
 # ansible-test wants the collection at .../ansible_collections/aifabric/fabric, outside this git tree: a directory
 # of this clone's own (named by a hash of its path), so that two clones on one machine never overwrite each other.
+# sanity and units each get a copy (ansible-test keeps its work files in the copy), so they can run at the same time.
 TEST_ROOT ?= $(or $(TMPDIR),/tmp)/aifabric-ansible-test-$(shell printf '%s' '$(CURDIR)' | sha256sum | cut -c1-12)
-COLLECTION_COPY := $(TEST_ROOT)/ansible_collections/aifabric/fabric
-ANSIBLE_TEST := cd $(COLLECTION_COPY) && ansible-test
+SANITY_COPY := $(TEST_ROOT)/sanity/ansible_collections/aifabric/fabric
+UNITS_COPY := $(TEST_ROOT)/units/ansible_collections/aifabric/fabric
+copy_collection = mkdir -p $(1) && rsync -a --delete --delete-excluded --exclude .git --exclude .venv --exclude .ansible \
+  --exclude out --exclude /build --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis \
+  --exclude benchmarks/results ./ $(1)/
 PYTHON_VERSION := 3.11
 # pytest workers (pytest-xdist): `unit` is CPU-bound (one per CPU); `integration` waits on playbooks, device doubles'
 # confirm timers and SSH, so it runs more workers than CPUs. Each test file stays on one worker (--dist loadfile):
@@ -54,12 +58,10 @@ CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ test
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
-# What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest chain first);
+# What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest first);
 # scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
-# sanity and units share the collection copy (and ansible-test's venvs): one after the other, about 7 minutes of
-# wall time together, so they start beside the lab and the integration stage.
 STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab:setup-python integration:setup-python \
-  collection-copy:setup-python sanity:collection-copy+setup-cores units:sanity unit:setup-python lint:setup-python \
+  sanity:setup-python+setup-cores units:setup-python+setup-cores unit:setup-python lint:setup-python \
   molecule-render:setup-python build:setup-python packaging:setup-python
 STAGE_JOBS ?= 4
 # The lab's stage is the critical path and mostly waits (containers, BGP timers, settling): it keeps normal priority,
@@ -68,7 +70,7 @@ STAGE_JOBS ?= 4
 FAVOURED_STAGES ?= molecule-lab
 
 .PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down test unit integration role-tests lint sanity \
-        units build packaging ee-context molecule molecule-render molecule-lab collection-copy clean
+        units build packaging ee-context molecule molecule-render molecule-lab clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | column -t -s "$$(printf '\t')"
@@ -137,24 +139,20 @@ role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree a
 lint: setup-python  ## ansible-lint, production profile
 	ansible-lint
 
-collection-copy:
-	mkdir -p $(COLLECTION_COPY)
-	rsync -a --delete --delete-excluded --exclude .git --exclude .venv --exclude .ansible --exclude out --exclude /build \
-	  --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis --exclude benchmarks/results \
-	  ./ $(COLLECTION_COPY)/
-
-sanity: setup-python collection-copy $(CORE_VENVS)  ## ansible-test sanity: all of it on the newest ansible-core, per release what differs
-	$(ANSIBLE_TEST) sanity --venv --python $(PYTHON_VERSION)
+sanity: setup-python $(CORE_VENVS)  ## ansible-test sanity: all of it on the newest ansible-core, per release what differs
+	$(call copy_collection,$(SANITY_COPY))
+	cd $(SANITY_COPY) && ansible-test sanity --venv --python $(PYTHON_VERSION)
 	for version in $(CORE_MATRIX); do \
 	  echo "== ansible-test sanity, ansible-core $$version: $(SANITY_CORE_TESTS)"; \
-	  (cd $(COLLECTION_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test sanity --venv --python $(PYTHON_VERSION) \
+	  (cd $(SANITY_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test sanity --venv --python $(PYTHON_VERSION) \
 	    $(addprefix --test ,$(SANITY_CORE_TESTS))) || exit 1; \
 	done
 
-units: setup-python collection-copy $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on the older releases supported
+units: setup-python $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on the older releases supported
+	$(call copy_collection,$(UNITS_COPY))
 	for ansible_test in $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
 	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS)"; \
-	  (cd $(COLLECTION_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements $(CORE_UNIT_TESTS)) \
+	  (cd $(UNITS_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements $(CORE_UNIT_TESTS)) \
 	    || exit 1; \
 	done
 
