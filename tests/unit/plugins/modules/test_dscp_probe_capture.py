@@ -130,9 +130,12 @@ def _wait_for_packet_socket(process, timeout=60):
     of the process's namespace, where the capture is the only one (a fixed sleep lost the race on a loaded machine)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and process.poll() is None:
-        with open('/proc/%d/net/packet' % process.pid, encoding='ascii') as table:
-            if len(table.read().splitlines()) > 1:
-                return
+        try:
+            with open('/proc/%d/net/packet' % process.pid, encoding='ascii') as table:
+                if len(table.read().splitlines()) > 1:
+                    return
+        except OSError:
+            pass  # it has just ended: poll() says so next
         time.sleep(0.05)
     ended = process.poll() is not None
     raise AssertionError('the capture opened no packet socket: %s' % (process.communicate()[1] if ended else 'timeout'))
