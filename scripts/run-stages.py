@@ -62,11 +62,11 @@ def background_cgroup(root: str = CPU_CGROUP):
 
 def remove_cgroup(path: str) -> None:
     """Move what is left in the cgroup (a daemon a test leaked) back to its parent, the root cgroup, then remove it."""
+    parent_procs = os.path.join(os.path.dirname(path), 'cgroup.procs')
     with contextlib.suppress(OSError):
         with open(os.path.join(path, 'cgroup.procs'), encoding='ascii') as handle:
             for pid in handle.read().split():
-                with contextlib.suppress(OSError), open(os.path.join(os.path.dirname(path), 'cgroup.procs'), 'w',
-                                                        encoding='ascii') as out:
+                with contextlib.suppress(OSError), open(parent_procs, 'w', encoding='ascii') as out:
                     out.write(pid + '\n')
         os.rmdir(path)
 
