@@ -33,22 +33,23 @@ def lab(tmp_path_factory):
         inventory = base / 'inventory'
         inventory.mkdir()
         (inventory / 'mixed.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: %s\n' % MIXED)
-        yield {'fleet': fleet, 'base': base, 'inventory': inventory}
+        yield {'fleet': fleet, 'base': base, 'inventory': inventory, 'rendered': set()}
     finally:
         fleet.stop()
 
 
 def deploy(lab, *extra, inventory=None, expect_rc=0, render=True):
-    """render.yml (what the deploy pushes), then site.yml on the switches; returns (stdout, {switch: outcome}) from the
-    deploy play's summary."""
+    """render.yml (what the deploy pushes; once per inventory, the intents do not change), then site.yml on the
+    switches; returns (stdout, {switch: outcome}) from the deploy play's summary."""
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     inventories = ['-i', str(inventory or lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir, 'inventory.yml')]
-    if render:
+    if render and inventories[1] not in lab['rendered']:
         rendered = subprocess.run(ansible_cli('playbook') + inventories + [os.path.join(ROOT, 'playbooks', 'render.yml')],
                                   cwd=str(lab['base']), env=env, capture_output=True, text=True, timeout=900, check=False)
         assert rendered.returncode == 0, (rendered.stdout + rendered.stderr)[-4000:]
+        lab['rendered'].add(inventories[1])
     argv = ansible_cli('playbook') + inventories + [
         os.path.join(ROOT, 'playbooks', 'site.yml'), '--limit', 'switches',
         '-e', json.dumps({'switch_deploy_confirm_timeout': 120, 'switch_deploy_gate_timeout': 15,

@@ -26,7 +26,9 @@ import time
 import zlib
 
 from tests.doubles import faults as faults_file
-from tests.doubles.ssh import accounts, frr, sonic_factory, sonic_gcu, state
+from tests.doubles.ssh import accounts, frr, sonic_factory, state
+# sonic_gcu (jsonpatch, the YANG rules) is imported by the config commands only: every command is a process of its own
+# and the show commands, most of them, would pay for its import.
 from tests.doubles.ssh.cli import drop_my_session, table
 from tests.doubles.world import remote_vteps
 
@@ -145,6 +147,7 @@ def integrated(directory):
 
 # -- config: the generic config updater ----------------------------------------------------------------------------
 def _reject_lines(target, faults):
+    from tests.doubles.ssh import sonic_gcu
     for pattern in faults.get('reject_lines') or []:
         for table_name, rows in target.items():
             for key, fields in rows.items():
@@ -156,6 +159,7 @@ def _reject_lines(target, faults):
 
 def _apply_target(directory, faults, target, dry_run):
     """GCU's checks, then (unless a dry run) the target becomes the running CONFIG_DB."""
+    from tests.doubles.ssh import sonic_gcu
     facts = state.device(directory)
     current = running(directory)
     patch = sonic_gcu.check_target(current, target, facts)
@@ -217,6 +221,7 @@ def config(directory, faults, args):
                 with open(positional[0], encoding='utf-8') as handle:
                     document = json.load(handle)
                 if sub == 'apply-patch':
+                    from tests.doubles.ssh import sonic_gcu
                     document = sonic_gcu.apply_patch(running(directory), document)
                 sys.stdout.write('Patch Applier: localhost: Patch application starting.\n'
                                  'Patch Applier: localhost getting current config db.\n'
