@@ -134,7 +134,7 @@ def test_every_rendered_configuration_passes_the_vendor_rules():
                 raise AssertionError('%s: %s %s' % (where, error.message, error.data[-1])) from None
         else:
             from tests.doubles.ssh.state import nvue_ports
-            tree = nvue.from_operations(yaml.load(files['startup.yaml'], Loader=nvue._Loader))  # pylint: disable=protected-access
+            tree = nvue.from_operations(nvue.from_yaml(files['startup.yaml']))
             release = node_model['nos_release']
             assert nvue.validation_errors(tree, {'ports': nvue_ports(), 'release': release}) == [], where
     assert seen == {platform: set(models) for platform, models in MODELS.items()}, seen

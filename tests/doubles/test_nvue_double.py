@@ -115,14 +115,13 @@ def test_invalid_config_is_refused_with_nvue_text_and_nothing_changes(ssh_double
 
 @functools.lru_cache(maxsize=1)
 def _golden_trees():
-    import yaml
     from tests.doubles.ssh import nvue
     paths = sorted(glob.glob(os.path.join(GOLDEN, 'nvue', '*', '*.yaml')) + glob.glob(os.path.join(GOLDEN, 'shape2', '*', 'startup.yaml')))
     assert len(paths) > 10
     trees = {}
     for path in paths:
         with open(path, encoding='utf-8') as handle:
-            trees[path] = nvue.from_operations(yaml.load(handle, Loader=nvue._Loader))  # pylint: disable=protected-access
+            trees[path] = nvue.from_operations(nvue.from_yaml(handle))
     return trees
 
 

@@ -76,8 +76,12 @@ def _with_faults(live, name, device_faults, *extra, fail=False):
             faults.write(live['fleet'].state_dir_of(device), **CONVERGED)
 
 
+def _switches(live, platform):
+    return sorted(device for device, kind in live['platforms'].items() if kind == platform)
+
+
 def _first(live, platform):
-    return sorted(device for device, kind in live['platforms'].items() if kind == platform)[0]
+    return _switches(live, platform)[0]
 
 
 def _results(report, status=None, device=None, check=None):
@@ -100,23 +104,27 @@ def test_healthy_fabric_passes_with_checks_run_on_every_switch(live):
 
 
 @pytest.fixture(scope='module')
-def stuck(live):
-    """Every BGP session stuck on the first switch of each platform, in one run."""
+def broken(live):
+    """In one run: every BGP session stuck on the first switch of each platform, and the other EOS switch answering
+    nothing (the faults share no switch; a double's BGP state follows its own configuration, not its peers)."""
     stuck_on = {platform: _first(live, platform) for platform in ('eos', 'sonic', 'nvue')}
-    _result, report = _with_faults(live, 'stuck', {name: {'bgp_stuck': ['*']} for name in stuck_on.values()})
-    return {'stuck_on': stuck_on, 'report': report}
+    unreachable = _switches(live, 'eos')[-1]
+    assert unreachable not in stuck_on.values()
+    device_faults = {name: {'bgp_stuck': ['*']} for name in stuck_on.values()}
+    device_faults[unreachable] = {'unreachable': True}
+    _result, report = _with_faults(live, 'broken', device_faults)
+    return {'stuck_on': stuck_on, 'unreachable': unreachable, 'report': report}
 
 
 @pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
-def test_a_stuck_bgp_session_fails_the_device_it_is_on(stuck, platform):
-    failed = {item['check'] for item in _results(stuck['report'], 'fail', device=stuck['stuck_on'][platform])}
+def test_a_stuck_bgp_session_fails_the_device_it_is_on(broken, platform):
+    failed = {item['check'] for item in _results(broken['report'], 'fail', device=broken['stuck_on'][platform])}
     assert any('bgp' in check for check in failed), failed
-    assert stuck['report']['summary']['verdict'] != 'PASSED' and not stuck['report']['summary']['ok']
+    assert broken['report']['summary']['verdict'] != 'PASSED' and not broken['report']['summary']['ok']
 
 
-def test_an_unreachable_switch_is_reported_unreadable_not_passed(live):
-    name = _first(live, 'eos')
-    _result, report = _with_faults(live, 'unreachable', {name: {'unreachable': True}})
+def test_an_unreachable_switch_is_reported_unreadable_not_passed(broken):
+    name, report = broken['unreachable'], broken['report']
     errors = _results(report, 'error', device=name)
     assert errors and all(item['seen'].startswith('%s: eAPI connection to https://' % name) for item in errors), errors[:3]
     # only the design-level checks (the rendered configuration, "[design]") can pass without reading the switch

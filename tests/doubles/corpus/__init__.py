@@ -93,7 +93,7 @@ def nvue_case(case=None):
             text = handle.read()
     else:
         text = rendered('spine001', 'startup.yaml')
-    tree = nvue.from_operations(yaml.load(text, Loader=nvue._Loader))  # pylint: disable=protected-access
+    tree = nvue.from_operations(nvue.from_yaml(text))
     for path, value in (case.get('set') or {}).items():
         keys = _path(path)
         node = tree

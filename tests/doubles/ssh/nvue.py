@@ -21,8 +21,6 @@ import re
 import sys
 import time
 
-import yaml
-
 from tests.doubles import faults as faults_file
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
@@ -242,31 +240,41 @@ def _ip_prefix(value):
         return False
 
 
-class _Loader(yaml.SafeLoader):  # pylint: disable=too-many-ancestors
-    """YAML as NVUE reads it: `on`/`off`/`yes`/`no` stay strings (YAML 1.2 booleans are true/false only)."""
+@functools.lru_cache(maxsize=None)
+def _yaml():
+    """(yaml, Loader, Dumper) as NVUE reads and writes YAML, imported on first use: every command is a process of its
+    own and the JSON ones (`nv show ... -o json`, what the drivers and gatherers run) do not need PyYAML."""
+    import yaml  # pylint: disable=import-outside-toplevel
 
+    class Loader(yaml.SafeLoader):  # pylint: disable=too-many-ancestors
+        """`on`/`off`/`yes`/`no` stay strings (YAML 1.2 booleans are true/false only)."""
 
-_Loader.yaml_implicit_resolvers = {
-    key: [(tag, regexp) for tag, regexp in resolvers if tag != 'tag:yaml.org,2002:bool']
-    for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
-_Loader.add_implicit_resolver('tag:yaml.org,2002:bool', re.compile(r'^(?:true|True|TRUE|false|False|FALSE)$'),
-                              list('tTfF'))
+    Loader.yaml_implicit_resolvers = {
+        key: [(tag, regexp) for tag, regexp in resolvers if tag != 'tag:yaml.org,2002:bool']
+        for key, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    Loader.add_implicit_resolver('tag:yaml.org,2002:bool', re.compile(r'^(?:true|True|TRUE|false|False|FALSE)$'),
+                                 list('tTfF'))
 
+    class Dumper(yaml.SafeDumper):  # pylint: disable=too-many-ancestors
+        pass
 
-class _Dumper(yaml.SafeDumper):  # pylint: disable=too-many-ancestors
-    pass
+    def quote_on_off(dumper, value):
+        style = "'" if value in ('on', 'off', 'yes', 'no', 'y', 'n') or re.match(r'^[\d.:/]+$', value) else None
+        return dumper.represent_scalar('tag:yaml.org,2002:str', value, style=style)
 
-
-def _quote_on_off(dumper, value):
-    style = "'" if value in ('on', 'off', 'yes', 'no', 'y', 'n') or re.match(r'^[\d.:/]+$', value) else None
-    return dumper.represent_scalar('tag:yaml.org,2002:str', value, style=style)
-
-
-_Dumper.add_representer(str, _quote_on_off)
+    Dumper.add_representer(str, quote_on_off)
+    return yaml, Loader, Dumper
 
 
 def to_yaml(data):
-    return yaml.dump(data, Dumper=_Dumper, default_flow_style=False, sort_keys=False)
+    yaml, _loader, dumper = _yaml()
+    return yaml.dump(data, Dumper=dumper, default_flow_style=False, sort_keys=False)
+
+
+def from_yaml(stream):
+    """A YAML document (text or file) as NVUE reads it."""
+    yaml, loader, _dumper = _yaml()
+    return yaml.load(stream, Loader=loader)  # nosec - loader is a SafeLoader
 
 
 # -- revisions ---------------------------------------------------------------------------------------------
@@ -507,9 +515,10 @@ def config(directory, faults, args):
             if len(rest) != 1:
                 sys.stderr.write('Usage:\n  nv config replace [options] <cue-file>\n')
                 return 1
+            yaml = _yaml()[0]
             try:
                 with open(rest[0], encoding='utf-8') as handle:
-                    tree = from_operations(yaml.load(handle, Loader=_Loader))  # nosec - _Loader is a SafeLoader
+                    tree = from_operations(from_yaml(handle))
             except FileNotFoundError:
                 sys.stderr.write('Error: File not found: %s\n' % rest[0])
                 return 1
