@@ -59,3 +59,18 @@ def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argu
             verdicts[module] = parts[0] in INTEGRATION_DIRECTORIES or _starts_ansible(module)
         if verdicts[module]:
             item.add_marker('integration')
+
+
+def pytest_collection_finish(session):
+    """`ansible-test units` runs each test in a fork of its pytest worker (its ansible_forked plugin): a plugin a
+    test loads would be imported again in every fork. Import the collection's plugins of the kinds under test once,
+    in the worker, so that every fork inherits them (a module test's run keeps only modules and module_utils)."""
+    if not session.config.pluginmanager.has_plugin('ansible_forked'):
+        return
+    import importlib
+    tests = os.path.join(ROOT, 'tests', 'unit', 'plugins')
+    kinds = {os.path.relpath(str(item.path), tests).split(os.sep)[0] for item in session.items}
+    for kind in sorted(kinds & set(os.listdir(os.path.join(ROOT, 'plugins')))):
+        for name in sorted(os.listdir(os.path.join(ROOT, 'plugins', kind))):
+            if name.endswith('.py') and name != '__init__.py':
+                importlib.import_module('ansible_collections.aifabric.fabric.plugins.%s.%s' % (kind, name[:-3]))
