@@ -16,16 +16,16 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, excerpt
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, deadline, eapi_json, eapi_session, import_in_controller)
+    EapiSettings, TransportError, batch_outputs, command_batch, deadline, eapi_json, eapi_session, import_in_controller)
 
 import_in_controller('napalm', 'netmiko', 'anta.catalog', 'anta.device')
 
-COMMANDS_MODULE = 'aifabric.fabric.validate_commands'
+COMMAND_TIMEOUT = 30  # seconds each command may take on the device
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
              'ansible_httpapi_port', 'ansible_httpapi_use_ssl', 'ansible_httpapi_validate_certs',
              'ansible_httpapi_ca_path', 'ansible_command_timeout')
@@ -232,19 +232,22 @@ class ActionModule(ActionBase):
         return {item_key: answers[unique.index(command)] for item_key, _key, _index, command in items}
 
     def _run_commands(self, items, model, args, task_vars):
-        """argv items through aifabric.fabric.validate_commands (one call), module items one module call each."""
+        """argv items as one shell script through the host's connection (one exec), module items one module call
+        each."""
         outputs = {}
-        argv_items = [{'key': item_key, 'argv': list(command)} for item_key, _key, _index, command in items
+        argv_items = [(item_key, list(command)) for item_key, _key, _index, command in items
                       if not isinstance(command, dict)]
         if argv_items:
-            outcome = self._execute_module(module_name=COMMANDS_MODULE,
-                                           module_args={'commands': argv_items, 'parallel': args['parallel']},
-                                           task_vars=task_vars)
-            if outcome.get('unreachable'):
-                raise AnsibleConnectionFailure(str(outcome.get('msg', outcome)))
-            if outcome.get('failed'):
-                raise AnsibleActionFail('Reading the state of %s failed: %s' % (model['name'], outcome.get('msg', outcome)))
-            outputs.update(outcome.get('outputs') or {})
+            if not self._connection.has_pipelining:
+                raise AnsibleActionFail('%s: connection %s cannot pass a script on standard input (ssh, paramiko_ssh, '
+                                        'local and the container connections can)' % (model['name'], self._connection.transport))
+            # On stdin, as Ansible pipelines a module (no terminal; become and the task's environment apply alike).
+            shell = ' '.join(part for part in (self._compute_environment_string(), '/bin/sh') if part)
+            ran = self._low_level_execute_command(shell, in_data=command_batch(argv_items, COMMAND_TIMEOUT, args['parallel']))
+            if ran.get('rc') != 0:
+                raise AnsibleActionFail('Reading the state of %s failed (rc %s): %s' % (
+                    model['name'], ran.get('rc'), excerpt(ran.get('stderr') or ran.get('stdout') or 'no output', 300)))
+            outputs.update(batch_outputs(argv_items, COMMAND_TIMEOUT, ran.get('stdout') or ''))
         for item_key, _key, _index, command in items:
             if isinstance(command, dict):
                 facts = self._execute_module(module_name=command['module'], module_args=command.get('args') or {},

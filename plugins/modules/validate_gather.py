@@ -14,8 +14,11 @@ description:
     reads, for example C(vtysh ... json), C(ip -j -d addr show) and C(lldpcli -f json show neighbors) on a Linux
     switch), plus on GPU servers a ping and a jumbo ping (C(-M do), the largest payload the host MTU
     allows) from each rail NIC to every same-rail peer.
-  - Commands run with M(aifabric.fabric.validate_commands) through the host's Ansible connection (SSH); on GPU
-    servers M(aifabric.fabric.rnic_facts) reads the lossless RDMA NIC state. A platform whose gatherer reads eAPI is
+  - The commands of one reading run as one POSIX C(sh) script through the host's Ansible connection (SSH, with
+    the play's become settings and environment), one command execution per reading. The device needs a shell and
+    C(mktemp), C(timeout), C(seq) and C(base64) (GNU coreutils), not Python. At most O(parallel) commands run at
+    once, each with its own timeout of 30 seconds; their outputs come back framed in base64. On GPU servers M(aifabric.fabric.rnic_facts)
+    reads the lossless RDMA NIC state. A platform whose gatherer reads eAPI is
     read from the controller with napalm's driver for it, one session per reading,
     with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
     C(ansible_httpapi_use_ssl), C(ansible_httpapi_validate_certs), C(ansible_httpapi_ca_path) (HTTPS with
@@ -107,8 +110,8 @@ options:
         every command). A device that does not answer within it (a frozen sshd behind a live SSH ControlMaster, a
         hung eAPI) is reported unreadable, naming the device and the reading (C(read state), C(read counters)),
         instead of holding the play.
-      - Each command also has its own timeout on the device (M(aifabric.fabric.validate_commands)), and connecting
-        has the connection's own (C(ansible_ssh_timeout), C(ansible_command_timeout) for eAPI).
+      - Each command also has its own timeout on the device (30 seconds, C(timeout) of GNU coreutils), and
+        connecting has the connection's own (C(ansible_ssh_timeout), C(ansible_command_timeout) for eAPI).
     type: int
     default: 120
 extends_documentation_fragment:
@@ -122,7 +125,6 @@ attributes:
     platforms: posix
 seealso:
   - module: aifabric.fabric.validate
-  - module: aifabric.fabric.validate_commands
   - module: aifabric.fabric.rnic_facts
 """
 

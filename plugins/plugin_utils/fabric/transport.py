@@ -18,6 +18,7 @@ deadline() bounds any step in wall-clock time whatever the library underneath wa
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import importlib
 import os
@@ -370,6 +371,58 @@ def quote(text):
     return shlex.quote(str(text))
 
 
+# One reading of a device that Ansible's connection reaches (SSH to a switch's or a server's shell): every command in
+# one POSIX sh script run through that connection, no Python on the device and no module payload to build per reading.
+BATCH_MARK = '@aifabric-batch'
+BATCH_TIMEOUT_RC = 124  # coreutils timeout(1): the command ran out of time
+
+
+def command_batch(commands, timeout, parallel) -> str:
+    """A sh script that runs each (label, argv) of `commands` under timeout(1) (`timeout` seconds, then KILL), at most
+    `parallel` at once, and prints per command `BATCH_MARK <n> <rc>`, its stdout in base64, `BATCH_MARK-stderr` and
+    its stderr in base64 (outputs of any bytes or size, never mistaken for a marker). Each `run` line names its
+    label, for whoever reads the script (-vvv) and for test doubles of a device's shell."""
+    lines = ['d=$(mktemp -d) || exit 125', "trap 'rm -rf \"$d\"' EXIT",
+             'run() { n=$1; shift 2; timeout -k 2 %d "$@" </dev/null >"$d/$n.o" 2>"$d/$n.e"; echo $? >"$d/$n.r"; }'
+             % timeout]
+    for index, (label, argv) in enumerate(commands):
+        lines.append('run %d %s %s &' % (index, quote(label), ' '.join(quote(arg) for arg in argv)))
+        if (index + 1) % max(1, parallel) == 0:
+            lines.append('wait')
+    lines.append('wait')
+    lines.append('for n in $(seq 0 %d); do echo "%s $n $(cat "$d/$n.r")"; base64 <"$d/$n.o"; echo %s-stderr; '
+                 'base64 <"$d/$n.e"; done' % (len(commands) - 1, BATCH_MARK, BATCH_MARK))
+    return '\n'.join(lines)  # no newline at the end: Ansible appends `&& sleep 0` to a command
+
+
+def batch_outputs(commands, timeout, text) -> dict:
+    """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
+    missing (the script was cut short) has rc None and says so in stderr."""
+    found, current, stream = {}, None, None
+    for line in text.splitlines():
+        if line.startswith(BATCH_MARK + ' '):
+            fields = line.split()
+            current = found.setdefault(fields[1], {'rc': int(fields[2]) if fields[2:] and fields[2].isdigit() else None,
+                                                   'stdout': [], 'stderr': []})
+            stream = 'stdout'
+        elif line.strip() == BATCH_MARK + '-stderr' and current is not None:
+            stream = 'stderr'
+        elif current is not None:
+            current[stream].append(line.strip())
+    outputs = {}
+    for index, (label, argv) in enumerate(commands):
+        item = found.get(str(index))
+        if item is None:
+            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
+            continue
+        stdout, stderr = (base64.b64decode(''.join(item[name])).decode('utf-8', 'replace').rstrip('\n')
+                          for name in ('stdout', 'stderr'))
+        if item['rc'] == BATCH_TIMEOUT_RC:
+            stderr = (stderr + '\n' if stderr else '') + 'timed out after %d s' % timeout
+        outputs[label] = {'cmd': list(argv), 'rc': item['rc'], 'stdout': stdout, 'stderr': stderr}
+    return outputs
+
+
 @contextlib.contextmanager
 def shell_session(settings, device_type='linux'):
     """An open Shell on the switch (netmiko `linux` for SONiC, `cumulus_linux` for NVUE)."""
@@ -412,4 +465,4 @@ def _close(connection, shell, settings):
 
 
 __all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json',
-           'ShellSettings', 'Shell', 'shell_session', 'quote']
+           'ShellSettings', 'Shell', 'shell_session', 'quote', 'command_batch', 'batch_outputs']

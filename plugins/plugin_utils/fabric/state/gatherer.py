@@ -9,8 +9,8 @@ platform-neutral state that the checks read:
     gatherer.commands(model, options) -> [(key, command)]
     gatherer.parse(key, output)       -> neutral state of `key`
 
-`command` is what the gatherer's transport sends: an argv list (transport `command`: run by the
-aifabric.fabric.validate_commands module through the host's Ansible connection, SSH to switches and GPU servers)
+`command` is what the gatherer's transport sends: an argv list (transport `command`: the argv lists of a reading
+run as one sh script through the host's Ansible connection, SSH to switches and GPU servers: transport.command_batch)
 or one or several eAPI commands (transport `eapi`: JSON-RPC over HTTPS from the controller, transport.py).
 `output` is the command result ({rc, stdout, stderr}) or the eAPI JSON object; a key with several commands
 gets the list of their results.

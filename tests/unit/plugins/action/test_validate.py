@@ -1,12 +1,16 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""aifabric.fabric.validate_gather, aifabric.fabric.validate and the validate_commands module, driven by the
-captured device state of tests/unit/fixtures/state/captured (no device, no network)."""
+"""aifabric.fabric.validate_gather (and the shell script it reads a device with), aifabric.fabric.validate, driven by
+the captured device state of tests/unit/fixtures/state/captured (no device, no network)."""
 
+import base64
 import json
 import os
+import shlex
+import subprocess
 import sys
+import time
 from unittest.mock import MagicMock, patch
 
 import pytest
@@ -15,6 +19,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.d
 sys.path.insert(0, ROOT)
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states  # noqa: E402
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (  # noqa: E402
+    BATCH_MARK, batch_outputs, command_batch)
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')
 
@@ -36,7 +42,10 @@ def make_action(loader, name, args, check=False):
     task.check_mode = check
     task.diff = False
     task.async_val = 0
-    return loader.get(name, task=task, connection=MagicMock(), play_context=MagicMock(), loader=DataLoader(),
+    task.environment = None
+    connection = MagicMock(transport='ssh', has_pipelining=True)
+    connection._shell.env_prefix.return_value = ''  # the task sets no environment
+    return loader.get(name, task=task, connection=connection, play_context=MagicMock(), loader=DataLoader(),
                       templar=None, shared_loader_obj=None)
 
 
@@ -108,22 +117,54 @@ def test_bad_arguments(action_loader):
         make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
 
 
-def _module_outputs(states, device):
-    """What validate_commands returns for `device`, from a captured scenario."""
-    return {'changed': False, 'outputs': {key: value for key, value in states[device].items() if key != 'rnic'}}
+def _outputs(states, device):
+    """The command outputs of `device` in a captured scenario ({key: {rc, stdout, stderr} or text})."""
+    return {key: value for key, value in states[device].items() if key != 'rnic'}
+
+
+class DeviceShell:
+    """The device's shell behind the action's _low_level_execute_command: it answers each command batch (the
+    script of transport.command_batch, read from stdin) with the next of `answers` (the last repeats): a scenario's
+    outputs by the labels the script runs, or an exception to raise. `scripts` keeps the scripts it was given."""
+
+    def __init__(self, *answers):
+        self.answers = answers
+        self.scripts = []
+
+    def __call__(self, cmd, sudoable=True, in_data=None, **_kwargs):
+        self.scripts.append(in_data if in_data is not None else cmd)
+        answer = self.answers[min(len(self.scripts), len(self.answers)) - 1]
+        if isinstance(answer, BaseException):
+            raise answer
+        text = []
+        for index, label in enumerate(self.commands(-1)):
+            output = answer.get(label)
+            output = {'rc': 0, 'stdout': output, 'stderr': ''} if isinstance(output, str) else output or {'rc': 1}
+            text += ['%s %d %s' % (BATCH_MARK, index, output.get('rc', 0)),
+                     base64.b64encode((output.get('stdout') or '').encode()).decode(), BATCH_MARK + '-stderr',
+                     base64.b64encode((output.get('stderr') or '').encode()).decode()]
+        return {'rc': 0, 'stdout': '\r\n'.join(text), 'stderr': ''}
+
+    def commands(self, index=0):
+        """{label: argv} of the index-th script, in the order it runs them (`run <n> <label> <argv>... &`)."""
+        runs = [shlex.split(line) for line in self.scripts[index].splitlines() if line.startswith('run ')]
+        return {words[2]: words[3:-1] for words in runs}
+
+
+def _shell(action, *answers):
+    return patch.object(action, '_low_level_execute_command', side_effect=DeviceShell(*answers))
 
 
 def test_gather_reads_once_and_evaluates_the_device(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
     states = scenario_states('healthy')
-    with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')) as execute:
+    with _shell(action, _outputs(states, 'leaf001')) as shell, patch.object(action, '_execute_module') as module:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] and result['attempts'] == 1 and result['changed'] is False
     # bfd: the BFD sessions explain a BGP session that BFD took down (issue 24 item 7)
     assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp', 'bfd'}
-    commands = execute.call_args.kwargs['module_args']['commands']
-    assert {item['key'] for item in commands} == set(result['state'])
-    assert execute.call_args.kwargs['module_name'] == 'aifabric.fabric.validate_commands'
+    assert set(shell.side_effect.commands()) == set(result['state'])  # one shell script read them all, no module ran
+    assert shell.call_count == 1 and shell.call_args.args == ('/bin/sh',) and not module.called
 
 
 def test_gather_on_a_host_plans_pings_rnic_facts_and_one_counter_reading(action_loader):
@@ -131,13 +172,14 @@ def test_gather_on_a_host_plans_pings_rnic_facts_and_one_counter_reading(action_
     states = scenario_states('healthy')
     rnic = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
                                                 'devices': {}, 'errors': []}}}
-    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic, rnic]) as execute:
+    with _shell(action, _outputs(states, 'gpu0001')) as shell, \
+            patch.object(action, '_execute_module', side_effect=[rnic, rnic]) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
-    commands = {item['key']: item['argv'] for item in execute.call_args_list[0].kwargs['module_args']['commands']}
+    commands = shell.side_effect.commands()
     assert commands['jumbo:eth1:10.100.0.11'] == ['ping', '-n', '-c', '3', '-i', '0.2', '-W', '2', '-I', 'eth1',
                                                   '-M', 'do', '-s', '8972', '10.100.0.11']
     assert commands['ping:eth1:10.100.0.11'][-1] == '10.100.0.11'
-    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list[1:]]
+    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list]
     assert calls == [('aifabric.fabric.rnic_facts', ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm']),
                      ('aifabric.fabric.rnic_facts', ['devices', 'counters'])]
     state = result['state']
@@ -151,9 +193,9 @@ def test_gather_without_counters_reads_no_counter(action_loader):
     states = scenario_states('healthy')
     rnic = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
                                                 'devices': {}, 'errors': []}}}
-    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), rnic]) as execute:
+    with _shell(action, _outputs(states, 'gpu0001')), patch.object(action, '_execute_module', side_effect=[rnic]) as execute:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
-    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list[1:]]
+    calls = [(call.kwargs['module_name'], call.kwargs['module_args'].get('gather')) for call in execute.call_args_list]
     assert calls == [('aifabric.fabric.rnic_facts', ['devices', 'qos', 'ecn', 'pause', 'traffic_class', 'rdma_cm'])]
     assert 'counters' not in result['state'] and '_times' not in result['state'] and result['settled']
 
@@ -163,10 +205,11 @@ def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
     states = scenario_states('healthy')
     first, second = json.loads(read_rnic('ofed_lossless')), json.loads(read_rnic('ofed_lossless'))
     second['interfaces']['eth1']['counters']['per_priority']['3']['tx_pause'] += 7000
-    answers = [_module_outputs(states, 'gpu0001'), {'ansible_facts': {'aifabric_rnic': first}},
-               {'ansible_facts': {'aifabric_rnic': first}}, {'ansible_facts': {'aifabric_rnic': second}}]
+    answers = [{'ansible_facts': {'aifabric_rnic': first}}, {'ansible_facts': {'aifabric_rnic': first}},
+               {'ansible_facts': {'aifabric_rnic': second}}]
     clock = iter([1000.0, 1000.5, 1007.0])
-    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep') as sleep, \
+    with _shell(action, _outputs(states, 'gpu0001')), patch.object(action, '_execute_module', side_effect=answers), \
+            patch('time.sleep') as sleep, \
             patch('time.time', side_effect=lambda: next(clock)):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
     assert sleep.call_args.args[0] == pytest.approx(6.5)
@@ -180,7 +223,7 @@ def test_gather_does_not_wait_on_a_server_without_rdma(action_loader):
     none = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},
                                                 'devices': {}, 'errors': []}}}
     states = scenario_states('healthy')
-    with patch.object(action, '_execute_module', side_effect=[_module_outputs(states, 'gpu0001'), none, none]), \
+    with _shell(action, _outputs(states, 'gpu0001')), patch.object(action, '_execute_module', side_effect=[none, none]), \
             patch('time.sleep') as sleep:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
     assert not sleep.called and 'counters.2' not in result['state'] and result['state']['counters'] == none[
@@ -197,8 +240,8 @@ def test_gather_refuses_a_negative_health_interval(action_loader):
 def test_gather_settles_until_the_device_checks_pass(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 60, 'settle_interval': 1})
     broken, healthy = scenario_states('link_down'), scenario_states('healthy')
-    answers = [_module_outputs(broken, 'leaf001'), _module_outputs(broken, 'leaf001'), _module_outputs(healthy, 'leaf001')]
-    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep') as sleep:
+    answers = [_outputs(broken, 'leaf001'), _outputs(broken, 'leaf001'), _outputs(healthy, 'leaf001')]
+    with _shell(action, *answers), patch('time.sleep') as sleep:
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['attempts'] == 3 and result['settled'] and sleep.call_count == 2
 
@@ -206,7 +249,7 @@ def test_gather_settles_until_the_device_checks_pass(action_loader):
 def test_gather_gives_up_after_the_settle_timeout(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
     broken = scenario_states('link_down')
-    with patch.object(action, '_execute_module', return_value=_module_outputs(broken, 'leaf001')):
+    with _shell(action, _outputs(broken, 'leaf001')):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['attempts'] == 1 and not result['settled'] and result['summary']['fail'] > 0
 
@@ -214,52 +257,70 @@ def test_gather_gives_up_after_the_settle_timeout(action_loader):
 def test_gather_reports_a_failed_read(action_loader):
     from ansible.errors import AnsibleActionFail
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
-    with patch.object(action, '_execute_module', return_value={'failed': True, 'msg': 'python3 not found'}):
-        with pytest.raises(AnsibleActionFail, match='python3 not found'):
+    with patch.object(action, '_low_level_execute_command', return_value={
+            'rc': 125, 'stdout': '', 'stderr': 'mktemp: failed to create directory via template'}):
+        with pytest.raises(AnsibleActionFail, match='Reading the state of leaf001 failed .rc 125.: mktemp: failed'):
             action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     with pytest.raises(AnsibleActionFail, match='not a device of fabric capture'):
         make_action(action_loader, 'aifabric.fabric.validate_gather', {}).run(
             task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf042'})
 
 
-# --------------------------------------------------------------------------- validate_commands module
-def run_commands_module(args):
-    from ansible.module_utils import basic
-    from tests.unit.utils.module_args import patch_module_args
-    from ansible_collections.aifabric.fabric.plugins.modules import validate_commands
-
-    class Done(Exception):
-        pass
-
-    outcome = {}
-
-    def finish(_module, **kwargs):
-        outcome.update(kwargs)
-        raise Done()
-
-    with patch_module_args(args), patch.object(basic.AnsibleModule, 'exit_json', finish), \
-            patch.object(basic.AnsibleModule, 'fail_json', lambda _module, **kwargs: finish(_module, failed=True, **kwargs)):
-        with pytest.raises(Done):
-            validate_commands.main()
-    return outcome
+def test_gather_runs_the_script_on_stdin_with_the_task_environment(action_loader):
+    """The play's `environment:` reaches the commands as it reaches a module (Ansible's own environment string
+    before the interpreter); a connection that cannot take a script on stdin is refused, naming it."""
+    from ansible.errors import AnsibleActionFail
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
+    with _shell(action, _outputs(scenario_states('healthy'), 'leaf001')) as shell, \
+            patch.object(action, '_compute_environment_string', return_value="PATH='/opt/frr bin:/usr/bin'"):
+        action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    assert shell.call_args.args == ("PATH='/opt/frr bin:/usr/bin' /bin/sh",)
+    assert shell.call_args.kwargs['in_data'].startswith('d=$(mktemp -d)')
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
+    action._connection.has_pipelining, action._connection.transport = False, 'ansible.netcommon.network_cli'
+    with pytest.raises(AnsibleActionFail, match='leaf001: connection ansible.netcommon.network_cli cannot pass a script'):
+        action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
 
 
-def test_validate_commands_runs_read_only_commands_in_parallel(action_loader):
-    result = run_commands_module({'commands': [
-        {'key': 'echo', 'argv': ['sh', '-c', 'echo out; echo err >&2; exit 3']},
-        {'key': 'missing', 'argv': ['/nonexistent/tool']},
-        {'key': 'slow', 'argv': ['sleep', '5']},
-    ], 'timeout': 1, '_ansible_check_mode': True})
-    outputs = result['outputs']
-    assert result['changed'] is False
+# --------------------------------------------------------------------------- the command batch (one shell per reading)
+def run_batch(commands, timeout=5, parallel=8):
+    """command_batch's script through a real /bin/sh on stdin (as the action runs it), parsed by batch_outputs."""
+    started = time.monotonic()
+    proc = subprocess.run(['/bin/sh'], input=command_batch(commands, timeout, parallel) + ' && sleep 0',
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return batch_outputs(commands, timeout, proc.stdout), time.monotonic() - started
+
+
+def test_command_batch_runs_every_command_in_one_shell_and_keeps_each_output_apart(tmp_path):
+    hostile = '$(touch %s/injected); echo x; `id`' % tmp_path
+    outputs, _seconds = run_batch([
+        ('echo', ['sh', '-c', 'echo out; echo err >&2; exit 3']),
+        ('missing', ['/nonexistent/tool']),
+        ('slow', ['sleep', '5']),
+        ('marker:eth1 10.0.0.1', ['printf', '%s 0\\n\\xff\\n', BATCH_MARK + ' echo']),  # looks like a frame, and not UTF-8
+        ('literal', ['echo', hostile, 'a\nb']),
+        ('empty', ['true']),
+    ], timeout=1)
     assert (outputs['echo']['rc'], outputs['echo']['stdout'], outputs['echo']['stderr']) == (3, 'out', 'err')
     assert outputs['missing']['rc'] == 127 and 'No such file' in outputs['missing']['stderr']
-    assert outputs['slow']['rc'] == -1 and 'timed out' in outputs['slow']['stderr']
+    assert outputs['slow']['rc'] == 124 and outputs['slow']['stderr'] == 'timed out after 1 s'
+    assert outputs['marker:eth1 10.0.0.1']['stdout'] == BATCH_MARK + ' echo 0\n\ufffd' and outputs['marker:eth1 10.0.0.1']['rc'] == 0
+    assert outputs['literal']['stdout'] == hostile + ' a\nb' and not (tmp_path / 'injected').exists()
+    assert outputs['empty'] == {'cmd': ['true'], 'rc': 0, 'stdout': '', 'stderr': ''}
+    assert outputs['echo']['cmd'] == ['sh', '-c', 'echo out; echo err >&2; exit 3']
 
 
-def test_validate_commands_rejects_duplicate_keys(action_loader):
-    result = run_commands_module({'commands': [{'key': 'a', 'argv': ['true']}, {'key': 'a', 'argv': ['true']}]})
-    assert result['failed'] and 'unique' in result['msg']
+def test_command_batch_runs_at_most_parallel_commands_at_once():
+    commands = [('nap%d' % index, ['sleep', '0.4']) for index in range(4)]
+    outputs, seconds = run_batch(commands, parallel=2)
+    assert seconds >= 0.8 and all(output['rc'] == 0 for output in outputs.values())
+
+
+def test_command_batch_output_cut_short_names_what_is_missing():
+    outputs = batch_outputs([('a', ['true']), ('b', ['true'])], 5, BATCH_MARK + ' 0 0\n\n%s-stderr\n' % BATCH_MARK)
+    assert outputs['a']['rc'] == 0
+    assert outputs['b'] == {'cmd': ['true'], 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
 
 
 # --------------------------------------------------------------------------- reports, textfile, ANTA catalog
@@ -342,13 +403,12 @@ class Clock:
 def _gather(action_loader, args, answers):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', args)
     clock = Clock()
-    with patch.object(action, '_execute_module', side_effect=answers), patch('time.sleep', clock.sleep), \
-            patch('time.monotonic', clock.monotonic):
+    with _shell(action, *answers), patch('time.sleep', clock.sleep), patch('time.monotonic', clock.monotonic):
         return action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
 
 
 def test_gather_stops_once_the_failures_stay_the_same_instead_of_waiting_out_the_deadline(action_loader):
-    broken = _module_outputs(scenario_states('link_down'), 'leaf001')
+    broken = _outputs(scenario_states('link_down'), 'leaf001')
     result = _gather(action_loader, {'settle_timeout': 60, 'settle_interval': 5, 'settle_stable': 10}, [broken] * 13)
     assert result['attempts'] == 3 and not result['settled']  # read at 0, 5 and 10 s: the same failures for 10 s
     assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0}
@@ -373,7 +433,7 @@ def test_a_ping_whose_words_follow_arp_fails_the_same_way_but_a_bgp_state_change
 
 
 def test_gather_at_the_deadline_tells_still_changing_from_wrong(action_loader):
-    states = [_module_outputs(scenario_states(name), 'leaf001') for name in ('link_down', 'bgpd_stopped')]
+    states = [_outputs(scenario_states(name), 'leaf001') for name in ('link_down', 'bgpd_stopped')]
     result = _gather(action_loader, {'settle_timeout': 20, 'settle_interval': 5, 'settle_stable': 10}, states * 3)
     assert result['attempts'] == 5 and result['convergence']['outcome'] == 'changing'  # bounded by the deadline
     assert result['convergence']['seconds'] == 20.0
@@ -413,11 +473,10 @@ def test_gather_returns_no_password_hash(action_loader):
     """Raw state is returned (and printed at -v): a running configuration that carries the switch users' hashes (EOS
     `secret sha512`, NVUE `hashed-password`) comes back with the hashes masked."""
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
-    outputs = _module_outputs(scenario_states('healthy'), 'leaf001')
+    outputs = _outputs(scenario_states('healthy'), 'leaf001')
     digest = '$6$unitsalt$' + 'b' * 86
-    outputs['outputs']['interfaces'] = dict(outputs['outputs']['interfaces'],
-                                            stderr='username admin secret sha512 %s' % digest)
-    with patch.object(action, '_execute_module', return_value=outputs):
+    outputs['interfaces'] = dict(outputs['interfaces'], stderr='username admin secret sha512 %s' % digest)
+    with _shell(action, outputs):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     text = json.dumps(result)
     assert digest not in text and '$6$' not in text
@@ -435,7 +494,7 @@ def test_gate_counts_the_failed_checks_towards_deployed_devices(action_loader, d
     of a rail in one batch, the spines later) does not make it count."""
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'must_pass': [], 'deployed': deployed})
     states = scenario_states('link_down')
-    with patch.object(action, '_execute_module', return_value=_module_outputs(states, 'leaf001')):
+    with _shell(action, _outputs(states, 'leaf001')):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] is settled
     if not settled:
@@ -447,8 +506,7 @@ def test_gate_reads_an_unreachable_device_again_until_the_time_is_up(action_load
     from ansible.errors import AnsibleConnectionFailure
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 30, 'settle_interval': 1})
     states = scenario_states('healthy')
-    with patch.object(action, '_execute_module', side_effect=[AnsibleConnectionFailure('ssh: exit 255'),
-                                                              _module_outputs(states, 'leaf001')]):
+    with _shell(action, AnsibleConnectionFailure('ssh: exit 255'), _outputs(states, 'leaf001')):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] and result['attempts'] == 2
 
@@ -456,6 +514,6 @@ def test_gate_reads_an_unreachable_device_again_until_the_time_is_up(action_load
 def test_gate_reports_a_device_that_stays_unreachable_as_unreadable(action_loader):
     from ansible.errors import AnsibleConnectionFailure
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 0})
-    with patch.object(action, '_execute_module', side_effect=AnsibleConnectionFailure('ssh: exit 255')):
+    with _shell(action, AnsibleConnectionFailure('ssh: exit 255')):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert not result['settled'] and 'leaf001 is unreachable' in result['state']['_error']
