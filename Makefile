@@ -62,7 +62,7 @@ GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_
 # scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
 STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab:setup-python integration:setup-python \
   sanity:setup-python+setup-cores units:setup-python+setup-cores unit:setup-python lint:setup-python \
-  molecule-render:setup-python build:setup-python packaging:setup-python
+  packaging:setup-python molecule-render:setup-python build:setup-python
 STAGE_JOBS ?= 4
 # The lab's stage is the critical path and mostly waits (containers, BGP timers, settling): it keeps normal priority,
 # the others run under nice in a low-weight cpu cgroup and take the CPU it leaves (a starved lab converges and
@@ -84,13 +84,15 @@ setup-python: $(VENV)/.installed $(COLLECTION_LINK) $(GET_PIP_SCRIPTS)
 
 setup-cores: $(CORE_VENVS)  ## the venvs of the older ansible-core releases (make sanity, make units)
 
-# requirements*.txt hold ranges; the pins of this project's CI come from constraints.txt, here only.
+# requirements*.txt hold ranges; the pins of this project's CI come from constraints.txt, here only. --no-compile:
+# Python compiles a module when something first imports it (about 1,500 files), not every file installed (47,000).
+# It is the first step of every run, and every other stage waits for it.
 # mkdir first: setup-cores makes $(VENV)/cores/... at the same time, and venv fails when its directory appears
 # between its own check and its mkdir.
 $(VENV)/.installed: constraints.txt requirements.txt test-requirements.txt
 	mkdir -p $(VENV)
 	python3 -m venv $(VENV)
-	PIP_CONSTRAINT=constraints.txt $(BIN)/pip install -q -r test-requirements.txt
+	PIP_CONSTRAINT=constraints.txt $(BIN)/pip install -q --no-compile -r test-requirements.txt
 	touch $@
 
 $(VENV)/cores/%/.installed: constraints.txt
