@@ -19,6 +19,7 @@ deadline() bounds any step in wall-clock time whatever the library underneath wa
 from __future__ import annotations
 
 import base64
+import binascii
 import contextlib
 import importlib
 import os
@@ -397,11 +398,11 @@ def command_batch(commands, timeout, parallel) -> str:
 
 def batch_outputs(commands, timeout, text) -> dict:
     """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
-    missing (the script was cut short) has rc None and says so in stderr."""
+    missing (the script was cut short) or garbled (not base64) has rc None and says so in stderr."""
     found, current, stream = {}, None, None
     for line in text.splitlines():
-        if line.startswith(BATCH_MARK + ' '):
-            fields = line.split()
+        fields = line.split()
+        if fields[:1] == [BATCH_MARK] and len(fields) > 1:
             current = found.setdefault(fields[1], {'rc': int(fields[2]) if fields[2:] and fields[2].isdigit() else None,
                                                    'stdout': [], 'stderr': []})
             stream = 'stdout'
@@ -415,8 +416,12 @@ def batch_outputs(commands, timeout, text) -> dict:
         if item is None:
             outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
             continue
-        stdout, stderr = (base64.b64decode(''.join(item[name])).decode('utf-8', 'replace').rstrip('\n')
-                          for name in ('stdout', 'stderr'))
+        try:
+            stdout, stderr = (base64.b64decode(''.join(item[name]), validate=True).decode('utf-8', 'replace').rstrip('\n')
+                              for name in ('stdout', 'stderr'))
+        except binascii.Error:
+            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'garbled result (not base64)'}
+            continue
         if item['rc'] == BATCH_TIMEOUT_RC:
             stderr = (stderr + '\n' if stderr else '') + 'timed out after %d s' % timeout
         outputs[label] = {'cmd': list(argv), 'rc': item['rc'], 'stdout': stdout, 'stderr': stderr}

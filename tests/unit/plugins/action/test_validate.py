@@ -321,6 +321,9 @@ def test_command_batch_output_cut_short_names_what_is_missing():
     outputs = batch_outputs([('a', ['true']), ('b', ['true'])], 5, BATCH_MARK + ' 0 0\n\n%s-stderr\n' % BATCH_MARK)
     assert outputs['a']['rc'] == 0
     assert outputs['b'] == {'cmd': ['true'], 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
+    garbled = '\n'.join([BATCH_MARK, BATCH_MARK + ' 0 0', 'b3V0', 'sudo: a warning!', BATCH_MARK + '-stderr', ''])
+    assert batch_outputs([('a', ['true'])], 5, garbled)['a'] == {'cmd': ['true'], 'rc': None, 'stdout': '',
+                                                                 'stderr': 'garbled result (not base64)'}
 
 
 # --------------------------------------------------------------------------- reports, textfile, ANTA catalog
