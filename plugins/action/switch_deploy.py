@@ -8,7 +8,7 @@ from __future__ import annotations
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
     StepTimeout, TransportError, deadline, import_in_controller)
 
-import_in_controller('napalm', 'netmiko')
+import_in_controller('deploy', loaded_platforms())
 
 # The host variables the drivers read (templated here: they may come from Vault or other variables).
 CONNECTION_VARIABLES = (

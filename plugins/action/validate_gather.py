@@ -12,7 +12,7 @@ import time
 from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
@@ -23,7 +23,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sourc
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
     EapiSettings, TransportError, batch_outputs, command_batch, deadline, eapi_json, eapi_session, import_in_controller)
 
-import_in_controller('napalm', 'netmiko', 'anta.catalog', 'anta.device')
+import_in_controller('state', loaded_platforms())
 
 COMMAND_TIMEOUT = 30  # seconds each command may take on the device
 EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',

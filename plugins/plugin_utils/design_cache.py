@@ -45,3 +45,11 @@ def get_design(intent_path: str) -> FabricDesign:
         _CACHE.clear()
         _CACHE[key] = design
     return design
+
+
+def loaded_platforms():
+    """The platforms of the switches of the design this process has computed (the inventory plugin computes it in
+    ansible-playbook's main process, before any task), or None when it has computed none."""
+    for design in _CACHE.values():
+        return {node.platform for node in design.switches()}
+    return None

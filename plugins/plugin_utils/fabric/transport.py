@@ -31,6 +31,8 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from .platforms import PLATFORMS
+
 
 class TransportError(Exception):
     """A device could not be reached or refused a command."""
@@ -139,15 +141,20 @@ class EapiSettings:
         return '%s://%s:%s' % ('https' if self.use_ssl else 'http', self.host, self.port or (443 if self.use_ssl else 80))
 
 
-def import_in_controller(*names):
-    """Import device libraries when the action plugin that needs them is loaded, not in each task's worker.
+def import_in_controller(part, platform_names=None):
+    """Import the device libraries of the platforms' `part` ('deploy' or 'state': Platform.deploy_libraries,
+    state_libraries) when the action plugin that needs them is loaded, not in each task's worker.
 
     Ansible's linear and free strategies load a task's action plugin in the controller before they fork one worker
     per host, and each worker inherits the controller's imports. Imported in the worker, napalm (its package imports
-    every driver it ships), netmiko and ANTA cost about a second of CPU per host and task. A missing library is left
-    to the step that needs it, which names it.
+    every driver it ships), netmiko and ANTA cost about a second of CPU per host and task; imported in the controller,
+    a second per playbook. Only those of `platform_names` (the fabric's) are imported, every platform's when it is
+    None: a lab of FRR switches validates without any. A missing library is left to the step that needs it, which
+    names it.
     """
-    for name in names:
+    names = [name for platform in PLATFORMS.values() if platform_names is None or platform.name in platform_names
+             for name in getattr(platform, part + '_libraries')]
+    for name in dict.fromkeys(names):
         try:
             importlib.import_module(name)
         except ImportError:

@@ -6,7 +6,6 @@ The wrappers in <state>/bin call this with DOUBLE_STATE set to the device's stat
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 from tests.doubles.faults import Faults
@@ -47,6 +46,7 @@ def drop_my_session():
         if command.startswith('sshd: ') and '[listener]' not in command:
             doomed.append(pid)
         pid = parent
+    import signal  # pylint: disable=import-outside-toplevel  # a fault knob's; not every command's
     for victim in reversed(doomed):
         os.kill(victim, signal.SIGKILL)
 

@@ -8,11 +8,9 @@ output in tests/unit/fixtures/state/captured).
 
 from __future__ import annotations
 
-import difflib
 import ipaddress
 import os
 import re
-import subprocess
 import time
 
 REAL_VTYSH = '/usr/bin/vtysh'
@@ -173,6 +171,7 @@ def check(file_path):
     """`vtysh -C -f FILE` with the real FRR vtysh: (returncode, output)."""
     if not os.path.exists(REAL_VTYSH):
         return 0, ''
+    import subprocess  # pylint: disable=import-outside-toplevel  # a process per command: only this one pays
     result = subprocess.run([REAL_VTYSH, '-C', '-f', file_path], capture_output=True, text=True, check=False)
     return result.returncode, (result.stdout + result.stderr)
 
@@ -182,6 +181,7 @@ def reload_diff(old, new):
     old_lines = [line for line in old.splitlines() if line.strip() and not line.strip().startswith('!')]
     new_lines = [line for line in new.splitlines() if line.strip() and not line.strip().startswith('!')]
     delete, add = [], []
+    import difflib  # pylint: disable=import-outside-toplevel  # a process per command: only frr-reload pays
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(a=old_lines, b=new_lines, autojunk=False).get_opcodes():
         if tag in ('replace', 'delete'):
             delete.extend(old_lines[i1:i2])

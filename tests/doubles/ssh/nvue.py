@@ -729,16 +729,24 @@ def _bgp(directory, faults, tree):
                          'peers': peers}
     seen = state.first_seen(directory, ['%s|%s' % (vrf, peer) for vrf, body in vrfs.items() for peer in body['peers']])
 
+    subnets = []
+    for body in interfaces.values():
+        for prefix in body['ip']['address']:
+            try:
+                subnets.append((ipaddress.ip_interface(prefix).network, body['link']['oper-status'] == 'up'))
+            except ValueError:
+                continue
+
     def link_up(name, peer):
         if peer['interface']:
             return interfaces.get(peer['interface'], {}).get('link', {}).get('oper-status') == 'up'
-        for ifname, body in interfaces.items():
-            for prefix in body['ip']['address']:
-                try:
-                    if ipaddress.ip_address(name) in ipaddress.ip_interface(prefix).network:
-                        return body['link']['oper-status'] == 'up'
-                except ValueError:
-                    continue
+        try:
+            address = ipaddress.ip_address(name)
+        except ValueError:
+            return True
+        for subnet, up in subnets:
+            if address in subnet:
+                return up
         return True
     return vrfs, seen, link_up
 

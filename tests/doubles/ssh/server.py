@@ -16,6 +16,7 @@ confirm timer), so they fire even when the SSH session that armed them is gone.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import shlex
@@ -54,6 +55,17 @@ def generate_key(path):
         subprocess.run(['ssh-keygen', '-q', '-t', 'ed25519', '-N', '', '-C', 'aifabric-double', '-f', path],
                        check=True, stdout=subprocess.DEVNULL)
     return path
+
+
+@functools.lru_cache(maxsize=None)
+def site_packages(python):
+    """The site-packages directories of `python`: the commands run it with -S (no site module) and get them
+    through PYTHONPATH. site's work is a quarter of a show command's start (the venv's .pth files: setuptools'
+    distutils shim, junos-eznc's namespace package, none of which a double needs), and a deploy or a validation
+    runs hundreds of commands."""
+    found = subprocess.run([python, '-c', 'import json, site; print(json.dumps(site.getsitepackages()))'],
+                           check=True, capture_output=True, text=True).stdout
+    return tuple(json.loads(found))
 
 
 def descendants(pid):
@@ -97,6 +109,7 @@ class SshDouble:
         self.host_tmp = self.inside + '-host-tmp'
         self.python = self.visible(python or sys.executable)
         self.root = self.visible(root or ROOT)
+        self.python_path = os.pathsep.join([self.root] + [self.visible(folder) for folder in site_packages(python or sys.executable)])
         self.process = None
         self._stop = threading.Event()
         self._timer_thread = None
@@ -132,7 +145,7 @@ class SshDouble:
         device.update(self.device)
         state.init_device(directory, device)
         env = {'DOUBLE_STATE': inside, 'DOUBLE_KIND': self.kind, 'DOUBLE_PYTHON': self.python,
-               'PYTHONPATH': self.root, 'HOME': os.path.join(inside, 'home'),
+               'PYTHONPATH': self.python_path, 'HOME': os.path.join(inside, 'home'),
                'PATH': '%s:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' % os.path.join(inside, 'bin')}
         exports = ''.join('export %s=%s\n' % (key, shlex.quote(value)) for key, value in sorted(env.items()))
         user = PROMPT_USER[self.kind]
@@ -154,7 +167,7 @@ class SshDouble:
                     '[[ "$1" == "-s" || "$1" == "-i" ]] && shift\nexec "$@"\n'
                     % shlex.quote(os.path.join(inside, 'etc', 'bashrc-root')), 0o755)
         for command in COMMANDS[self.kind]:
-            self._write('bin/%s' % command, '#!/bin/bash\nexec "$DOUBLE_PYTHON" -m tests.doubles.ssh.cli %s "$@"\n'
+            self._write('bin/%s' % command, '#!/bin/bash\nexec "$DOUBLE_PYTHON" -S -m tests.doubles.ssh.cli %s "$@"\n'
                         % shlex.quote(command), 0o755)
         self._write('etc/sshd_config', '\n'.join([
             'Port %d' % self.port, 'ListenAddress %s' % self.host,
@@ -226,7 +239,7 @@ class SshDouble:
         while not self._stop.wait(0.1):
             try:
                 state.run_due_timers(self.state_dir, self.inside, self.process.pid if self.process else None,
-                                     python=self.python, root=self.root)
+                                     python=self.python, python_path=self.python_path)
             except Exception as exc:  # pylint: disable=broad-exception-caught
                 with open(os.path.join(self.state_dir, 'timers.log'), 'a', encoding='utf-8') as handle:
                     handle.write('%s: %r\n' % (time.ctime(), exc))

@@ -19,16 +19,14 @@ import ipaddress
 import json
 import os
 import re
-import shutil
-import subprocess
 import sys
 import time
 import zlib
 
 from tests.doubles import faults as faults_file
 from tests.doubles.ssh import accounts, frr, sonic_factory, state
-# sonic_gcu (jsonpatch, the YANG rules) is imported by the config commands only: every command is a process of its own
-# and the show commands, most of them, would pay for its import.
+# sonic_gcu (jsonpatch, the YANG rules), shutil and subprocess are imported by the commands that use them: every
+# command is a process of its own and the show commands, most of them, would pay for their import.
 from tests.doubles.ssh.cli import drop_my_session, table
 from tests.doubles.world import remote_vteps
 
@@ -54,6 +52,7 @@ def factory(directory, facts):
     for leftover in (frr_dir, state.path(directory, 'etc', 'sonic', 'aifabric-deploy'),
                      state.path(directory, 'etc', 'sonic', 'checkpoints')):
         if os.path.isdir(leftover):
+            import shutil  # pylint: disable=import-outside-toplevel
             shutil.rmtree(leftover)
     os.makedirs(frr_dir)
     accounts.factory(directory)
@@ -504,6 +503,14 @@ def _frr_running(directory):
 
 
 def _link_up(directory, faults, config):
+    subnets = []
+    for key in config.get('INTERFACE', {}):
+        port, _sep, prefix = key.partition('|')
+        try:
+            subnets.append((ipaddress.ip_interface(prefix).network, port))
+        except ValueError:
+            continue  # the port's own entry (no prefix)
+
     def link_up(name, peer):
         if peer['interface']:
             return port_up(directory, faults, peer['interface'], config)
@@ -511,9 +518,8 @@ def _link_up(directory, faults, config):
             address = ipaddress.ip_address(name)
         except ValueError:
             return True
-        for key in config.get('INTERFACE', {}):
-            port, _sep, prefix = key.partition('|')
-            if prefix and address in ipaddress.ip_interface(prefix).network:
+        for subnet, port in subnets:
+            if address in subnet:
                 return port_up(directory, faults, port, config)
         return True
     return link_up
@@ -551,6 +557,7 @@ def vtysh(directory, faults, args):
         elif words == 'show bgp l2vpn evpn route type multicast json':
             sys.stdout.write(json.dumps(bgp_evpn_imet(directory, config, vrfs), indent=2) + '\n')
         elif words in ('write memory', 'write', 'copy running-config startup-config'):
+            import shutil  # pylint: disable=import-outside-toplevel
             shutil.copyfile(state.path(directory, 'frr', 'running.conf'), state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf'))
             sys.stdout.write('Note: this version of vtysh never writes vtysh.conf\nBuilding Configuration...\n'
                              'Integrated configuration saved to /etc/frr/frr.conf\n[OK]\n')
@@ -675,6 +682,7 @@ def docker(directory, faults, args):
         source, target = (item.split(':', 1)[1] if ':' in item else item for item in args[1:])
         source, target = (CONTAINER_FRR + item[len('/etc/frr'):] if item.startswith('/etc/frr/') else item
                           for item in (source, target))
+        import shutil  # pylint: disable=import-outside-toplevel
         shutil.copyfile(source, target)
         return 0
     if args[:1] != ['exec']:
@@ -694,6 +702,7 @@ def docker(directory, faults, args):
         return vtysh(directory, faults, inner[1:])
     if inner[:1] and inner[0] in frr.FRR_RELOAD_PATHS or inner[:2] in (['python3', p] for p in frr.FRR_RELOAD_PATHS):
         return frr_reload(directory, inner[1:] if inner[0] != 'python3' else inner[2:])
+    import subprocess  # pylint: disable=import-outside-toplevel
     return subprocess.run(inner, check=False).returncode
 
 

@@ -9,7 +9,6 @@ import contextlib
 import fcntl
 import json
 import os
-import subprocess
 import sys
 import threading
 import time
@@ -165,17 +164,18 @@ def jobs(directory):
                                   if name.endswith('.json')) if record]
 
 
-def run_due_timers(directory, inside=None, namespace_pid=None, python=None, root=None):
+def run_due_timers(directory, inside=None, namespace_pid=None, python=None, python_path=None):
     """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace, with the
-    interpreter and checkout as the switch sees them (`python`, `root`)."""
+    interpreter and its PYTHONPATH (the checkout, site-packages) as the switch sees them."""
     now = time.time()
     for record in jobs(directory):
         if record.get('timer') != 'waiting' or record['due'] > now:
             continue
         where = inside or directory
-        env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=root or ROOT, DOUBLE_PYTHON=python or interpreter(),
+        env = dict(os.environ, DOUBLE_STATE=where, PYTHONPATH=python_path or ROOT, DOUBLE_PYTHON=python or interpreter(),
                    DOUBLE_PRIVILEGED='1')
         env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
+        import subprocess  # pylint: disable=import-outside-toplevel  # the timer thread's; not every command's
         argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + record['argv'] if namespace_pid else record['argv']
         with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
             log.write('%s run %s: %s\n' % (time.ctime(), record['unit'], ' '.join(record['argv'])))

@@ -107,6 +107,11 @@ class Platform:
     management_vrf: str = 'mgmt'
     # containerlab kinds a lab twin can run this platform as (lab.py KINDS beside it), the default first.
     lab_kinds: tuple = ()
+    # The Python packages its deploy driver and its gatherer (with the checks that read what it gathers) import:
+    # the action plugins import them in the controller before Ansible forks a worker per host and task
+    # (transport.import_in_controller).
+    deploy_libraries: tuple = ()
+    state_libraries: tuple = ()
     # Filled in by the registry: the Python package of the folder and the folder itself.
     package: str = ''
     folder: str = ''

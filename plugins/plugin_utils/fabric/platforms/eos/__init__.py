@@ -37,4 +37,6 @@ PLATFORM = Platform(
     management_interface='Management1',
     management_vrf='MGMT',
     lab_kinds=('ceos',),
+    deploy_libraries=('napalm',),
+    state_libraries=('napalm', 'anta.catalog', 'anta.device'),
 )

@@ -23,4 +23,5 @@ PLATFORM = Platform(
     default_release='8.4',
     kernel_dataplane=True,
     lab_kinds=('linux',),
+    deploy_libraries=('netmiko',),
 )

@@ -37,4 +37,5 @@ PLATFORM = Platform(
     releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'),
     default_release='5.14',
     lab_kinds=('cvx', 'nvidia_cumulusvx'),
+    deploy_libraries=('netmiko',),
 )

@@ -62,4 +62,5 @@ PLATFORM = Platform(
     default_release='202405',
     # sonic-vm runs the whole SONiC image (sshd, sonic-utilities with GCU) that the deploy drives.
     lab_kinds=('sonic-vm', 'sonic-vs'),
+    deploy_libraries=('netmiko',),
 )

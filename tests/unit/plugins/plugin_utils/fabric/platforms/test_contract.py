@@ -3,9 +3,11 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The contract of a platform folder, over the registry: every platform has its parts (renderer, deploy driver,
 gatherer), renders its golden shapes byte for byte from models of the typed shape, has a gatherer whose output from
-recorded device outputs is the typed neutral state, a containerlab kind or says it has none, and a docs page.
+recorded device outputs is the typed neutral state, a containerlab kind or says it has none, a docs page, and device
+libraries that exist.
 (Its driver against its double: tests/deploy/test_contract_drivers.py.)"""
 
+import importlib.util
 import os
 
 import pytest
@@ -105,6 +107,12 @@ def check_lab(name):
     assert set(platform.lab_kinds) == set(kinds), 'Platform.lab_kinds are the kinds lab.py defines'
 
 
+def check_libraries(name):
+    platform = get_platform(name)
+    for library in platform.deploy_libraries + platform.state_libraries:
+        assert importlib.util.find_spec(library), '%s declares the device library %s, which is not installed' % (name, library)
+
+
 def check_docs(name):
     page = get_platform(name).docs_page()
     assert os.path.isfile(page), page
@@ -136,3 +144,8 @@ def test_every_platform_has_a_lab_kind_or_says_it_has_none(name):
 @pytest.mark.parametrize('name', platform_names())
 def test_every_platform_has_a_docs_page(name):
     check_docs(name)
+
+
+@pytest.mark.parametrize('name', platform_names())
+def test_every_platform_declares_device_libraries_that_exist(name):
+    check_libraries(name)

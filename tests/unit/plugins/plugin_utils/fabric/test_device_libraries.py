@@ -1,0 +1,60 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The device libraries the deploy and validate action plugins import in the controller: those of the platforms of
+the fabric the inventory plugin loaded (design_cache.loaded_platforms), every platform's when it loaded none."""
+
+import os
+import types
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils import design_cache
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
+LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
+
+
+@pytest.fixture(name='imported')
+def fixture_imported(monkeypatch):
+    """The names import_in_controller imports, in order; napalm is missing."""
+    names = []
+
+    def import_module(name):
+        names.append(name)
+        if name == 'napalm':
+            raise ImportError('No module named napalm')
+
+    monkeypatch.setattr(transport, 'importlib', types.SimpleNamespace(import_module=import_module))
+    return names
+
+
+def test_a_lab_of_frr_switches_imports_no_library_to_validate_and_netmiko_to_deploy(imported):
+    transport.import_in_controller('state', {'frr'})
+    assert not imported
+    transport.import_in_controller('deploy', {'frr'})
+    assert imported == ['netmiko']
+
+
+def test_each_library_once_and_a_missing_one_left_to_the_step_that_needs_it(imported):
+    transport.import_in_controller('state', {'eos', 'sonic', 'nvue', 'frr'})
+    assert imported == ['napalm', 'anta.catalog', 'anta.device']
+    del imported[:]
+    transport.import_in_controller('deploy', {'eos', 'sonic', 'nvue', 'frr'})
+    assert sorted(imported) == ['napalm', 'netmiko']
+
+
+def test_every_platform_s_libraries_when_no_fabric_is_known(imported):
+    transport.import_in_controller('deploy', None)
+    assert sorted(imported) == ['napalm', 'netmiko']
+
+
+def test_the_platforms_of_the_loaded_fabric(monkeypatch):
+    monkeypatch.setattr(design_cache, '_CACHE', {})
+    assert design_cache.loaded_platforms() is None
+    design_cache.get_design(LAB)
+    assert design_cache.loaded_platforms() == {'frr'}
+    design_cache.get_design(MIXED)
+    assert design_cache.loaded_platforms() == {'eos', 'sonic', 'nvue'}
