@@ -52,7 +52,7 @@ def deploy(lab, *extra, inventory=None, expect_rc=0, render=True):
         lab['rendered'].add(inventories[1])
     argv = ansible_cli('playbook') + inventories + [
         os.path.join(ROOT, 'playbooks', 'site.yml'), '--limit', 'switches',
-        '-e', json.dumps({'switch_deploy_confirm_timeout': 120, 'switch_deploy_gate_timeout': 15,
+        '-e', json.dumps({'switch_deploy_confirm_timeout': 120, 'switch_deploy_gate_timeout': 6,
                           'switch_deploy_gate_interval': 1})] + list(extra)
     result = subprocess.run(argv, cwd=str(lab['base']), env=env, capture_output=True, text=True, timeout=900, check=False)
     output = result.stdout + result.stderr
