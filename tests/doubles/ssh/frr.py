@@ -90,17 +90,37 @@ def parse(text):
             peer['families'] = [family for family in ('ipv4Unicast', 'l2VpnEvpn')
                                 if names & vrf['activated'].get(family, set())
                                 or (family == 'ipv4Unicast' and vrf['ipv4_default'])]
-            if peer['interface'] is None and not _is_address(name):
+            if peer['interface'] is None and not is_address(name):
                 peer['interface'] = name  # `neighbor swp1 interface ...` written as `neighbor swp1 remote-as ...`
     return vrfs
 
 
-def _is_address(text):
+def is_address(text):
     try:
         ipaddress.ip_address(text)
         return True
     except ValueError:
         return False
+
+
+def subnet_owner(prefixes):
+    """owner(name): the value paired with the first of `prefixes` ((interface prefix, value); anything else is
+    skipped) whose subnet holds the neighbour address `name`, None when none does or `name` is no address (an
+    unnumbered neighbour). The prefixes are parsed once: `show bgp summary` asks for every neighbour."""
+    subnets = []
+    for prefix, value in prefixes:
+        try:
+            subnets.append((ipaddress.ip_interface(prefix).network, value))
+        except ValueError:
+            continue
+
+    def owner(name):
+        try:
+            address = ipaddress.ip_address(name)
+        except ValueError:
+            return None
+        return next((value for subnet, value in subnets if address in subnet), None)
+    return owner
 
 
 def peer_keys(vrfs):

@@ -404,7 +404,7 @@ def reference_errors(tree):
         groups = set(bgp.get('peer-group') or {})
         for name, neighbor in (bgp.get('neighbor') or {}).items():
             # `<neighbor-id>`: the peer's IP address, or the interface of an unnumbered session
-            if name not in (tree.get('interface') or {}) and not _is_address(name):
+            if name not in (tree.get('interface') or {}) and not frr.is_address(name):
                 errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s: '%s' is neither an IP address nor an "
                               "interface" % (vrf, name, name))
             group = (neighbor or {}).get('peer-group') if isinstance(neighbor, dict) else None
@@ -723,31 +723,17 @@ def _bgp(directory, faults, tree):
                         if key == 'ipv4-unicast' or _switched_on((neighbor.get('address-family') or {}).get(key))]
             peers[name] = {'group': neighbor.get('peer-group'), 'remote_as': str(neighbor.get('remote-as', '')),
                            'desc': neighbor.get('description'), 'families': families,
-                           'interface': name if neighbor.get('type') == 'unnumbered' or not _is_address(name) else None}
+                           'interface': name if neighbor.get('type') == 'unnumbered' or not frr.is_address(name) else None}
         if peers or bgp:
             vrfs[vrf] = {'asn': asn, 'router_id': bgp.get('router-id') or tree.get('router', {}).get('bgp', {}).get('router-id'),
                          'peers': peers}
     seen = state.first_seen(directory, ['%s|%s' % (vrf, peer) for vrf, body in vrfs.items() for peer in body['peers']])
 
-    subnets = []
-    for body in interfaces.values():
-        for prefix in body['ip']['address']:
-            try:
-                subnets.append((ipaddress.ip_interface(prefix).network, body['link']['oper-status'] == 'up'))
-            except ValueError:
-                continue
+    owner = frr.subnet_owner((prefix, ifname) for ifname, body in interfaces.items() for prefix in body['ip']['address'])
 
     def link_up(name, peer):
-        if peer['interface']:
-            return interfaces.get(peer['interface'], {}).get('link', {}).get('oper-status') == 'up'
-        try:
-            address = ipaddress.ip_address(name)
-        except ValueError:
-            return True
-        for subnet, up in subnets:
-            if address in subnet:
-                return up
-        return True
+        ifname = peer['interface'] or owner(name)
+        return interfaces.get(ifname, {}).get('link', {}).get('oper-status') == 'up' if ifname else True
     return vrfs, seen, link_up
 
 
@@ -755,14 +741,6 @@ def _switched_on(node):
     """`enable: on` (5.14 and earlier) or `state: enabled` (5.15 and later)."""
     node = node or {}
     return node.get('enable') == 'on' or node.get('state') == 'enabled'
-
-
-def _is_address(text):
-    try:
-        ipaddress.ip_address(text)
-        return True
-    except ValueError:
-        return False
 
 
 def show(directory, faults, args):

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import copy
 import fnmatch
-import ipaddress
 import json
 import os
 import re
@@ -503,25 +502,12 @@ def _frr_running(directory):
 
 
 def _link_up(directory, faults, config):
-    subnets = []
-    for key in config.get('INTERFACE', {}):
-        port, _sep, prefix = key.partition('|')
-        try:
-            subnets.append((ipaddress.ip_interface(prefix).network, port))
-        except ValueError:
-            continue  # the port's own entry (no prefix)
+    # INTERFACE keys: 'Ethernet0' (the port's own entry) and 'Ethernet0|10.0.0.1/31'
+    owner = frr.subnet_owner((prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {})))
 
     def link_up(name, peer):
-        if peer['interface']:
-            return port_up(directory, faults, peer['interface'], config)
-        try:
-            address = ipaddress.ip_address(name)
-        except ValueError:
-            return True
-        for subnet, port in subnets:
-            if address in subnet:
-                return port_up(directory, faults, port, config)
-        return True
+        port = peer['interface'] or owner(name)
+        return port_up(directory, faults, port, config) if port else True
     return link_up
 
 
