@@ -394,8 +394,10 @@ def test_switch_filesystem_bgp_container_paths_and_no_leftovers(ssh_double):
     assert 'router bgp 4200000000' in cmd(conn, "vtysh -c 'show running-config'")
     cmd(conn, "setsid nohup sh -c 'echo $$ > /tmp/job.pid; exec sleep 300' >/dev/null 2>&1 < /dev/null &")
     conn.disconnect()
-    time.sleep(0.3)
-    with open(os.path.join(double.state_dir, 'tmp', 'job.pid'), encoding='utf-8') as handle:
+    pid_file = os.path.join(double.state_dir, 'tmp', 'job.pid')
+    # the detached job writes its pid when it gets the CPU: 0.3 s was not always enough on a loaded CI machine
+    assert wait_for(lambda: os.path.exists(pid_file) and os.path.getsize(pid_file), time.time() + 15), 'the job started'
+    with open(pid_file, encoding='utf-8') as handle:
         pid = int(handle.read())
     assert alive(pid)
     double.stop()
