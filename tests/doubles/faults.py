@@ -58,10 +58,12 @@ def committed(state_dir):
 
 
 class Faults:
-    """The current knobs of one device, re-read from its faults.json when that file changes."""
+    """The current knobs of one device, re-read from its faults.json when that file changes (`reread`: a
+    long-lived server's view), or read once (a vendor command's process: one reading for its whole output)."""
 
-    def __init__(self, state_dir=None):
+    def __init__(self, state_dir=None, reread=True):
         self.state_dir = state_dir
+        self.reread = reread
         self.knobs = {'_since': time.time()}
         self._stamp = None
 
@@ -73,18 +75,24 @@ class Faults:
             write(self.state_dir, **dict(knobs))
 
     def refresh(self):
-        if not self.state_dir:
+        if not self.state_dir or (self._stamp is not None and not self.reread):
             return self.knobs
         path = os.path.join(self.state_dir, FILE)
         try:
             stamp = os.stat(path).st_mtime_ns
         except FileNotFoundError:
+            self._stamp = None if self.reread else 0
             return self.knobs
         if stamp != self._stamp:
             with open(path, encoding='utf-8') as handle:
                 self.knobs = json.load(handle)
             self._stamp = stamp
         return self.knobs
+
+    def committed(self):
+        """The device committed a configuration: its `after_commit` knobs take effect, also for this reader."""
+        committed(self.state_dir)
+        self._stamp = None
 
     def get(self, name, default=None):
         return self.refresh().get(name, default)

@@ -59,7 +59,7 @@ def main(argv=None):
         return 2
     command, args = argv[0], argv[1:]
     kind = state.device(directory).get('kind')
-    faults = Faults(directory)
+    faults = Faults(directory, reread=False)
     if command in ('systemd-run', 'systemctl'):
         from tests.doubles.ssh import jobs
         return jobs.main(directory, command, args)

@@ -21,7 +21,6 @@ import re
 import sys
 import time
 
-from tests.doubles import faults as faults_file
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
 from tests.doubles.world import remote_vteps
@@ -641,7 +640,7 @@ def _apply(directory, faults, data, facts, rest):
     data['applied'] = rev_id
     if data['pending'] == rev_id:
         data['pending'] = None
-    faults_file.committed(directory)
+    faults.committed()
     if seconds is not None:
         data['revs'][rev_id]['state'] = 'confirm'
         data['confirm'] = {'rev': rev_id, 'deadline': time.time() + seconds, 'previous': previous}

@@ -22,7 +22,6 @@ import sys
 import time
 import zlib
 
-from tests.doubles import faults as faults_file
 from tests.doubles.ssh import accounts, frr, sonic_factory, state
 # sonic_gcu (jsonpatch, the YANG rules), shutil and subprocess are imported by the commands that use them: every
 # command is a process of its own and the show commands, most of them, would pay for their import.
@@ -164,7 +163,7 @@ def _apply_target(directory, faults, target, dry_run):
     _reject_lines(target, faults)
     if not dry_run:
         state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
-        faults_file.committed(directory)
+        faults.committed()
     return patch
 
 
