@@ -55,6 +55,10 @@ SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metad
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
   tests/unit/plugins/modules/
+# ... but not the render killed with SIGKILL and the renders racing for one directory (the 1,024-GPU pod rendered six
+# times, 10 CPU-s a release): they test the staged output writer and its lock, this collection's code; the render
+# playbook's own test (test_render.py) runs the render action through each release's ansible-playbook.
+CORE_UNIT_EXCLUDE := tests/unit/plugins/action/test_render_interrupted.py
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
 GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
@@ -153,8 +157,9 @@ sanity: setup-python $(CORE_VENVS)  ## ansible-test sanity: all of it on the new
 units: setup-python $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on the older releases supported
 	$(call copy_collection,$(UNITS_COPY))
 	for ansible_test in $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
-	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS)"; \
-	  (cd $(UNITS_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements $(CORE_UNIT_TESTS)) \
+	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS) (not $(CORE_UNIT_EXCLUDE))"; \
+	  (cd $(UNITS_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements \
+	      $(addprefix --exclude ,$(CORE_UNIT_EXCLUDE)) $(CORE_UNIT_TESTS)) \
 	    || exit 1; \
 	done
 
