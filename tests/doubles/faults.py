@@ -91,7 +91,8 @@ class Faults:
 
     def committed(self):
         """The device committed a configuration: its `after_commit` knobs take effect, also for this reader."""
-        committed(self.state_dir)
+        if self.state_dir:
+            committed(self.state_dir)
         self._stamp = None
 
     def get(self, name, default=None):
