@@ -19,7 +19,9 @@ COLLECTION_LINK := .ansible/collections/ansible_collections/aifabric/fabric
 TEST_ROOT ?= $(or $(TMPDIR),/tmp)/aifabric-ansible-test-$(shell printf '%s' '$(CURDIR)' | sha256sum | cut -c1-12)
 SANITY_COPY := $(TEST_ROOT)/sanity/ansible_collections/aifabric/fabric
 UNITS_COPY := $(TEST_ROOT)/units/ansible_collections/aifabric/fabric
-copy_collection = mkdir -p $(1) && rsync -a --delete --delete-excluded --exclude .git --exclude .venv --exclude .ansible \
+# The copy's tests/output is ansible-test's own (its results and its delegation venv, reused by the next run): kept.
+copy_collection = mkdir -p $(1) && rsync -a --delete --delete-excluded --filter 'protect /tests/output/' \
+  --exclude .git --exclude .venv --exclude .ansible \
   --exclude out --exclude /build --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis \
   --exclude benchmarks/results ./ $(1)/
 PYTHON_VERSION := 3.11
