@@ -186,8 +186,17 @@ molecule: molecule-render molecule-lab  ## molecule scenarios: render-only, then
 molecule-render: setup-python  ## the render-only molecule scenario (no lab)
 	molecule test -s render
 
+# molecule keeps the shared state of the lab scenarios under ~/.ansible/tmp, named after this directory's name (two
+# clones of one name share it, and a run cut short leaves its state to the next), and records there the modification
+# time of the first scenario's molecule.yml, then warns "modified since the scenario was created" for every scenario
+# whose file has another time. Each run gets a fresh state of this clone's own, and the scenarios' files one time.
+# (The default scenario's create takes down a lab left by an earlier run before it brings the lab up.)
+MOLECULE_LAB_STATE := $(CURDIR)/build/molecule-lab
 molecule-lab: setup  ## the lab's molecule scenarios on one lab: GPU hosts, containerlab fabric, fault injection
-	$(if $(LAB_LOCK),flock $(LAB_LOCK)) molecule test --shared-state $(addprefix -s ,$(LAB_SCENARIOS))
+	rm -rf $(MOLECULE_LAB_STATE) && mkdir -p $(MOLECULE_LAB_STATE)
+	touch -r extensions/molecule/default/molecule.yml $(foreach scenario,$(LAB_SCENARIOS),extensions/molecule/$(scenario)/molecule.yml)
+	$(if $(LAB_LOCK),flock $(LAB_LOCK)) env MOLECULE_EPHEMERAL_DIRECTORY=$(MOLECULE_LAB_STATE) \
+	  molecule test --shared-state $(addprefix -s ,$(LAB_SCENARIOS))
 
 clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)
-	rm -rf out build/dist build/collections build/ee build/ee-collection $(TEST_ROOT) tests/output
+	rm -rf out build/dist build/collections build/ee build/ee-collection $(MOLECULE_LAB_STATE) $(TEST_ROOT) tests/output
