@@ -44,9 +44,12 @@ def _command(inventory, dest, *args):
                                       '-e', json.dumps({'aifabric_render_dest': str(dest)}), *args]
 
 
-def _env():
+def _env(local_temp=None):
+    """The environment of a render; `local_temp`: Ansible's own temporary directory (a killed run cannot remove it)."""
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_FORCE_COLOR='0', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
+    if local_temp:
+        env['ANSIBLE_LOCAL_TEMP'] = str(local_temp)
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     return env
 
@@ -81,8 +84,8 @@ def test_render_killed_mid_way_leaves_the_previous_output_intact(tmp_path):
     changed = _inventory(tmp_path, 'after', bfd=False)
     killed_at = None
     for _attempt in range(3):  # the render takes about a second: catch it while it writes
-        process = subprocess.Popen(_command(changed, dest), cwd=ROOT, env=_env(), stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.DEVNULL, start_new_session=True)
+        process = subprocess.Popen(_command(changed, dest), cwd=ROOT, env=_env(tmp_path / 'ansible-local'),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
         deadline = time.monotonic() + 120
         while process.poll() is None and time.monotonic() < deadline:
             partial = _partials(generations)
