@@ -63,7 +63,7 @@ def _perf(base, *extra, group_vars=None):
             'perf_ib_write_bw': os.path.join(root, 'fakebin', 'ib_write_bw'),
             'perf_all_reduce_perf': os.path.join(root, 'fakebin', 'all_reduce_perf'),
             'perf_nccl_command': [os.path.join(root, 'fakebin', 'fake_mpirun'), '-np', '{np}', '-H', '{hosts}'],
-            'perf_duration_s': 1}
+            'perf_duration_s': 1, 'ansible_async_dir': os.path.join(root, 'async')}
     inventory['all']['children']['gpu_servers']['vars'] = group_vars or {}
     path = str(base / 'inventory.json')
     with open(path, 'w', encoding='utf-8') as handle:
@@ -78,7 +78,7 @@ def _perf(base, *extra, group_vars=None):
 def perf_run(tmp_path_factory):
     base = tmp_path_factory.mktemp('perf')
     report = str(base / 'report')
-    return _perf(base, '-e', 'perf_report_dir=%s' % report), report
+    return _perf(base, '-e', 'perf_report_dir=%s' % report), report, base
 
 
 def test_reports_go_to_the_inventory_output_directory_by_default(tmp_path):
@@ -91,7 +91,7 @@ def test_reports_go_to_the_inventory_output_directory_by_default(tmp_path):
 
 
 def test_gate_fails_naming_the_slow_rail_and_reports_every_test(perf_run):
-    proc, report = perf_run
+    proc, report, _base = perf_run
     assert proc.returncode != 0, proc.stdout[-3000:]
     assert 'Performance gate of fabric roletest: FAILED (5 tests, 1 below the gate)' in proc.stdout
     assert ('gpu0004 ib_write_bw rail 1: 193.2 Gb/s is 48% of the 400 Gb/s line rate, below the 90% required'
@@ -107,3 +107,12 @@ def test_gate_fails_naming_the_slow_rail_and_reports_every_test(perf_run):
                for reason in data['not_applicable'])
     text = open(os.path.join(report, 'perf.md'), encoding='utf-8').read()
     assert text.startswith('# Performance gate of fabric roletest: FAILED')
+
+
+def test_the_servers_job_files_are_removed(perf_run):
+    """The ib_write_bw servers run as background jobs (async, poll 0): each leaves a result file in the host's async
+    directory until it is cleaned up, one per rail and run on every server."""
+    proc, _report, base = perf_run
+    started = [name for name in HOSTS if os.path.isdir(base / name / 'async')]
+    assert started, 'no server job ran:\n' + proc.stdout[-3000:]
+    assert {name: os.listdir(base / name / 'async') for name in started} == {name: [] for name in started}
