@@ -132,7 +132,9 @@ class Gatherer:
     def devices(self):
         devices = {}
         links = None
-        if self.tools['rdma']:
+        # iproute2 ships `rdma` on servers without RDMA too; without the kernel's RDMA core (no class directory)
+        # it can only fail ("Failed to open NETLINK_RDMA socket"), which is no device, not an error.
+        if self.tools['rdma'] and self.host.isdir(rnic_sysfs.IB):
             links = self.run(['rdma', '-j', 'link', 'show'], parse_rdma_link)
         names = sorted({item['ifname'] for item in links or []} | set(self.host.listdir(rnic_sysfs.IB)))
         for name in names:
@@ -254,7 +256,10 @@ def main():
         wanted = sorted({netdev for device in devices.values() for netdev in device['netdevs']})
     interfaces = {name: gatherer.interface(name) for name in wanted}
     not_applicable = None
-    if not devices:
+    if not devices and not host.isdir(rnic_sysfs.IB):
+        not_applicable = 'not applicable: no RDMA device on this host (no %s: the kernel\'s RDMA core is not loaded)' % (
+            rnic_sysfs.IB)
+    elif not devices:
         not_applicable = 'not applicable: no RDMA device on this host (%s is empty%s)' % (
             rnic_sysfs.IB, ', rdma link show lists nothing' if gatherer.tools['rdma'] else ', rdma tool not installed')
     facts = {'not_applicable': not_applicable, 'devices': devices, 'interfaces': interfaces,

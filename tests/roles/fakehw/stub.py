@@ -228,6 +228,8 @@ def rdma(state, argv):
     words = [word for word in argv if word != '-j']
     if words[:2] != ['link', 'show']:
         fail('unsupported in stub: rdma %s' % ' '.join(argv))
+    if not os.path.isdir(os.path.join(ROOT, 'sys', 'class', 'infiniband')):
+        fail('Failed to open NETLINK_RDMA socket')  # iproute2's rdma on a kernel without the RDMA core
     links = []
     for index, (name, nic) in enumerate(sorted(state['netdevs'].items())):
         if nic.get('rdma_device'):

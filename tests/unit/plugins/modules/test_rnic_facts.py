@@ -68,6 +68,17 @@ def test_host_without_rdma_is_not_applicable(tmp_path):
     assert data['interfaces']['ens1f0np0']['rdma_devices'] == [] and data['interfaces']['ens1f0np0']['qos'] is None
 
 
+def test_rdma_tool_without_the_kernels_rdma_core_is_no_device_not_an_error(tmp_path):
+    """Debian's iproute2 installs `rdma` on every server; without the RDMA core it fails to open its netlink socket."""
+    root = str(tmp_path / 'h')
+    bindir = fakehw.build_host(root, RAILS, nic='none', tools=['ethtool', 'ip', 'rdma'])
+    os.rmdir(os.path.join(root, 'sys', 'class', 'infiniband'))  # the RDMA core registers the class
+    result, data = facts(root, bindir)
+    assert data['not_applicable'] == ('not applicable: no RDMA device on this host '
+                                      "(no /sys/class/infiniband: the kernel's RDMA core is not loaded)")
+    assert data['errors'] == [] and not result.get('warnings'), data['errors']
+
+
 def test_unparseable_output_is_an_error_line_or_a_failure(tmp_path):
     root = str(tmp_path / 'h')
     bindir = fakehw.build_host(root, RAILS, nic='ofed')
