@@ -32,8 +32,8 @@ UNIT_WORKERS ?= auto
 INTEGRATION_WORKERS ?= 4
 # Integration tests: everything that starts ansible-playbook (tests/conftest.py marks them), the device doubles, the
 # deploy drivers and playbooks against them, containerlab, the host roles. Listed longest first: xdist hands out
-# files in this order.
-INTEGRATION_PATHS := tests/deploy tests/doubles tests/unit tests/roles tests/lab
+# files in this order (tests/lab holds the clab_faults judge's test, a minute of waiting out the round's retries).
+INTEGRATION_PATHS := tests/deploy tests/lab tests/doubles tests/unit tests/roles
 # Lab scenarios share one lab (the default scenario's create and destroy). clab_fabric first: it converges the lab
 # (switches and host roles), twice, and validates it; hosts_lab and clab_faults then skip their own converge.
 LAB_SCENARIOS ?= clab_fabric hosts_lab clab_faults
