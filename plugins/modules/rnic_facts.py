@@ -116,6 +116,9 @@ class Gatherer:
         self.parts = set(parts)
         self.errors = []
         self.tools = {tool: host.which(tool) for tool in TOOLS}
+        # The kernel's RDMA core registers this class; without it there is no RDMA device and iproute2's `rdma`,
+        # installed on most servers, can only fail ("Failed to open NETLINK_RDMA socket"): no device, not an error.
+        self.rdma_core = host.isdir(rnic_sysfs.IB)
 
     def run(self, argv, parser):
         rc, out, err = self.host.run(argv)
@@ -132,9 +135,7 @@ class Gatherer:
     def devices(self):
         devices = {}
         links = None
-        # iproute2 ships `rdma` on servers without RDMA too; without the kernel's RDMA core (no class directory)
-        # it can only fail ("Failed to open NETLINK_RDMA socket"), which is no device, not an error.
-        if self.tools['rdma'] and self.host.isdir(rnic_sysfs.IB):
+        if self.tools['rdma'] and self.rdma_core:
             links = self.run(['rdma', '-j', 'link', 'show'], parse_rdma_link)
         names = sorted({item['ifname'] for item in links or []} | set(self.host.listdir(rnic_sysfs.IB)))
         for name in names:
@@ -256,7 +257,7 @@ def main():
         wanted = sorted({netdev for device in devices.values() for netdev in device['netdevs']})
     interfaces = {name: gatherer.interface(name) for name in wanted}
     not_applicable = None
-    if not devices and not host.isdir(rnic_sysfs.IB):
+    if not devices and not gatherer.rdma_core:
         not_applicable = 'not applicable: no RDMA device on this host (no %s: the kernel\'s RDMA core is not loaded)' % (
             rnic_sysfs.IB)
     elif not devices:
