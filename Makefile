@@ -24,7 +24,10 @@ copy_collection = mkdir -p $(1) && rsync -a --delete --delete-excluded --filter 
   --exclude .git --exclude .venv --exclude .ansible \
   --exclude out --exclude /build --exclude tests/output --exclude __pycache__ --exclude .pytest_cache --exclude .hypothesis \
   --exclude benchmarks/results ./ $(1)/
-PYTHON_VERSION := 3.11
+# The venv's Python and ansible-core (constraints.txt pins the release): the newest line, 2.21, runs on Python 3.12
+# to 3.14. scripts/find-python.sh finds an interpreter of that version (on PATH, pyenv's or uv's); `make setup-host`
+# installs one with uv where the machine has none (Debian 12 ships 3.11).
+PYTHON_VERSION ?= 3.12
 # pytest workers (pytest-xdist): `unit` is CPU-bound (one per CPU); `integration` waits on playbooks, device doubles'
 # confirm timers and SSH, so it runs more workers than CPUs. Each test file stays on one worker (--dist loadfile):
 # the tests of a file share its fleet of doubles and some run in order.
@@ -39,11 +42,17 @@ INTEGRATION_PATHS := tests/deploy tests/lab tests/doubles tests/unit tests/roles
 LAB_SCENARIOS ?= clab_fabric hosts_lab clab_faults
 # `make molecule LAB_LOCK=/path` holds that flock(1) lock while a lab exists (machines shared by several people).
 LAB_LOCK ?=
-# `make sanity` and `make units` also run with these ansible-core releases (the venv's own is pinned in
-# constraints.txt): together they are the range meta/runtime.yml declares. Python 3.11 runs 2.17 to 2.19.
-# Each release gets a small venv with only ansible-core; ansible-test builds its test venvs from it.
-CORE_MATRIX ?= 2.17.14 2.18.19
-CORE_VENVS := $(foreach version,$(CORE_MATRIX),$(VENV)/cores/$(version)/.installed)
+# `make sanity` and `make units` also run with these ansible-core releases, each on its own Python (RELEASE@PYTHON):
+# with the venv's own (constraints.txt) they are the range meta/runtime.yml declares. 2.19 is the last line that
+# runs on Python 3.11 (Debian 12's, RHEL 9's default); 2.20 runs on 3.12 to 3.14 and is tested on 3.13, so the three
+# supported lines cover three Pythons. Each release gets a small venv with only ansible-core; ansible-test builds its
+# test venvs from it (its --python is that venv's interpreter, found on PATH in the venv's bin).
+CORE_MATRIX ?= 2.19.14@3.11 2.20.10@3.13
+core_release = $(firstword $(subst @, ,$(1)))
+core_python = $(lastword $(subst @, ,$(1)))
+CORE_VENVS := $(foreach core,$(CORE_MATRIX),$(VENV)/cores/$(call core_release,$(core))/.installed)
+# The Pythons setup-host makes sure of (uv installs a missing one)
+PYTHONS_NEEDED := $(sort $(PYTHON_VERSION) $(foreach core,$(CORE_MATRIX),$(call core_python,$(core))))
 # On the older releases, the sanity tests whose verdict depends on the release: those that load the collection
 # with that release's code (import, ansible-doc, validate-modules, action-plugin-docs) or read a file in that
 # release's format (runtime-metadata: meta/runtime.yml; ignores: tests/sanity/ignore-<release>.txt). The others
@@ -63,7 +72,9 @@ CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ test
 CORE_UNIT_EXCLUDE := tests/unit/plugins/action/test_render_interrupted.py
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache
-GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_23_1_2.py
+# The pip release each ansible-test bootstraps (ansible_test/_internal/python_requirements.py, get_venv_packages):
+# 2.19: 24.2; 2.20 and 2.21: 25.2.
+GET_PIP_SCRIPTS := $(GET_PIP_CACHE)/get_pip_24_2.py $(GET_PIP_CACHE)/get_pip_25_2.py
 # What `make test` runs: STAGE[:the stages it waits for], in order of priority (the longest first);
 # scripts/run-stages.py runs up to STAGE_JOBS at once, each prints its wall time and a table of them closes the run.
 STAGES ?= setup-host setup-python:setup-host setup-cores:setup-host molecule-lab:setup-python integration:setup-python \
@@ -84,9 +95,9 @@ help:  ## list the targets
 setup: setup-host setup-python  ## install everything: apt packages, Docker engine, containerlab, Python tools
 
 setup-host:
-	scripts/setup-host.sh
+	PYTHONS='$(PYTHONS_NEEDED)' scripts/setup-host.sh
 
-setup-python: $(VENV)/.installed $(COLLECTION_LINK) $(GET_PIP_SCRIPTS)
+setup-python: $(VENV)/.installed-python$(PYTHON_VERSION) $(COLLECTION_LINK) $(GET_PIP_SCRIPTS)
 
 setup-cores: $(CORE_VENVS)  ## the venvs of the older ansible-core releases (make sanity, make units)
 
@@ -95,14 +106,19 @@ setup-cores: $(CORE_VENVS)  ## the venvs of the older ansible-core releases (mak
 # It is the first step of every run, and every other stage waits for it.
 # mkdir first: setup-cores makes $(VENV)/cores/... at the same time, and venv fails when its directory appears
 # between its own check and its mkdir.
-$(VENV)/.installed: constraints.txt requirements.txt test-requirements.txt
+# A venv of another Python (an earlier PYTHON_VERSION) is replaced, its cores kept.
+$(VENV)/.installed-python$(PYTHON_VERSION): constraints.txt requirements.txt test-requirements.txt
 	mkdir -p $(VENV)
-	python3 -m venv $(VENV)
+	@python=$$(scripts/find-python.sh $(PYTHON_VERSION)) || exit 1; \
+	  grep -qs '^version = $(subst .,\.,$(PYTHON_VERSION))\.' $(VENV)/pyvenv.cfg || \
+	    rm -rf $(VENV)/bin $(VENV)/lib $(VENV)/lib64 $(VENV)/include $(VENV)/pyvenv.cfg $(VENV)/.installed*; \
+	  echo "$$python -m venv $(VENV)"; "$$python" -m venv $(VENV)
 	PIP_CONSTRAINT=constraints.txt $(BIN)/pip install -q --no-compile -r test-requirements.txt
 	touch $@
 
 $(VENV)/cores/%/.installed: constraints.txt
-	python3 -m venv $(VENV)/cores/$*
+	@python=$$(scripts/find-python.sh $(call core_python,$(filter $*@%,$(CORE_MATRIX)))) || exit 1; \
+	  echo "$$python -m venv $(VENV)/cores/$*"; "$$python" -m venv $(VENV)/cores/$*
 	grep -v '^ansible-core==' constraints.txt > $(VENV)/cores/$*/constraints.txt
 	PIP_CONSTRAINT=$(VENV)/cores/$*/constraints.txt $(VENV)/cores/$*/bin/pip install -q ansible-core==$*
 	touch $@
@@ -150,17 +166,19 @@ lint: setup-python  ## ansible-lint, production profile
 sanity: setup-python $(CORE_VENVS)  ## ansible-test sanity: all of it on the newest ansible-core, per release what differs
 	$(call copy_collection,$(SANITY_COPY))
 	cd $(SANITY_COPY) && ansible-test sanity --venv --python $(PYTHON_VERSION)
-	for version in $(CORE_MATRIX); do \
-	  echo "== ansible-test sanity, ansible-core $$version: $(SANITY_CORE_TESTS)"; \
-	  (cd $(SANITY_COPY) && $(CURDIR)/$(VENV)/cores/$$version/bin/ansible-test sanity --venv --python $(PYTHON_VERSION) \
+	for core in $(CORE_MATRIX); do \
+	  version=$${core%@*} python=$${core#*@}; bin=$(CURDIR)/$(VENV)/cores/$$version/bin; \
+	  echo "== ansible-test sanity, ansible-core $$version on Python $$python: $(SANITY_CORE_TESTS)"; \
+	  (cd $(SANITY_COPY) && PATH=$$bin:$$PATH $$bin/ansible-test sanity --venv --python $$python \
 	    $(addprefix --test ,$(SANITY_CORE_TESTS))) || exit 1; \
 	done
 
 units: setup-python $(CORE_VENVS)  ## ansible-test units of the code that calls ansible-core, on the older releases supported
 	$(call copy_collection,$(UNITS_COPY))
-	for ansible_test in $(foreach version,$(CORE_MATRIX),$(CURDIR)/$(VENV)/cores/$(version)/bin/ansible-test); do \
-	  echo "== $$ansible_test units: $(CORE_UNIT_TESTS) (not $(CORE_UNIT_EXCLUDE))"; \
-	  (cd $(UNITS_COPY) && $$ansible_test units --venv --python $(PYTHON_VERSION) --requirements \
+	for core in $(CORE_MATRIX); do \
+	  version=$${core%@*} python=$${core#*@}; bin=$(CURDIR)/$(VENV)/cores/$$version/bin; \
+	  echo "== ansible-test units, ansible-core $$version on Python $$python: $(CORE_UNIT_TESTS) (not $(CORE_UNIT_EXCLUDE))"; \
+	  (cd $(UNITS_COPY) && PATH=$$bin:$$PATH $$bin/ansible-test units --venv --python $$python --requirements \
 	      $(addprefix --exclude ,$(CORE_UNIT_EXCLUDE)) $(CORE_UNIT_TESTS)) \
 	    || exit 1; \
 	done

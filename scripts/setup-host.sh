@@ -61,6 +61,23 @@ if [ -n "${DOCKER_NOT_STARTED:-}" ] || ! wait_for_docker 30; then
   wait_for_docker 60 || die "the Docker engine did not start; see /var/log/dockerd.log"
 fi
 
+# ---------------------------------------------------------------------------------------------------- Python
+# The Pythons the venvs run on (the Makefile passes PYTHONS: the venv's and each tested ansible-core line's). Debian 12
+# ships 3.11 only; a missing one is installed with uv (from PyPI), which fetches a standalone CPython build from
+# GitHub (python-build-standalone): that needs the internet, so on a closed machine install it beforehand (pyenv).
+missing_pythons=()
+for version in ${PYTHONS:-}; do
+  "$(dirname "$0")/find-python.sh" "$version" >/dev/null 2>&1 || missing_pythons+=("$version")
+done
+if ((${#missing_pythons[@]})); then
+  uv_venv="$CACHE/uv"
+  log "installing Python ${missing_pythons[*]} with uv (a venv of its own: $uv_venv)"
+  [ -x "$uv_venv/bin/uv" ] || { python3 -m venv "$uv_venv" && "$uv_venv/bin/pip" install -q uv; } ||
+    die "could not install uv from PyPI to install Python ${missing_pythons[*]}"
+  "$uv_venv/bin/uv" python install "${missing_pythons[@]}" ||
+    die "uv could not install Python ${missing_pythons[*]} (it downloads from GitHub); install them another way (pyenv, your distribution)"
+fi
+
 # ---------------------------------------------------------------------------------------------------- containerlab
 version_ok() {  # the installed containerlab is CONTAINERLAB_VERSION or newer
   local have
