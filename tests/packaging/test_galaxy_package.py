@@ -296,3 +296,59 @@ def test_manifest_names_the_collection_and_its_dependencies(tarball):
                                                                               galaxy['version'])
     assert manifest['dependencies'] == galaxy['dependencies']
     assert 'networking' in manifest['tags']
+
+
+# --------------------------------------------------------------------------- Python packages the plugins import
+def imported_modules(top):
+    """{module: first file importing it} of every absolute import in the Python files under `top`."""
+    import ast  # pylint: disable=import-outside-toplevel
+    found = {}
+    for directory, _unused, names in os.walk(top):
+        for name in sorted(names):
+            if name.endswith('.py'):
+                path = os.path.join(directory, name)
+                with open(path, encoding='utf-8') as handle:
+                    tree = ast.parse(handle.read(), path)
+                for node in ast.walk(tree):
+                    modules = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                               else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module
+                               else [])
+                    for module in modules:
+                        found.setdefault(module, os.path.relpath(path, ROOT))
+    return found
+
+
+def undeclared_or_private(modules, requirements, distributions):
+    """Third-party imports whose distribution requirements.txt does not name, and imports of private modules."""
+    import sys  # pylint: disable=import-outside-toplevel
+    declared = {re.sub(r'[-_.]+', '-', name).lower() for name in requirements}
+    problems = []
+    for module, where in sorted(modules.items()):
+        top = module.split('.')[0]
+        if top in sys.stdlib_module_names or top in ('__future__', 'ansible', 'ansible_collections'):
+            continue
+        if any(part.startswith('_') for part in module.split('.')[1:]):
+            problems.append('%s imports the private module %s' % (where, module))
+        names = {re.sub(r'[-_.]+', '-', name).lower() for name in distributions.get(top, [])}
+        if not names & declared:
+            problems.append('%s imports %s (distribution %s), not in requirements.txt'
+                            % (where, module, ', '.join(sorted(names)) or 'unknown'))
+    return problems
+
+
+def test_every_python_package_the_plugins_import_is_declared_and_public():
+    """What the collection's controller code imports is named in requirements.txt (where ansible-builder and users
+    read it), and only through the package's public modules (a private one such as anta._runner may change in any
+    release)."""
+    import importlib.metadata  # pylint: disable=import-outside-toplevel
+    modules = imported_modules(os.path.join(ROOT, 'plugins'))
+    assert {'yaml', 'jinja2', 'napalm', 'netmiko'} <= {module.split('.')[0] for module in modules}  # the scan sees them
+    assert undeclared_or_private(modules, _requirements(), importlib.metadata.packages_distributions()) == []
+
+
+def test_the_import_scan_finds_undeclared_and_private_imports():
+    modules = {'yaml': 'a.py', 'anta._runner': 'b.py', 'pyeapi.eapilib': 'c.py', 'os.path': 'd.py'}
+    distributions = {'yaml': ['PyYAML'], 'anta': ['anta'], 'pyeapi': ['pyeapi']}
+    assert undeclared_or_private(modules, {'PyYAML': '>=6', 'anta': '>=1'}, distributions) == [
+        'b.py imports the private module anta._runner',
+        'c.py imports pyeapi.eapilib (distribution pyeapi), not in requirements.txt']

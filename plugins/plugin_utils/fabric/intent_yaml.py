@@ -76,7 +76,7 @@ for _tag, _pattern, _first in (
 
 
 try:  # libyaml scans and parses about 4 times faster; composing stays in Python, where the counting happens
-    from yaml._yaml import CParser as _Parser
+    from yaml.cyaml import CParser as _Parser  # ImportError where PyYAML was built without libyaml
 
     class _EventSource(yaml.composer.Composer, yaml.constructor.SafeConstructor, CoreSchemaResolver, _Parser):
         def __init__(self, stream):

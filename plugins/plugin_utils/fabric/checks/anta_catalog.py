@@ -159,16 +159,16 @@ def run(catalog_data, outputs) -> list:
     Returns [{device, test, description, result, messages}] (ANTA's TestResult fields) in catalog order.
     """
     # pylint: disable=import-outside-toplevel
-    from anta._runner import AntaRunner
     from anta.device import AntaDevice
     from anta.inventory import AntaInventory
     from anta.result_manager import ResultManager
+    from anta.runner import main as run_anta  # ANTA's documented entry point for scripts
     collected = _collected_class(AntaDevice)
     inventory = AntaInventory()
     for name, answers in outputs.items():
         inventory.add_device(collected(name, answers))
     manager = ResultManager()
-    asyncio.run(AntaRunner().run(inventory, _catalog(catalog_data), manager))
+    asyncio.run(run_anta(manager, inventory, _catalog(catalog_data)))
     order = {}
     for tests in catalog_data.values():
         for test in tests:

@@ -2,7 +2,7 @@
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """ANTA for EOS, for real: the catalog generated from the design is a valid ANTA catalog, and ANTA's own tests run
-through its library (AntaRunner) on recorded eAPI outputs (a CollectedDevice answers from them), failing where
+through its library (anta.runner.main, its documented entry point) on recorded eAPI outputs (a CollectedDevice answers from them), failing where
 the outputs depart from the design."""
 
 import copy
