@@ -21,6 +21,7 @@ from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff import DiffCollector
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputError, StagedOutput, inventory_conflict, read_manifest)
@@ -36,7 +37,7 @@ ARGUMENT_SPEC = {
     'docs': {'type': 'bool', 'default': True},
     'prune': {'type': 'bool', 'default': True},
     'diff_max_files': {'type': 'int', 'default': 10},
-    'diff_max_bytes': {'type': 'int', 'default': 131072},
+    'diff_max_lines': {'type': 'int', 'default': 400},
     'max_nodes_per_tier': {'type': 'int', 'default': docs.MAX_NODES_PER_TIER},
     'lock_timeout': {'type': 'int', 'default': 300},
     'progress_interval': {'type': 'float', 'default': 2.0},
@@ -46,40 +47,6 @@ ARGUMENT_SPEC = {
 FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
 ERRORS_LISTED = 10
-
-
-class _Diffs:
-    """Ansible --diff entries of the changed files, bounded by diff_max_files and diff_max_bytes; password hashes are
-    shown as the variable they come from (or `<password hash>`), never as they are."""
-
-    def __init__(self, max_files, max_bytes, hashes=None):
-        self.max_files = max_files
-        self.max_bytes = max_bytes
-        self.hashes = hashes or {}
-        self.entries = []
-        self.left_out = 0
-
-    def add(self, relative, old, new):
-        if len(self.entries) >= self.max_files:
-            self.left_out += 1
-            return
-        entry = {'before_header': relative if old is not None else '%s (absent)' % relative, 'after_header': relative}
-        if max(len(old or b''), len(new)) > self.max_bytes:
-            entry['prepared'] = '%s: %s -> %d bytes (larger than diff_max_bytes=%d, diff not shown)\n' % (
-                relative, 'absent' if old is None else '%d' % len(old), len(new), self.max_bytes)
-        else:
-            entry['before'] = mask_secrets(old.decode('utf-8', 'replace'), self.hashes) if old is not None else ''
-            entry['after'] = mask_secrets(new.decode('utf-8'), self.hashes)
-        self.entries.append(entry)
-
-    def result(self, removed):
-        diffs = list(self.entries)
-        if self.left_out:
-            diffs.append({'prepared': '... %d more changed files not shown (diff_max_files=%d)\n'
-                          % (self.left_out, self.max_files)})
-        for relative in removed[:self.max_files]:
-            diffs.append({'prepared': '%s: removed (no longer produced by the intent)\n' % relative})
-        return diffs
 
 
 class ActionModule(ActionBase):
@@ -93,7 +60,7 @@ class ActionModule(ActionBase):
         _unused, args = self.validate_argument_spec(argument_spec=ARGUMENT_SPEC, mutually_exclusive=[('dest', 'out')],
                                                     required_one_of=[('dest', 'out')])
         intent = intent_path(args['intent'], task_vars)
-        for key in ('diff_max_files', 'diff_max_bytes', 'max_nodes_per_tier', 'workers'):
+        for key in ('diff_max_files', 'diff_max_lines', 'max_nodes_per_tier', 'workers'):
             if args[key] < (1 if key == 'max_nodes_per_tier' else 0):
                 raise AnsibleActionFail('%s must not be negative%s' % (key, ' or zero' if key == 'max_nodes_per_tier' else ''))
         started = time.perf_counter()
@@ -132,7 +99,8 @@ class ActionModule(ActionBase):
             else:
                 names = [name for name in names if name in wanted]
 
-        diffs = _Diffs(args['diff_max_files'], args['diff_max_bytes'], user_hashes) if self._task.diff else None
+        diffs = DiffCollector(args['diff_max_files'], args['diff_max_lines'],
+                              mask=functools.partial(mask_secrets, hashes=user_hashes)) if self._task.diff else None
         try:
             output = StagedOutput(dest, check_mode=self._task.check_mode, lock_timeout=args['lock_timeout'],
                                   on_change=diffs.add if diffs else None, take_over=take_over).open()
@@ -181,7 +149,7 @@ class ActionModule(ActionBase):
                      'fabric_docs': round(finished - devices_done, 3), 'total': round(finished - started, 3)},
         )
         if diffs is not None and changed:
-            result['diff'] = diffs.result(summary['removed'])
+            result['diff'] = diffs.entries(summary['removed'])
         verb = 'would write' if self._task.check_mode else 'wrote'
         result['msg'] = 'Fabric %s: rendered %d device(s) into %s; %s %d file(s), %d unchanged, %d removed' % (
             design.name, len(rendered), dest, verb, summary['written'], summary['unchanged'], len(summary['removed']))

@@ -78,14 +78,19 @@ options:
     type: path
   diff_max_files:
     description:
-      - With C(--diff), show the diffs of at most this many changed files; the rest are counted.
+      - With C(--diff), show at most this many distinct changes; the rest are counted. Files whose change is the same
+        (a fabric-wide change on every leaf) are one change, shown once with the files it is in.
     type: int
     default: 10
-  diff_max_bytes:
+  diff_max_lines:
     description:
-      - With C(--diff), files larger than this many bytes (before or after) are reported by size, not diffed.
+      - With C(--diff), show at most this many lines of each change; the rest are counted.
+      - A diff shows only what changes, whatever the size of the file. A JSON configuration (SONiC's C(config_db.json))
+        is compared entry by entry, each changed entry headed by its table and key (C(@@ WRED_PROFILE|ROCE_400G @@));
+        other files as a unified diff whose hunk headers name the enclosing sections (C(router bgp 65001 >
+        address-family ipv4 unicast)).
     type: int
-    default: 131072
+    default: 400
   max_nodes_per_tier:
     description:
       - The topology picture draws at most this many devices per tier (the first and the last ones around a
@@ -118,7 +123,8 @@ attributes:
     details: Renders and compares everything, reports what would be written or removed, writes nothing.
   diff_mode:
     support: full
-    details: Shows the diffs of changed files, bounded by O(diff_max_files) and O(diff_max_bytes).
+    details: Shows what changes in each changed file, by table entry or section, bounded by O(diff_max_files) and
+      O(diff_max_lines).
   platform:
     platforms: all
 notes:

@@ -126,28 +126,42 @@ def test_check_mode_reports_but_writes_nothing(run, fake_renderer, tmp_path):
     assert (dest / 'configs' / 'spine001' / 'model.json').read_text() == 'drift\n'
 
 
-def test_diff_shows_changed_files(run, fake_renderer, tmp_path):
+def test_diff_shows_what_changed_in_the_changed_files(run, fake_renderer, tmp_path):
     dest = tmp_path / 'out'
     run(intent=LAB_INTENT, dest=str(dest))
-    (dest / 'configs' / 'leaf003' / 'model.json').write_text('old\n')
+    (dest / 'configs' / 'leaf003' / 'model.json').write_text('{"name": "leaf003", "role": "spine"}\n')
     result = run(check=True, diff=True, intent=LAB_INTENT, dest=str(dest))
-    assert result['diff'] == [{'before_header': 'configs/leaf003/model.json', 'after_header': 'configs/leaf003/model.json',
-                               'before': 'old\n', 'after': fake_renderer({'name': 'leaf003', 'role': 'leaf'})['model.json']}]
+    assert result['diff'] == [{'prepared': '--- configs/leaf003/model.json\n+++ configs/leaf003/model.json\n'
+                                           '@@ role @@\n-"spine"\n+"leaf"\n'}]
     hidden = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'other'), devices=['leaf001'], docs=False,
                  diff_max_files=0)
-    assert hidden['diff'] == [{'prepared': '... 1 more changed files not shown (diff_max_files=0)\n'}]
+    assert hidden['diff'] == [{'prepared': '... 1 more changed files (1 distinct changes) not shown (diff_max_files=0)\n'}]
 
 
-def test_diff_is_bounded(run, fake_renderer, tmp_path):
-    result = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'out'), diff_max_files=3, diff_max_bytes=40)
+def test_diff_is_bounded_and_shows_a_change_shared_by_many_files_once(run, fake_renderer, tmp_path):
+    """A first render: every device's model.json is new and different (its name), every device page too; with 3
+    distinct changes shown, each at most 2 lines long, the rest is counted, never silently dropped."""
+    result = run(diff=True, intent=LAB_INTENT, dest=str(tmp_path / 'out'), diff_max_files=3, diff_max_lines=2)
     diffs = result['diff']
     assert len(diffs) == 4
-    assert [entry['before_header'] for entry in diffs[:3]] == ['configs/gpu0001/model.json (absent)',
-                                                               'docs/devices/gpu0001.md (absent)',
-                                                               'configs/gpu0002/model.json (absent)']
-    assert diffs[0]['before'] == '' and diffs[0]['after'].startswith('{"name": "gpu0001"')
-    assert 'larger than diff_max_bytes=40' in diffs[1]['prepared']
-    assert diffs[3]['prepared'] == '... %d more changed files not shown (diff_max_files=3)\n' % (result['written'] - 3)
+    assert diffs[0]['prepared'] == ('--- /dev/null\n+++ configs/gpu0001/model.json\n@@ name (added) @@\n+"gpu0001"\n'
+                                    '... 2 more lines of this diff not shown (diff_max_lines=2)\n')
+    assert [entry['prepared'].split('\n')[1] for entry in diffs[1:3]] == ['+++ docs/devices/gpu0001.md',
+                                                                          '+++ configs/gpu0002/model.json']
+    assert diffs[3]['prepared'] == '... %d more changed files (%d distinct changes) not shown (diff_max_files=3)\n' % (
+        (result['written'] - 3,) * 2)
+
+    dest = tmp_path / 'same'
+    run(intent=LAB_INTENT, dest=str(dest))
+    for name in LAB_SWITCHES:  # the same change on every switch: one diff naming them all
+        (dest / 'configs' / name / 'model.json').write_text(
+            (dest / 'configs' / name / 'model.json').read_text().replace('"role": "', '"role": "x-'))
+    same = run(check=True, diff=True, intent=LAB_INTENT, dest=str(dest))['diff']
+    leaves = [entry['prepared'] for entry in same if 'leaf' in entry['prepared'].split('\n')[1]]
+    assert leaves == ['--- configs/leaf001/model.json (and 3 more with the same change: configs/leaf002/model.json, '
+                      'configs/leaf003/model.json, configs/leaf004/model.json)\n+++ configs/leaf001/model.json (and 3 more '
+                      'with the same change: configs/leaf002/model.json, configs/leaf003/model.json, '
+                      'configs/leaf004/model.json)\n@@ role @@\n-"x-leaf"\n+"leaf"\n']
 
 
 def test_no_diff_when_nothing_changed(run, fake_renderer, tmp_path):
