@@ -44,11 +44,13 @@ class Issue:
     path: str
     value: object
     message: str
+    where: str = ''  # file:line of the key or item the path names (or of its nearest ancestor in the file)
 
     def __str__(self) -> str:
-        if self.value is NO_VALUE:
-            return '%s: %s' % (self.path, self.message)
-        return '%s: %s (got %s)' % (self.path, self.message, _short(self.value))
+        text = '%s: %s' % (self.path, self.message)
+        if self.value is not NO_VALUE:
+            text += ' (got %s)' % _short(self.value)
+        return text + (' [%s]' % self.where if self.where else '')
 
 
 def _short(value) -> str:
@@ -68,11 +70,31 @@ class IntentError(ValueError):
         self.issues = [unique[key] for key in sorted(unique)]
         super().__init__(self.report())
 
+    def located(self, file: str, lines: dict) -> 'IntentError':
+        """The same problems, each with the file and line of its path, or of the nearest enclosing key the file has
+        (`lines`: {path: line} from intent_yaml.node_lines)."""
+        located = []
+        for issue in self.issues:
+            line = _line_of(issue.path, lines)
+            located.append(Issue(issue.path, issue.value, issue.message, '%s:%d' % (file, line)) if line else issue)
+        return IntentError(located)
+
     def report(self) -> str:
         count = len(self.issues)
         lines = ['Fabric intent has %d problem%s:' % (count, '' if count == 1 else 's')]
         lines.extend('  - %s' % issue for issue in self.issues)
         return '\n'.join(lines)
+
+
+def _line_of(path: str, lines: dict):
+    """The line of `path` in `lines`, else of its nearest ancestor there (a missing key: the mapping that lacks it);
+    None when neither is in the file (a problem about the file itself names the file already)."""
+    while path not in lines:
+        cut = max(path.rfind('.'), path.rfind('['))
+        if cut <= 0:
+            return None
+        path = path[:cut]
+    return lines[path]
 
 
 class IssueCollector:

@@ -9,6 +9,7 @@ Checks that need the generated topology (pool sizes, oversubscription, buffer bu
 from __future__ import annotations
 
 import copy
+import difflib
 import functools
 import ipaddress
 import itertools
@@ -19,7 +20,7 @@ import string
 
 from . import compile_cache
 from .errors import NO_VALUE, IssueCollector, format_path
-from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file, load_yaml_text
+from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file_located, load_yaml_text
 from .platforms import PLATFORMS, registered
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
@@ -241,6 +242,16 @@ def _describe_type(types) -> str:
     return ' or '.join(names.get(name, name) for name in types)
 
 
+def _did_you_mean(given, choices) -> str:
+    """'; did you mean X?' for a misspelt key or value close to one of `choices` (difflib's ratio >= 0.6, the closest),
+    else ''. Compared without case: `SONiC` is `sonic`."""
+    if not isinstance(given, str) or not given or len(given) > 64:
+        return ''
+    lowered = {choice.lower(): choice for choice in choices}
+    close = difflib.get_close_matches(given.lower(), list(lowered), n=1, cutoff=0.6)
+    return '; did you mean %s?' % lowered[close[0]] if close and lowered[close[0]] != given else ''
+
+
 def _schema_issues(error, issues):
     """Translate one jsonschema error into Issues that say what is allowed."""
     path = list(error.absolute_path)
@@ -253,17 +264,18 @@ def _schema_issues(error, issues):
     if kind == 'required':
         missing = [key for key in error.validator_value if key not in (value or {})]
         for key in missing:
-            issues.add(path + [key], None, 'is required')
+            issues.add(path + [key], NO_VALUE, 'is required')
         return
     if kind == 'additionalProperties':
         # The key is named (a typo is the usual cause); its value is not shown: it may be anything, a secret included.
         allowed = sorted(schema.get('properties', {}))
         for key in sorted(set(value) - set(allowed)):
-            issues.add(path + [key], NO_VALUE,
-                       'unknown key (allowed: %s)' % ', '.join(allowed) if allowed else 'unknown key')
+            issues.add(path + [key], NO_VALUE, 'unknown key%s (allowed: %s)' % (_did_you_mean(key, allowed), ', '.join(allowed))
+                       if allowed else 'unknown key')
         return
     if kind == 'enum':
-        message = 'must be one of: %s' % ', '.join('null' if item is None else str(item) for item in error.validator_value)
+        choices = ['null' if item is None else str(item) for item in error.validator_value]
+        message = 'must be one of: %s%s' % (', '.join(choices), _did_you_mean(value, choices))
     elif kind == 'type':
         message = 'must be %s' % _describe_type(error.validator_value)
     elif kind in ('minimum', 'maximum'):
@@ -299,8 +311,13 @@ def _schema_issues(error, issues):
 
 def read_intent_file(path: str):
     """The data of an intent file, read with the bounded YAML loader; IntentError with file and line otherwise."""
+    return read_intent_file_located(path)[0]
+
+
+def read_intent_file_located(path: str):
+    """(data, {path: line}) of an intent file (intent_yaml.node_lines): the lines locate later problems."""
     try:
-        return load_yaml_file(path)
+        return load_yaml_file_located(path)
     except IntentYAMLError as exc:
         _raise_yaml_problems(exc)
 
@@ -707,6 +724,12 @@ def _check_overlay(intent, issues):
             issues.add(path, value, 'duplicates the VNI of %s; every VNI must be unique' % owners[0][0])
     vrf_vlans = {vrf['vlan'] for vrf in vrfs if vrf['vlan'] is not None}
     vrf_names = {vrf['name'] for vrf in vrfs}
+    routed = {network['vrf'] for network in networks}
+    for index, vrf in enumerate(vrfs):
+        if vrf['name'] not in routed:
+            issues.add('overlay.vrfs[%d].name' % index, vrf['name'],
+                       'has no network (no overlay.networks[].vrf names it), so no device would configure it: put a '
+                       'network in it or remove it')
     for index, network in enumerate(networks):
         base = 'overlay.networks[%d]' % index
         if network['vlan'] in vrf_vlans:
@@ -774,7 +797,7 @@ def _check_hosts(intent, issues):
         issues.add('overlay.networks', [], 'must define a network per rail when hosts.attachment is evpn')
 
 
-__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_text', 'validate_intent',
+__all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_file_located', 'read_intent_text', 'validate_intent',
            'schema_validator_class', 'inline_local_refs', 'resolve', 'load_schema', 'apply_defaults',
            'platforms_in_use', 'named_pools',
            'network_vni', 'format_path', 'idle_traffic_classes', 'nos_release', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']

@@ -26,6 +26,8 @@ import stat
 
 import yaml
 
+from .errors import format_path
+
 MAX_BYTES = 4 * 1024 * 1024
 MAX_DEPTH = 32
 MAX_NODES = 1000000  # scalars, lists and mappings, counting every alias as the copy it stands for
@@ -218,6 +220,11 @@ def open_regular(path):
 
 def load_yaml_file(path):
     """The data of one YAML document at `path`; IntentYAMLError (file and line) for every problem found."""
+    return load_yaml_file_located(path)[0]
+
+
+def load_yaml_file_located(path):
+    """(data, {path: line}) of the YAML document at `path` (see load_yaml_text_located)."""
     try:
         with open_regular(path) as handle:
             info = os.fstat(handle.fileno())
@@ -236,17 +243,50 @@ def load_yaml_file(path):
     except UnicodeDecodeError as exc:
         line = raw[:exc.start].count(b'\n') + 1
         raise IntentYAMLError(path, [(line, 'is not UTF-8 text (byte %d)' % exc.start)]) from None
-    return load_yaml_text(text, path)
+    return load_yaml_text_located(text, path)
 
 
 def load_yaml_text(text, path='<intent>'):
     """Like load_yaml_file for text already in memory (`path` only names it in messages)."""
+    return load_yaml_text_located(text, path)[0]
+
+
+def node_lines(root) -> dict:
+    """{path: line}: the 1-based line of every key and list item of a composed document, keyed by its path as
+    errors.format_path() writes it ('(root)', 'overlay.networks[2].vlan'). A node is walked once, at its anchor (the
+    paths under an alias are found through the alias, their nearest ancestor): an alias bomb costs no more here than
+    its text."""
+    lines = {format_path(()): root.start_mark.line + 1}
+    seen = set()
+    pending = [((), root)]
+    while pending:
+        parts, node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.MappingNode):
+            children = [(key.value, key, value) for key, value in node.value if isinstance(key, yaml.ScalarNode)]
+        elif isinstance(node, yaml.SequenceNode):
+            children = [(index, item, item) for index, item in enumerate(node.value)]
+        else:
+            continue
+        for part, where, child in children:
+            lines.setdefault(format_path(parts + (part,)), where.start_mark.line + 1)
+        # in document order (first child on top): an anchor comes before its aliases, so it is walked at its own path
+        pending.extend((parts + (part,), child) for part, _where, child in reversed(children))
+    return lines
+
+
+def load_yaml_text_located(text, path='<intent>'):
+    """(data, {path: line}) of YAML text: load_yaml_text's data and node_lines() of its document."""
     if len(text) > MAX_BYTES:
         raise IntentYAMLError(path, [(None, 'is larger than %d characters, the limit for an intent' % MAX_BYTES)])
     loader = None
     try:
         loader = IntentLoader(text)
-        data = loader.get_single_data()
+        node = loader.get_single_node()
+        lines = node_lines(node) if node is not None else {}
+        data = loader.construct_document(node) if node is not None else None
     except _Stop as exc:
         raise IntentYAMLError(path, [(exc.line, exc.message)]) from None
     except yaml.reader.ReaderError as exc:
@@ -262,8 +302,8 @@ def load_yaml_text(text, path='<intent>'):
             loader.dispose()
     if loader.duplicates:
         raise IntentYAMLError(path, loader.duplicates, data)
-    return data
+    return data, lines
 
 
-__all__ = ['load_yaml_file', 'load_yaml_text', 'open_regular', 'NotRegularFile', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
+__all__ = ['load_yaml_file', 'load_yaml_text', 'load_yaml_file_located', 'load_yaml_text_located', 'node_lines', 'open_regular', 'NotRegularFile', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
            'MAX_NODES', 'MAX_ALIASES']

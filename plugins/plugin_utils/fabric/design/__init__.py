@@ -18,7 +18,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..errors import IssueCollector
-from ..intent import VXLAN_OVERHEAD, read_intent_file, validate_intent
+from ..errors import IntentError
+from ..intent import VXLAN_OVERHEAD, read_intent_file_located, validate_intent
 from ..topology import build_topology, intent_rails
 from .addressing import DEFAULT_MANAGEMENT_OFFSET, Addressing, dotted
 from .hardware import assign_ports, check_devices
@@ -132,7 +133,12 @@ def design_from_intent(data) -> FabricDesign:
 
 
 def design_from_file(path: str) -> FabricDesign:
-    return design_from_intent(read_intent_file(path))
+    """The design of the intent file at `path`; IntentError naming, beside each problem's path, its file and line."""
+    data, lines = read_intent_file_located(path)
+    try:
+        return design_from_intent(data)
+    except IntentError as exc:
+        raise exc.located(path, lines) from None
 
 
 __all__ = ['FabricDesign', 'design_from_file', 'design_from_intent', 'build_lossless_profile', 'ecn_thresholds',

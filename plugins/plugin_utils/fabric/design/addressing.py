@@ -23,16 +23,17 @@ def dotted(value: int) -> str:
 class _Pool:
     """Sequential allocation from an IPv4 pool, checked for size up front."""
 
-    def __init__(self, path, network, needed, issues, what, block=1):
+    def __init__(self, path, network, needed, issues, what, block=1, skipped=0):
+        """`needed` blocks of `block` addresses for `needed` `what`, after the pool's first `skipped` blocks."""
         self.network = ipaddress.IPv4Network(network)
         self.base = int(self.network.network_address)
         self.block = block
         self.size = self.network.num_addresses
         available = self.size // block
-        self.fits = needed <= available
+        self.fits = skipped + needed <= available
         if not self.fits:
             issues.add(path, network, 'is too small: %d %s need %d addresses, the pool has %d'
-                       % (needed, what, needed * block, self.size))
+                       % (needed, what, (skipped + needed) * block, self.size))
 
     def text(self, index, plus=0):
         """The dotted address of block `index` (+ `plus`)."""
@@ -144,8 +145,8 @@ class Addressing:
                 issues.add('management.offset', spec['offset'], 'is beyond management.pool %s (%d addresses: offsets '
                            '0..%d)' % (spec['pool'], size, size - 1))
                 return
-            pool = _Pool('management.pool', spec['pool'], len(ordered) + spec['offset'], issues,
-                         'devices from offset %d' % spec['offset'])
+            pool = _Pool('management.pool', spec['pool'], len(ordered), issues,
+                         'devices from offset %d' % spec['offset'], skipped=spec['offset'])
             if not pool.fits:
                 return  # one problem on the pool, not thousands of duplicate addresses that follow from it
             for position, node in enumerate(ordered):

@@ -377,7 +377,7 @@ def test_a_management_pool_too_small_is_one_problem_not_a_duplicate_per_device()
     with pytest.raises(IntentError) as caught:
         FabricDesign(load_intent(intent))
     lines = [line for line in str(caught.value).splitlines() if line.startswith('  - ')]
-    assert lines == ["  - management.pool: is too small: 20 devices from offset 10 need 20 addresses, the pool has 8 "
+    assert lines == ["  - management.pool: is too small: 10 devices from offset 10 need 20 addresses, the pool has 8 "
                      "(got '172.16.0.0/29')"]
 
 
@@ -391,3 +391,49 @@ def test_plain_scalars_mean_what_the_yaml_1_2_core_schema_says():
                                   False, None]
     assert data['plain'][-1] == float('-inf')
     assert data['tagged'] == [1000, 90.0, True]
+
+
+# --------------------------------------------------------------------------- errors a person can act on (issue 38)
+def test_each_problem_of_an_intent_file_names_its_file_and_line(tmp_path):
+    path = tmp_path / 'intent.yml'
+    path.write_text('# a comment first\nname: lab\ntopology:\n  rail_optimized:\n    servers: 4\n    rails: 2\n'
+                    '    leaf_radix: 8\n  platform: {leaf: sonik}\nlossless:\n  roce_dscp: 99\n  ecn:\n'
+                    '    min_treshold_bytes: 5\n')
+    with pytest.raises(IntentError) as caught:
+        design_from_file(str(path))
+    assert caught.value.report().splitlines()[1:] == [
+        '  - lossless.ecn.min_treshold_bytes: unknown key; did you mean min_threshold_bytes? (allowed: '
+        'mark_probability_percent, max_threshold_bytes, min_threshold_bytes, reference_speed_gbps, scale_with_speed) '
+        '[%s:12]' % path,
+        '  - lossless.roce_dscp: must be between 0 and 63 (got 99) [%s:10]' % path,
+        "  - topology.platform.leaf: must be one of: sonic, eos, nvue, frr; did you mean sonic? (got 'sonik') [%s:8]"
+        % path]
+
+
+def test_a_missing_key_is_located_at_the_mapping_that_lacks_it(tmp_path):
+    path = tmp_path / 'intent.yml'
+    path.write_text('name: lab\ntopology:\n  rail_optimized:\n    servers: 4\n    rails: 2\n    leaf_radix: 8\n'
+                    'overlay:\n  networks:\n    - {name: r0, vlan: 100, rails: [0]}\n')
+    with pytest.raises(IntentError) as caught:
+        design_from_file(str(path))
+    assert '  - overlay.networks[0].subnet: is required [%s:9]' % path in caught.value.report().splitlines()
+
+
+def test_no_suggestion_when_nothing_is_close():
+    intent = copy.deepcopy(BASE)
+    intent['topology']['platform']['leaf'] = 'junos'
+    intent['qwerty'] = 1
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    assert 'did you mean' not in caught.value.report()
+
+
+def test_a_vrf_no_network_is_in_is_refused():
+    intent = copy.deepcopy(BASE)
+    intent['overlay']['vrfs'] = [{'name': 'gpu', 'l3vni': 50000}, {'name': 'spare', 'l3vni': 50001}]
+    intent['overlay']['networks'][0]['vrf'] = 'gpu'
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    assert [str(issue) for issue in caught.value.issues] == [
+        "overlay.vrfs[1].name: has no network (no overlay.networks[].vrf names it), so no device would configure it: "
+        "put a network in it or remove it (got 'spare')"]
