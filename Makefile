@@ -113,7 +113,8 @@ $(VENV)/.installed-python$(PYTHON_VERSION): constraints.txt requirements.txt tes
 	  grep -qs '^version = $(subst .,\.,$(PYTHON_VERSION))\.' $(VENV)/pyvenv.cfg || \
 	    rm -rf $(VENV)/bin $(VENV)/lib $(VENV)/lib64 $(VENV)/include $(VENV)/pyvenv.cfg $(VENV)/.installed*; \
 	  echo "$$python -m venv $(VENV)"; "$$python" -m venv $(VENV)
-	PIP_CONSTRAINT=constraints.txt $(BIN)/pip install -q --no-compile -r test-requirements.txt
+	PIP_CONSTRAINT=constraints.txt scripts/with-progress.sh "pip: the collection's and the tests' Python packages into $(VENV) \
+	  (about a minute)" $(BIN)/pip install -q --no-compile -r test-requirements.txt
 	touch $@
 
 $(VENV)/cores/%/.installed: constraints.txt

@@ -10,6 +10,7 @@
 # A kernel without loadable-module support has no /proc/modules, where containerlab's deploy stops ("open
 # /proc/modules: no such file or directory"): there only path 3 works, with a one-line change (see below).
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
 
 # python3-venv: `make setup-python`; openssh-server + openssh-sftp-server: the SONiC and NVUE device doubles
 # (tests/doubles) run a real sshd per switch; bsdextrautils: column(1) for `make help`.
@@ -19,7 +20,7 @@ CONTAINERLAB_VERSION=${CONTAINERLAB_VERSION:-v0.79.0}
 CACHE=${AIFABRIC_CACHE:-/var/cache/aifabric}
 RELEASES=https://github.com/srl-labs/containerlab/releases/download
 
-log() { printf '==> %s\n' "$*"; }
+log() { printf '==> [%s] %s\n' "$(date +%H:%M:%S)" "$*"; }
 die() { printf 'setup-host: %s\n' "$*" >&2; exit 1; }
 
 apt_install() {  # packages not installed yet, installed in one apt-get run
@@ -28,9 +29,9 @@ apt_install() {  # packages not installed yet, installed in one apt-get run
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
   done
   ((${#missing[@]})) || return 0
-  log "apt-get install ${missing[*]}"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  "$HERE/with-progress.sh" "apt-get update" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "$HERE/with-progress.sh" "apt-get install ${missing[*]}" \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 }
 
 [ "$(id -u)" = 0 ] || die "run as root (it installs Debian packages and starts the Docker engine)"
@@ -67,7 +68,7 @@ fi
 # GitHub (python-build-standalone): that needs the internet, so on a closed machine install it beforehand (pyenv).
 missing_pythons=()
 for version in ${PYTHONS:-}; do
-  "$(dirname "$0")/find-python.sh" "$version" >/dev/null 2>&1 || missing_pythons+=("$version")
+  "$HERE/find-python.sh" "$version" >/dev/null 2>&1 || missing_pythons+=("$version")
 done
 if ((${#missing_pythons[@]})); then
   uv_venv="$CACHE/uv"
@@ -133,7 +134,8 @@ build_from_source() {
   # GOTOOLCHAIN=auto: go fetches the Go release containerlab's go.mod names (a module of the proxy) if it is older.
   export GOPATH="$CACHE/gopath" GOFLAGS=-buildvcs=false CGO_ENABLED=0 GOTOOLCHAIN=auto
   # `go install pkg@version` needs the proxy's @v/list, which some proxies refuse; build inside the module.
-  dir=$("$go" mod download -json "github.com/srl-labs/containerlab@$CONTAINERLAB_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
+  dir=$("$HERE/with-progress.sh" "go mod download containerlab $CONTAINERLAB_VERSION and its modules (minutes with an empty module cache)" \
+    "$go" mod download -json "github.com/srl-labs/containerlab@$CONTAINERLAB_VERSION" | sed -n 's/.*"Dir": "\(.*\)".*/\1/p')
   [ -n "$dir" ] || die "go mod download github.com/srl-labs/containerlab@$CONTAINERLAB_VERSION failed"
   src="$CACHE/src/containerlab-$CONTAINERLAB_VERSION"
   rm -rf "$src" && mkdir -p "$CACHE/src" && cp -r "$dir" "$src" && chmod -R u+w "$src"
@@ -148,7 +150,7 @@ build_from_source() {
       die "containerlab $CONTAINERLAB_VERSION: utils/kernel_module.go changed, the /proc/modules change does not apply"
   fi
   # Stamp the version (as the release build does) so `containerlab version` reports it.
-  (cd "$src" && "$go" build -trimpath -ldflags "-s -w -X github.com/srl-labs/containerlab/cmd.Version=${CONTAINERLAB_VERSION#v}" \
+  (cd "$src" && "$HERE/with-progress.sh" "go build containerlab (a few minutes the first time)" "$go" build -trimpath -ldflags "-s -w -X github.com/srl-labs/containerlab/cmd.Version=${CONTAINERLAB_VERSION#v}" \
     -o "$clab_bin" .)
   echo "$build_id" >"$clab_bin.build"
   ln -sfn "$clab_bin" /usr/local/bin/containerlab
