@@ -9,13 +9,15 @@ import os
 import tempfile
 
 
-def write_atomic(module, path, text, mode=0o644):
-    """Replace `path` with `text` (creating its directory) through AnsibleModule.atomic_move."""
+def write_atomic(module, path, text, mode=None):
+    """Replace `path` with `text` (creating its directory) through AnsibleModule.atomic_move: with `mode`, the file
+    gets that mode; without, an existing file keeps its own and a new one gets the umask's (atomic_move's rule)."""
     directory = os.path.dirname(path)
     if directory and not os.path.isdir(directory):
         os.makedirs(directory, mode=0o755)
     handle, temp = tempfile.mkstemp(dir=directory or None, prefix='.%s.' % os.path.basename(path))
     with os.fdopen(handle, 'w', encoding='utf-8') as stream:
         stream.write(text)
-    os.chmod(temp, mode)
     module.atomic_move(temp, path)
+    if mode is not None:
+        os.chmod(path, mode)

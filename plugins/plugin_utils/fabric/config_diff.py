@@ -144,9 +144,10 @@ def file_diff(old: bytes | None, new: bytes, context: int = CONTEXT_LINES) -> li
 
 def _same_name(paths: list) -> str:
     """`a/leaf001/x.json` for one path; for several, the first and how many more share the change."""
+    if len(paths) == 1:
+        return paths[0]
     listed = ', '.join(paths[1:1 + FILES_LISTED]) + (', ...' if len(paths) > 1 + FILES_LISTED else '')
-    return paths[0] if len(paths) == 1 else '%s (and %d more with the same change: %s)' % (paths[0], len(paths) - 1,
-                                                                                        listed)
+    return '%s (and %d more with the same change: %s)' % (paths[0], len(paths) - 1, listed)
 
 
 class DiffCollector:
@@ -178,8 +179,8 @@ class DiffCollector:
             lines = text.split('\n')
             shown = lines[:self.max_lines]
             if len(lines) > len(shown):
-                shown.append('... %d more lines of this diff not shown (diff_max_lines=%d)' % (len(lines) - len(shown),
-                                                                                           self.max_lines))
+                left_out = len(lines) - len(shown)
+                shown.append('... %d more lines of this diff not shown (diff_max_lines=%d)' % (left_out, self.max_lines))
             name = _same_name(paths)
             diffs.append({'prepared': '--- %s\n+++ %s\n%s\n' % ('/dev/null' if added else name, name, '\n'.join(shown))})
         left_out = changes[self.max_files:]
