@@ -55,9 +55,9 @@ def _interfaces(state):
     formats cannot hold."""
     kinds = sorted({link['name'] for link in state.get('links', []) if link.get('kind') or link.get('master')})
     if kinds:
+        verb = 'is' if len(kinds) == 1 else 'are'
         raise StateShapeError('only existing interfaces can be written for netplan or systemd-networkd; %s %s a '
-                              'bridge, VXLAN or VRF device or one enslaved to it' % (', '.join(kinds),
-                                                                                    'is' if len(kinds) == 1 else 'are'))
+                              'bridge, VXLAN or VRF device or one enslaved to it' % (', '.join(kinds), verb))
     interfaces = {link['name']: {'mtu': link.get('mtu'), 'addresses': list(link.get('addresses') or []),
                                  'routes': [], 'rules': []} for link in state.get('links', [])}
     for route in state.get('routes', []):

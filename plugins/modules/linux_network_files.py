@@ -28,7 +28,7 @@ author:
 options:
   config:
     description:
-      - The state, in the shape of M(aifabric.fabric.linux_netdev)'s O(aifabric.fabric.linux_netdev#module:config):
+      - The state, in the shape of the O(aifabric.fabric.linux_netdev#module:config) of M(aifabric.fabric.linux_netdev),
         C(links) (existing interfaces), C(routes) (each with its C(dev)), C(rules) (each C(from) an address of an interface).
     type: dict
     required: true

@@ -305,5 +305,6 @@ def load_yaml_text_located(text, path='<intent>'):
     return data, lines
 
 
-__all__ = ['load_yaml_file', 'load_yaml_text', 'load_yaml_file_located', 'load_yaml_text_located', 'node_lines', 'open_regular', 'NotRegularFile', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
+__all__ = ['load_yaml_file', 'load_yaml_text', 'load_yaml_file_located', 'load_yaml_text_located', 'node_lines',
+           'open_regular', 'NotRegularFile', 'IntentYAMLError', 'IntentLoader', 'MAX_BYTES', 'MAX_DEPTH',
            'MAX_NODES', 'MAX_ALIASES']
