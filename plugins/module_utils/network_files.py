@@ -67,7 +67,7 @@ def _interfaces(state):
         interfaces[route['dev']]['routes'].append(route)
     owner = {address.split('/')[0]: name for name, item in interfaces.items() for address in item['addresses']}
     for rule in state.get('rules', []):
-        source = str(rule.get('from', '')).split('/')[0]
+        source = str(rule.get('from', '')).split('/', maxsplit=1)[0]
         if source not in owner:
             raise StateShapeError('rule from %s is for no address of the interfaces' % rule.get('from'))
         interfaces[owner[source]]['rules'].append(rule)
