@@ -24,7 +24,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff import DiffCollector
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    OutputError, StagedOutput, inventory_conflict, read_manifest)
+    OutputError, StagedOutput, installed_collection_conflict, inventory_conflict, read_manifest)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     CONFIGS, DOCS, USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
@@ -79,7 +79,8 @@ class ActionModule(ActionBase):
         dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
-        conflict = inventory_conflict(dest, task_vars.get('ansible_inventory_sources'))
+        conflict = (inventory_conflict(dest, task_vars.get('ansible_inventory_sources'))
+                    or installed_collection_conflict(dest))
         if conflict:
             raise AnsibleActionFail('dest %s %s. Nothing was written: choose a directory outside it.' % (dest, conflict))
         take_over = args['take_over'] is not None and os.path.realpath(args['take_over']) == os.path.realpath(dest)

@@ -19,6 +19,9 @@ description:
   - When the inventory source is a file (AWX allows one), fails for the file's directory and the C(group_vars) and
     C(host_vars) next to it, which Ansible reads with it. Fails too for a directory that holds an inventory source,
     since a render taking it over would move the inventory away.
+  - Fails inside an installed collection (a directory C(ansible_collections/<namespace>/<name>) with the
+    C(MANIFEST.json) and C(FILES.json) of C(ansible-galaxy collection install)), which files written there would
+    change, and whose next upgrade would delete them.
   - The render and validate playbooks and the lab use it on every directory they write to.
 author:
   - aifabric contributors (@aifabric)
@@ -56,7 +59,8 @@ import os
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import inventory_conflict
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
+    installed_collection_conflict, inventory_conflict)
 
 
 def output_dir(path, inventory_sources=None, what='output directory'):
@@ -69,6 +73,11 @@ def output_dir(path, inventory_sources=None, what='output directory'):
             'The %s %s %s, so the generated files would break the inventory on the next run. Choose a directory '
             'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
             'sets this directory).' % (what, absolute, conflict))
+    conflict = installed_collection_conflict(absolute)
+    if conflict:
+        raise AnsibleFilterError('The %s %s %s. Choose a directory outside it (output_dir in the aifabric.fabric.fabric '
+                                 'inventory configuration, or the variable that sets this directory).'
+                                 % (what, absolute, conflict))
     return absolute
 
 

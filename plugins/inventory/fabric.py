@@ -84,6 +84,9 @@ options:
       - The default is C(out/) of the project in the layout C(<project>/inventories/<name>/fabric.yml).
         Keep it outside the inventory directory, because Ansible reads every file of a directory given with C(-i)
         as an inventory source.
+      - For a configuration inside an installed collection (the example inventories of C(ansible-galaxy collection
+        install)) the default is C($XDG_DATA_HOME/aifabric.fabric/out) (C(~/.local/share/aifabric.fabric/out)), because
+        files written into the collection would change it, and its next upgrade would delete them.
     type: str
     default: ../../out
 notes:
@@ -149,6 +152,7 @@ except ImportError:  # ansible-core < 2.19: a string is templated unless it is w
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.batches import batch_of
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import NotRegularFile, open_regular
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import installed_collection
 
 CONFIG_SUFFIXES = ('fabric.yml', 'fabric.yaml')
 INTENT_LINE = re.compile(r'^intent:\s*(\S.*?)\s*(?:#.*)?$')
@@ -299,8 +303,13 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
         if not isinstance(output_dir, str) or not output_dir.strip():
             self._fail_once(AnsibleParserError('output_dir in %s must be a directory path (got %r)' % (path, output_dir)))
         self._populate(design, intent)
+        base = _relative_to_config(path, output_dir)
+        if 'output_dir' not in data and installed_collection(base):
+            # An example inventory of the installed collection: never write into the collection itself.
+            base = os.path.join(os.environ.get('XDG_DATA_HOME') or os.path.expanduser('~/.local/share'),
+                                'aifabric.fabric', 'out')
         self.inventory.set_variable('fabric_%s' % design.name, 'aifabric_output_dir',
-                                    _plain(os.path.join(_relative_to_config(path, output_dir), design.name)))
+                                    _plain(os.path.join(base, design.name)))
         # Defaults go only on groups this fabric uses and never replace what another fabric's configuration set;
         # groups named in connection_vars always exist and get exactly those variables.
         groups = self.inventory.groups

@@ -64,3 +64,22 @@ def test_refuses_to_write_into_an_inventory_directory(installed, empty_config, p
     by_file = _playbook('aifabric.fabric.render', config, elsewhere, env, '-e', 'aifabric_render_docs=false')
     assert by_file.returncode == 0, by_file.stdout + by_file.stderr
     assert (inventory / 'out' / 'pod1' / 'configs' / 'leaf001' / 'config_db.json').is_file()
+
+
+def test_an_example_inventory_of_the_installed_collection_renders_outside_the_collection(installed, empty_config,
+                                                                                          elsewhere, tmp_path):
+    """The shipped lab inventory, used where it is installed: the files go to $XDG_DATA_HOME/aifabric.fabric/out, the
+    collection stays as installed (ansible-galaxy collection verify), and an output directory inside it is refused."""
+    env = ansible_env(collections_path=installed, config=empty_config, XDG_DATA_HOME=str(tmp_path / 'data'))
+    source = os.path.join(installed, 'ansible_collections', 'aifabric', 'fabric', 'inventories', 'lab', 'fabric.yml')
+    render = _playbook('aifabric.fabric.render', source, elsewhere, env, '-e', 'aifabric_render_docs=false')
+    assert render.returncode == 0, render.stdout + render.stderr
+    assert (tmp_path / 'data' / 'aifabric.fabric' / 'out' / 'lab' / 'configs' / 'leaf001' / 'frr.conf').is_file()
+    verify = run(ansible_cli('galaxy') + ['collection', 'verify', '--offline', '-p', installed, 'aifabric.fabric'],
+                 env=env, cwd=str(elsewhere))
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+    inside = os.path.join(installed, 'ansible_collections', 'aifabric', 'fabric', 'out')
+    refused = _playbook('aifabric.fabric.render', source, elsewhere, env, '-e', 'aifabric_render_out=' + inside)
+    assert refused.returncode != 0
+    assert 'is inside the installed collection aifabric.fabric' in ' '.join(refused.stdout.split()), refused.stdout
+    assert not os.path.exists(inside) and os.listdir(elsewhere) == []

@@ -147,6 +147,32 @@ def inventory_conflict(directory, inventory_sources) -> str:
     return ''
 
 
+def installed_collection(path):
+    """(namespace.name, root) of the installed collection `path` lies in, or None. ansible-galaxy installs a collection
+    as <dir>/ansible_collections/<namespace>/<name> with its MANIFEST.json and FILES.json (a source checkout has
+    neither): files written there change the installed collection (`ansible-galaxy collection verify` fails) and an
+    upgrade deletes them."""
+    current = os.path.realpath(path)
+    while True:
+        parent, name = os.path.split(current)
+        grandparent, namespace = os.path.split(parent)
+        if (os.path.basename(grandparent) == 'ansible_collections' and os.path.isfile(os.path.join(current, 'MANIFEST.json'))
+                and os.path.isfile(os.path.join(current, 'FILES.json'))):
+            return '%s.%s' % (namespace, name), current
+        if parent == current:
+            return None
+        current = parent
+
+
+def installed_collection_conflict(directory) -> str:
+    """Why `directory` is no place for generated files because it lies in an installed collection ('' when not)."""
+    found = installed_collection(directory)
+    if not found:
+        return ''
+    return ('is inside the installed collection %s (%s): files written there change the collection (ansible-galaxy '
+            'collection verify fails) and its next upgrade deletes them' % found)
+
+
 def sha256_file(path) -> str:
     digest = hashlib.sha256()
     with open(path, 'rb') as handle:
