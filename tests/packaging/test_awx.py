@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from tests.doubles.fleet import TEST_PASSWORD_HASH
 from tests.packaging.conftest import EXAMPLE_PROJECT, ROOT, ansible_env, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
@@ -92,9 +93,49 @@ def test_surveys_are_valid_and_feed_documented_variables(name):
             assert isinstance(question['default'], SURVEY_TYPES[question['type']]), question
         if question['type'] in ('multiplechoice', 'multiselect'):
             choices = question['choices'].split('\n') if isinstance(question['choices'], str) else question['choices']
-            assert str(question['default']) in choices
+            # a multiselect's default is the selected choices, one per line, and may select none
+            defaults = [item for item in str(question['default']).split('\n') if item] \
+                if question['type'] == 'multiselect' else [str(question['default'])]
+            assert set(defaults) <= set(choices), question
         for bound in ('min', 'max'):
             assert bound not in question or isinstance(question[bound], int)
+
+
+def credential_type():
+    with open(os.path.join(EXAMPLE_PROJECT, 'credential_types', 'switch_users.yml'), encoding='utf-8') as handle:
+        return yaml.safe_load(handle)
+
+
+def injected_extra_vars(inputs):
+    """The extra variables AWX injects for a credential of the example's type: every string of the injector's
+    extra_vars rendered as a Jinja template of the credential's inputs, nested mappings kept (ansible/awx pull request
+    13267, AWX 21.10+)."""
+    import jinja2.sandbox  # pylint: disable=import-outside-toplevel
+    environment = jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+
+    def render(node):
+        if isinstance(node, dict):
+            return {render(key): render(value) for key, value in node.items()}
+        return environment.from_string(node).render(**inputs) if isinstance(node, str) else node
+    return render(credential_type()['injectors']['extra_vars'])
+
+
+def test_the_switch_users_credential_type_is_what_awx_takes_and_gives_the_variable_render_and_deploy_read():
+    definition = credential_type()
+    assert set(definition) == {'name', 'kind', 'inputs', 'injectors'} and definition['kind'] == 'cloud'
+    fields = {field['id']: field for field in definition['inputs']['fields']}
+    assert definition['inputs']['required'] == list(fields) and all(field['secret'] for field in fields.values())
+    with open(os.path.join(EXAMPLE_PROJECT, 'fabrics', 'pod1.yml'), encoding='utf-8') as handle:
+        users = [user['name'] for user in yaml.safe_load(handle)['management']['users']]
+    assert injected_extra_vars({name: 'x' for name in fields}) == {'aifabric_switch_users': {name: 'x' for name in users}}
+
+
+def test_the_check_survey_offers_every_check_and_nothing_else():
+    """A multiple choice, so a typo cannot fail the job; its choices are the registered checks."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    with open(os.path.join(EXAMPLE_PROJECT, 'surveys', 'validate.json'), encoding='utf-8') as handle:
+        (question,) = [item for item in json.load(handle)['spec'] if item['variable'] == 'validate_checks']
+    assert question['type'] == 'multiselect' and question['choices'].split('\n') == list(checks.REGISTRY)
 
 
 def _script_inventory(path, data):
@@ -119,11 +160,15 @@ def awx_job(tmp_path, project, installed, monkeypatch):
     (private / 'inventory').mkdir()
     _script_inventory(private / 'inventory' / 'hosts', json.loads(imported.stdout))
 
-    def launch(playbook, survey_answers):
+    def launch(playbook, survey_answers, credential=True):
         env = ansible_env(collections_path=installed)
+        # As AWX runs a job template with the "aifabric switch users" credential attached: its injected extra
+        # variables, under the survey's answers.
+        extravars = dict(injected_extra_vars({'admin_password_hash': TEST_PASSWORD_HASH}) if credential else {},
+                         **survey_answers)
         # ansible-runner runs ansible-playbook in <private>/project with the envvars on top of its own environment.
         return ansible_runner.run(private_data_dir=str(private), playbook=playbook, inventory=str(private / 'inventory' / 'hosts'),
-                                  extravars=survey_answers, envvars={'ANSIBLE_COLLECTIONS_PATH': installed, 'PATH': env['PATH']},
+                                  extravars=extravars, envvars={'ANSIBLE_COLLECTIONS_PATH': installed, 'PATH': env['PATH']},
                                   quiet=True)
     launch.private = private
     return launch
@@ -173,6 +218,24 @@ def test_failed_render_job_still_publishes_what_failed(awx_job):
     assert not (awx_job.private / 'project' / 'out').exists()
 
 
+def test_validate_job_runs_the_checks_a_multiple_choice_answer_selects(awx_job):
+    """AWX hands a multiselect answer over as a list."""
+    result = awx_job('validate.yml', {'validate_gather': 'false', 'validate_checks': ['lossless_pfc', 'lossless_ecn'],
+                                      'validate_out': ''})
+    assert (result.rc, result.status) == (0, 'successful'), result.stdout.read()
+    with open(_artifacts(result)['aifabric_validate']['pod1']['report'], encoding='utf-8') as handle:
+        report = json.load(handle)
+    assert {item['check'] for item in report['results']} == {'lossless_pfc', 'lossless_ecn'}
+
+
+def test_a_validate_job_that_cannot_run_still_publishes_why(awx_job):
+    """An answer the role refuses (a check id that does not exist, typed into the API or an old survey)."""
+    result = awx_job('validate.yml', {'validate_gather': 'false', 'validate_checks': 'lossless_pfcc', 'validate_out': ''})
+    assert result.status == 'failed'
+    published = _artifacts(result)['aifabric_validate']['pod1']
+    assert published['ok'] is False and published['verdict'] == 'NOT RUN' and 'lossless_pfcc' in published['error']
+
+
 def test_validate_job_before_deploy_publishes_the_check_summary(awx_job):
     """validate_gather=false (the survey's "Read device state: false"): design checks only, no device contacted."""
     result = awx_job('validate.yml', {'validate_gather': 'false', 'validate_settle_timeout': 60, 'validate_ping_peers': 4,
@@ -186,3 +249,7 @@ def test_validate_job_before_deploy_publishes_the_check_summary(awx_job):
         report = json.load(handle)
     assert published['report'] == str(awx_job.private / 'project' / 'out' / 'pod1' / 'validation' / 'report.json')
     assert {key: published[key] for key in report['summary']} == report['summary']
+    with open(os.path.join(ROOT, 'docs', 'awx.md'), encoding='utf-8') as handle:  # the page shows this run's figures
+        shown = re.search(r'checks_run: (\d+), passed: (\d+), .*, results: (\d+), devices: (\d+)', handle.read())
+    assert tuple(int(value) for value in shown.groups()) == (published['checks_run'], published['passed'],
+                                                               published['results'], published['devices'])
