@@ -61,7 +61,6 @@ notes:
     NetworkManager.conf(5)."
 seealso:
   - module: aifabric.fabric.linux_netdev
-  - role: aifabric.fabric.host_network
 """
 
 EXAMPLES = r"""
