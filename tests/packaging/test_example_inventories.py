@@ -54,3 +54,17 @@ def test_a_misspelt_intent_field_stops_the_play_with_its_problem_printed_once(in
     assert output.count('underlay_typo: unknown key') == 1, output
     assert 'No fabric to render' not in output and 'PLAY [' not in output, output
     assert 'Traceback' not in output, output
+
+
+def test_an_empty_configuration_with_ansible_defaults_says_what_a_configuration_starts_with(installed, empty_config,
+                                                                                           tmp_path):
+    """docs/usage.md, "Bad configuration": with Ansible's defaults an empty fabric.yml never reaches the plugin (Ansible
+    picks it by its plugin line); the render stops saying what the file must start with."""
+    (tmp_path / 'inventory').mkdir()
+    (tmp_path / 'inventory' / 'fabric.yml').write_text('')
+    result = run(ansible_cli('playbook') + ['-i', str(tmp_path / 'inventory' / 'fabric.yml'), 'aifabric.fabric.render'],
+                 env=ansible_env(collections_path=installed, config=empty_config), cwd=str(tmp_path))
+    output = ' '.join((result.stdout + result.stderr).split())
+    assert result.returncode == 2, output
+    assert 'No fabric to render: the inventory has no fabric (no fabric_<name> group).' in output
+    assert 'whose first line is "plugin: aifabric.fabric.fabric"' in output
