@@ -13,8 +13,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     USERS_VARIABLE, SecretsError, mask_secrets, switch_user_hashes)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    StepTimeout, TransportError, deadline, import_in_controller)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import StepTimeout, TransportError, deadline
 
 import_in_controller('deploy', loaded_platforms())
 

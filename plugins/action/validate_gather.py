@@ -20,8 +20,11 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
     COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, batch_outputs, command_batch, deadline, eapi_json, eapi_session, import_in_controller)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos.eapi import (
+    EapiSettings, eapi_json, eapi_session)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import batch_outputs, command_batch
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError, deadline
 
 import_in_controller('state', loaded_platforms())
 

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""plugins/plugin_utils/fabric/transport.py against the EOS eAPI double: napalm's eos driver, unchanged."""
+"""plugins/plugin_utils/fabric/platforms/eos/eapi.py against the EOS eAPI double: napalm's eos driver, unchanged."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import socket
 
 import pytest
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (
-    EapiSettings, TransportError, eapi_json, eapi_session)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos.eapi import (
+    EapiSettings, eapi_json, eapi_session)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
 
 
 def _settings(server, password, **overrides):

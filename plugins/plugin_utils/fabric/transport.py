@@ -18,20 +18,14 @@ deadline() bounds any step in wall-clock time whatever the library underneath wa
 
 from __future__ import annotations
 
-import base64
-import binascii
 import contextlib
-import importlib
 import os
 import re
 import shlex
 import signal
-import ssl
 import threading
 import time
 from dataclasses import dataclass, field
-
-from .platforms import PLATFORMS
 
 
 class TransportError(Exception):
@@ -96,135 +90,10 @@ def deadline(seconds, device, step):
         raise StepTimeout(device, step, seconds) from None
 
 
-@dataclass(frozen=True)
-class EapiSettings:
-    """How to reach one switch's eAPI. The password is kept out of repr()."""
-
-    device: str
-    host: str
-    username: str
-    password: str = field(repr=False)
-    port: int | None = None
-    use_ssl: bool = True
-    validate_certs: bool = True
-    ca_file: str | None = None
-    timeout: int = 30
-
-    @classmethod
-    def from_host_vars(cls, device, host_vars):
-        """From a host's (templated) variables: ansible_host, ansible_user, ansible_password, ansible_httpapi_port,
-        ansible_httpapi_use_ssl, ansible_httpapi_validate_certs, ansible_httpapi_ca_path (Ansible's defaults:
-        HTTPS, certificates validated)."""
-        def flag(name, default):
-            value = host_vars.get(name, default)
-            return value if isinstance(value, bool) else str(value).strip().lower() in ('1', 'true', 'yes', 'on')
-
-        username = host_vars.get('ansible_user') or host_vars.get('ansible_httpapi_user')
-        password = host_vars.get('ansible_password') or host_vars.get('ansible_httpapi_pass')
-        missing = [name for name, value in (('ansible_user', username), ('ansible_password', password)) if not value]
-        if missing:
-            raise TransportError(device, 'eAPI login', 'no %s set for this host (eAPI logs in with them)'
-                                 % ' / '.join(missing))
-        port = host_vars.get('ansible_httpapi_port')
-        try:
-            port = int(port) if port not in (None, '') else None
-        except (TypeError, ValueError):
-            raise TransportError(device, 'eAPI settings', 'ansible_httpapi_port must be a port number, got %r'
-                                 % (port,)) from None
-        return cls(device=device, host=str(host_vars.get('ansible_host') or device), username=str(username),
-                   password=str(password), port=port, use_ssl=flag('ansible_httpapi_use_ssl', True),
-                   validate_certs=flag('ansible_httpapi_validate_certs', True),
-                   ca_file=host_vars.get('ansible_httpapi_ca_path') or None,
-                   timeout=int(host_vars.get('ansible_command_timeout') or 30))
-
-    def endpoint(self) -> str:
-        return '%s://%s:%s' % ('https' if self.use_ssl else 'http', self.host, self.port or (443 if self.use_ssl else 80))
-
-
-def import_in_controller(part, platform_names=None):
-    """Import the device libraries of the platforms' `part` ('deploy' or 'state': Platform.deploy_libraries,
-    state_libraries) when the action plugin that needs them is loaded, not in each task's worker.
-
-    Ansible's linear and free strategies load a task's action plugin in the controller before they fork one worker
-    per host, and each worker inherits the controller's imports. Imported in the worker, napalm (its package imports
-    every driver it ships), netmiko and ANTA cost about a second of CPU per host and task; imported in the controller,
-    a second per playbook. Only those of `platform_names` (the fabric's) are imported, every platform's when it is
-    None: a lab of FRR switches validates without any. A missing library is left to the step that needs it, which
-    names it.
-    """
-    names = [name for platform in PLATFORMS.values() if platform_names is None or platform.name in platform_names
-             for name in getattr(platform, part + '_libraries')]
-    for name in dict.fromkeys(names):
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
-
-
-def _napalm_driver(settings):
-    from napalm import get_network_driver  # pylint: disable=import-outside-toplevel
-    optional = {'transport': 'https' if settings.use_ssl else 'http'}
-    if settings.port:
-        optional['port'] = settings.port
-    if settings.use_ssl:
-        if settings.validate_certs:
-            optional['context'] = ssl.create_default_context(cafile=settings.ca_file)
-        else:
-            context = ssl.create_default_context()
-            context.check_hostname = False
-            context.verify_mode = ssl.CERT_NONE  # the operator asked for it: ansible_httpapi_validate_certs=false
-            optional['context'] = context
-    return get_network_driver('eos')(settings.host, settings.username, settings.password, timeout=settings.timeout,
-                                     optional_args=optional)
-
-
 def _reason(error, settings) -> str:
     """The library's message without the password (pyeapi quotes URLs and, on some errors, its arguments)."""
     text = ' '.join(str(error).split()) or type(error).__name__
     return text.replace(settings.password, '********') if settings.password else text
-
-
-@contextlib.contextmanager
-def eapi_session(settings):
-    """An opened napalm eos driver (napalm opens with `show version`, so a wrong password fails here)."""
-    driver = _napalm_driver(settings)
-    step = 'eAPI connection to %s' % settings.endpoint()
-    try:
-        with deadline(CONNECT_TIMEOUTS * settings.timeout, settings.device, step):
-            driver.open()
-    except TransportError:
-        raise
-    except Exception as error:  # napalm, pyeapi and socket errors alike: one sentence, no traceback
-        raise TransportError(settings.device, step, _reason(error, settings)) from None
-    try:
-        yield driver
-    finally:
-        with contextlib.suppress(Exception):
-            driver.close()
-
-
-def eapi_json(driver, settings, commands) -> list:
-    """The JSON result of each command ({'errors': [...]} for a command the switch refused), in order.
-
-    One runCmds request for all of them; eAPI stops at the first refused command, so a refusal is followed by one
-    request per command to keep every other result."""
-    from pyeapi.eapilib import CommandError  # pylint: disable=import-outside-toplevel
-    node = driver.device
-    try:
-        return list(node.run_commands(list(commands), encoding='json'))
-    except CommandError:
-        pass
-    except Exception as error:  # connection lost, timeout
-        raise TransportError(settings.device, 'eAPI runCmds', _reason(error, settings)) from None
-    outputs = []
-    for command in commands:
-        try:
-            outputs.append(node.run_commands([command], encoding='json')[0])
-        except CommandError as error:
-            outputs.append({'errors': [_reason(error, settings)]})
-        except Exception as error:
-            raise TransportError(settings.device, 'eAPI runCmds', _reason(error, settings)) from None
-    return outputs
 
 
 class CommandFailed(TransportError):
@@ -379,62 +248,6 @@ def quote(text):
     return shlex.quote(str(text))
 
 
-# One reading of a device that Ansible's connection reaches (SSH to a switch's or a server's shell): every command in
-# one POSIX sh script run through that connection, no Python on the device and no module payload to build per reading.
-BATCH_MARK = '@aifabric-batch'
-BATCH_TIMEOUT_RC = 124  # coreutils timeout(1): the command ran out of time
-
-
-def command_batch(commands, timeout, parallel) -> str:
-    """A sh script that runs each (label, argv) of `commands` under timeout(1) (`timeout` seconds, then KILL), at most
-    `parallel` at once, and prints per command `BATCH_MARK <n> <rc>`, its stdout in base64, `BATCH_MARK-stderr` and
-    its stderr in base64 (outputs of any bytes or size, never mistaken for a marker). Each `run` line names its
-    label, for whoever reads the script (-vvv) and for test doubles of a device's shell."""
-    lines = ['d=$(mktemp -d) || exit 125', "trap 'rm -rf \"$d\"' EXIT",
-             'run() { n=$1; shift 2; timeout -k 2 %d "$@" </dev/null >"$d/$n.o" 2>"$d/$n.e"; echo $? >"$d/$n.r"; }'
-             % timeout]
-    for index, (label, argv) in enumerate(commands):
-        lines.append('run %d %s %s &' % (index, quote(label), ' '.join(quote(arg) for arg in argv)))
-        if (index + 1) % max(1, parallel) == 0:
-            lines.append('wait')
-    lines.append('wait')
-    lines.append('for n in $(seq 0 %d); do echo "%s $n $(cat "$d/$n.r")"; base64 <"$d/$n.o"; echo %s-stderr; '
-                 'base64 <"$d/$n.e"; done' % (len(commands) - 1, BATCH_MARK, BATCH_MARK))
-    return '\n'.join(lines)  # no newline at the end: Ansible appends `&& sleep 0` to a command
-
-
-def batch_outputs(commands, timeout, text) -> dict:
-    """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
-    missing (the script was cut short) or garbled (not base64) has rc None and says so in stderr."""
-    found, current, stream = {}, None, None
-    for line in text.splitlines():
-        fields = line.split()
-        if fields[:1] == [BATCH_MARK] and len(fields) > 1:
-            current = found.setdefault(fields[1], {'rc': int(fields[2]) if fields[2:] and fields[2].isdigit() else None,
-                                                   'stdout': [], 'stderr': []})
-            stream = 'stdout'
-        elif line.strip() == BATCH_MARK + '-stderr' and current is not None:
-            stream = 'stderr'
-        elif current is not None:
-            current[stream].append(line.strip())
-    outputs = {}
-    for index, (label, argv) in enumerate(commands):
-        item = found.get(str(index))
-        if item is None:
-            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
-            continue
-        try:
-            stdout, stderr = (base64.b64decode(''.join(item[name]), validate=True).decode('utf-8', 'replace').rstrip('\n')
-                              for name in ('stdout', 'stderr'))
-        except binascii.Error:
-            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'garbled result (not base64)'}
-            continue
-        if item['rc'] == BATCH_TIMEOUT_RC:
-            stderr = (stderr + '\n' if stderr else '') + 'timed out after %d s' % timeout
-        outputs[label] = {'cmd': list(argv), 'rc': item['rc'], 'stdout': stdout, 'stderr': stderr}
-    return outputs
-
-
 @contextlib.contextmanager
 def shell_session(settings, device_type='linux'):
     """An open Shell on the switch (netmiko `linux` for SONiC, `cumulus_linux` for NVUE)."""
@@ -476,5 +289,4 @@ def _close(connection, shell, settings):
             connection.remote_conn.get_transport().close()
 
 
-__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'EapiSettings', 'eapi_session', 'eapi_json',
-           'ShellSettings', 'Shell', 'shell_session', 'quote', 'command_batch', 'batch_outputs']
+__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'ShellSettings', 'Shell', 'shell_session', 'quote']

@@ -109,7 +109,7 @@ class Platform:
     lab_kinds: tuple = ()
     # The Python packages its deploy driver and its gatherer (with the checks that read what it gathers) import:
     # the action plugins import them in the controller before Ansible forks a worker per host and task
-    # (transport.import_in_controller).
+    # (import_in_controller).
     deploy_libraries: tuple = ()
     state_libraries: tuple = ()
     # Filled in by the registry: the Python package of the folder and the folder itself.
@@ -236,5 +236,25 @@ def platform_names() -> list:
     return list(PLATFORMS)
 
 
+def import_in_controller(part, platform_names=None):
+    """Import the device libraries of the platforms' `part` ('deploy' or 'state': Platform.deploy_libraries,
+    state_libraries) when the action plugin that needs them is loaded, not in each task's worker.
+
+    Ansible's linear and free strategies load a task's action plugin in the controller before they fork one worker
+    per host, and each worker inherits the controller's imports. Imported in the worker, napalm (its package imports
+    every driver it ships), netmiko and ANTA cost about a second of CPU per host and task; imported in the controller,
+    a second per playbook. Only those of `platform_names` (the fabric's) are imported, every platform's when it is
+    None: a lab of FRR switches validates without any. A missing library is left to the step that needs it, which
+    names it.
+    """
+    names = [name for platform in PLATFORMS.values() if platform_names is None or platform.name in platform_names
+             for name in getattr(platform, part + '_libraries')]
+    for name in dict.fromkeys(names):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
 __all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'PLATFORMS', 'PARTS', 'get_platform',
-           'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder']
+           'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder', 'import_in_controller']

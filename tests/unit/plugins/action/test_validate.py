@@ -19,7 +19,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.d
 sys.path.insert(0, ROOT)
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states  # noqa: E402
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import (  # noqa: E402
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import (  # noqa: E402
     BATCH_MARK, batch_outputs, command_batch)
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')

@@ -19,7 +19,8 @@ import re
 import time
 
 from ...deploy.contract import Driver, address_problems
-from ...transport import EapiSettings, TransportError, eapi_session
+from ...transport import TransportError
+from .eapi import EapiSettings, eapi_session
 
 SESSION_PREFIX = 'aifabric_'
 FILE = 'startup-config.cfg'

@@ -10,7 +10,7 @@ import types
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils import design_cache
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
@@ -27,27 +27,27 @@ def fixture_imported(monkeypatch):
         if name == 'napalm':
             raise ImportError('No module named napalm')
 
-    monkeypatch.setattr(transport, 'importlib', types.SimpleNamespace(import_module=import_module))
+    monkeypatch.setattr(platforms, 'importlib', types.SimpleNamespace(import_module=import_module))
     return names
 
 
 def test_a_lab_of_frr_switches_imports_no_library_to_validate_and_netmiko_to_deploy(imported):
-    transport.import_in_controller('state', {'frr'})
+    platforms.import_in_controller('state', {'frr'})
     assert not imported
-    transport.import_in_controller('deploy', {'frr'})
+    platforms.import_in_controller('deploy', {'frr'})
     assert imported == ['netmiko']
 
 
 def test_each_library_once_and_a_missing_one_left_to_the_step_that_needs_it(imported):
-    transport.import_in_controller('state', {'eos', 'sonic', 'nvue', 'frr'})
+    platforms.import_in_controller('state', {'eos', 'sonic', 'nvue', 'frr'})
     assert imported == ['napalm', 'anta.catalog', 'anta.device']
     del imported[:]
-    transport.import_in_controller('deploy', {'eos', 'sonic', 'nvue', 'frr'})
+    platforms.import_in_controller('deploy', {'eos', 'sonic', 'nvue', 'frr'})
     assert sorted(imported) == ['napalm', 'netmiko']
 
 
 def test_every_platform_s_libraries_when_no_fabric_is_known(imported):
-    transport.import_in_controller('deploy', None)
+    platforms.import_in_controller('deploy', None)
     assert sorted(imported) == ['napalm', 'netmiko']
 
 

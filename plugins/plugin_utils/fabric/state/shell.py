@@ -1,0 +1,70 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""One reading of a device that has a POSIX shell: every command in one sh script."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+
+from ..transport import quote
+
+
+# One reading of a device that Ansible's connection reaches (SSH to a switch's or a server's shell): every command in
+# one POSIX sh script run through that connection, no Python on the device and no module payload to build per reading.
+BATCH_MARK = '@aifabric-batch'
+BATCH_TIMEOUT_RC = 124  # coreutils timeout(1): the command ran out of time
+
+
+def command_batch(commands, timeout, parallel) -> str:
+    """A sh script that runs each (label, argv) of `commands` under timeout(1) (`timeout` seconds, then KILL), at most
+    `parallel` at once, and prints per command `BATCH_MARK <n> <rc>`, its stdout in base64, `BATCH_MARK-stderr` and
+    its stderr in base64 (outputs of any bytes or size, never mistaken for a marker). Each `run` line names its
+    label, for whoever reads the script (-vvv) and for test doubles of a device's shell."""
+    lines = ['d=$(mktemp -d) || exit 125', "trap 'rm -rf \"$d\"' EXIT",
+             'run() { n=$1; shift 2; timeout -k 2 %d "$@" </dev/null >"$d/$n.o" 2>"$d/$n.e"; echo $? >"$d/$n.r"; }'
+             % timeout]
+    for index, (label, argv) in enumerate(commands):
+        lines.append('run %d %s %s &' % (index, quote(label), ' '.join(quote(arg) for arg in argv)))
+        if (index + 1) % max(1, parallel) == 0:
+            lines.append('wait')
+    lines.append('wait')
+    lines.append('for n in $(seq 0 %d); do echo "%s $n $(cat "$d/$n.r")"; base64 <"$d/$n.o"; echo %s-stderr; '
+                 'base64 <"$d/$n.e"; done' % (len(commands) - 1, BATCH_MARK, BATCH_MARK))
+    return '\n'.join(lines)  # no newline at the end: Ansible appends `&& sleep 0` to a command
+
+
+def batch_outputs(commands, timeout, text) -> dict:
+    """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
+    missing (the script was cut short) or garbled (not base64) has rc None and says so in stderr."""
+    found, current, stream = {}, None, None
+    for line in text.splitlines():
+        fields = line.split()
+        if fields[:1] == [BATCH_MARK] and len(fields) > 1:
+            current = found.setdefault(fields[1], {'rc': int(fields[2]) if fields[2:] and fields[2].isdigit() else None,
+                                                   'stdout': [], 'stderr': []})
+            stream = 'stdout'
+        elif line.strip() == BATCH_MARK + '-stderr' and current is not None:
+            stream = 'stderr'
+        elif current is not None:
+            current[stream].append(line.strip())
+    outputs = {}
+    for index, (label, argv) in enumerate(commands):
+        item = found.get(str(index))
+        if item is None:
+            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
+            continue
+        try:
+            stdout, stderr = (base64.b64decode(''.join(item[name]), validate=True).decode('utf-8', 'replace').rstrip('\n')
+                              for name in ('stdout', 'stderr'))
+        except binascii.Error:
+            outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'garbled result (not base64)'}
+            continue
+        if item['rc'] == BATCH_TIMEOUT_RC:
+            stderr = (stderr + '\n' if stderr else '') + 'timed out after %d s' % timeout
+        outputs[label] = {'cmd': list(argv), 'rc': item['rc'], 'stdout': stdout, 'stderr': stderr}
+    return outputs
+
+
+__all__ = ['BATCH_MARK', 'command_batch', 'batch_outputs']
