@@ -16,22 +16,16 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, excerpt
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import (
-    COUNTERS, SECOND, TIMES, UNREADABLE, flatten, regroup)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import COUNTERS, SECOND, TIMES, UNREADABLE
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos.eapi import (
-    EapiSettings, eapi_json, eapi_session)
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import batch_outputs, command_batch
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.reader import ReadFailed, Target
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError, deadline
 
 import_in_controller('state', loaded_platforms())
 
 COMMAND_TIMEOUT = 30  # seconds each command may take on the device
-EAPI_VARS = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
-             'ansible_httpapi_port', 'ansible_httpapi_use_ssl', 'ansible_httpapi_validate_certs',
-             'ansible_httpapi_ca_path', 'ansible_command_timeout')
 
 
 def result_key(item) -> str:
@@ -77,6 +71,34 @@ def _open_results(results, must_pass, deployed=None, names=frozenset(), peers=No
         wanted |= {result_key(item.to_dict()) for item in problems
                    if named_devices(item, names, peers or {}) <= neighbours | {item.device}}
     return sorted(wanted)
+
+
+class TaskConnection:
+    """The task's Ansible connection to the device, as a state reader takes it (state/reader.py Connection): a script
+    on /bin/sh's standard input, as Ansible pipelines a module (no terminal; become and the task's environment apply
+    alike), and Ansible modules."""
+
+    def __init__(self, action, device, task_vars):
+        self.action = action
+        self.device = device
+        self.task_vars = task_vars
+
+    @property
+    def name(self):
+        return self.action._connection.transport
+
+    def run_script(self, script):
+        if not self.action._connection.has_pipelining:
+            raise ReadFailed(self.device, 'reading its state', 'connection %s cannot pass a script on standard input '
+                             '(ssh, paramiko_ssh, local and the container connections can)' % self.name)
+        shell = ' '.join(part for part in (self.action._compute_environment_string(), '/bin/sh') if part)
+        return self.action._low_level_execute_command(shell, in_data=script)
+
+    def run_module(self, name, args):
+        """The module's one fact, or its whole result when it failed (the parser reports it)."""
+        facts = self.action._execute_module(module_name=name, module_args=args, task_vars=self.task_vars)
+        found = facts.get('ansible_facts') or {}
+        return facts if facts.get('failed') or len(found) != 1 else next(iter(found.values()))
 
 
 class ActionModule(ActionBase):
@@ -128,12 +150,16 @@ class ActionModule(ActionBase):
         state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         counter_commands = [(key, command) for key, command in commands if key == COUNTERS and args['counters']]
         peers = {item['name']: item['peer'] for item in model.get('interfaces') or [] if item.get('peer')}
+        # The variables its reader reads, templated here: they may come from Vault or other variables.
+        variables = {name: self._templar.template(task_vars[name]) for name in gatherer.reader.variables
+                     if name in task_vars}
+        target = Target(device, variables, TaskConnection(self, device, task_vars), COMMAND_TIMEOUT, args['parallel'])
         started_at, started = _wall_clock(), time.monotonic()
         deadline = started + args['settle_timeout']
         attempt, same_since, fingerprint, outcome = 0, None, None, 'once'
         while True:
             attempt += 1
-            raw = self._read(gatherer, model, state_commands, args, task_vars, 'read state')
+            raw = self._read(gatherer, target, state_commands, args, 'read state')
             read_at, now = _wall_clock(), time.monotonic()
             ctx = checks.Context(design, {device: raw}, options)
             results = checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
@@ -159,7 +185,7 @@ class ActionModule(ActionBase):
                 break
             time.sleep(max(args['settle_interval'], 1))
         if counter_commands and not raw.get(UNREADABLE):
-            raw.update(self._counters(gatherer, model, counter_commands, args, task_vars))
+            raw.update(self._counters(gatherer, target, counter_commands, args))
         counted = checks.summary(results)
         result.update(
             changed=False,
@@ -184,15 +210,15 @@ class ActionModule(ActionBase):
         )
         return result
 
-    def _counters(self, gatherer, model, commands, args, task_vars):
+    def _counters(self, gatherer, target, commands, args):
         """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules)."""
         first_at = time.time()
-        raw = {COUNTERS: self._read(gatherer, model, commands, args, task_vars, 'read counters').get(COUNTERS)}
+        raw = {COUNTERS: self._read(gatherer, target, commands, args, 'read counters').get(COUNTERS)}
         times = {COUNTERS: first_at}
         if args['health_interval'] > 0 and not self._nothing_to_count(gatherer, raw[COUNTERS]):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()
-            raw[COUNTERS + SECOND] = self._read(gatherer, model, commands, args, task_vars,
+            raw[COUNTERS + SECOND] = self._read(gatherer, target, commands, args,
                                                 'read counters again').get(COUNTERS)
             times[COUNTERS + SECOND] = second_at
         raw[TIMES] = times
@@ -206,55 +232,15 @@ class ActionModule(ActionBase):
         except StateError:
             return False  # unreadable: read again anyway, the checks report the error
 
-    def _read(self, gatherer, model, commands, args, task_vars, step):
-        """{key: output} of one reading through the platform's transport, within `timeout` seconds (a device that
-        stops answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
-        items = flatten(gatherer.transport, commands)
+    def _read(self, gatherer, target, commands, args, step):
+        """{key: output} of one reading through the gatherer's reader, within `timeout` seconds (a device that stops
+        answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
         try:
-            with deadline(args['timeout'], model['name'], step):
-                if gatherer.transport == 'eapi':
-                    outputs = self._run_eapi(items, model, task_vars)
-                else:
-                    outputs = self._run_commands(items, model, args, task_vars)
+            with deadline(args['timeout'], target.device, step):
+                return gatherer.read(target, commands)
+        except ReadFailed as error:  # reading again would not help: the task fails, naming why
+            raise AnsibleActionFail(str(error)) from None
         except TransportError as error:
             return {UNREADABLE: str(error)}
         except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
-            return {UNREADABLE: '%s is unreachable: %s' % (model['name'], error)}
-        return regroup(items, outputs, gatherer.keyed)
-
-    def _run_eapi(self, items, model, task_vars):
-        """Every eAPI item in one session (commands read by several keys run once)."""
-        host_vars = {name: self._templar.template(task_vars.get(name)) for name in EAPI_VARS if name in task_vars}
-        settings = EapiSettings.from_host_vars(model['name'], host_vars)
-        unique = []
-        for _item_key, _key, _index, command in items:
-            if command not in unique:
-                unique.append(command)
-        with eapi_session(settings) as driver:
-            answers = eapi_json(driver, settings, unique)
-        return {item_key: answers[unique.index(command)] for item_key, _key, _index, command in items}
-
-    def _run_commands(self, items, model, args, task_vars):
-        """argv items as one shell script through the host's connection (one exec), module items one module call
-        each."""
-        outputs = {}
-        argv_items = [(item_key, list(command)) for item_key, _key, _index, command in items
-                      if not isinstance(command, dict)]
-        if argv_items:
-            if not self._connection.has_pipelining:
-                raise AnsibleActionFail('%s: connection %s cannot pass a script on standard input (ssh, paramiko_ssh, '
-                                        'local and the container connections can)' % (model['name'], self._connection.transport))
-            # On stdin, as Ansible pipelines a module (no terminal; become and the task's environment apply alike).
-            shell = ' '.join(part for part in (self._compute_environment_string(), '/bin/sh') if part)
-            ran = self._low_level_execute_command(shell, in_data=command_batch(argv_items, COMMAND_TIMEOUT, args['parallel']))
-            if ran.get('rc') != 0:
-                raise AnsibleActionFail('Reading the state of %s failed (rc %s): %s' % (
-                    model['name'], ran.get('rc'), excerpt(ran.get('stderr') or ran.get('stdout') or 'no output', 300)))
-            outputs.update(batch_outputs(argv_items, COMMAND_TIMEOUT, ran.get('stdout') or ''))
-        for item_key, _key, _index, command in items:
-            if isinstance(command, dict):
-                facts = self._execute_module(module_name=command['module'], module_args=command.get('args') or {},
-                                             task_vars=task_vars)
-                found = facts.get('ansible_facts') or {}
-                outputs[item_key] = facts if facts.get('failed') or len(found) != 1 else next(iter(found.values()))
-        return outputs
+            return {UNREADABLE: '%s is unreachable: %s' % (target.device, error)}

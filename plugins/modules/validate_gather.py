@@ -18,8 +18,9 @@ description:
     the play's become settings and environment), one command execution per reading. The device needs a shell and
     C(mktemp), C(timeout), C(seq) and C(base64) (GNU coreutils), not Python. At most O(parallel) commands run at
     once, each with its own timeout of 30 seconds; their outputs come back framed in base64. On GPU servers M(aifabric.fabric.rnic_facts)
-    reads the lossless RDMA NIC state. A platform whose gatherer reads eAPI is
-    read from the controller with napalm's driver for it, one session per reading,
+    reads the lossless RDMA NIC state. That is the shell reader; a platform whose gatherer has a reader of its own
+    is read through it (C(plugins/plugin_utils/fabric/state/reader.py)). EOS's reads eAPI from the controller with
+    napalm's driver for it, one session per reading,
     with the host's C(ansible_host), C(ansible_user), C(ansible_password) and C(ansible_httpapi_port),
     C(ansible_httpapi_use_ssl), C(ansible_httpapi_validate_certs), C(ansible_httpapi_ca_path) (HTTPS with
     certificate validation unless told otherwise). A switch that cannot be reached is reported unreadable with the

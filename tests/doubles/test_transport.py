@@ -5,12 +5,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos.eapi import (
-    EapiSettings, eapi_json, eapi_session)
+    EAPI, EapiSettings, eapi_json, eapi_session)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.reader import Target
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
 
 
@@ -62,3 +64,36 @@ def test_nothing_listening_and_certificate_checks_fail_clearly(eos_double):
 def test_settings_errors_name_the_variable(host_vars, message):
     with pytest.raises(TransportError, match=message):
         EapiSettings.from_host_vars('leaf001', host_vars)
+
+
+def _target(server, device, **overrides):
+    variables = {'ansible_host': server.host, 'ansible_user': 'admin', 'ansible_password': device.password,
+                 'ansible_httpapi_port': server.port, 'ansible_httpapi_validate_certs': False}
+    variables.update(overrides)
+    return Target(device.name, variables)
+
+
+def test_the_eapi_reader_reads_once_and_keeps_a_refused_command_to_itself(eos_double):
+    device, server = eos_double('leaf001')
+    target = _target(server, device)
+    assert device.password not in repr(target)
+    outputs = EAPI.read(target, [('a', 'show hostname'), ('b', 'show no-such-thing'), ('c', 'show hostname')])
+    assert outputs['a'] == outputs['c'] and outputs['a']['hostname'] == 'leaf001'
+    assert 'Invalid input' in outputs['b']['errors'][0]
+    with pytest.raises(TransportError, match='leaf001: eAPI connection .* failed') as refused:
+        EAPI.read(_target(server, device, ansible_password='wrong-4711'), [('a', 'show hostname')])
+    assert 'wrong-4711' not in str(refused.value)
+
+
+def test_the_eapi_reader_reads_several_switches_at_once_from_one_event_loop(eos_double):
+    """What a fleet reader does: many devices in flight from one process, each its own result or its own error."""
+    switches = [eos_double(name) for name in ('leaf001', 'leaf002', 'spine001')]
+    targets = [_target(server, device) for device, server in switches]
+    targets.append(_target(switches[0][1], switches[0][0], ansible_password='wrong'))
+
+    async def read_all():
+        return await asyncio.gather(*(EAPI.read_async(target, [('name', 'show hostname')]) for target in targets),
+                                    return_exceptions=True)
+    *answers, refused = asyncio.run(read_all())
+    assert [answer['name']['hostname'] for answer in answers] == ['leaf001', 'leaf002', 'spine001']
+    assert isinstance(refused, TransportError) and refused.device == 'leaf001'

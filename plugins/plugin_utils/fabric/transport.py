@@ -1,15 +1,13 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Controller-side device connections that Ansible's own connection plugins do not give: Arista eAPI and the
-switch shells of SONiC and Cumulus.
+"""What every controller-side connection to a device shares: TransportError (one sentence naming the device, the step
+and the device's own error text, never a password), deadline() and the switch shells over SSH.
 
-EOS is reached over eAPI (JSON-RPC over HTTPS) with napalm's `eos` driver, whose pyeapi node runs the commands; the
-connection settings come from the host's Ansible variables (the `ansible_httpapi_*` names that
-ansible.netcommon's httpapi connection uses, so one inventory serves both). SONiC and Cumulus are reached over SSH
-with netmiko (`linux` / `cumulus_linux`), files go over SFTP on the same connection. Errors become TransportError
-(or CommandFailed for a command that ran and failed): one sentence naming the device, the step and the device's own
-error text, never a password.
+Switch shells (SONiC, Cumulus, FRR on Linux) are reached over SSH with netmiko (`linux` / `cumulus_linux`), files go
+over SFTP on the same connection; the host's Ansible variables give the settings (ShellSettings). A platform with a
+protocol of its own keeps it in its folder (EOS's eAPI: platforms/eos/eapi.py); how a device's state is read is its
+gatherer's reader (state/reader.py).
 
 Nothing waits for ever on a switch that stops answering (a frozen sshd whose TCP port still accepts): connecting,
 logging in, each command and each upload have a timeout (the host's `ansible_command_timeout`, 30 s by default), and
@@ -90,7 +88,7 @@ def deadline(seconds, device, step):
         raise StepTimeout(device, step, seconds) from None
 
 
-def _reason(error, settings) -> str:
+def safe_message(error, settings) -> str:
     """The library's message without the password (pyeapi quotes URLs and, on some errors, its arguments)."""
     text = ' '.join(str(error).split()) or type(error).__name__
     return text.replace(settings.password, '********') if settings.password else text
@@ -188,7 +186,7 @@ class Shell:
             self.connection.write_channel(wrapped)
         except Exception as error:  # paramiko / socket errors: the session is gone
             raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)'
-                                % _reason(error, self.settings)) from None
+                                % safe_message(error, self.settings)) from None
         buffer = ''
         expires = time.monotonic() + timeout
         while True:
@@ -196,7 +194,7 @@ class Shell:
                 chunk = self.connection.read_channel()
             except Exception as error:
                 raise CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)'
-                                    % _reason(error, self.settings), buffer) from None
+                                    % safe_message(error, self.settings), buffer) from None
             buffer += chunk
             match = RC_MARKER.search(buffer)
             if match:
@@ -236,7 +234,7 @@ class Shell:
             raise
         except Exception as error:
             raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: %s'
-                                % (remote_path, _reason(error, self.settings))) from None
+                                % (remote_path, safe_message(error, self.settings))) from None
 
 
 def _last_lines(output, count=6):
@@ -269,7 +267,7 @@ def shell_session(settings, device_type='linux'):
     except TransportError:
         raise
     except Exception as error:  # netmiko, paramiko and socket errors alike: one sentence, no traceback
-        raise TransportError(settings.device, step, _reason(error, settings)) from None
+        raise TransportError(settings.device, step, safe_message(error, settings)) from None
     shell = Shell(connection, settings)
     try:
         shell.run('export PAGER=cat SYSTEMD_PAGER=cat LANG=C', 'session setup', timeout=settings.timeout)

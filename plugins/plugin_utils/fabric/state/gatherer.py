@@ -9,11 +9,15 @@ platform-neutral state that the checks read:
     gatherer.commands(model, options) -> [(key, command)]
     gatherer.parse(key, output)       -> neutral state of `key`
 
-`command` is what the gatherer's transport sends: an argv list (transport `command`: the argv lists of a reading
-run as one sh script through the host's Ansible connection, SSH to switches and GPU servers: transport.command_batch)
-or one or several eAPI commands (transport `eapi`: JSON-RPC over HTTPS from the controller, transport.py).
-`output` is the command result ({rc, stdout, stderr}) or the eAPI JSON object; a key with several commands
-gets the list of their results.
+and reads them through its reader (reader.py), which it owns as a deploy driver owns its session:
+
+    gatherer.read(target, commands)   -> {key: output}, one call of the reader for the whole reading
+
+`command` is what the reader sends: an argv list for the shell batch reader (shell.py: the argv lists of a reading
+run as one sh script through a connection to the device, SSH to switches and GPU servers), one or several eAPI
+commands for EOS's (platforms/eos/eapi.py: JSON-RPC over HTTPS from the controller), whatever a platform's own
+reader takes. `output` is the command's result in the reader's form ({rc, stdout, stderr}, the eAPI JSON object);
+a key with several commands gets the list of their results.
 
 Keys in COUNTER_KEYS are read twice, `interval` seconds apart; the second reading is stored under
 `<key>.2` and the time of each reading under TIMES, so rates can be computed (health rules).
@@ -21,9 +25,8 @@ Keys in COUNTER_KEYS are read twice, `interval` seconds apart; the second readin
 
 from __future__ import annotations
 
-import shlex
-
 from . import StateError
+from .reader import Reader, Target
 from .schema import problems
 
 SECOND = '.2'
@@ -53,10 +56,10 @@ class Source:
 class Gatherer:
     """A platform's commands and parsers (one instance per platform, registered in sources.py)."""
 
-    def __init__(self, platform, title, transport, sources, extra=None, extra_parser=None, design_view=None):
+    def __init__(self, platform, title, sources, *, reader: Reader, extra=None, extra_parser=None, design_view=None):
         self.platform = platform
         self.title = title
-        self.transport = transport  # command | eapi
+        self.reader = reader  # how its commands reach the device (reader.py)
         self.sources = {source.key: source for source in sources}
         self._extra = extra  # callable(model, options) -> [(key, command)] (pings)
         self._extra_parser = extra_parser  # callable(key) -> parser or None
@@ -114,35 +117,31 @@ class Gatherer:
         if source.label:
             return source.label
         command = source.command(model, {}) if callable(source.command) else source.command
-        parts = []
-        for item in command_list(self.transport, command or []):
-            if isinstance(item, dict):
-                parts.append(item.get('module', ''))
-            else:
-                parts.append(item if isinstance(item, str) else self.line(item))
-        return '; '.join(parts)
+        return '; '.join(self.reader.describe(item) for item in self.reader.split(command or []))
 
-    def line(self, command) -> str:
-        """A shell line for the `cli` transport (each argv word quoted, so nothing is interpreted twice)."""
-        return command if isinstance(command, str) else shlex.join(str(word) for word in command)
+    def read(self, target: Target, commands) -> dict:
+        """{key: output | [outputs] | {command_key: output} (keyed sources)} of `commands` ([(key, command)], from
+        commands()), read from `target` in one call of the reader. TransportError when the device cannot be read."""
+        items = flatten(self.reader, commands)
+        return regroup(items, self.reader.read(target, _labelled(items)), self.keyed)
 
-
-def command_list(transport, command) -> list:
-    """The individual commands of one key: eAPI command strings, argv lists, or module calls ({module, args})."""
-    if isinstance(command, dict) or isinstance(command, str):
-        return [command]
-    if transport != 'eapi' and command and all(isinstance(word, str) for word in command):
-        return [list(command)]  # one argv
-    return [item if isinstance(item, (str, dict)) else list(item) for item in command]
+    async def read_async(self, target: Target, commands) -> dict:
+        """read() for an asyncio caller (a fleet reading many devices at once)."""
+        items = flatten(self.reader, commands)
+        return regroup(items, await self.reader.read_async(target, _labelled(items)), self.keyed)
 
 
-def flatten(transport, commands) -> list:
-    """[(item key, key, index or None, command)]: one item per individual command, so a transport can run them
+def _labelled(items) -> list:
+    return [(item_key, command) for item_key, _key, _index, command in items]
+
+
+def flatten(reader, commands) -> list:
+    """[(item key, key, index or None, command)]: one item per individual command, so a reader can run them
     all in one call; item keys are `<key>` or `<key>#<n>` for keys read with several commands."""
     items = []
     for key, command in commands:
-        parts = command_list(transport, command)
-        if len(parts) == 1 and (isinstance(command, (str, dict)) or transport != 'eapi'):
+        parts = reader.split(command)
+        if reader.one(command):
             items.append((key, key, None, parts[0]))
         else:
             items.extend(('%s#%d' % (key, index), key, index, part) for index, part in enumerate(parts))
@@ -158,7 +157,7 @@ def command_key(command, revision=None) -> str:
 
 def regroup(items, outputs, keyed=()) -> dict:
     """{key: output | [outputs] | {command_key: output} (keys in `keyed`)} from the per-item outputs
-    ({item key: output}) of a transport."""
+    ({item key: output}) of a reader."""
     raw = {}
     for item_key, key, index, command in items:
         if key in keyed:
@@ -179,5 +178,5 @@ def results(source, output, count=None) -> list:
     return output
 
 
-__all__ = ['Gatherer', 'Source', 'SECOND', 'TIMES', 'UNREADABLE', 'COUNTERS', 'results', 'command_list', 'flatten',
+__all__ = ['Gatherer', 'Source', 'SECOND', 'TIMES', 'UNREADABLE', 'COUNTERS', 'results', 'flatten',
            'regroup', 'command_key']

@@ -15,6 +15,7 @@ from .counters import number
 from .gatherer import Gatherer, Source
 from .probe import PROBE_SOURCE
 from .rnic import SOURCE as RNIC_SOURCE, parse_rnic_facts
+from .shell import SHELL
 
 NCCL_CONF = '/etc/nccl.conf'  # what host_nccl installs (NCCL reads it after the environment)
 RNIC_MODULE = 'aifabric.fabric.rnic_facts'
@@ -123,7 +124,7 @@ SOURCES = (
     Source('counters', _module(RNIC_MODULE, COUNTER_PARTS), parse_rnic_counters),
     PROBE_SOURCE,
 )
-GATHERER = Gatherer('host', 'GPU server (Linux)', 'command', SOURCES, extra=_pings, extra_parser=_ping_parser)
+GATHERER = Gatherer('host', 'GPU server (Linux)', SOURCES, reader=SHELL, extra=_pings, extra_parser=_ping_parser)
 
 __all__ = ['GATHERER', 'ping_key', 'ping_argv', 'parse_rnic_counters', 'parse_nccl_conf', 'IPV4_ICMP_OVERHEAD',
            'RNIC_PARTS', 'COUNTER_PARTS', 'NCCL_CONF']

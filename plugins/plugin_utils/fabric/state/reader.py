@@ -76,12 +76,15 @@ class Reader:
     name = ''  # how messages and docs name it: 'shell', 'eapi'
     # The host variables it reads from a Target (the callers template these, and only these, for it).
     variables: tuple = ()
-    # Python packages it imports when it reads (the action plugins import them in the controller, before the fork).
-    libraries: tuple = ()
 
     def split(self, command) -> list:
         """The individual commands that one state key's `command` stands for, in order."""
-        return [command]
+        return [command] if self.one(command) else list(command)
+
+    def one(self, command) -> bool:
+        """Whether `command` is one command (its output comes alone) rather than a list of them (their outputs come
+        as a list, in order)."""
+        return isinstance(command, (str, dict))
 
     def describe(self, command) -> str:
         """One individual command as people read it (reports: 'show bgp summary vrf all')."""

@@ -1,7 +1,10 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""One reading of a device that has a POSIX shell: every command in one sh script."""
+"""The shell batch reader: one reading of a device that has a POSIX shell (SSH to a switch's or a server's shell)
+is every command in one sh script run through a connection to the device, no Python on the device and no module
+payload to build per reading. Commands are argv lists (quoted word by word: nothing is interpreted twice) or
+Ansible module calls ({module, args}: the GPU servers' RDMA NIC facts), which the connection runs as modules."""
 
 from __future__ import annotations
 
@@ -9,10 +12,9 @@ import base64
 import binascii
 
 from ..transport import quote
+from . import excerpt
+from .reader import ReadFailed, Reader, Target
 
-
-# One reading of a device that Ansible's connection reaches (SSH to a switch's or a server's shell): every command in
-# one POSIX sh script run through that connection, no Python on the device and no module payload to build per reading.
 BATCH_MARK = '@aifabric-batch'
 BATCH_TIMEOUT_RC = 124  # coreutils timeout(1): the command ran out of time
 
@@ -67,4 +69,44 @@ def batch_outputs(commands, timeout, text) -> dict:
     return outputs
 
 
-__all__ = ['BATCH_MARK', 'command_batch', 'batch_outputs']
+class ShellBatchReader(Reader):
+    """argv commands as one command_batch script on the target's connection, module calls one by one on it."""
+
+    name = 'shell'
+
+    def split(self, command) -> list:
+        """An argv (a list of words), a module call, or a list of either."""
+        if isinstance(command, (str, dict)):
+            return [command]
+        if command and all(isinstance(word, str) for word in command):
+            return [list(command)]  # one argv
+        return [item if isinstance(item, (str, dict)) else list(item) for item in command]
+
+    def one(self, command) -> bool:
+        return len(self.split(command)) == 1
+
+    def describe(self, command) -> str:
+        return command.get('module', '') if isinstance(command, dict) else super().describe(command)
+
+    def read(self, target: Target, commands) -> dict:
+        connection = target.connection
+        if connection is None:
+            raise ReadFailed(target.device, 'reading its state', 'the shell reader runs its script through a '
+                             'connection to the device, and none was given')
+        outputs = {}
+        argv_items = [(label, list(command)) for label, command in commands if not isinstance(command, dict)]
+        if argv_items:
+            ran = connection.run_script(command_batch(argv_items, target.command_timeout, target.parallel))
+            if ran.get('rc') != 0:
+                raise ReadFailed(target.device, 'reading its state', 'the script exited with rc %s: %s' % (
+                    ran.get('rc'), excerpt(ran.get('stderr') or ran.get('stdout') or 'no output', 300)))
+            outputs.update(batch_outputs(argv_items, target.command_timeout, ran.get('stdout') or ''))
+        for label, command in commands:
+            if isinstance(command, dict):
+                outputs[label] = connection.run_module(command['module'], command.get('args') or {})
+        return outputs
+
+
+SHELL = ShellBatchReader()
+
+__all__ = ['SHELL', 'ShellBatchReader', 'BATCH_MARK', 'command_batch', 'batch_outputs']

@@ -124,7 +124,7 @@ def _outputs(states, device):
 
 class DeviceShell:
     """The device's shell behind the action's _low_level_execute_command: it answers each command batch (the
-    script of transport.command_batch, read from stdin) with the next of `answers` (the last repeats): a scenario's
+    script of state/shell.py's command_batch, read from stdin) with the next of `answers` (the last repeats): a scenario's
     outputs by the labels the script runs, or an exception to raise. `scripts` keeps the scripts it was given."""
 
     def __init__(self, *answers):
@@ -259,7 +259,7 @@ def test_gather_reports_a_failed_read(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
     with patch.object(action, '_low_level_execute_command', return_value={
             'rc': 125, 'stdout': '', 'stderr': 'mktemp: failed to create directory via template'}):
-        with pytest.raises(AnsibleActionFail, match='Reading the state of leaf001 failed .rc 125.: mktemp: failed'):
+        with pytest.raises(AnsibleActionFail, match='leaf001: reading its state failed: the script exited with rc 125: mktemp: failed'):
             action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     with pytest.raises(AnsibleActionFail, match='not a device of fabric capture'):
         make_action(action_loader, 'aifabric.fabric.validate_gather', {}).run(
@@ -278,7 +278,7 @@ def test_gather_runs_the_script_on_stdin_with_the_task_environment(action_loader
     assert shell.call_args.kwargs['in_data'].startswith('d=$(mktemp -d)')
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
     action._connection.has_pipelining, action._connection.transport = False, 'ansible.netcommon.network_cli'
-    with pytest.raises(AnsibleActionFail, match='leaf001: connection ansible.netcommon.network_cli cannot pass a script'):
+    with pytest.raises(AnsibleActionFail, match='leaf001: reading its state failed: connection ansible.netcommon.network_cli cannot pass a script'):
         action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
 
 

@@ -11,7 +11,13 @@ import contextlib
 import ssl
 from dataclasses import dataclass, field
 
-from ...transport import CONNECT_TIMEOUTS, TransportError, _reason, deadline
+from ...state.reader import Reader, Target
+from ...transport import CONNECT_TIMEOUTS, TransportError, deadline, safe_message
+
+# The host variables eAPI reads (templated by the caller; EapiSettings.from_host_vars says what each does).
+VARIABLES = ('ansible_host', 'ansible_user', 'ansible_password', 'ansible_httpapi_user', 'ansible_httpapi_pass',
+             'ansible_httpapi_port', 'ansible_httpapi_use_ssl', 'ansible_httpapi_validate_certs',
+             'ansible_httpapi_ca_path', 'ansible_command_timeout')
 
 
 @dataclass(frozen=True)
@@ -89,7 +95,7 @@ def eapi_session(settings):
     except TransportError:
         raise
     except Exception as error:  # napalm, pyeapi and socket errors alike: one sentence, no traceback
-        raise TransportError(settings.device, step, _reason(error, settings)) from None
+        raise TransportError(settings.device, step, safe_message(error, settings)) from None
     try:
         yield driver
     finally:
@@ -109,16 +115,43 @@ def eapi_json(driver, settings, commands) -> list:
     except CommandError:
         pass
     except Exception as error:  # connection lost, timeout
-        raise TransportError(settings.device, 'eAPI runCmds', _reason(error, settings)) from None
+        raise TransportError(settings.device, 'eAPI runCmds', safe_message(error, settings)) from None
     outputs = []
     for command in commands:
         try:
             outputs.append(node.run_commands([command], encoding='json')[0])
         except CommandError as error:
-            outputs.append({'errors': [_reason(error, settings)]})
+            outputs.append({'errors': [safe_message(error, settings)]})
         except Exception as error:
-            raise TransportError(settings.device, 'eAPI runCmds', _reason(error, settings)) from None
+            raise TransportError(settings.device, 'eAPI runCmds', safe_message(error, settings)) from None
     return outputs
 
 
-__all__ = ['EapiSettings', 'eapi_session', 'eapi_json']
+class EapiReader(Reader):
+    """Every command of a reading in one eAPI session from the controller; a command read by several keys runs once.
+    A command is an eAPI command ('show interfaces', or {cmd, revision}); a key may read a list of them."""
+
+    name = 'eapi'
+    variables = VARIABLES
+
+    def split(self, command) -> list:
+        return [command] if self.one(command) else [item if isinstance(item, (str, dict)) else list(item)
+                                                    for item in command]
+
+    def describe(self, command) -> str:
+        return str(command.get('cmd', '')) if isinstance(command, dict) else str(command)
+
+    def read(self, target: Target, commands) -> dict:
+        settings = EapiSettings.from_host_vars(target.device, target.variables)
+        unique: list = []
+        for _label, command in commands:
+            if command not in unique:
+                unique.append(command)
+        with eapi_session(settings) as driver:
+            answers = eapi_json(driver, settings, unique)
+        return {label: answers[unique.index(command)] for label, command in commands}
+
+
+EAPI = EapiReader()
+
+__all__ = ['EAPI', 'EapiReader', 'EapiSettings', 'eapi_session', 'eapi_json', 'VARIABLES']

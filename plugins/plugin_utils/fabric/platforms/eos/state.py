@@ -37,6 +37,7 @@ from ...state import StateError, excerpt, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
 from ...state.views import identity, lossless_state, port_view
+from .eapi import EAPI
 
 RUNNING = 'show running-config'
 VXLAN_VNI = 'show vxlan vni'
@@ -494,7 +495,7 @@ SOURCES = (
     Source('anta', lambda model, options: options.get('anta'), parse_anta, keyed=True,
            label="ANTA's commands (eAPI)"),
 )
-GATHERER = Gatherer('eos', 'Arista EOS (eAPI)', 'eapi', SOURCES, design_view=design_view)
+GATHERER = Gatherer('eos', 'Arista EOS (eAPI)', SOURCES, reader=EAPI, design_view=design_view)
 
 __all__ = ['GATHERER', 'parse_bgp_summary', 'parse_interfaces', 'parse_lldp', 'config_tree', 'lossless_from_tree',
            'parse_lossless', 'parse_imet', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_counters', 'design_view']

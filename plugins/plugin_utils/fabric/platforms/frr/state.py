@@ -26,6 +26,7 @@ import re
 from ...state import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
 from ...state.gatherer import Gatherer, Source
 from ...state.probe import CAPTURE_SOURCE
+from ...state.shell import SHELL
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'
@@ -286,8 +287,8 @@ VTYSH_SOURCES = (
 )
 BFD_SOURCE = Source('bfd', ('vtysh', '-c', 'show bfd peers json', '-c', 'show bfd peers counters json'),
                     parse_bfd_peers, when=lambda model: (model.get('bgp') or {}).get('bfd'))
-GATHERER = Gatherer('frr', 'FRR on Linux', 'command',
-                    VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE, CAPTURE_SOURCE))
+GATHERER = Gatherer('frr', 'FRR on Linux', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE, CAPTURE_SOURCE),
+                    reader=SHELL)
 
 __all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'parse_bfd_peers',
            'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'GATHERER']

@@ -32,6 +32,7 @@ from __future__ import annotations
 from ...state import StateError, excerpt, load_json, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
+from ...state.shell import SHELL
 from ...state.views import identity, lossless_state, port_view
 
 CONFIG = ('nv', 'config', 'show', '-o', 'json')
@@ -400,7 +401,7 @@ SOURCES = (
     Source('lossless', [CONFIG, INTERFACES], parse_lossless),
     Source('counters', _counters_command, parse_counters),
 )
-GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', 'command', SOURCES, design_view=design_view)
+GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', SOURCES, reader=SHELL, design_view=design_view)
 
 __all__ = ['GATHERER', 'config_tree', 'lossless_from_tree', 'parse_lossless', 'parse_bgp_summary', 'parse_evpn_vni',
            'parse_bgp_evpn_vni', 'parse_counters', 'design_view', 'parse_interfaces', 'parse_lldp']

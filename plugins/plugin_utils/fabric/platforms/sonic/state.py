@@ -30,6 +30,7 @@ import ast
 from ...state import StateError, command_output, excerpt, load_json, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source
+from ...state.shell import SHELL
 from ...state.views import lossless_state, port_view
 from ..frr import state as frr
 
@@ -510,7 +511,7 @@ SOURCES = frr.VTYSH_SOURCES + (
     Source('lossless', CONFIG_DB_COMMAND, parse_lossless),
     Source('counters', _counters_command, parse_counters),
 )
-GATHERER = Gatherer('sonic', 'SONiC', 'command', SOURCES, design_view=design_view)
+GATHERER = Gatherer('sonic', 'SONiC', SOURCES, reader=SHELL, design_view=design_view)
 
 __all__ = ['parse_config_db', 'lossless_view', 'parse_lossless', 'parse_db_dump', 'parse_lldp', 'parse_counters',
            'parse_interfaces',

@@ -22,6 +22,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import check_lab as lab_check
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.reader import Target
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from tests.unit.plugins.plugin_utils.fabric.platforms import test_contract
 
@@ -123,8 +124,7 @@ def test_it_is_gathered_into_the_typed_state_and_checked(stub, tmp_path):
         switch.commit(60)
         switch.confirm()
         gatherer = gatherer_for(fabric.device(name))
-        states[name] = {key: {'rc': 0, 'stdout': switch.show(command[-1]), 'stderr': ''}
-                        for key, command in gatherer.commands(fabric.device(name))}
+        states[name] = gatherer.read(Target(name, {'stub_double': switch.directory}), gatherer.commands(fabric.device(name)))
     test_contract.check_gathers('stubnos', [(fabric.device(name), raw) for name, raw in states.items()])
     results = checks.run(checks.Context(fabric, copy.deepcopy(states)), devices=list(states), categories=('fabric',))
     bgp = [item for item in results if item.check == 'bgp_session']

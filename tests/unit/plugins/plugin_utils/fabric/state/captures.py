@@ -74,9 +74,8 @@ def scenario_states(scenario, interface='eth1'):
 # --------------------------------------------------------------------------- platform outputs (EOS, NVUE, SONiC)
 def _commands(model):
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import sources
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
     gatherer = sources.gatherer_for(model)
-    return gatherer, [(key, command_list(gatherer.transport, command)) for key, command in gatherer.commands(model)]
+    return gatherer, [(key, gatherer.reader.split(command)) for key, command in gatherer.commands(model)]
 
 
 def eos_raw(model, release='4.32', device=None):

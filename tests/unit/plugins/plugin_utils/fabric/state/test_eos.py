@@ -28,7 +28,7 @@ def load(*parts):
 
 def test_commands_are_eapi_show_commands_only(design):
     gatherer = gatherer_for(design.device('leaf001'))
-    assert gatherer.transport == 'eapi'
+    assert gatherer.reader.name == 'eapi'
     commands = [command for _key, parts in gatherer.commands(design.device('leaf001')) for command in parts]
     assert commands and all(command.startswith('show ') for command in commands)
     spine = [item[0] for item in gatherer.commands(design.device('spine001'))]

@@ -13,7 +13,6 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read
 
@@ -106,7 +105,7 @@ def test_sonic_commands_only_read():
     assert [item[0] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
                                           'lldp', 'lossless', 'counters']
     assert [item[0] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
-    every = [argv for key, command in leaf + spine for argv in command_list('command', command)]
+    every = [argv for key, command in leaf + spine for argv in gatherer.reader.split(command)]
     assert all(argv[0] in ('vtysh', 'ip', 'sh', 'sonic-cfggen') for argv in every)
     assert all(argv[-1].startswith('show ') for argv in every if argv[0] == 'vtysh')
     scripts = [argv[2] for argv in every if argv[0] == 'sh']

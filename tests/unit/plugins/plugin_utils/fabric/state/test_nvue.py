@@ -14,7 +14,6 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import state as nvue
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_list
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
@@ -32,15 +31,16 @@ def result(*parts):
 def test_commands_read_only_and_cli_lines_are_quoted(design):
     model = design.device('leaf001')
     gatherer = gatherer_for(model)
-    assert gatherer.transport == 'command'
-    argvs = [argv for _key, command in gatherer.commands(model) for argv in command_list('command', command)]
+    assert gatherer.reader.name == 'shell'
+    argvs = [argv for _key, command in gatherer.commands(model) for argv in gatherer.reader.split(command)]
     assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) for argv in argvs)
     assert all(argv[2] == 'show' for argv in argvs if argv[:2] == ['nv', 'config'])
     loops = [argv[2] for argv in argvs if argv[0] == 'sh']
     # every nv inside the loops only shows; CL 5.4 and earlier spelled counters `qos counters`
     assert all(' nv show interface "$n" ' in loop and ' nv set' not in loop and 'unset' not in loop for loop in loops)
     assert any('counters qos -o json 2>/dev/null || nv show interface "$n" qos counters -o json' in loop for loop in loops)
-    assert shlex.split(gatherer.line(argvs[-1]))[:2] == ['sh', '-c'] and shlex.split(gatherer.line(argvs[-1]))[2] == loops[-1]
+    line = gatherer.reader.describe(argvs[-1])
+    assert shlex.split(line)[:2] == ['sh', '-c'] and shlex.split(line)[2] == loops[-1]
 
 
 @pytest.mark.parametrize('release', ['5.11', '5.12'])

@@ -11,6 +11,7 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import platform_names
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import Gatherer, Source
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import SHELL
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 from tests.unit.plugins.plugin_utils.fabric.state.recorded import recorded
 
@@ -36,11 +37,11 @@ def interfaces_without(*fields):
 
 
 def test_a_parser_that_leaves_out_fields_fails_at_the_seam():
-    stub = Gatherer('stub', 'Stub NOS', 'command', [Source('interfaces', ('ip', '-j', 'addr'),
-                                                           interfaces_without('admin_up', 'lower_up'))])
+    stub = Gatherer('stub', 'Stub NOS', [Source('interfaces', ('ip', '-j', 'addr'), interfaces_without('admin_up', 'lower_up'))],
+                    reader=SHELL)
     with pytest.raises(StateError, match=r"Stub NOS gatherer .*interfaces\['eth1'\] has no admin_up, lower_up \(Interface\)"):
         stub.parse('interfaces', '[]')
-    complete = Gatherer('stub', 'Stub NOS', 'command', [Source('interfaces', ('ip',), interfaces_without())])
+    complete = Gatherer('stub', 'Stub NOS', [Source('interfaces', ('ip',), interfaces_without())], reader=SHELL)
     assert complete.parse('interfaces', '[]')['eth1']['admin_up'] is True
 
 
