@@ -24,10 +24,10 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff import DiffCollector
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    OutputError, StagedOutput, installed_collection_conflict, inventory_conflict, read_manifest)
+    CONFIGS, DOCS, OutputError, StagedOutput, installed_collection_conflict, inventory_conflict, read_manifest)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    CONFIGS, DOCS, USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},

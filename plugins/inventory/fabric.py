@@ -153,10 +153,10 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.batches import batch_of
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import NotRegularFile, open_regular
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import installed_collection
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.terms import SWITCH_ROLES
 
 CONFIG_SUFFIXES = ('fabric.yml', 'fabric.yaml')
 INTENT_LINE = re.compile(r'^intent:\s*(\S.*?)\s*(?:#.*)?$')
-SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 ROLE_GROUP = {'leaf': 'leaf', 'spine': 'spine', 'super_spine': 'super_spine', 'host': 'gpu_servers'}
 HOST_PLATFORM = 'linux'
 # Every platform group and the GPU servers: the collection's drivers need nothing but SSH from Ansible.

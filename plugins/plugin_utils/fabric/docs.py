@@ -20,11 +20,12 @@ from collections import Counter
 from .design import ROLE_LABEL
 from .platforms import get_platform
 from .environment import environment
+from .terms import SWITCH_ROLES, TOP_DOWN
 
 FABRIC_DOCS = ('index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
                'topology.svg')
 MAX_NODES_PER_TIER = 16
-TIER_ROLES = ('super_spine', 'spine', 'leaf', 'host')
+TIER_ROLES = TOP_DOWN
 TIER_LABEL = {'super_spine': 'super-spines', 'spine': 'spines', 'leaf': 'leaves', 'host': 'GPU servers'}
 LINK_LABEL = {'host_leaf': 'server - leaf', 'leaf_spine': 'leaf - spine', 'spine_super_spine': 'spine - super-spine'}
 CABLING_COLUMNS = ('link', 'link_role', 'rail', 'a_device', 'a_role', 'a_interface', 'a_port',
@@ -415,7 +416,7 @@ def index_md(design, device_pages=True) -> str:
         if role not in worst or share > worst[role][0]:
             worst[role] = (share, name, budget)
     buffers = [(ROLE_LABEL[role], worst[role][1], _budget_text(worst[role][2]))
-               for role in ('leaf', 'spine', 'super_spine') if role in worst]
+               for role in SWITCH_ROLES if role in worst]
     return _render('index.md.j2', name=design.name, description=design.intent.get('description') or '',
                    facts=facts, lossless=lossless, buffers=buffers,
                    device_pages=device_pages)

@@ -22,10 +22,9 @@ from . import compile_cache
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file_located, load_yaml_text
 from .platforms import PLATFORMS, registered
+from .terms import SWITCH_ROLES, VXLAN_OVERHEAD
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
-SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
-VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
 NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
@@ -49,6 +48,20 @@ def load_schema() -> dict:
 
 
 _SCHEMA = {}
+
+
+def schema_default(*path):
+    """The default the intent schema gives the property at `path` (('management', 'offset')), read from the schema
+    file alone: it asks nothing of the platform registry, (the platform enums are the only part it fills in)."""
+    node = _plain_schema()
+    for name in path:
+        node = node['properties'][name]
+    return node['default']
+
+
+@functools.lru_cache(maxsize=1)
+def _plain_schema() -> dict:
+    return load_package_yaml(SCHEMA_PATH)
 
 
 def with_platforms(schema, platforms) -> dict:

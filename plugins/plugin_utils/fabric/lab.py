@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from .errors import IssueCollector
 from .platforms import registered
+from .terms import SWITCH_ROLES
 
 CAPABILITIES = ['NET_ADMIN', 'NET_RAW', 'SYS_ADMIN']
 AUTHORIZED_KEYS = '/root/.ssh/authorized_keys'
@@ -256,7 +257,7 @@ def lab_inventory(design, intent_path, private_key_path, prefix='aifabric'):
         if kinds and not LAB_KINDS[kinds[0]].vendor:
             hostvars[name].update(lab_login)
     children = {group: {'hosts': {name: {} for name in sorted(members)}} for group, members in sorted(groups.items())}
-    children['switches'] = {'children': {group: {} for group in ('leaf', 'spine', 'super_spine') if group in groups}}
+    children['switches'] = {'children': {group: {} for group in SWITCH_ROLES if group in groups}}
     return {'all': {
         'vars': {'aifabric_intent': intent_path},
         'hosts': hostvars,

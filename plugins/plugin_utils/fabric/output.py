@@ -57,6 +57,10 @@ import unicodedata
 from . import jsontext
 
 MANIFEST = 'manifest.json'
+# Where a render puts what (the deploy reads the same places): <dest>/configs/<device>/<file>, the files of one device;
+# <dest>/docs/..., its page and the fabric's documentation.
+CONFIGS = 'configs'
+DOCS = 'docs'
 MANIFEST_FORMAT = 1
 GENERATION = re.compile(r'^g(\d{6,})$')
 PARTIAL_SUFFIX = '.partial'
@@ -729,4 +733,4 @@ def _now():
 
 
 __all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'inventory_conflict', 'verify', 'read_manifest',
-           'MANIFEST']
+           'MANIFEST', 'CONFIGS', 'DOCS']

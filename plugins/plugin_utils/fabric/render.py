@@ -18,6 +18,7 @@ import re
 import signal
 
 from .environment import environment
+from .output import CONFIGS, DOCS
 from .platforms import registered
 
 
@@ -131,8 +132,6 @@ def render_fabric(design) -> dict:
 PARALLEL_MIN_DEVICES = 256  # below this, starting worker processes costs more than it saves
 CHUNK = 64
 _WORK = {}  # what forked workers inherit: the design, what to render and where to put it
-CONFIGS = 'configs'  # <dest>/configs/<device>/<file>: the files of one device
-DOCS = 'docs'        # <dest>/docs/...: its page and the fabric's documentation
 
 
 def renderer_missing(exc_name, exc_module, model) -> bool:

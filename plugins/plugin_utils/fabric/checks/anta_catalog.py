@@ -25,9 +25,10 @@ from . import ERROR, FAIL, NOT_APPLICABLE, PASS, Check, NotApplicable, Outcome, 
 from .catalog import expected_vnis, vni_vteps
 from ..state import StateError
 from ..state.gatherer import command_key
+from ..terms import SWITCH_ROLES
 
 ANTA_KEY = 'anta'
-SWITCHES = ('leaf', 'spine', 'super_spine')
+SWITCHES = SWITCH_ROLES
 MISSING = 'ANTA is not installed on the controller (pip install anta, see requirements.txt)'
 
 

@@ -15,11 +15,11 @@ from . import catalog
 from ..platforms import PLATFORMS
 from ..state.iproute2 import is_up
 from ..state.sources import ping_key
+from ..terms import ROLES, SWITCH_ROLES
 
-SWITCHES = ('leaf', 'spine', 'super_spine')
-ALL = SWITCHES + ('host',)
+SWITCHES = SWITCH_ROLES
+ALL = ROLES
 # Platforms whose overlay lives in the Linux kernel (bridge + VXLAN netdevs) rather than in an ASIC.
-KERNEL_DATAPLANE = tuple(name for name, platform in PLATFORMS.items() if platform.kernel_dataplane)
 
 
 def _once(ctx, name, what, build):
@@ -454,7 +454,7 @@ class VxlanDevice(_Vni):
             yield subject
 
     def read(self, ctx, model, subject):
-        if model['platform'] not in KERNEL_DATAPLANE:
+        if not PLATFORMS[model['platform']].kernel_dataplane:
             raise NotApplicable('%s forwards VXLAN in its ASIC; the evpn_* checks cover the overlay' % model['platform'])
         return super().read(ctx, model, subject)
 
@@ -540,4 +540,4 @@ class JumboFrames(_Pings):
         return 'reply to %d-byte pings with DF set (MTU %d end to end)' % (target['jumbo_payload'], model['mtu'])
 
 
-__all__ = ['SWITCHES', 'ALL', 'KERNEL_DATAPLANE']
+__all__ = ['SWITCHES', 'ALL']

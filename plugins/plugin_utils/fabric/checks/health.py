@@ -19,8 +19,9 @@ from .sides import no_lossless_dataplane, phases
 from ..platforms import get_platform
 from ..state.counters import indexed
 from ..state.gatherer import COUNTERS, SECOND
+from ..terms import ROLES, SWITCH_ROLES
 
-ALL = ('leaf', 'spine', 'super_spine', 'host')
+ALL = ROLES
 HOSTS = ('host',)
 HEALTH_DEFAULTS = {
     # PFC pause frames one end sends per second on one priority. 400G: a port paused without pause is ~12,000/s.
@@ -200,7 +201,7 @@ class LosslessWatchdogState(Check):
     id = 'lossless_watchdog_state'
     title = 'PFC watchdog running and not tripped'
     category = 'lossless'
-    roles = ('leaf', 'spine', 'super_spine')
+    roles = SWITCH_ROLES
     per = 'switch port'
     state = ('counters',)
     rules = ('C12',)

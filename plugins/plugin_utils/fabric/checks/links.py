@@ -14,9 +14,9 @@ from __future__ import annotations
 from . import Check, NotApplicable, Subject, failed, register, verdict
 from .catalog import link_subject, uplinks
 from .sides import describe_set, phases, profile, switch_side
-from ..intent import VXLAN_OVERHEAD
+from ..terms import ROLES, SWITCH_ROLES, VXLAN_OVERHEAD
 
-ALL = ('leaf', 'spine', 'super_spine', 'host')
+ALL = ROLES
 LOSSLESS_RULES = ('C01', 'C03', 'C08', 'C10', 'C12')
 
 
@@ -112,7 +112,7 @@ class LinkLossless(Check):
     id = 'link_lossless'
     title = 'Both ends of every switch link agree on the lossless class'
     category = 'lossless'
-    roles = ('leaf', 'spine', 'super_spine')
+    roles = SWITCH_ROLES
     per = 'switch link (both ends), per phase'
     state = ('lossless',)
     rules = LOSSLESS_RULES

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from . import Check, NotApplicable, Subject, failed, register, verdict
 from .sides import PHASES, describe_set as _describe_set, host_side, phases, profile as _profile, switch_side
-from ..intent import VXLAN_OVERHEAD
 from ..platforms import get_platform
+from ..terms import SWITCH_ROLES, VXLAN_OVERHEAD
 
-SWITCHES = ('leaf', 'spine', 'super_spine')
+SWITCHES = SWITCH_ROLES
 
 
 # =========================================================================== switch port rules

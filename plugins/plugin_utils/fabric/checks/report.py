@@ -22,9 +22,10 @@ import os
 import re
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
+from ..terms import TOP_DOWN
 
 STATUS_LABEL = {PASS: 'pass', FAIL: 'FAIL', ERROR: 'ERROR', NOT_APPLICABLE: 'n/a'}
-ROLE_ORDER = ('super_spine', 'spine', 'leaf', 'host')
+ROLE_ORDER = TOP_DOWN
 ROLE_TITLE = {'super_spine': 'super-spines', 'spine': 'spines', 'leaf': 'leaves', 'host': 'GPU servers'}
 # People-facing reports list this many passed results, and this many failures (report.json has every failure).
 PASSED_ROWS = 500

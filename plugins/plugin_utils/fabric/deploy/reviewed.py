@@ -15,8 +15,7 @@ from __future__ import annotations
 import hashlib
 import os
 
-from ..output import read_manifest, sha256_file
-from ..render import CONFIGS
+from ..output import CONFIGS, read_manifest, sha256_file
 
 INTENT_DIGEST = 'intent_sha256'            # meta: the intent every device of the generation was rendered from
 DEVICE_DIGESTS = 'intent_sha256_by_device'  # meta, renders of some devices: {device: intent its files come from}

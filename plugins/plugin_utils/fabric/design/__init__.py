@@ -19,16 +19,16 @@ from collections import Counter
 
 from ..errors import IssueCollector
 from ..errors import IntentError
-from ..intent import VXLAN_OVERHEAD, read_intent_file_located, validate_intent
+from ..intent import read_intent_file_located, validate_intent
 from ..topology import build_topology, intent_rails
-from .addressing import DEFAULT_MANAGEMENT_OFFSET, Addressing, dotted
+from ..terms import SWITCH_ROLES, VXLAN_OVERHEAD
+from .addressing import Addressing, dotted
 from .hardware import assign_ports, check_devices
 from .lossless import ROLE_LABEL, Buffers, build_lossless_profile, ecn_thresholds, traffic_class_byte
-from .overlay import ANYCAST_GATEWAY_MAC, DEFAULT_ADDRESS_OFFSET, TUNNEL_QOS, Overlay, check_rails
+from .overlay import ANYCAST_GATEWAY_MAC, TUNNEL_QOS, Overlay, check_rails
 from .servers import DEFAULT_QPS_PER_CONNECTION, Servers
 from .switches import switch_model
 
-SWITCH_ROLES = ('leaf', 'spine', 'super_spine')
 
 
 class FabricDesign:
@@ -143,5 +143,4 @@ def design_from_file(path: str) -> FabricDesign:
 
 __all__ = ['FabricDesign', 'design_from_file', 'design_from_intent', 'build_lossless_profile', 'ecn_thresholds',
            'traffic_class_byte', 'dotted', 'VXLAN_OVERHEAD', 'ROLE_LABEL', 'SWITCH_ROLES', 'ANYCAST_GATEWAY_MAC',
-           'TUNNEL_QOS', 'DEFAULT_ADDRESS_OFFSET', 'DEFAULT_MANAGEMENT_OFFSET',
-           'DEFAULT_QPS_PER_CONNECTION']
+           'TUNNEL_QOS', 'DEFAULT_QPS_PER_CONNECTION']

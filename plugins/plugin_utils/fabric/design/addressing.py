@@ -9,10 +9,8 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Mapping
 
-from ..intent import load_schema
+from ..intent import schema_default
 from ..platforms import get_platform
-
-DEFAULT_MANAGEMENT_OFFSET = load_schema()['properties']['management']['properties']['offset']['default']
 
 
 def dotted(value: int) -> str:
@@ -141,7 +139,7 @@ class Addressing:
         self.management_gateway = None
         if spec['pool']:
             size = ipaddress.IPv4Network(spec['pool']).num_addresses
-            if spec['offset'] >= size and spec['offset'] != DEFAULT_MANAGEMENT_OFFSET:
+            if spec['offset'] >= size and spec['offset'] != schema_default('management', 'offset'):
                 issues.add('management.offset', spec['offset'], 'is beyond management.pool %s (%d addresses: offsets '
                            '0..%d)' % (spec['pool'], size, size - 1))
                 return

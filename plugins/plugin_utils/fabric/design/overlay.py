@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import ipaddress
 
-from ..intent import load_schema, network_vni
+from ..intent import network_vni, schema_default
 from ..switch_models import get_model
 
-DEFAULT_ADDRESS_OFFSET = load_schema()['properties']['hosts']['properties']['address_offset']['default']
 # Anycast gateway MAC shared by every leaf's SVI of a routed network: without one MAC per gateway IP, hosts
 # learn a different router MAC per leaf. Locally administered (0x02 bit), so no vendor or VRRP MAC clashes.
 ANYCAST_GATEWAY_MAC = '02:00:00:00:01:01'
@@ -92,7 +91,7 @@ class Overlay:
                         if leaf.rail is None or not network['rails'] or leaf.rail in network['rails']] \
                 if gateway is not None else []
             first_svi = subnet.num_addresses - 1 - len(carriers)  # offset of the lowest SVI address
-            if network['rails'] and offset >= subnet.num_addresses - 1 and offset != DEFAULT_ADDRESS_OFFSET:
+            if network['rails'] and offset >= subnet.num_addresses - 1 and offset != schema_default('hosts', 'address_offset'):
                 # The offset the user set is the culprit, not the subnet (with the default offset, the subnet is).
                 if not offset_reported:
                     offset_reported = True

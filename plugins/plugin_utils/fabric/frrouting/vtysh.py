@@ -14,8 +14,9 @@ Shapes handled (recorded in tests/unit/fixtures/state/captured):
 - `show bgp l2vpn evpn route type multicast json`: {"<rd>": {rd, "<prefix>": {paths: [[path, ...]]}}, numPrefix}
 vtysh prints '<daemon> is not running' (rc 1) when the daemon owning the state is down: DaemonDown.
 
-GATHERER reads the FRR lab switch (FRR on Linux): these vtysh commands plus iproute2, lldpd and bfdd's sessions. SONiC reuses
-VTYSH_SOURCES (its `vtysh` runs in the bgp container).
+VTYSH_SOURCES and BFD_SOURCE are the state keys every platform that runs FRR reads this way: the FRR platform's
+gatherer (platforms/frr/state.py, with iproute2, lldpd and bfdd's sessions) and SONiC's (its `vtysh` runs in the bgp
+container).
 """
 
 from __future__ import annotations
@@ -23,10 +24,8 @@ from __future__ import annotations
 import json
 import re
 
-from ...state import DaemonDown, StateError, command_output, excerpt, iproute2, lldp, load_json, require_mapping
-from ...state.gatherer import Gatherer, Source
-from ...state.probe import CAPTURE_SOURCE
-from ...state.shell import SHELL
+from ..state import DaemonDown, StateError, command_output, excerpt, load_json, require_mapping
+from ..state.gatherer import Source
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'
@@ -287,8 +286,6 @@ VTYSH_SOURCES = (
 )
 BFD_SOURCE = Source('bfd', ('vtysh', '-c', 'show bfd peers json', '-c', 'show bfd peers counters json'),
                     parse_bfd_peers, when=lambda model: (model.get('bgp') or {}).get('bfd'))
-GATHERER = Gatherer('frr', 'FRR on Linux', VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE, CAPTURE_SOURCE),
-                    reader=SHELL)
 
 __all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'parse_bfd_peers',
-           'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'GATHERER']
+           'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'BFD_SOURCE']

@@ -21,22 +21,11 @@ overlay device MTU = port MTU - VXLAN overhead); every value comes from the devi
 
 from __future__ import annotations
 
-from ...intent import VXLAN_OVERHEAD
+from ...frrouting.config import bfd_profile_lines
+from ...terms import VXLAN_OVERHEAD
 
 FRR_VERSION = '8.4'
 PEER_GROUP = 'FABRIC'
-# bfdd's profile defaults: `show running-config` omits a line that equals its default, so writing it would make the
-# rendered file differ from the running configuration forever (the reload's read-back would never match).
-BFD_PROFILE_DEFAULTS = (('detect-multiplier', 'multiplier', 3), ('receive-interval', 'interval_ms', 300),
-                        ('transmit-interval', 'interval_ms', 300))
-
-
-def bfd_profile_lines(bfd_timers: dict) -> list:
-    """The lines of the FABRIC BFD profile that differ from bfdd's defaults, as FRR prints them."""
-    return ['%s %d' % (keyword, bfd_timers[key]) for keyword, key, default in BFD_PROFILE_DEFAULTS
-            if bfd_timers[key] != default]
-
-
 RESERVED_TABLES = ('main', 'local', 'default')
 
 

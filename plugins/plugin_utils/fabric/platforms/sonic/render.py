@@ -22,7 +22,7 @@ import json
 from json.encoder import encode_basestring_ascii as _quote
 
 from . import INGRESS_LOSSLESS_POOL
-from ..frr.render import bfd_profile_lines
+from ...frrouting.config import bfd_profile_lines
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}

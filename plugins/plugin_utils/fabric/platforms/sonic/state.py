@@ -32,7 +32,7 @@ from ...state.counters import number
 from ...state.gatherer import Gatherer, Source
 from ...state.shell import SHELL
 from ...state.views import lossless_state, port_view
-from ..frr import state as frr
+from ...frrouting import vtysh
 
 SOURCE = 'SONiC CONFIG_DB'
 _PRIORITY_LIST = re.compile(r'^([0-7](,[0-7])*)?$')
@@ -505,7 +505,7 @@ def parse_counters(result) -> dict:
 
 
 CONFIG_DB_COMMAND = ('sonic-cfggen', '-d', '--print-data')
-SOURCES = frr.VTYSH_SOURCES + (
+SOURCES = vtysh.VTYSH_SOURCES + (
     Source('interfaces', _interfaces_command, parse_interfaces),
     Source('lldp', _lldp_command, parse_lldp),
     Source('lossless', CONFIG_DB_COMMAND, parse_lossless),

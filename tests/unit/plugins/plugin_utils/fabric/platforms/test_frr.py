@@ -10,7 +10,7 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.module_utils import linux_netdev
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import VXLAN_OVERHEAD
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.terms import VXLAN_OVERHEAD
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from tests.unit.utils.frr import assert_frr_accepts
 from tests.unit.utils.golden import assert_golden

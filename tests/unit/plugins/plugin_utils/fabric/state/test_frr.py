@@ -6,7 +6,7 @@
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import DaemonDown, StateError
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.frr import state as frr
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.frrouting import vtysh as frr
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import command_result
 

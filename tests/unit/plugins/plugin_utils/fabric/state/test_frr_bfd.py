@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.frr import state as frr
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.frrouting import vtysh as frr
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import DaemonDown, StateError
 
 PEERS = [{'multihop': False, 'peer': '10.0.0.0', 'local': '10.0.0.1', 'id': 1, 'remote-id': 2, 'passive-mode': False,
