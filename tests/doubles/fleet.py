@@ -95,11 +95,12 @@ def switch_model_facts(name):
     port speed, its SKU's buffer pools and profiles (the factory CONFIG_DB, sonic_factory.py)."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import switch_models
     switch = switch_models.load_models()[name]
-    return {'hwsku': switch.sonic['hwsku'], 'platform': switch.sonic['platform'],
+    sonic = switch.section('sonic')
+    return {'hwsku': sonic['hwsku'], 'platform': sonic['platform'],
             'asic_type': ASIC_TYPE.get(switch.vendor, 'broadcom'),
             'port_map': [[port['name'], ','.join(str(lane) for lane in port['lanes']), port['alias']]
-                         for port in switch.sonic['ports']],
-            'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': switch.sonic['buffers']}
+                         for port in sonic['ports']],
+            'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': sonic['buffers']}
 
 
 class Fleet:

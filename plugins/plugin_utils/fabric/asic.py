@@ -202,3 +202,8 @@ ASICS = {
 
 def get_asic(name: str) -> Asic:
     return ASICS[name]
+
+
+def asic_names() -> list:
+    """Every ASIC family, in the order of ASICS (the intent and switch model schemas list them so)."""
+    return list(ASICS)

@@ -19,9 +19,11 @@ import re
 import string
 
 from . import compile_cache
+from .asic import asic_names
 from .errors import NO_VALUE, IssueCollector, format_path
 from .intent_yaml import MAX_DEPTH, MAX_NODES, IntentYAMLError, load_package_yaml, load_yaml_file_located, load_yaml_text
 from .platforms import PLATFORMS, registered
+from .switch_models import model_names
 from .terms import SWITCH_ROLES, VXLAN_OVERHEAD
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
@@ -30,18 +32,18 @@ NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
 # A naming field's format: {n}, {n:3}, {n:03d} (zero padding and a width below 100, decimal only).
 NAMING_SPEC = re.compile(r'0?[0-9]{0,2}d?')
-# VRF names a NOS keeps for itself: the names NVIDIA's NVUE reserves ("NVUE Format Reference",
-# https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/) and the VRFs every
-# NOS already has (default, and the management VRF, mgmt or management).
-RESERVED_VRF_NAMES = {'auto', 'none', 'null', 'any', 'all', 'default', 'mgmt', 'management'}
+# VRF names no fabric VRF may take on any NOS: the global table every NOS has, and the generic name of a management
+# VRF; each platform adds its own management VRF and the names it reserves (reserved_vrf_names()).
+GENERIC_VRF_NAMES = ('default', 'management')
 PLAIN_TYPES = (str, int, float, bool, type(None))
 
 
 def load_schema() -> dict:
-    """The intent schema with the platforms of the registry in it (built again only when the registry changed)."""
+    """The intent schema with the platforms of the registry, the shipped switch models and the ASIC families in it
+    (built again only when the registry changed)."""
     platforms = registered()
     if _SCHEMA.get('platforms') is not platforms:
-        _SCHEMA.update(platforms=platforms, schema=with_platforms(load_package_yaml(SCHEMA_PATH), platforms))
+        _SCHEMA.update(platforms=platforms, schema=with_registries(load_package_yaml(SCHEMA_PATH), platforms))
         _validator.cache_clear()
         _fast_validator.cache_clear()
     return _SCHEMA['schema']
@@ -52,7 +54,7 @@ _SCHEMA = {}
 
 def schema_default(*path):
     """The default the intent schema gives the property at `path` (('management', 'offset')), read from the schema
-    file alone: it asks nothing of the platform registry, (the platform enums are the only part it fills in)."""
+    file alone: it asks nothing of the platform registry (what load_schema() fills in is never a default)."""
     node = _plain_schema()
     for name in path:
         node = node['properties'][name]
@@ -64,9 +66,21 @@ def _plain_schema() -> dict:
     return load_package_yaml(SCHEMA_PATH)
 
 
-def with_platforms(schema, platforms) -> dict:
-    """`schema` with the platforms' names as the platform enum ($defs/platform), the first one listed as each switch
-    role's default, and one topology.nos_release property per platform with its default release described."""
+def reserved_vrf_names(platforms=None) -> set:
+    """The VRF names (lower case) some platform keeps for itself: GENERIC_VRF_NAMES, each platform's management VRF
+    and the names it reserves (Platform.reserved_vrf_names)."""
+    names = set(GENERIC_VRF_NAMES)
+    for platform in (registered() if platforms is None else platforms).values():
+        names.add(platform.management_vrf.lower())
+        names.update(name.lower() for name in platform.reserved_vrf_names)
+    return names
+
+
+def with_registries(schema, platforms) -> dict:
+    """`schema` with what the registries hold: the platforms' names as the platform enum ($defs/platform), the first
+    one listed as each switch role's default, one topology.nos_release property per platform with its default
+    release described, the VRF name rule every platform takes ($defs/vrf_name), and the shipped switch models and
+    ASIC families as the model and asic enums."""
     names = list(platforms)
     schema['$defs']['platform']['enum'] = names
     topology = schema['properties']['topology']['properties']
@@ -76,6 +90,19 @@ def with_platforms(schema, platforms) -> dict:
     releases['properties'] = {name: dict(schema['$defs']['nos_release']) for name in names}
     releases['description'] = '%s Defaults: %s.' % (releases['description'], ', '.join(
         '%s %s' % (name, platform.default_release) for name, platform in platforms.items()))
+    models, asics = model_names(), asic_names()
+    for role in topology['model']['properties'].values():
+        role['enum'] = models + [None]
+    for role in topology['asic']['properties'].values():
+        role['enum'] = asics + [None]
+    device = topology['devices']['additionalProperties']['properties']
+    device['model']['enum'], device['asic']['enum'] = models, asics
+    longest = min(platform.vrf_name_max for platform in platforms.values())
+    strictest = [platform.label for platform in platforms.values() if platform.vrf_name_max == longest]
+    schema['$defs']['vrf_name'].update(
+        pattern='^[A-Za-z][A-Za-z0-9_-]{0,%d}$' % (longest - 1),
+        **{'x-allowed': '1-%d letters, digits, _ or -, starting with a letter (the longest VRF name %s takes); not %s'
+                        % (longest, ' and '.join(strictest), ', '.join(sorted(reserved_vrf_names(platforms))))})
     return schema
 
 
@@ -717,11 +744,12 @@ def network_vni(intent, network) -> int:
 def _check_overlay(intent, issues):
     overlay = intent['overlay']
     vrfs, networks = overlay['vrfs'], overlay['networks']
+    reserved = reserved_vrf_names()
     for index, vrf in enumerate(vrfs):
-        if vrf['name'].lower() in RESERVED_VRF_NAMES:
+        if vrf['name'].lower() in reserved:
             issues.add('overlay.vrfs[%d].name' % index, vrf['name'],
                        'is a name the network OSes keep for themselves (%s); choose another'
-                       % ', '.join(sorted(RESERVED_VRF_NAMES)))
+                       % ', '.join(sorted(reserved)))
     _check_duplicates(vrfs, 'name', 'overlay.vrfs', issues)
     _check_duplicates(vrfs, 'vlan', 'overlay.vrfs', issues)
     _check_duplicates(networks, 'name', 'overlay.networks', issues)
@@ -813,4 +841,4 @@ def _check_hosts(intent, issues):
 __all__ = ['load_intent', 'load_intent_file', 'read_intent_file', 'read_intent_file_located', 'read_intent_text', 'validate_intent',
            'schema_validator_class', 'inline_local_refs', 'resolve', 'load_schema', 'apply_defaults',
            'platforms_in_use', 'named_pools',
-           'network_vni', 'format_path', 'idle_traffic_classes', 'nos_release', 'VXLAN_OVERHEAD', 'SWITCH_ROLES']
+           'network_vni', 'format_path', 'idle_traffic_classes', 'nos_release', 'reserved_vrf_names', 'schema_default']

@@ -5,9 +5,9 @@
 schema/switch-model.schema.yml when loaded.
 
 A model says what the box is (vendor, ASIC family, the NOSes it runs), what its front panel offers (ports, lanes
-per port, native lane rate, the breakout modes exactly as SONiC's platform.json spells them) and, for SONiC, the
-HWSKU's port map (name, lanes, alias per port), its buffer objects (pools, profiles and which PGs and queues use
-them) and its lossless headroom table. Port names,
+per port, native lane rate, the breakout modes exactly as SONiC's platform.json spells them), its lossless headroom
+table, and in a section per platform what only that NOS knows of it (SONiC's: the HWSKU's port map and buffer
+objects; the platform's Platform.model_section gives its schema and reads it). Port names,
 lanes, speeds, breakout and FEC of every rendered port come from here, never from a guess per ASIC.
 
 How a port is carried at a speed (`SwitchModel.mode`): among the breakout modes whose main speed is that speed,
@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass
 
 from . import compile_cache
+from .asic import asic_names
 from .intent_yaml import load_package_yaml
 from .platforms import PLATFORMS
 
@@ -66,13 +67,17 @@ class SwitchModel:
     lanes: int
     lane_gbps: int
     breakout: tuple
-    sonic: dict | None
+    sections: dict  # {platform: its section, as the platform read it} (Platform.model_section)
     headroom_lookup: dict | None  # (speed_gbps, cable_m) -> (xon, xoff, size)
     vxlan_dscp_propagation: bool
     vxlan_ecn_propagation: bool
     adaptive_routing: bool
     default_for: tuple
     source: str
+
+    def section(self, platform: str):
+        """The platform's own section of the model (None: the model has none)."""
+        return self.sections.get(platform)
 
     def mode(self, speed_gbps: int):
         """The breakout mode that carries `speed_gbps`, or None when the model cannot run that speed."""
@@ -115,24 +120,6 @@ def parse_mode(text: str) -> BreakoutMode:
     return BreakoutMode(text, ports, int(match.group('speed')), lanes, others)
 
 
-def _check_buffers(buffers: dict, path: str):
-    """Every name a SKU's buffer objects use is one of its own: profiles name pools, the PG/queue profiles and
-    port profile lists name profiles; a shared headroom pool (xoff) sits on the ingress lossless pool only."""
-    pools, profiles = buffers['pools'], buffers['profiles']
-    for name, profile in profiles.items():
-        if profile['pool'] not in pools:
-            raise ModelError('%s: buffer profile %s uses pool %s, which the SKU lacks' % (path, name, profile['pool']))
-    used = [buffers['lossy_pg_profile'], buffers['lossless_queue_profile'], buffers['lossy_queue_profile']]
-    for names in (buffers.get('port_profile_lists') or {}).values():
-        used.extend(names)
-    for name in used:
-        if name not in profiles:
-            raise ModelError('%s: buffer profile %s is not among the SKU\'s profiles' % (path, name))
-    for name, pool in pools.items():
-        if 'xoff' in pool and name != 'ingress_lossless_pool':
-            raise ModelError('%s: pool %s has a shared headroom pool (xoff); only ingress_lossless_pool can' % (path, name))
-
-
 def _model_from_data(data: dict, path: str) -> SwitchModel:
     ports = data['ports']
     modes = []
@@ -142,31 +129,38 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
         if used > ports['lanes'] or used % mode.ports:
             raise ModelError('%s: breakout mode %s uses %d lanes on a %d-lane port' % (path, text, used, ports['lanes']))
         modes.append(BreakoutMode(text, mode.ports, mode.speed_gbps, used // mode.ports, mode.other_speeds))
-    sonic = data.get('sonic')
-    if sonic is None and 'sonic' in data['nos']:
-        raise ModelError('%s: runs sonic but has no sonic section (HWSKU ports and buffers)' % path)
-    if sonic is not None:
-        _check_buffers(sonic['buffers'], path)
-        if len(sonic['ports']) != ports['count']:
-            raise ModelError('%s: sonic.ports lists %d ports, the model has %d' % (path, len(sonic['ports']), ports['count']))
-        sonic = dict(sonic, ports=[{'name': name, 'lanes': [int(lane) for lane in lanes.split(',')], 'alias': alias}
-                                   for name, lanes, alias in sonic['ports']])
-        for port in sonic['ports']:
-            if len(port['lanes']) != ports['lanes']:
-                raise ModelError('%s: %s has %d lanes, the model says %d'
-                                 % (path, port['name'], len(port['lanes']), ports['lanes']))
+    sections = _sections(data, path)
     lookup = None
     if data.get('headroom_lookup'):
         lookup = {(row[0], row[1]): (row[2], row[3], row[4]) for row in data['headroom_lookup']}
     return SwitchModel(
         name=data['name'], title=data['title'], vendor=data['vendor'], asic=data['asic'], nos=tuple(data['nos']),
         port_count=ports['count'], lanes=ports['lanes'], lane_gbps=ports['lane_gbps'], breakout=tuple(modes),
-        sonic=sonic, headroom_lookup=lookup,
+        sections=sections, headroom_lookup=lookup,
         vxlan_dscp_propagation=bool(data.get('vxlan', {}).get('dscp_propagation', False)),
         vxlan_ecn_propagation=bool(data.get('vxlan', {}).get('ecn_propagation', False)),
         adaptive_routing=bool(data.get('adaptive_routing', False)),
         default_for=tuple(data.get('default_for', ())),
         source=os.path.basename(path))
+
+
+def _sections(data: dict, path: str) -> dict:
+    """{platform: its section as it reads it} of the platforms that keep a section in models; a model that runs
+    such a platform must have it."""
+    sections = {}
+    for name, platform in PLATFORMS.items():
+        spec = platform.model_section
+        if spec is None:
+            continue
+        if data.get(name) is None:
+            if name in data['nos']:
+                raise ModelError('%s: runs %s but has no %s section (%s)' % (path, name, name, spec.title))
+            continue
+        try:
+            sections[name] = spec.read(data[name], data)
+        except ValueError as error:
+            raise ModelError('%s: %s' % (path, error)) from None
+    return sections
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,12 +171,21 @@ def _schema_validator():
 
 
 def model_schema() -> dict:
-    """The switch model schema with the NOSes a model may name: the platforms that use switch models."""
+    """The switch model schema with the NOSes a model may name (the platforms that use switch models), the ASIC
+    families (asic.py) and each platform's own section."""
     schema = load_package_yaml(SCHEMA_PATH)
     runs = [name for name, platform in PLATFORMS.items() if platform.uses_models]
     for key in ('nos', 'default_for'):
         schema['properties'][key]['items']['enum'] = runs
+    schema['properties']['asic']['enum'] = asic_names()
+    for name, path in _section_schemas().items():
+        schema['properties'][name] = load_package_yaml(path)
     return schema
+
+
+def _section_schemas() -> dict:
+    return {name: os.path.join(platform.folder, platform.model_section.schema)
+            for name, platform in PLATFORMS.items() if platform.model_section is not None}
 
 
 @functools.lru_cache(maxsize=1)
@@ -191,7 +194,8 @@ def load_models() -> dict:
     verdict is kept in compile_cache, which spares a fresh process importing jsonschema)."""
     models = {}
     entries = sorted(entry for entry in os.listdir(MODELS_DIR) if entry.endswith('.yml'))
-    digest = compile_cache.files_digest([SCHEMA_PATH] + [os.path.join(MODELS_DIR, entry) for entry in entries], 'jsonschema')
+    schemas = [SCHEMA_PATH] + sorted(_section_schemas().values())
+    digest = compile_cache.files_digest(schemas + [os.path.join(MODELS_DIR, entry) for entry in entries], 'jsonschema')
     checked = compile_cache.known_valid('switch-models', digest)
     for entry in entries:
         path = os.path.join(MODELS_DIR, entry)

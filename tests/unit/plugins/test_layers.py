@@ -202,3 +202,23 @@ def test_the_switch_roles_are_spelled_once(folder):
                 if ROLE_WORDS <= words:
                     spelled.append('%s:%d' % (os.path.relpath(path, ROOT), node.lineno))
     assert not spelled, 'use terms.SWITCH_ROLES / terms.ROLES: ' + ', '.join(spelled)
+
+
+def test_the_core_never_branches_on_a_platform_name():
+    """Outside the platform folders code reads a platform's capabilities (Platform fields), never compares a
+    platform's name with a literal one ('sonic', 'eos', ...)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import platform_names
+    names = set(platform_names())
+    branching = []
+    for path, name in all_modules():
+        if _platform_folder(name) or layer_of(name)[1] == 'registry':
+            continue
+        with open(path, encoding='utf-8') as handle:
+            tree = ast.parse(handle.read(), path)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare):
+                for item in [node.left] + node.comparators:
+                    values = item.elts if isinstance(item, (ast.Tuple, ast.List, ast.Set)) else [item]
+                    if any(isinstance(value, ast.Constant) and value.value in names for value in values):
+                        branching.append('%s:%d' % (os.path.relpath(path, ROOT), node.lineno))
+    assert not branching, 'compares with a platform name: ' + ', '.join(branching)

@@ -293,18 +293,23 @@ class LosslessConfig(Check):
     state = ('lossless',)
     rules = ('C22', 'C25')
     inputs = 'the cabled ports of the switch'
-    description = ('SONiC formats (`pfc_enable` pattern, cable lengths in `m`, `Vlan<id>`, WRED names, one port per key) '
-                   'and every lossless port listed in DEVICE_NEIGHBOR so SONiC tools treat it as active')
-    failure = 'every format problem the platform\'s parser found, and the lossless ports missing from DEVICE_NEIGHBOR'
+    description = ('the configuration in the format its NOS takes (the platform\'s parser reports what breaks it: on SONiC '
+                   'the `pfc_enable` pattern, cable lengths in `m`, `Vlan<id>`, WRED names, one port per key), and '
+                   'every lossless port listed in the NOS\'s neighbour table (Platform.neighbor_table: SONiC\'s '
+                   'DEVICE_NEIGHBOR) where it has one, so its tools treat the port as active')
+    failure = ('every format problem the platform\'s parser found, and the lossless ports missing from the neighbour '
+               'table')
     example = ('leaf001 lossless_config [configuration [deployed]]: ... seen lossless ports missing from DEVICE_NEIGHBOR: '
                'Ethernet0 (C22)')
     na_subject = 'all ports'
     na_expected = 'valid configuration'
 
     def subjects(self, ctx, model):
+        table = get_platform(model['platform']).neighbor_table
+        expected = 'the %s format (C25)%s' % (get_platform(model['platform']).label, ', lossless ports in %s (C22)' % table
+                                              if table else '')
         for phase in phases(ctx):
-            yield Subject('configuration [%s]' % phase, 'SONiC formats (C25), lossless ports in DEVICE_NEIGHBOR (C22)',
-                          phase=phase)
+            yield Subject('configuration [%s]' % phase, expected, phase=phase)
 
     read = SwitchPortRule.read
     source = SwitchPortRule.source
@@ -315,7 +320,8 @@ class LosslessConfig(Check):
         cabled = {item['name'] for item in model['interfaces']}
         inactive = [port for port, view in sorted(state.items()) if view['in_neighbors'] is False and port in cabled]
         if inactive:
-            problems.append('lossless ports missing from DEVICE_NEIGHBOR: %s (C22)' % ', '.join(inactive))
+            problems.append('lossless ports missing from %s: %s (C22)' % (
+                get_platform(model['platform']).neighbor_table, ', '.join(inactive)))
         return verdict(not problems, '; '.join(problems) or 'no format problem')
 
 

@@ -65,6 +65,17 @@ class WatchdogRules:
     unit: str = 'ms'
 
 
+@dataclass(frozen=True)
+class ModelSection:
+    """A platform's own section of a switch model file (hardware/<model>.yml, keyed by the platform's name), for the
+    data only that NOS has of the box (SONiC: the HWSKU's port map and buffer objects). Every model that runs the
+    platform has it."""
+
+    schema: str  # its JSON Schema, a YAML file in the platform's folder
+    read: object  # read(section, model_data) -> the section as the platform uses it; ValueError naming what is wrong
+    title: str  # what it holds, for messages ('HWSKU ports and buffers')
+
+
 @dataclass(frozen=True, kw_only=True)
 class Platform:
     name: str
@@ -96,6 +107,16 @@ class Platform:
     sku_buffers: object = None
     # What the device model says of the switch beyond its model (hardware_facts(model) -> {key: value}).
     hardware_facts: object = None
+    # Its own section of the switch model files, when it keeps data there (ModelSection; read through
+    # SwitchModel.section(name)).
+    model_section: ModelSection | None = None
+    # VRF names: the longest the NOS takes as the intent writes them (a Linux interface name holds 15 characters), and
+    # the names it keeps for itself beside `default` and its management VRF (the intent schema takes every platform's).
+    vrf_name_max: int = 15
+    reserved_vrf_names: tuple = ()
+    # The table where the NOS lists each port's neighbour, which makes the port active for the NOS's own tools (rule
+    # C22 of the lossless checks); None where it has none.
+    neighbor_table: str | None = None
     # The data plane lives in the Linux kernel, not in an ASIC: the overlay is bridge and VXLAN netdevs the gatherer
     # reads, and transit traffic passes the kernel, so a capture on a port sees it (the data-plane marking probe; an
     # ASIC-forwarding switch shows its CPU only what is addressed to it).
@@ -256,5 +277,5 @@ def import_in_controller(part, platform_names=None):
             pass
 
 
-__all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'PLATFORMS', 'PARTS', 'get_platform',
+__all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'ModelSection', 'PLATFORMS', 'PARTS', 'get_platform',
            'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder', 'import_in_controller']

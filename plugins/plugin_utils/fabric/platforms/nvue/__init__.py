@@ -38,4 +38,7 @@ PLATFORM = Platform(
     default_release='5.14',
     lab_kinds=('cvx', 'nvidia_cumulusvx'),
     deploy_libraries=('netmiko',),
+    # NVUE keeps these for itself ("NVUE Format Reference",
+    # https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/).
+    reserved_vrf_names=('auto', 'none', 'null', 'any', 'all'),
 )

@@ -8,7 +8,7 @@ Limits from SONiC's YANG models (sonic-buildimage src/sonic-yang-models: sonic-p
 
 from __future__ import annotations
 
-from .. import Platform, TimerRule, WatchdogRules
+from .. import ModelSection, Platform, TimerRule, WatchdogRules
 
 # The pools every SKU has, as sonic-swss buffermgrd and orchagent name them: the lossless PGs' ingress pool and the
 # egress lossless pool (on Spectrum the SKU's whole buffer).
@@ -16,10 +16,43 @@ INGRESS_LOSSLESS_POOL = 'ingress_lossless_pool'
 EGRESS_LOSSLESS_POOL = 'egress_lossless_pool'
 
 
+def _check_buffers(buffers: dict):
+    """Every name a SKU's buffer objects use is one of its own: profiles name pools, the PG/queue profiles and
+    port profile lists name profiles; a shared headroom pool (xoff) sits on the ingress lossless pool only."""
+    pools, profiles = buffers['pools'], buffers['profiles']
+    for name, profile in profiles.items():
+        if profile['pool'] not in pools:
+            raise ValueError('buffer profile %s uses pool %s, which the SKU lacks' % (name, profile['pool']))
+    used = [buffers['lossy_pg_profile'], buffers['lossless_queue_profile'], buffers['lossy_queue_profile']]
+    for names in (buffers.get('port_profile_lists') or {}).values():
+        used.extend(names)
+    for name in used:
+        if name not in profiles:
+            raise ValueError('buffer profile %s is not among the SKU\'s profiles' % name)
+    for name, pool in pools.items():
+        if 'xoff' in pool and name != INGRESS_LOSSLESS_POOL:
+            raise ValueError('pool %s has a shared headroom pool (xoff); only %s can' % (name, INGRESS_LOSSLESS_POOL))
+
+
+def read_model_section(sonic: dict, model: dict) -> dict:
+    """The `sonic` section of a switch model: the HWSKU's port map, one entry per cage with as many lanes as the
+    model's ports have, as {name, lanes, alias}, and buffer objects that name only their own."""
+    ports = model['ports']
+    _check_buffers(sonic['buffers'])
+    if len(sonic['ports']) != ports['count']:
+        raise ValueError('sonic.ports lists %d ports, the model has %d' % (len(sonic['ports']), ports['count']))
+    sonic = dict(sonic, ports=[{'name': name, 'lanes': [int(lane) for lane in lanes.split(',')], 'alias': alias}
+                               for name, lanes, alias in sonic['ports']])
+    for port in sonic['ports']:
+        if len(port['lanes']) != ports['lanes']:
+            raise ValueError('%s has %d lanes, the model says %d' % (port['name'], len(port['lanes']), ports['lanes']))
+    return sonic
+
+
 def port_name(model, cage, subport, lanes, mode):
     """The HWSKU port map's name of the cage's first lane, Ethernet<first lane of the sub-port>, with its lanes and
     alias (sonic-buildimage device/<vendor>/<platform>/<hwsku>/port_config.ini and platform.json)."""
-    parent = model.sonic['ports'][cage - 1]
+    parent = model.section('sonic')['ports'][cage - 1]
     base = int(parent['name'][len('Ethernet'):])
     return {'name': 'Ethernet%d' % (base + subport * lanes), 'parent': parent['name'],
             'lane_ids': parent['lanes'][subport * lanes:(subport + 1) * lanes],
@@ -27,17 +60,19 @@ def port_name(model, cage, subport, lanes, mode):
 
 
 def sku_buffers(model):
-    """The HWSKU's buffer objects (model.sonic['buffers']: buffers_defaults_t1.j2 and the templates it uses) with the
-    pools the design sizes named, and where they come from; None without HWSKU data."""
-    if not model.sonic:
+    """The HWSKU's buffer objects (the model's sonic section: buffers_defaults_t1.j2 and the templates it uses) with
+    the pools the design sizes named, and where they come from; None without HWSKU data."""
+    sonic = model.section('sonic')
+    if not sonic:
         return None
-    return (dict(model.sonic['buffers'], ingress_lossless_pool=INGRESS_LOSSLESS_POOL,
-                 egress_lossless_pool=EGRESS_LOSSLESS_POOL), '%s HWSKU defaults' % model.sonic['hwsku'])
+    return (dict(sonic['buffers'], ingress_lossless_pool=INGRESS_LOSSLESS_POOL,
+                 egress_lossless_pool=EGRESS_LOSSLESS_POOL), '%s HWSKU defaults' % sonic['hwsku'])
 
 
 def hardware_facts(model):
     """DEVICE_METADATA platform and HWSKU of the switch."""
-    return {'sonic': {'platform': model.sonic['platform'], 'hwsku': model.sonic['hwsku']} if model.sonic else None}
+    sonic = model.section('sonic')
+    return {'sonic': {'platform': sonic['platform'], 'hwsku': sonic['hwsku']} if sonic else None}
 
 
 PLATFORM = Platform(
@@ -57,6 +92,10 @@ PLATFORM = Platform(
     port_naming=port_name,
     sku_buffers=sku_buffers,
     hardware_facts=hardware_facts,
+    model_section=ModelSection('switch-model.schema.yml', read_model_section, 'HWSKU ports and buffers'),
+    # CONFIG_DB VRF keys are Vrf<name> and Linux interface names hold 15 characters (sonic-vrf.yang; netdevice(7)).
+    vrf_name_max=12,
+    neighbor_table='DEVICE_NEIGHBOR',
     # split-unified routing mode, FPM via dplane_fpm_nl, YANG-modelled keys and GCU: 202305 on.
     releases=('202305', '202311', '202405', '202411', '202505'),
     default_release='202405',

@@ -49,10 +49,10 @@ def test_every_model_carries_its_native_speed_on_its_native_lanes(name):
     assert model.mode(native).ports == 1, 'the full-rate mode is one port per cage'
     for mode in model.breakout:
         assert mode.lanes_per_port * mode.ports <= model.lanes
-    if model.sonic:
-        names = [port['name'] for port in model.sonic['ports']]
+    if model.section('sonic'):
+        names = [port['name'] for port in model.section('sonic')['ports']]
         assert len(names) == len(set(names)) == model.port_count
-        lanes = [lane for port in model.sonic['ports'] for lane in port['lanes']]
+        lanes = [lane for port in model.section('sonic')['ports'] for lane in port['lanes']]
         assert len(lanes) == len(set(lanes)), 'a SerDes lane belongs to one port'
 
 
