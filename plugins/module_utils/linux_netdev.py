@@ -43,6 +43,26 @@ ROUTE_KEYS = {'to', 'via', 'dev', 'src', 'table', 'scope', 'metric'}
 RULE_KEYS = {'from', 'to', 'table', 'priority'}
 TOP_KEYS = {'links', 'routes', 'rules', 'sysctl'}
 IFNAME = re.compile(r'^[A-Za-z0-9_.:@-]{1,15}$')
+# The systemd unit that replays, at boot, every boot file of the interface state (linux_netdev's persist_path, the FRR
+# deploy driver's saved state). The one text of it: the roles install the module's `boot_unit` result, the driver
+# writes it as it confirms.
+BOOT_UNIT_PATH = '/etc/systemd/system/aifabric-netdev.service'
+BOOT_UNIT = '''# Written by aifabric.fabric: replays the interface state saved in /etc/aifabric/netdev.d at boot.
+[Unit]
+Description=aifabric persisted network state (links, bridges, VXLAN, addresses, routes, rules)
+DefaultDependencies=no
+Wants=network-pre.target systemd-udev-settle.service
+After=systemd-udev-settle.service
+Before=network-pre.target network.target frr.service
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=/bin/sh -c 'for file in /etc/aifabric/netdev.d/*.ip; do [ -e "$file" ] && /sbin/ip -force -batch "$file"; done; exit 0'
+
+[Install]
+WantedBy=multi-user.target
+'''
 
 
 class StateError(ValueError):

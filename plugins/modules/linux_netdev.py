@@ -19,8 +19,8 @@ description:
     point to such a table; anything else there is removed. Routes in C(main) are only added or replaced.
   - After applying, the state is read back and compared again; the task fails if it did not converge.
   - With O(persist=true) it writes an C(ip -force -batch) file that rebuilds the state at boot
-    (the aifabric lab node init and the C(aifabric-netdev) systemd unit installed by the roles replay
-    every C(*.ip) file of its directory).
+    (the aifabric lab node init and the C(aifabric-netdev) systemd unit replay every C(*.ip) file of
+    C(/etc/aifabric/netdev.d)); the unit's text comes back as RV(boot_unit) for the roles to install.
 author:
   - aifabric contributors (@aifabric)
 options:
@@ -106,6 +106,12 @@ persisted:
   description: Whether the boot file was (or would be) rewritten.
   returned: always
   type: bool
+boot_unit:
+  description:
+    - The systemd unit (C(aifabric-netdev.service), text) that replays every C(*.ip) file of C(/etc/aifabric/netdev.d)
+      at boot; the roles install it where systemd runs.
+  returned: when O(persist=true)
+  type: str
 """
 
 import json
@@ -116,7 +122,7 @@ from ansible.module_utils.basic import AnsibleModule
 from ansible_collections.aifabric.fabric.plugins.module_utils.files import write_atomic
 from ansible_collections.aifabric.fabric.plugins.module_utils.host_access import HOST_ACCESS_OPTIONS, host_access
 from ansible_collections.aifabric.fabric.plugins.module_utils.linux_netdev import (
-    StateError, boot_script, desired_view, parse_state, plan, summarize, to_text, validate,
+    BOOT_UNIT, StateError, boot_script, desired_view, parse_state, plan, summarize, to_text, validate,
 )
 
 READ_COMMANDS = (
@@ -191,6 +197,8 @@ def main():
 
     result = dict(changed=bool(commands) or persisted, commands=[' '.join(command) for command in commands],
                   before=before, persisted=persisted)
+    if persist_text is not None:
+        result['boot_unit'] = BOOT_UNIT
     if module._diff:
         result['diff'] = [{'before': to_text(before), 'after': to_text(desired_view(desired)),
                            'before_header': 'netdev (running)', 'after_header': 'netdev (desired)'}]

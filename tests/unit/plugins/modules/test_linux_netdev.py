@@ -345,6 +345,8 @@ def test_module_check_mode_changes_nothing_then_applies_once(namespace, tmp_path
     assert _snapshot(ip) == after  # the owned route that would go is still there
     with open(persisted, encoding='utf-8') as handle:
         assert '10.251.0.0/24' in handle.read()
+    assert check['boot_unit'] == again['boot_unit'] == netdev.BOOT_UNIT, 'the one unit text, for the roles'
+    assert 'ip -force -batch "$file"' in again['boot_unit'] and 'netdev.d/*.ip' in again['boot_unit']
 
 
 def test_module_refuses_a_newline_in_a_link_name_before_touching_anything(namespace, tmp_path):

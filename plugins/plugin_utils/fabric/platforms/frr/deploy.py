@@ -34,7 +34,6 @@ FRR_INIT = '/usr/lib/frr/frrinit.sh'
 # What a confirm saves: read at boot by FRR, by the boot unit (or the lab node's init) and by systemd-sysctl.
 NETDEV_BOOT = '/etc/aifabric/netdev.d/switch.ip'
 SYSCTL_FILE = '/etc/sysctl.d/90-aifabric-switch.conf'
-BOOT_UNIT = '/etc/systemd/system/aifabric-netdev.service'
 # The checkpoint and the pending commit: kept on the switch between the push and the confirm.
 STATE = '/var/lib/aifabric/deploy'
 TIMER_UNIT = 'aifabric-confirm'
@@ -47,22 +46,6 @@ IP_READS = (
     ('rule6', 'ip -j -6 rule show'),
 )
 SYSTEMD = '[ -d /run/systemd/system ]'
-BOOT_UNIT_TEXT = '''# Written by aifabric.fabric (FRR deploy driver): replays the saved interface state at boot.
-[Unit]
-Description=aifabric persisted network state (links, bridges, VXLAN, addresses, routes, rules)
-DefaultDependencies=no
-Wants=network-pre.target systemd-udev-settle.service
-After=systemd-udev-settle.service
-Before=network-pre.target network.target frr.service
-
-[Service]
-Type=oneshot
-RemainAfterExit=yes
-ExecStart=/bin/sh -c 'for file in /etc/aifabric/netdev.d/*.ip; do [ -e "$file" ] && /sbin/ip -force -batch "$file"; done; exit 0'
-
-[Install]
-WantedBy=multi-user.target
-'''
 # Puts the interface state of a checkpoint back (run on the switch by the revert script, without the controller):
 # the plan of linux_netdev (copied beside it as netdev.py) from the document to what the switch has now, with purge.
 NETDEV_RESTORE = '''import json
@@ -365,9 +348,9 @@ class FrrDriver(ShellDriver):
         code, _output = self.shell.run(SYSTEMD, 'systemd?', check=False)
         if code != 0:
             return
-        now = self._read('cat %s' % BOOT_UNIT, 'read boot unit')
-        if now != BOOT_UNIT_TEXT:
-            self._write(BOOT_UNIT, BOOT_UNIT_TEXT, 'install boot unit')
+        now = self._read('cat %s' % linux_netdev.BOOT_UNIT_PATH, 'read boot unit')
+        if now != linux_netdev.BOOT_UNIT:
+            self._write(linux_netdev.BOOT_UNIT_PATH, linux_netdev.BOOT_UNIT, 'install boot unit')
             self._root('systemctl daemon-reload', 'install boot unit')
         self._root('systemctl enable -q aifabric-netdev.service', 'enable boot unit')
 
