@@ -3,8 +3,8 @@ and changes nothing, commits with a timer, rolls back to what the switch ran, th
 finds nothing left to push. A platform without a double here fails: its driver is proven nowhere else.
 
 Doubles: the EOS, SONiC and NVUE doubles of tests/doubles (the mixed fleet of test_drivers.py) and, for FRR, a real
-FRR-on-Linux switch in namespaces of its own (frr_node.py). The stub NOS of tests/unit/fixtures/platforms runs the
-same contract against its own double in tests/unit/plugins/plugin_utils/fabric/platforms/test_stub_platform.py."""
+FRR-on-Linux switch in namespaces of its own (frr_node.py). The stub NOS of tests/unit/platforms runs the
+same contract against its own double in tests/unit/platforms/stubnos/test_stubnos.py."""
 
 import pytest
 

@@ -10,9 +10,10 @@ import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import platform_names
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 
-PLATFORMS = ('sonic', 'eos', 'nvue', 'frr')
+PLATFORMS = platform_names()  # every platform: a new one is judged too (and fails where it says nothing below)
 
 
 def intent(platform, **underlay):
@@ -34,31 +35,43 @@ def leaf(request):
     return request.param, model, render_model(model)
 
 
+def _eos_bfd(files):
+    text = files['startup-config.cfg']
+    assert '   neighbor FABRIC bfd\n' in text and '   neighbor FABRIC timers 3 9\n' in text
+    assert 'router bfd\n   interval 300 min-rx 300 multiplier 3 default\n' in text
+
+
+def _nvue_bfd(files):
+    config = yaml.safe_load(files['startup.yaml'])[0]['set']
+    for neighbor in config['vrf']['default']['router']['bgp']['neighbor'].values():
+        assert neighbor['bfd'] == {'detect-multiplier': 3, 'enable': True, 'min-rx-interval': 300,
+                                   'min-tx-interval': 300}
+        assert neighbor['timers'] == {'hold': 9, 'keepalive': 3}
+
+
+def _frr_bfd(files):
+    text = files['frr.conf']
+    assert ' bfd profile FABRIC' in text or 'bfd profile FABRIC' in text
+    # bfdd's defaults (3 x 300 ms) are not written: FRR's running-config omits them (the lab read-back).
+    assert re.search(r'^bfd\n profile FABRIC\n exit\n', text, re.M), text
+    groups = re.findall(r'^ neighbor (\S+) peer-group$', text, re.M)
+    assert groups
+    for group in groups:
+        assert ' neighbor %s bfd profile FABRIC\n' % group in text
+        assert ' neighbor %s timers 3 9\n' % group in text
+
+
+# How each platform writes BFD and the BGP timers (SONiC's bgp container runs FRR).
+RENDERED_BFD = {'eos': _eos_bfd, 'nvue': _nvue_bfd, 'sonic': _frr_bfd, 'frr': _frr_bfd}
+
+
 def test_bfd_is_on_by_default_with_the_intent_timers(leaf):
     platform, model, files = leaf
     assert model['bgp']['bfd'] is True
     assert model['bgp']['timers'] == {'keepalive_s': 3, 'hold_s': 9}
     assert model['bgp']['bfd_timers'] == {'interval_ms': 300, 'multiplier': 3}
-    if platform == 'eos':
-        text = files['startup-config.cfg']
-        assert '   neighbor FABRIC bfd\n' in text and '   neighbor FABRIC timers 3 9\n' in text
-        assert 'router bfd\n   interval 300 min-rx 300 multiplier 3 default\n' in text
-    elif platform == 'nvue':
-        config = yaml.safe_load(files['startup.yaml'])[0]['set']
-        for neighbor in config['vrf']['default']['router']['bgp']['neighbor'].values():
-            assert neighbor['bfd'] == {'detect-multiplier': 3, 'enable': True, 'min-rx-interval': 300,
-                                       'min-tx-interval': 300}
-            assert neighbor['timers'] == {'hold': 9, 'keepalive': 3}
-    else:
-        text = files['frr.conf']
-        assert ' bfd profile FABRIC' in text or 'bfd profile FABRIC' in text
-        # bfdd's defaults (3 x 300 ms) are not written: FRR's running-config omits them (the lab read-back).
-        assert re.search(r'^bfd\n profile FABRIC\n exit\n', text, re.M), text
-        groups = re.findall(r'^ neighbor (\S+) peer-group$', text, re.M)
-        assert groups
-        for group in groups:
-            assert ' neighbor %s bfd profile FABRIC\n' % group in text
-            assert ' neighbor %s timers 3 9\n' % group in text
+    assert platform in RENDERED_BFD, 'say here how %s writes BFD and the BGP timers' % platform
+    RENDERED_BFD[platform](files)
 
 
 def test_bfd_can_be_turned_off():

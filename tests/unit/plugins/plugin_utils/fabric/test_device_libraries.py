@@ -39,10 +39,10 @@ def test_a_lab_of_frr_switches_imports_no_library_to_validate_and_netmiko_to_dep
 
 
 def test_each_library_once_and_a_missing_one_left_to_the_step_that_needs_it(imported):
-    platforms.import_in_controller('state', {'eos', 'sonic', 'nvue', 'frr'})
+    platforms.import_in_controller('state', set(platforms.platform_names()))
     assert imported == ['napalm', 'anta.catalog', 'anta.device']
     del imported[:]
-    platforms.import_in_controller('deploy', {'eos', 'sonic', 'nvue', 'frr'})
+    platforms.import_in_controller('deploy', set(platforms.platform_names()))
     assert sorted(imported) == ['napalm', 'netmiko']
 
 

@@ -7,6 +7,7 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign, design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import platform_names
 
 BASE = {
     'name': 'unit',
@@ -84,7 +85,7 @@ CASES = [
     ('nic-speed-enum', _set(['topology', 'rail_optimized', 'nic_speed_gbps'], 300),
      'topology.rail_optimized.nic_speed_gbps', 'must be one of: 10, 25, 40, 50, 100, 200, 400, 800'),
     ('platform-enum', _set(['topology', 'platform', 'leaf'], 'junos'), 'topology.platform.leaf',
-     'must be one of: sonic, eos, nvue, frr'),
+     'must be one of: %s' % ', '.join(platform_names())),
     ('no-topology', _set(['topology'], {}), 'topology', 'exactly one of rail_optimized or explicit'),
     ('both-topologies', _set(['topology', 'explicit'], EXPLICIT), 'topology', 'exactly one'),
     ('roce-dscp-range', _set(['lossless', 'roce_dscp'], 64), 'lossless.roce_dscp', 'between 0 and 63'),

@@ -4,7 +4,8 @@
 """The contract of a platform folder, over the registry: every platform has its parts (renderer, deploy driver,
 gatherer), renders its golden shapes byte for byte from models of the typed shape, has a gatherer whose output from
 recorded device outputs is the typed neutral state, a containerlab kind or says it has none, a docs page, and device
-libraries that exist.
+libraries that exist. Its shapes and recorded outputs are its own test data (tests/unit/platforms/<name>/testdata.py,
+found by convention: tests/unit/utils/platforms.py).
 (Its driver against its double: tests/deploy/test_contract_drivers.py.)"""
 
 import importlib.util
@@ -22,23 +23,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms i
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import Gatherer
-from tests.unit.plugins.plugin_utils.fabric.state.recorded import RECORDED
 from tests.unit.utils.golden import GOLDEN_ROOT
+from tests.unit.utils.platforms import platform_data
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 6))
-INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
-# The golden shapes: (intent, golden file of a device's file). {device} and {file} are filled per switch.
-SHAPES = [
-    (LAB, 'frr/lab/{device}/{file}'),
-    (os.path.join(INTENTS, 'sonic_small.yml'), 'sonic/sonicsmall/{device}/{file}'),
-    (os.path.join(INTENTS, 'sonic_unnumbered.yml'), 'sonic/sonicunnum/{device}/{file}'),
-    (os.path.join(INTENTS, 'eos_small.yml'), 'eos/eos_small/{device}.cfg'),
-    (os.path.join(INTENTS, 'eos_unnumbered.yml'), 'eos/eos_unnumbered/{device}.cfg'),
-    (os.path.join(INTENTS, 'nvue_small.yml'), 'nvue/nvue_small/{device}.yaml'),
-    (os.path.join(INTENTS, 'nvue_unnumbered.yml'), 'nvue/nvue_unnumbered/{device}.yaml'),
-    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
-]
 _DESIGNS = {}
 
 
@@ -127,13 +114,12 @@ def test_every_platform_has_its_parts(name):
 
 @pytest.mark.parametrize('name', platform_names())
 def test_every_platform_renders_its_golden_shapes(name):
-    assert check_renders(name, SHAPES) > 0, 'no golden shape has a %s switch' % name
+    assert check_renders(name, platform_data(name).SHAPES) > 0, 'no golden shape has a %s switch' % name
 
 
 @pytest.mark.parametrize('name', platform_names())
 def test_every_platform_gathers_the_typed_neutral_state(name):
-    assert name in RECORDED, 'no recorded outputs of %s (tests/unit/plugins/plugin_utils/fabric/state/recorded.py)' % name
-    check_gathers(name, RECORDED[name]())
+    check_gathers(name, platform_data(name).recorded())
 
 
 @pytest.mark.parametrize('name', platform_names())

@@ -1,0 +1,23 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""NVIDIA Cumulus Linux (NVUE): its golden shapes and its recorded outputs, `nv show` JSON in the shapes of
+fixtures/state/nvue (its README says which are confirmed) (tests/unit/utils/platforms.py)."""
+
+import os
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from tests.unit.plugins.plugin_utils.fabric.state.captures import nvue_raw
+from tests.unit.utils.paths import FIXTURES
+
+INTENTS = os.path.join(FIXTURES, 'intents')
+SHAPES = [
+    (os.path.join(INTENTS, 'nvue_small.yml'), 'nvue/nvue_small/{device}.yaml'),
+    (os.path.join(INTENTS, 'nvue_unnumbered.yml'), 'nvue/nvue_unnumbered/{device}.yaml'),
+    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
+]
+
+
+def recorded():
+    design = design_from_file(os.path.join(INTENTS, 'nvue_small.yml'))
+    return [(design.device(name), nvue_raw(design.device(name))) for name in ('leaf001', 'leaf003', 'spine001')]

@@ -1,0 +1,34 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""SONiC: its golden shapes and its recorded outputs, CONFIG_DB and counter outputs in the shapes of
+fixtures/state/sonic (its README says which are confirmed); the switch's BGP and EVPN keys are its FRR's (the bgp
+container), so the FRR captures stand in for them (tests/unit/utils/platforms.py)."""
+
+import json
+import os
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES as STATE, scenario_states, sonic_raw
+from tests.unit.plugins.plugin_utils.fabric.state.recorded import FRR_KEYS
+from tests.unit.utils.paths import FIXTURES
+
+INTENTS = os.path.join(FIXTURES, 'intents')
+SHAPES = [
+    (os.path.join(INTENTS, 'sonic_small.yml'), 'sonic/sonicsmall/{device}/{file}'),
+    (os.path.join(INTENTS, 'sonic_unnumbered.yml'), 'sonic/sonicunnum/{device}/{file}'),
+    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
+]
+
+
+def recorded():
+    design = design_from_file(os.path.join(STATE, 'intents', 'sonic_lossless.yml'))
+    vtysh = scenario_states('healthy')
+    found = []
+    for name in ('leaf001', 'spine001'):
+        model = design.device(name)
+        raw = sonic_raw(model, json.loads(render_model(model)['config_db.json']))
+        raw.update((key, value) for key, value in vtysh[name].items() if key in FRR_KEYS)
+        found.append((model, raw))
+    return found
