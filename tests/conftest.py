@@ -31,33 +31,23 @@ _install_collection_loader(_collections_path())
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-# Integration tests (`make integration`; `make unit` runs the rest): whatever starts Ansible's command line tools
-# (a test module that imports tests.unit.utils.ansible_cli), and everything under these directories (device
-# doubles, deploy drivers against them, containerlab, host roles through ansible-playbook, the Galaxy tarball).
+# Integration tests (`make integration`; `make unit` runs the rest) are declared: everything under these directories
+# (device doubles, deploy drivers against them, containerlab, host roles through ansible-playbook, the Galaxy tarball),
+# and a test module elsewhere that starts Ansible's command line tools says so itself (`pytestmark =
+# pytest.mark.integration`; tests/unit/test_harness.py holds that every such module does).
 INTEGRATION_DIRECTORIES = ('doubles', 'deploy', 'lab', 'roles', 'packaging')
 
 
-def _starts_ansible(module) -> bool:
-    from tests.unit.utils import ansible_cli
-    return any(value is ansible_cli or value is ansible_cli.ansible_cli for value in vars(module).values())
-
-
 def pytest_configure(config):
-    config.addinivalue_line('markers', 'integration: starts ansible-playbook, device doubles or a lab (set by '
-                                       'tests/conftest.py; `make integration` runs these, `make unit` the others)')
+    config.addinivalue_line('markers', 'integration: starts ansible-playbook, device doubles or a lab (declared by the '
+                                       'test module, or by its directory in tests/conftest.py; `make integration` '
+                                       'runs these, `make unit` the others)')
 
 
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
     tests = os.path.join(ROOT, 'tests')
-    verdicts = {}
     for item in items:
-        module = getattr(item, 'module', None)
-        if module is None:
-            continue
-        if module not in verdicts:
-            parts = os.path.relpath(str(item.path), tests).split(os.sep)
-            verdicts[module] = parts[0] in INTEGRATION_DIRECTORIES or _starts_ansible(module)
-        if verdicts[module]:
+        if os.path.relpath(str(item.path), tests).split(os.sep)[0] in INTEGRATION_DIRECTORIES:
             item.add_marker('integration')
 
 

@@ -17,8 +17,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy impo
     CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 DESIGN = load_design(MIXED)
 USERS = {user['name']: TEST_PASSWORD_HASH for user in DESIGN.intent['management']['users']}

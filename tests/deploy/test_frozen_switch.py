@@ -18,11 +18,11 @@ import pytest
 
 from tests.doubles.fleet import TEST_PASSWORD_HASH, load_design
 from tests.doubles.ssh.server import descendants
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 SONIC_SWITCH = 'leaf002'  # a SONiC switch of the mixed fabric
 GUARD = 60  # seconds after which the test itself gives up: the code under test hangs
@@ -204,9 +204,7 @@ def test_gather_and_deploy_steps_on_a_frozen_switch_end_as_errors_naming_the_dev
     freeze = [sys.executable, '-c', FREEZE, ROOT, str(double.process.pid)]  # the sessions opened by then too
     playbook.write_text(PLAYBOOK.format(switch=SONIC_SWITCH, intent=MIXED, freeze=json.dumps(freeze),
                                         results=results_path, rendered=tmp_path / 'rendered'))
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_CONTROL_PATH_DIR=str(tmp_path / 'cp'))
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_CONTROL_PATH_DIR=tmp_path / 'cp')
     started = time.monotonic()
     process = subprocess.Popen(  # pylint: disable=consider-using-with
         ansible_cli('playbook') + ['-i', str(inventory), str(playbook)], cwd=str(tmp_path), env=env,

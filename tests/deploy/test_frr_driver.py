@@ -17,8 +17,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
 from tests.deploy.frr_node import FrrNode
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 LEAF = 'leaf001'
 RELOAD = '/usr/lib/frr/frr-reload.py'

@@ -9,8 +9,7 @@ import subprocess
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.unit.utils.paths import ROOT
 
 
 def test_the_repository_ansible_cfg_checks_host_keys():

@@ -14,9 +14,9 @@ import yaml
 
 from tests.doubles import faults
 from tests.doubles.fleet import Fleet, load_design
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}
 SWITCHES = ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002')
@@ -41,9 +41,7 @@ def lab(tmp_path_factory):
 def deploy(lab, *extra, inventory=None, expect_rc=0, render=True):
     """render.yml (what the deploy pushes; once per inventory, the intents do not change), then site.yml on the
     switches; returns (stdout, {switch: outcome}) from the deploy play's summary."""
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     inventories = ['-i', str(inventory or lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir, 'inventory.yml')]
     if render and inventories[1] not in lab['rendered']:
         rendered = subprocess.run(ansible_cli('playbook') + inventories + [os.path.join(ROOT, 'playbooks', 'render.yml')],

@@ -18,8 +18,8 @@ import secrets
 import pytest
 
 from tests.doubles.ssh.server import SshDouble, generate_key
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 GOLDEN = os.path.join(ROOT, 'tests', 'unit', 'golden')
 
 

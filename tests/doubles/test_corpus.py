@@ -11,8 +11,8 @@ import yaml
 from tests.doubles import corpus
 from tests.doubles.eos.device import EapiError, EosDevice
 from tests.doubles.ssh import nvue, sonic_factory, sonic_gcu
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
 MINIMUM = 25
 

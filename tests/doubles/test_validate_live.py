@@ -21,9 +21,9 @@ import pytest
 
 from tests.doubles import faults, rendered
 from tests.doubles.fleet import Fleet, load_design
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
 
@@ -51,9 +51,7 @@ def live(tmp_path_factory):
 def _run(live, name, *extra, fail=False):
     """validate.yml on the switches; returns (play result, report JSON)."""
     out = live['base'] / name
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     argv = ansible_cli('playbook') + [
         '-i', str(live['inventory']), '-i', os.path.join(live['fleet'].state_dir, 'inventory.yml'),
         os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',

@@ -17,10 +17,10 @@ import sys
 
 import yaml
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ROUND = os.path.join(REPO, 'extensions', 'molecule', 'clab_faults', 'includes', 'round.yml')
+ROUND = os.path.join(ROOT, 'extensions', 'molecule', 'clab_faults', 'includes', 'round.yml')
 
 # How the stand-in answers while a fault's mark is there: named (as validation names a fault), missed (fails, names
 # nothing), extra (names it and a failure on a device no fault touches), passes (rc 0).
@@ -94,9 +94,8 @@ def test_the_round_judge_fails_every_round_that_must_fail(tmp_path):
     inventory.write_text(json.dumps({'all': {
         'hosts': {name: {'ansible_connection': 'local', 'ansible_python_interpreter': sys.executable}
                   for name in ['localhost'] + [fault['device'] for fault in faults]}}}))
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
-    proc = subprocess.run(ansible_cli('playbook') + ['-i', str(inventory), str(playbook)], cwd=REPO, env=env,
+    env = ansible_env()
+    proc = subprocess.run(ansible_cli('playbook') + ['-i', str(inventory), str(playbook)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
     outcome = {item['name']: item for item in json.loads(outcomes.read_text())}

@@ -11,8 +11,8 @@ import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import containerlab_twin
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 IMAGES = {'eos': 'ceos:4.32.0F', 'sonic': 'vrnetlab/sonic_sonic-vs:202405', 'nvue': 'networkop/cx:5.4.0'}

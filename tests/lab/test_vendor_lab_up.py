@@ -4,20 +4,18 @@ playbook against the real Docker engine (root, `make setup-host`)."""
 
 import os
 import subprocess
-import sys
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
+
 INVENTORY = os.path.join(ROOT, 'extensions', 'molecule', 'clab_vendor', 'inventory')
 IMAGE_VARIABLES = ('AIFABRIC_CEOS_IMAGE', 'AIFABRIC_SONIC_IMAGE', 'AIFABRIC_CUMULUS_IMAGE')
 
 
 def lab_up(tmp_path, **images):
-    env = {name: value for name, value in os.environ.items() if name not in IMAGE_VARIABLES}
-    env.update(images, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', CLAB_VERSION_CHECK='disable')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(CLAB_VERSION_CHECK='disable', **dict(dict.fromkeys(IMAGE_VARIABLES), **images))
     workdir = tmp_path / 'lab'
-    argv = ['ansible-playbook', '-i', INVENTORY, os.path.join(ROOT, 'playbooks', 'lab_up.yml'),
+    argv = ansible_cli('playbook') + ['-i', INVENTORY, os.path.join(ROOT, 'playbooks', 'lab_up.yml'),
             '-e', 'lab_workdir=%s' % workdir]
     result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     return result, workdir

@@ -10,14 +10,13 @@ works alone too.
 import os
 import shutil
 import subprocess
-import sys
 import tarfile
 
 import pytest
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env as shared_ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EXAMPLE_PROJECT = os.path.join(ROOT, 'examples', 'awx')
 
 
@@ -32,17 +31,7 @@ def run(command, **kwargs):
 def ansible_env(collections_path=None, config=None, **extra):
     """Environment of an Ansible run that sees only what it is given: no ansible.cfg of this checkout (an empty one
     unless `config` names another), no PWD, only `collections_path` as collections."""
-    env = dict(os.environ)
-    env.pop('PWD', None)
-    env.pop('ANSIBLE_CONFIG', None)
-    env.update(ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default',
-               PATH=os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', ''))
-    if config is not None:
-        env['ANSIBLE_CONFIG'] = config
-    if collections_path is not None:
-        env['ANSIBLE_COLLECTIONS_PATH'] = collections_path
-    env.update(extra)
-    return env
+    return shared_ansible_env(PWD=None, ANSIBLE_CONFIG=config, ANSIBLE_COLLECTIONS_PATH=collections_path, **extra)
 
 
 @pytest.fixture(scope='session')

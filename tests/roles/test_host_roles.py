@@ -22,10 +22,10 @@ import sys
 import pytest
 
 from tests.roles import fakehw
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 INTENT = os.path.join(HERE, 'files', 'intent.yml')
 PLAYBOOK = os.path.join(HERE, 'files', 'site.yml')
 HOSTS = {
@@ -38,7 +38,7 @@ RECAP = re.compile(r'^(\S+)\s*:\s*ok=(\d+)\s+changed=(\d+)\s+unreachable=(\d+)\s
 
 
 def _design():
-    sys.path.insert(0, os.path.join(REPO, '.ansible', 'collections'))
+    sys.path.insert(0, os.path.join(ROOT, '.ansible', 'collections'))
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     return design_from_file(INTENT)
 
@@ -49,11 +49,9 @@ def _rails(model):
 
 
 def run_playbook(inventory, *extra):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_NOCOLOR='1', ANSIBLE_SHOW_CUSTOM_STATS='1',
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
+    env = ansible_env(ANSIBLE_SHOW_CUSTOM_STATS='1')
     command = ansible_cli('playbook') + ['-i', inventory, PLAYBOOK] + list(extra)
-    proc = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=900, check=False)
+    proc = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False)
     recap = {match.group(1): {'ok': int(match.group(2)), 'changed': int(match.group(3)),
                               'unreachable': int(match.group(4)), 'failed': int(match.group(5))}
              for match in RECAP.finditer(proc.stdout)}

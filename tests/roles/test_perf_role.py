@@ -19,10 +19,11 @@ import sys
 import pytest
 
 from tests.roles import fakehw
-from tests.roles.test_host_roles import HOSTS, INTENT, REPO, _design, _rails
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.roles.test_host_roles import HOSTS, INTENT, _design, _rails
+from tests.unit.utils.paths import ROOT
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
-PERF = os.path.join(REPO, 'tests', 'unit', 'fixtures', 'perf')
+PERF = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'perf')
 IB_WRITE_BW = r'''#!/usr/bin/env python3
 import os, sys, time
 host = os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[0]))))
@@ -68,10 +69,9 @@ def _perf(base, *extra, group_vars=None):
     path = str(base / 'inventory.json')
     with open(path, 'w', encoding='utf-8') as handle:
         json.dump(inventory, handle)
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
-    command = ansible_cli('playbook') + ['-i', path, os.path.join(REPO, 'playbooks', 'perf.yml')] + list(extra)
-    return subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600, check=False)
+    env = ansible_env()
+    command = ansible_cli('playbook') + ['-i', path, os.path.join(ROOT, 'playbooks', 'perf.yml')] + list(extra)
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
 
 
 @pytest.fixture(scope='module')

@@ -9,12 +9,13 @@ import re
 import pytest
 import yaml
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.unit.utils.paths import ROOT
+
 ROLES = ['host_rnic', 'host_gpudirect', 'host_nccl', 'host_k8s_network']
 
 
 def load(role, *parts):
-    with open(os.path.join(REPO, 'roles', role, *parts), encoding='utf-8') as handle:
+    with open(os.path.join(ROOT, 'roles', role, *parts), encoding='utf-8') as handle:
         return yaml.safe_load(handle)
 
 
@@ -31,7 +32,7 @@ def test_argument_spec_defaults_match_defaults_file(role):
 
 @pytest.mark.parametrize('role', ROLES)
 def test_every_variable_is_prefixed_and_modules_are_fqcn(role):
-    tasks_dir = os.path.join(REPO, 'roles', role, 'tasks')
+    tasks_dir = os.path.join(ROOT, 'roles', role, 'tasks')
     for name in os.listdir(tasks_dir):
         with open(os.path.join(tasks_dir, name), encoding='utf-8') as handle:
             text = handle.read()
@@ -46,7 +47,7 @@ def test_every_variable_is_prefixed_and_modules_are_fqcn(role):
 
 @pytest.mark.parametrize('role', ROLES)
 def test_readme_documents_every_variable(role):
-    with open(os.path.join(REPO, 'roles', role, 'README.md'), encoding='utf-8') as handle:
+    with open(os.path.join(ROOT, 'roles', role, 'README.md'), encoding='utf-8') as handle:
         readme = handle.read()
     for name in load(role, 'defaults', 'main.yml'):
         assert name in readme, name

@@ -7,15 +7,14 @@ registered result of the role printed "Encountered 1 template error" with a stac
 
 import os
 import subprocess
-import sys
 
 import yaml
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ROLES = sorted(name for name in os.listdir(os.path.join(REPO, 'roles'))
-               if os.path.isfile(os.path.join(REPO, 'roles', name, 'tasks', 'main.yml')))
+ROLES = sorted(name for name in os.listdir(os.path.join(ROOT, 'roles'))
+               if os.path.isfile(os.path.join(ROOT, 'roles', name, 'tasks', 'main.yml')))
 
 
 def test_every_role_skipped_by_when_runs_without_warnings(tmp_path):
@@ -24,9 +23,8 @@ def test_every_role_skipped_by_when_runs_without_warnings(tmp_path):
     playbook.write_text(yaml.safe_dump([{
         'name': 'Every role, skipped', 'hosts': 'all', 'gather_facts': False,
         'roles': [{'role': 'aifabric.fabric.' + name, 'when': False} for name in ROLES]}]))
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get('PATH', ''))
-    proc = subprocess.run(ansible_cli('playbook') + ['-i', 'localhost,', '-c', 'local', str(playbook)], cwd=REPO,
+    env = ansible_env()
+    proc = subprocess.run(ansible_cli('playbook') + ['-i', 'localhost,', '-c', 'local', str(playbook)], cwd=ROOT,
                           env=env, capture_output=True, text=True, timeout=300, check=False)
     output = proc.stdout + proc.stderr
     assert proc.returncode == 0, output[-4000:]

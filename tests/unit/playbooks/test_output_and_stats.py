@@ -10,19 +10,16 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
 
 def _playbook(name, inventory, cwd, *extra):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1', ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_SHOW_CUSTOM_STATS='1')
-    env.pop('PWD', None)
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_SHOW_CUSTOM_STATS='1', PWD=None)
     return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory), os.path.join(ROOT, 'playbooks', name)] + list(extra),
                           cwd=str(cwd), env=env, capture_output=True, text=True, timeout=300, check=False)
 

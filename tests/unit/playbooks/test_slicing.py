@@ -11,12 +11,15 @@ import hashlib
 import json
 import os
 import subprocess
-import sys
 
-from tests.unit.utils.ansible_cli import ansible_cli
+import pytest
+
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 from tests.unit.utils.files import read_tree
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 POD1K = os.path.join(ROOT, 'inventories', 'pod1k')
 SLICES = 4
 
@@ -26,10 +29,7 @@ def _command(*extra):
 
 
 def _env():
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
-    return env
+    return ansible_env()
 
 
 def _imported_inventory():

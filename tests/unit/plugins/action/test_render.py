@@ -8,15 +8,16 @@ import json
 import shutil
 import os
 import subprocess
-import sys
 from unittest.mock import MagicMock
 
 import pytest
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import read_manifest, verify
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
 LAB_DEVICES = ['gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'] + LAB_SWITCHES
@@ -277,9 +278,7 @@ def test_real_frr_renderer(run, tmp_path):
 
 
 def _playbook(inventory, *args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env()
     return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory),
                                                      os.path.join(ROOT, 'playbooks', 'render.yml'), *args],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)

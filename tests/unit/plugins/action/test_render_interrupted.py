@@ -14,14 +14,17 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import time
 
-from tests.unit.utils.ansible_cli import ansible_cli
+import pytest
+
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import StagedOutput, read_manifest, verify
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 POD = os.path.join(ROOT, 'inventories', 'pod1k')
 EXCEPTION_NAME = re.compile(r'\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback')
 
@@ -46,12 +49,7 @@ def _command(inventory, dest, *args):
 
 def _env(local_temp=None):
     """The environment of a render; `local_temp`: Ansible's own temporary directory (a killed run cannot remove it)."""
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_FORCE_COLOR='0', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
-    if local_temp:
-        env['ANSIBLE_LOCAL_TEMP'] = str(local_temp)
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
-    return env
+    return ansible_env(ANSIBLE_LOCAL_TEMP=local_temp or None)
 
 
 def _render(inventory, dest, *args):

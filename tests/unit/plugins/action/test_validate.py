@@ -9,17 +9,14 @@ import json
 import os
 import shlex
 import subprocess
-import sys
 import time
 from unittest.mock import MagicMock, patch
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-sys.path.insert(0, ROOT)
-
-from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states  # noqa: E402
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import (  # noqa: E402
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states
+from tests.unit.utils.paths import ROOT
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import (
     BATCH_MARK, batch_outputs, command_batch)
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')

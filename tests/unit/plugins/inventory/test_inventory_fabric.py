@@ -6,13 +6,14 @@
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 import yaml
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 LAB = os.path.join(ROOT, 'inventories', 'lab')
 
 MULTI_INTENT = {
@@ -290,8 +291,7 @@ def test_missing_intent_file(loader, tmp_path):
 
 
 def _ansible_inventory(*args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1')
     return subprocess.run(ansible_cli('inventory') + list(args),
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
 

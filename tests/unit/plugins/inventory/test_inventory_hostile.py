@@ -15,13 +15,14 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 
 import pytest
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 CORPUS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'invalid_inventories')
 LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 EXCEPTION_NAME = re.compile(r'\bTraceback\b|\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?!:)')
@@ -49,9 +50,7 @@ def _case(tmp_path, name):
 
 
 def _ansible_inventory(source, any_unparsed_is_failed):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'),
-               ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1' if any_unparsed_is_failed else '0', ANSIBLE_NOCOLOR='1')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1' if any_unparsed_is_failed else '0')
     return subprocess.run(ansible_cli('inventory') + ['-i', source, '--list'], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
 
@@ -137,9 +136,7 @@ def test_a_directory_named_like_a_template_is_never_run(tmp_path):
     (hostile / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\noutput_dir: out\n')
     playbook = tmp_path / 'show.yml'
     playbook.write_text(PLAYBOOK)
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env()
     result = subprocess.run(ansible_cli('playbook') + ['-i', str(hostile / 'fabric.yml'), str(playbook)], cwd=str(tmp_path),
                             env=env, capture_output=True, text=True, timeout=120, check=False)
     assert not sentinel.exists(), 'the lookup in the path ran'

@@ -8,6 +8,7 @@ import pytest
 from tests.roles.fakehw.runner import run_module
 
 from ansible_collections.aifabric.fabric.plugins.modules import frr_config
+from tests.unit.utils.paths import ROOT
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'fixtures', 'frr_config')
 
@@ -42,7 +43,6 @@ def test_version_banner_is_never_a_difference():
 # The real vtysh validates the candidate (vtysh -C). FRR's daemons do not run on a CI machine, so "FRR running" is a
 # double: a vtysh in front of the real one answers `show version` / `show running-config` as a lab leaf did, and the
 # reload script prints the `frr-reload.py --test` output captured from that leaf and records any --reload call.
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..'))
 REAL_VTYSH = shutil.which('vtysh')
 
 

@@ -22,10 +22,10 @@ from ansible_collections.aifabric.fabric.plugins.module_utils import linux_netde
 from ansible_collections.aifabric.fabric.plugins.modules import linux_netdev
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from tests.unit.utils.paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, 'fixtures', 'linux_netdev')
-ROOT = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..'))
 DESIGN = design_from_file(os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'))
 
 

@@ -9,9 +9,8 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent, traffic_class_byte)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils import design_cache
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 

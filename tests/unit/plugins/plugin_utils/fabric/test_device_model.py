@@ -12,8 +12,8 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design.model import problems
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
 INTENTS = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', '*.yml'))
                  + glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'state', 'intents', '*.yml'))
                  + [os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'),

@@ -13,9 +13,8 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
 from tests.unit.utils.golden import assert_golden
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
 LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 POD1K_INTENT = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
 SVG = '{http://www.w3.org/2000/svg}'

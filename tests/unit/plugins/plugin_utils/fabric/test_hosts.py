@@ -18,9 +18,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_fabric, render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import hosts
 from tests.unit.utils.golden import assert_golden
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
 LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 
 BASE = {

@@ -13,16 +13,16 @@ import sys
 
 import pytest
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', '..'))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 DEADLINE = 60  # seconds; each refusal takes about one second
 
 
 def _run(argv, cwd=ROOT):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env()
     try:
         return subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=DEADLINE, check=False)
     except subprocess.TimeoutExpired:

@@ -18,18 +18,19 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 
 import pytest
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import MAX_BYTES
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', '..'))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 CORPUS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'invalid_intents')
 FABRIC_CONFIG = 'plugin: aifabric.fabric.fabric\nintent: intent.yml\n'
 # An exception class name in what a user sees means a crash leaked through, whatever the exit code.
@@ -123,10 +124,7 @@ def test_python_api_refuses_generated(tmp_path):
 
 
 def _playbook(inventory, *args):
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_FORCE_COLOR='0',
-               ANSIBLE_NOCOLOR='1', ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default',
-               ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false')
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_CALLBACK_RESULT_FORMAT='json', ANSIBLE_CALLBACK_FORMAT_PRETTY='false')
     return subprocess.run(ansible_cli('playbook') + ['-i', inventory, os.path.join(ROOT, 'playbooks', 'render.yml')]
                           + list(args), cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)
 

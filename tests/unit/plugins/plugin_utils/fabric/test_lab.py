@@ -11,8 +11,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
     containerlab_twin, lab_inventory, lab_names,
 )
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', '..'))
 INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
 DESIGN = design_from_file(INTENT)
 

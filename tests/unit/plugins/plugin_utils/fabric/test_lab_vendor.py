@@ -10,8 +10,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
     LAB_KINDS, containerlab_twin, lab_inventory,
 )
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', '..'))
 MIXED = design_from_file(os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml'))
 IMAGES = {'eos': 'ceos:4.32.0F', 'sonic': 'vrnetlab/sonic_sonic-vs:202405', 'nvue': 'networkop/cx:5.4.0'}
 

@@ -19,8 +19,8 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputError, StagedOutput, read_manifest, verify)
 from tests.unit.utils.files import read_tree
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..', '..', '..', '..'))
 ROOTS = ('configs', 'docs')
 FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',
          'docs/index.md': '# lab\n'}

@@ -4,7 +4,8 @@ import os
 import subprocess
 import sys
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *['..'] * 5))
+from tests.unit.utils.paths import ROOT
+
 
 SCRIPT = r'''
 import sys, importlib.abc

@@ -14,9 +14,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
     OutputError, StagedOutput, read_manifest)
 from tests.unit.utils.files import read_tree
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
 POD1K = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
 
 

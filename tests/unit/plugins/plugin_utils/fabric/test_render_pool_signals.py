@@ -17,8 +17,8 @@ import sys
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
+from tests.unit.utils.paths import ROOT
+
 TRIALS = 40
 DEADLINE = 60  # seconds for every trial together; one trial takes about 0.1 s
 

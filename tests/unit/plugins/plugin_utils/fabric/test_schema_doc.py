@@ -9,9 +9,8 @@ import sys
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import schema_doc
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_schema
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))))
 INTENT_DOC = os.path.join(ROOT, 'docs', 'intent.md')
 
 

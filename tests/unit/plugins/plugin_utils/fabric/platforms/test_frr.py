@@ -14,9 +14,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.terms impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from tests.unit.utils.frr import assert_frr_accepts
 from tests.unit.utils.golden import assert_golden
+from tests.unit.utils.paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, '..', '..', '..', '..', '..', '..'))
 INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
 INTENT_FILES = {
     'lab': os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'),
