@@ -161,9 +161,10 @@ integration: setup  ## ansible-playbook runs, device doubles, deploy, host roles
 role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools (part of integration)
 	pytest -q -n $(INTEGRATION_WORKERS) --dist loadfile tests/roles
 
-lint: setup-python  ## ansible-lint (production profile) and the changelog fragments (antsibull-changelog lint)
+lint: setup-python  ## ansible-lint (production profile), the changelog fragments (antsibull-changelog lint), mypy (mypy.ini)
 	ansible-lint
 	antsibull-changelog lint
+	mypy --config-file mypy.ini
 
 sanity: setup-python $(CORE_VENVS)  ## ansible-test sanity: all of it on the newest ansible-core, per release what differs
 	$(call copy_collection,$(SANITY_COPY))

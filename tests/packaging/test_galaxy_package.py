@@ -18,7 +18,7 @@ from tests.unit.utils.ansible_cli import ansible_cli
 # Must never reach users: this repository's development, CI and benchmark files, and generated files.
 NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', 'tests/output/', 'tests/unit/benchmarks/',
                'tests/unit/scripts/',
-               'Makefile', 'constraints.txt', 'test-requirements.txt', 'pytest.ini', '.ansible-lint', '.gitignore',
+               'Makefile', 'constraints.txt', 'test-requirements.txt', 'pytest.ini', 'mypy.ini', '.ansible-lint', '.gitignore',
                'ansible.cfg', 'scripts/ansible-test-pip-bootstrap.py', 'scripts/check-plugin-docs.sh',
                'scripts/run-stages.py']
 # Must reach users: the metadata ansible-builder and Galaxy read, docs, licence, tests as the convention has them.

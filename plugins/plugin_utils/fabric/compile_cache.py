@@ -123,8 +123,8 @@ def files_digest(paths, library: str) -> str:
     import importlib.util
     spec = importlib.util.find_spec(library)
     try:
-        info = os.stat(spec.origin)
-        installed = [spec.origin, info.st_size, info.st_mtime_ns]
+        info = os.stat(spec.origin)  # type: ignore[union-attr,arg-type]  # no spec or no file: caught below
+        installed = [spec.origin, info.st_size, info.st_mtime_ns]  # type: ignore[union-attr]
     except (AttributeError, TypeError, OSError):
         installed = None
     digest = hashlib.sha256(json.dumps([library, installed]).encode('utf-8') + b'\0')

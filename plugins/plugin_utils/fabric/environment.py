@@ -8,6 +8,7 @@ both format with it; neither imports the other."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import jinja2
 
@@ -38,7 +39,7 @@ class _ModelEnvironment(jinja2.Environment):
 _DICT_METHODS = frozenset(dir(dict))
 
 # Options that change what a template compiles to (the bytecode cache's namespace includes them).
-_TEMPLATE_OPTIONS = {'trim_blocks': True, 'lstrip_blocks': True, 'keep_trailing_newline': True, 'autoescape': False}
+_TEMPLATE_OPTIONS: dict[str, Any] = {'trim_blocks': True, 'lstrip_blocks': True, 'keep_trailing_newline': True, 'autoescape': False}
 
 
 def environment() -> jinja2.Environment:

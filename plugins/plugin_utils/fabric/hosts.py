@@ -20,7 +20,10 @@ from __future__ import annotations
 import json
 import re
 
+from jinja2 import Environment
+
 from . import jsontext
+from .model import HostModel
 
 RNIC_SCRIPT = 'rnic/aifabric-rnic-qos'
 RNIC_UNIT = 'rnic/aifabric-rnic-qos@.service'
@@ -63,7 +66,7 @@ def _ranges(numbers: list) -> str:
     return ','.join(parts)
 
 
-def _context(model: dict) -> dict:
+def _context(model: HostModel) -> dict:
     rnic = model['rnic']
     mapping = dscp_map(rnic)
     return {
@@ -96,7 +99,7 @@ def _json(value) -> str:
     return text
 
 
-def render(model: dict, env) -> dict:
+def render(model: HostModel, env: Environment) -> dict[str, str]:
     context = _context(model)
     files = {
         NCCL_CONF: env.get_template('hosts/nccl.conf.j2').render(context),

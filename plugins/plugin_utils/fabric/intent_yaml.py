@@ -87,8 +87,8 @@ try:  # libyaml scans and parses about 4 times faster; composing stays in Python
             yaml.constructor.SafeConstructor.__init__(self)
             CoreSchemaResolver.__init__(self)
 except ImportError:  # PyYAML without libyaml
-    class _EventSource(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser, yaml.composer.Composer,
-                       yaml.constructor.SafeConstructor, CoreSchemaResolver):
+    class _EventSource(yaml.reader.Reader, yaml.scanner.Scanner, yaml.parser.Parser,  # type: ignore[no-redef]
+                       yaml.composer.Composer, yaml.constructor.SafeConstructor, CoreSchemaResolver):
         def __init__(self, stream):
             yaml.reader.Reader.__init__(self, stream)
             yaml.scanner.Scanner.__init__(self)
@@ -176,7 +176,8 @@ class IntentLoader(_EventSource):
         return super().construct_mapping(node, deep=deep)
 
 
-IntentLoader.add_constructor('tag:yaml.org,2002:int', IntentLoader.construct_core_int)
+# (types-PyYAML types add_constructor for its own loaders only; a loader that composes them is one too)
+IntentLoader.add_constructor('tag:yaml.org,2002:int', IntentLoader.construct_core_int)  # type: ignore[type-var]
 
 
 def _problem(exc):

@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The device model, as types: what FabricDesign.device() gives a renderer (SwitchModel, HostModel).
+"""The device model, as types: what FabricDesign.device() gives a renderer (SwitchModel, HostModel). The contract
+between the design (design/, which makes the models) and the platforms' renderers (which format them), below both.
 
 The model stays plain data (JSON-serialisable dicts and lists, shared between devices where equal); these
 TypedDicts say its shape, and `problems(model)` holds one against it. The design's tests check every device of
@@ -11,9 +12,10 @@ giving fails there rather than in a renderer.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, TypedDict
+from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
-from .. import typed
+from . import typed
+from .terms import SwitchRole
 
 
 class Neighbor(TypedDict):
@@ -186,7 +188,7 @@ class Buffer(TypedDict):
 class SwitchModel(TypedDict):
     name: str
     fabric: str
-    role: str                    # leaf, spine or super_spine
+    role: SwitchRole
     platform: str
     asic: Optional[str]
     asic_vendor: Optional[str]
@@ -229,7 +231,7 @@ class Rail(TypedDict):
 class HostModel(TypedDict):
     name: str
     fabric: str
-    role: str                    # host
+    role: Literal['host']
     index: int
     pod: Optional[int]
     group: Optional[int]
@@ -246,10 +248,14 @@ class HostModel(TypedDict):
     kubernetes: Dict[str, Any]
 
 
+# What FabricDesign.device() gives: a switch's model or a GPU server's (tell them apart by `role`).
+DeviceModel = Union[SwitchModel, HostModel]
+
+
 def problems(model, limit=5) -> list:
     """What is wrong with a device model (empty list: nothing)."""
     kind = HostModel if isinstance(model, dict) and model.get('role') == 'host' else SwitchModel
     return typed.problems(model, kind, model.get('name', 'model') if isinstance(model, dict) else 'model', limit)
 
 
-__all__ = ['SwitchModel', 'HostModel', 'SwitchInterface', 'Bgp', 'Neighbor', 'Evpn', 'Management', 'problems']
+__all__ = ['SwitchModel', 'HostModel', 'DeviceModel', 'SwitchInterface', 'Bgp', 'Neighbor', 'Evpn', 'Management', 'problems']

@@ -20,6 +20,7 @@ Parsers raise PerfError naming the tool and the problem on empty or broken outpu
 from __future__ import annotations
 
 import re
+from typing import Any
 
 MIB_PER_S_TO_GBPS = 1048576 * 8 / 1e9
 _RANK = re.compile(r'^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)$')
@@ -52,7 +53,8 @@ def parse_all_reduce(text) -> dict:
     tool = 'all_reduce_perf'
     if not isinstance(text, str) or not text.strip():
         raise PerfError(tool, 'empty output')
-    parsed = {'version': None, 'ranks': [], 'rows': [], 'out_of_bounds': None, 'avg_busbw': None, 'nccl_warnings': []}
+    parsed: dict[str, Any] = {'version': None, 'ranks': [], 'rows': [], 'out_of_bounds': None, 'avg_busbw': None,
+                              'nccl_warnings': []}
     for line in text.splitlines():
         stripped = line.strip()
         if not stripped:
@@ -293,7 +295,8 @@ def plan(design, readiness, options) -> dict:
     """
     options = options_with_defaults(options)
     hosts = sorted(readiness)
-    result = {host: {'servers': [], 'clients': [], 'nccl': None, 'not_applicable': []} for host in hosts}
+    result: dict[str, dict[str, Any]] = {host: {'servers': [], 'clients': [], 'nccl': None, 'not_applicable': []}
+                                         for host in hosts}
     for host in hosts:
         for test in ('ib_write_bw', 'all_reduce_perf'):
             if readiness[host][test]:

@@ -18,6 +18,7 @@ import re
 import signal
 
 from .environment import environment
+from .model import DeviceModel
 from .output import CONFIGS, DOCS
 from .platforms import registered
 
@@ -93,22 +94,22 @@ def switch_user_hashes(declared, users) -> dict:
     return {user['name']: users[user['name']] for user in declared}
 
 
-def with_user_hashes(model: dict, hashes) -> dict:
+def with_user_hashes(model: DeviceModel, hashes) -> DeviceModel:
     """The model with each management user's hash (a copy: design models are cached and shared). hashes=None is a
     design view (the state parsers read the rendered QoS from it): no users at all, never a file to deploy."""
-    management = model.get('management')
-    if model['role'] == 'host' or not management or not management['users']:
+    if model['role'] == 'host' or not model['management']['users']:
         return model
+    management = model['management']
     if hashes is None:
-        return dict(model, management=dict(management, users=[]))
+        return {**model, 'management': {**management, 'users': []}}
     missing = [user['name'] for user in management['users'] if not (hashes or {}).get(user['name'])]
     if missing:
         raise SecretsError('%s: no password hash for %s (set %s)' % (model['name'], ', '.join(missing), USERS_VARIABLE))
     users = [dict(user, hash=hashes[user['name']]) for user in management['users']]
-    return dict(model, management=dict(management, users=users))
+    return {**model, 'management': {**management, 'users': users}}
 
 
-def render_model(model: dict, user_hashes=None) -> dict:
+def render_model(model: DeviceModel, user_hashes=None) -> dict[str, str]:
     """Files for one device model: {relative file name: content}. `user_hashes`: see switch_user_hashes(); None
     renders a design view without local users (see with_user_hashes)."""
     kind = 'host' if model['role'] == 'host' else model['platform']

@@ -49,7 +49,7 @@ class BreakoutMode:
     text: str  # exactly as platform.json spells it (SONiC BREAKOUT_CFG.brkout_mode)
     ports: int  # ports per cage
     speed_gbps: int  # main speed
-    lanes_per_port: int
+    lanes_per_port: int | None  # None where the mode does not say (parse_mode); the model's lanes / ports
     other_speeds: tuple
 
     def carries(self, speed_gbps: int) -> bool:

@@ -6,10 +6,13 @@ carries. Spelled here once (tests/unit/plugins/test_layers.py holds that no othe
 
 from __future__ import annotations
 
-SWITCH_ROLES = ('leaf', 'spine', 'super_spine')  # from the servers up
+from typing import Literal, get_args
+
+SwitchRole = Literal['leaf', 'spine', 'super_spine']  # from the servers up
+SWITCH_ROLES: tuple[SwitchRole, ...] = get_args(SwitchRole)
 ROLES = SWITCH_ROLES + ('host',)
 TOP_DOWN = tuple(reversed(SWITCH_ROLES)) + ('host',)  # how plans and reports list the tiers
 
 VXLAN_OVERHEAD = 50  # outer Ethernet 14 + IPv4 20 + UDP 8 + VXLAN 8
 
-__all__ = ['SWITCH_ROLES', 'ROLES', 'TOP_DOWN', 'VXLAN_OVERHEAD']
+__all__ = ['SwitchRole', 'SWITCH_ROLES', 'ROLES', 'TOP_DOWN', 'VXLAN_OVERHEAD']

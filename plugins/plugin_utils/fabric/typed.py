@@ -2,10 +2,11 @@
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Plain data held against a type: the TypedDicts (and List, Dict, Optional, Union of them) that say the shape of the
-device model (design/model.py) and of the neutral state (state/schema.py).
+device model (model.py) and of the neutral state (state/schema.py).
 
 problems(value, kind, path) says, in at most `limit` sentences, which field is missing or of another type. Every
-field a TypedDict declares must be there (Optional: may be None); fields beyond them are allowed; mapping keys are
+field a TypedDict declares must be there (Optional: may be None; NotRequired: may be absent, and is checked where it
+is there); fields beyond them are allowed; Literal values must be one of theirs; mapping keys are
 not checked (JSON turns integer keys into strings). bool is not an int here, and an int is not a float's only form.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import functools
 import typing
-from typing import Any, Dict, List, Union
+from typing import Any, Dict, List, Literal, Union
 
 Number = Union[int, float]
 
@@ -31,11 +32,21 @@ def _hints(kind):
     return typing.get_type_hints(kind)
 
 
+@functools.lru_cache(maxsize=None)
+def _required(kind) -> frozenset:
+    """The fields a TypedDict requires: all but its NotRequired ones (read from the hints, as __required_keys__ cannot
+    see a NotRequired written in a string annotation)."""
+    hints = typing.get_type_hints(kind, include_extras=True)
+    return frozenset(name for name, hint in hints.items() if typing.get_origin(hint) is not typing.NotRequired)
+
+
 def _is_typed_dict(kind):
     return isinstance(kind, type) and issubclass(kind, dict) and hasattr(kind, '__required_keys__')
 
 
 def _name(kind):
+    if typing.get_origin(kind) is Union:  # Optional[str] -> 'str or null'
+        return ' or '.join('null' if option is type(None) else _name(option) for option in typing.get_args(kind))
     return getattr(kind, '__name__', None) or str(kind).replace('typing.', '')
 
 
@@ -53,12 +64,15 @@ def _check(value, kind, path, found, limit, first):
             if not attempt:
                 return
         found.append('%s is %r, expected %s' % (path, _short(value), _name(kind)))
+    elif origin is Literal:
+        if value not in typing.get_args(kind):
+            found.append('%s is %r, expected one of %s' % (path, _short(value), ', '.join(map(repr, typing.get_args(kind)))))
     elif _is_typed_dict(kind):
         if not isinstance(value, dict):
             found.append('%s is a %s, expected %s' % (path, type(value).__name__, kind.__name__))
             return
         hints = _hints(kind)
-        missing = [field for field in hints if field not in value]
+        missing = [field for field in hints if field in _required(kind) and field not in value]
         if missing:
             found.append('%s has no %s (%s)' % (path, ', '.join(missing), kind.__name__))
         for field, field_kind in hints.items():

@@ -29,9 +29,10 @@ LAYERS = (
                                         'progress', 'transport', 'terms')]),
     ('registry', 'the platform registry and what each platform is (the PLATFORM data in its folder)',
      [F + 'platforms', P + '*']),
-    ('platform parts', 'what a platform folder builds on: the state seam and shared parsers, the deploy contract, '
-                       'the Jinja2 environment, the output writer, lab kinds, GPU server files, shared FRR',
-     [F + 'environment', F + 'output', F + 'lab', F + 'hosts', F + 'frrouting', F + 'frrouting.**', F + 'state',
+    ('platform parts', 'what a platform folder builds on: the device model\'s types, the state seam and shared '
+                       'parsers, the deploy contract, the Jinja2 environment, the output writer, lab kinds, GPU server '
+                       'files, shared FRR',
+     [F + 'model', F + 'environment', F + 'output', F + 'lab', F + 'hosts', F + 'frrouting', F + 'frrouting.**', F + 'state',
       F + 'state.gatherer', F + 'state.reader', F + 'state.shell', F + 'state.schema', F + 'state.host',
       F + 'state.iproute2', F + 'state.lldp', F + 'state.ping', F + 'state.probe', F + 'state.rnic',
       F + 'state.counters', F + 'state.views', F + 'state.vtysh', F + 'deploy', F + 'deploy.contract']),

@@ -63,7 +63,7 @@ def device_catalog(ctx, model) -> dict:
         families.append({'afi': 'evpn', 'num_peers': len(neighbors), 'check_peer_state': True})
     routed = [item for item in model['interfaces'] if item.get('mode') == 'routed']
     bridged = [item for item in model['interfaces'] if item.get('mode') != 'routed']
-    catalog = {
+    catalog: dict[str, list] = {
         'anta.tests.routing.bgp': [{'VerifyBGPPeerCount': {'address_families': families}}],
         'anta.tests.interfaces': [
             {'VerifyInterfacesStatus': {'interfaces': [{'name': item['name'], 'status': 'up'} for item in model['interfaces']]}},

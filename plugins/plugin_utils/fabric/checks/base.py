@@ -144,11 +144,11 @@ class Check:
     id = ''
     title = ''
     category = 'fabric'  # fabric | lossless | health | anta
-    roles = ()  # device roles it applies to
+    roles: tuple[str, ...] = ()  # device roles it applies to
     per = ''  # what one result is about, for people ("BGP neighbour", "switch port", "link")
-    state = ()  # neutral state keys it reads (empty: the design only)
-    explains = ()  # state keys it reads only to explain a failure
-    rules = ()  # lossless reference rule ids
+    state: tuple[str, ...] = ()  # neutral state keys it reads (empty: the design only)
+    explains: tuple[str, ...] = ()  # state keys it reads only to explain a failure
+    rules: tuple[str, ...] = ()  # lossless reference rule ids
     peers = False  # reads the state of other devices too (the other end of a link)
     inputs = ''  # what it takes from the design
     description = ''  # what passes
@@ -156,7 +156,7 @@ class Check:
     example = ''  # one failure as the report prints it
     na_subject = 'all'  # subject of the one not-applicable result per device and reason
     na_expected = 'state from the device'
-    error_subject = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
+    error_subject: str | None = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
     source_per_subject = False  # source() differs between the subjects of one device and phase
     # Settling (validate_gather) asks whether a device fails "the same way" from one reading to the next; a check whose
     # words about one fault change from reading to reading (a ping's, with ARP timing) counts only which subjects fail.

@@ -50,6 +50,11 @@ def table(category) -> str:
     return '\n'.join(lines)
 
 
+def _literally(text: str):
+    """A replacement for re.sub that is `text` as it is (a replacement string would read its backslashes)."""
+    return lambda _match: text
+
+
 def update(text) -> str:
     """`text` with every generated block replaced by the current table; a block missing from `text` is an error."""
     for category in CATEGORIES:
@@ -57,8 +62,8 @@ def update(text) -> str:
         pattern = re.compile(re.escape(begin) + r'\n.*?' + re.escape(end), re.S)
         if not pattern.search(text):
             raise ValueError('the document has no block %s ... %s' % (begin, end))
-        text = pattern.sub(lambda _match, begin=begin, end=end, category=category:
-                           '%s\n%s\n%s' % (begin, table(category), end), text)
+        block = '%s\n%s\n%s' % (begin, table(category), end)
+        text = pattern.sub(_literally(block), text)
     return text
 
 

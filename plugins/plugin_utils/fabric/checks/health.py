@@ -13,6 +13,8 @@ passing test.
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import Check, NotApplicable, StateError, Subject, failed, passed, register
 from .catalog import link_subject, uplinks
 from .sides import no_lossless_dataplane, phases
@@ -23,7 +25,7 @@ from ..terms import ROLES, SWITCH_ROLES
 
 ALL = ROLES
 HOSTS = ('host',)
-HEALTH_DEFAULTS = {
+HEALTH_DEFAULTS: dict[str, Any] = {
     # PFC pause frames one end sends per second on one priority. 400G: a port paused without pause is ~12,000/s.
     'pause_rate_max': 1000,
     # PFC watchdog storms detected during the interval (and a queue in storm state at the second reading).
@@ -89,7 +91,7 @@ def counter_links(ctx, names):
 
 
 def thresholds(ctx) -> dict:
-    values = dict(HEALTH_DEFAULTS)
+    values: dict[str, Any] = dict(HEALTH_DEFAULTS)
     given = ctx.options.get('health') or {}
     for key, value in given.items():
         if key == 'rdma_errors_max':
@@ -160,7 +162,7 @@ class LinkHealth(Check):
     """A health rule on every link of a device, from its lower end: the counter rates of both ends."""
 
     category = 'health'
-    roles = ALL
+    roles: tuple[str, ...] = ALL
     per = 'link (both ends)'
     state = ('counters',)
     peers = True

@@ -443,7 +443,7 @@ class HostRailRule(Check):
     category = 'lossless'
     roles = ('host',)
     per = 'host rail ↔ leaf port, per phase'
-    state = ('rnic', 'lossless')
+    state: tuple[str, ...] = ('rnic', 'lossless')
     peers = True
     inputs = 'the lossless profile, the host NIC settings of the design and the leaf port of every rail'
     failure = 'the NIC and the leaf port side by side'
@@ -491,8 +491,8 @@ class HostRailRule(Check):
         return verdict(ok, seen, expected=want)
 
 
-for _check_id, _spec in HOST_RULES.items():
-    register(HostRailRule(_check_id, *_spec))
+for _host_check_id, _host_spec in HOST_RULES.items():
+    register(HostRailRule(_host_check_id, *_host_spec))
 
 
 @register

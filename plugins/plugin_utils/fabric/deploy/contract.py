@@ -29,13 +29,13 @@ class Driver:
     """What a platform driver implements (one connection per `session()`; state between push and confirm lives on
     the switch: a config session, a checkpoint and timer, a pending revision)."""
 
-    platform = None
-    files = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
-    optional_files = ()  # rendered files it deploys where the design has them (e.g. local users)
-    max_confirm_seconds = None  # the longest confirm timer the switch can hold (None: no bound)
+    platform: str | None = None
+    files: tuple[str, ...] = ()  # the rendered files it deploys, e.g. ('startup-config.cfg',)
+    optional_files: tuple[str, ...] = ()  # rendered files it deploys where the design has them (e.g. local users)
+    max_confirm_seconds: int | None = None  # the longest confirm timer the switch can hold (None: no bound)
     # (name, what its vendor default password is) of the account a fresh switch has that a deploy only secures when
     # management.users lists it (None: the deployed configuration replaces the switch's accounts)
-    default_account = None
+    default_account: tuple[str, str] | None = None
 
     def __init__(self, device, host_vars):
         self.device = device

@@ -20,6 +20,7 @@ from collections import Counter
 from ..errors import IssueCollector
 from ..errors import IntentError
 from ..intent import read_intent_file_located, validate_intent
+from ..model import DeviceModel
 from ..topology import build_topology, intent_rails
 from ..terms import SWITCH_ROLES, VXLAN_OVERHEAD
 from .addressing import Addressing, dotted
@@ -42,13 +43,15 @@ class FabricDesign:
         issues = issues if issues is not None else IssueCollector()
         topology_unusable = any(issue.path == 'topology' or issue.path.startswith('topology.naming')
                                 for issue in issues.issues)
-        self.topology = None if topology_unusable else build_topology(intent, issues)
-        if self.topology is None:
+        topology = None if topology_unusable else build_topology(intent, issues)
+        if topology is None:
             # The topology has problems; still report what can be checked without it.
             rails = intent_rails(intent)
             if rails is not None:
                 check_rails(intent, rails, issues)
             issues.raise_if_any()
+            raise RuntimeError('no topology, and no problem said why')  # build_topology returns None only with issues
+        self.topology = topology
         self.nodes = self.topology.nodes
         self.links = self.topology.links
         self.lossless = build_lossless_profile(intent)
@@ -89,7 +92,7 @@ class FabricDesign:
             return self.servers.interface(link.rail)
         return self.ports[node.name][link.index]['name']
 
-    def device(self, name: str) -> dict:
+    def device(self, name: str) -> DeviceModel:
         """The model of one device. It shares parts with other devices' models (physical ports, the NIC settings
         of servers with the same NICs), which renderers format once: read it, never change it."""
         node = self.nodes[name]

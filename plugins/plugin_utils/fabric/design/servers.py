@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from ..model import HostModel
 from .addressing import dotted
 
 # NCCL queue pairs per connection on ECMP fabrics without adaptive routing (entropy: one UDP source port per QP).
@@ -37,11 +38,11 @@ class Servers:
         given = self.intent['hosts']['rdma_devices']
         return given[rail] if given else 'mlx5_%d' % rail
 
-    def model(self, node):
+    def model(self, node) -> HostModel:
         lossless = self.lossless
         attachment = self.intent['hosts']['attachment']
         table_base = self.intent['hosts']['routing_table_base']
-        rails = []
+        rails: list = []  # each entry is made a field at a time (its Rail type is held in tests: model.problems)
         for link in node.links:
             leaf = link.upper
             entry = {

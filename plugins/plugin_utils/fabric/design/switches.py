@@ -10,6 +10,7 @@ import ipaddress
 
 from ..asic import get_asic
 from ..intent import nos_release
+from ..model import Neighbor, SwitchModel
 from ..platforms import get_platform
 from .hardware import hardware_model
 
@@ -70,14 +71,14 @@ def interface(design, node, link):
     }
 
 
-def switch_model(design, node):
+def switch_model(design, node) -> SwitchModel:
     """The model of one switch (see model.SwitchModel)."""
     intent = design.intent
     asic = get_asic(node.asic) if node.asic else None
     interfaces = [interface(design, node, link) for link in node.links]
     numbered = intent['underlay']['routing'] == 'ebgp_numbered'
     fabric_interfaces = [item for item in interfaces if item['link_role'] != 'host_leaf']
-    neighbors = [{
+    neighbors: list[Neighbor] = [{
         'peer': item['peer'], 'interface': item['name'], 'ip': item['peer_ipv4'] if numbered else None,
         'remote_asn': item['peer_asn'], 'direction': item['direction'],
         'description': '%s:%s' % (item['peer'], item['peer_interface']),
@@ -93,7 +94,7 @@ def switch_model(design, node):
         if intent['hosts']['attachment'] == 'routed':
             advertise.extend(str(ipaddress.IPv4Interface(item['ipv4']).network)
                              for item in interfaces if item['link_role'] == 'host_leaf')
-    model = {
+    model: SwitchModel = {
         'name': node.name,
         'fabric': design.name,
         'role': node.role,

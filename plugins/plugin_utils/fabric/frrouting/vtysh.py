@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
 
 from ..state import DaemonDown, StateError, command_output, excerpt, load_json, require_mapping
 from ..state.gatherer import Source
+from ..state.schema import BfdSession, BgpEvpnVni, BgpEvpnVnis, BgpSession, EvpnVni, ImetRoute
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
 _UNKNOWN_COMMAND = '% Unknown command'
@@ -48,12 +50,12 @@ def vtysh_output(source: str, result) -> str:
 
 
 # --------------------------------------------------------------------------- BGP summary
-def _peers_of_afi(source, vrf, afi, block):
+def _peers_of_afi(source, vrf, afi, block) -> list[BgpSession]:
     require_mapping(source, block, 'address family %s' % afi)
     peers = block.get('peers', {})
     require_mapping(source, peers, '%s peers' % afi)
     vrf = block.get('vrfName', vrf) or vrf
-    sessions = []
+    sessions: list[BgpSession] = []
     for peer, data in peers.items():
         require_mapping(source, data, 'peer %s' % peer)
         state = data.get('state')
@@ -77,7 +79,7 @@ def _peers_of_afi(source, vrf, afi, block):
     return sessions
 
 
-def parse_bgp_summary(result) -> list:
+def parse_bgp_summary(result) -> list[BgpSession]:
     """Sessions of `show bgp [vrf all] summary json`: one dict per (vrf, address family, peer).
 
     Keys: vrf, afi (FRR's name, e.g. ipv4Unicast, l2VpnEvpn), peer (address or interface), id_type, hostname,
@@ -88,7 +90,7 @@ def parse_bgp_summary(result) -> list:
     data = require_mapping(source, load_json(source, vtysh_output(source, result)))
     if 'peers' in data:
         return _peers_of_afi(source, data.get('vrfName', 'default'), 'ipv4Unicast', data)
-    sessions = []
+    sessions: list[BgpSession] = []
     for key, value in data.items():
         if not isinstance(value, dict):
             continue
@@ -102,7 +104,7 @@ def parse_bgp_summary(result) -> list:
 
 
 # --------------------------------------------------------------------------- EVPN VNIs (zebra)
-def parse_evpn_vni(result) -> dict:
+def parse_evpn_vni(result) -> dict[Any, EvpnVni]:
     """zebra's VNIs from `show evpn vni [detail] json`: {vni: {vni, type, vxlan_if, vtep_ip, remote_vteps}}.
 
     Empty output is valid and means zebra knows no VNI (EVPN not enabled or bgpd not running): {}.
@@ -118,7 +120,7 @@ def parse_evpn_vni(result) -> dict:
             raise StateError(source, 'no VNI objects in %r' % excerpt(str(data), 80))
     else:
         raise StateError(source, 'top level is %s, expected an object or a list' % type(data).__name__)
-    vnis = {}
+    vnis: dict[Any, EvpnVni] = {}
     for item in items:
         if not isinstance(item, dict) or not isinstance(item.get('vni'), int):
             raise StateError(source, 'VNI entry without a numeric vni: %r' % excerpt(str(item), 80))
@@ -142,7 +144,7 @@ def parse_evpn_vni(result) -> dict:
 
 
 # --------------------------------------------------------------------------- EVPN VNIs (bgpd)
-def parse_bgp_evpn_vni(result) -> dict:
+def parse_bgp_evpn_vni(result) -> BgpEvpnVnis:
     """bgpd's view from `show bgp l2vpn evpn vni json`.
 
     Returns {'advertise_all_vni': bool, 'vnis': {vni: {vni, type, rd, originator_ip, in_kernel, import_rts,
@@ -150,7 +152,7 @@ def parse_bgp_evpn_vni(result) -> dict:
     """
     source = 'FRR show bgp l2vpn evpn vni json'
     data = require_mapping(source, load_json(source, vtysh_output(source, result)))
-    vnis = {}
+    vnis: dict[Any, BgpEvpnVni] = {}
     for key, value in data.items():
         if not (isinstance(value, dict) and 'vni' in value):
             continue
@@ -200,7 +202,7 @@ def parse_evpn_type3(result) -> list:
     """
     source = 'FRR show bgp l2vpn evpn route type multicast json'
     data = require_mapping(source, load_json(source, vtysh_output(source, result)))
-    routes = []
+    routes: list[ImetRoute] = []
     for rd_key, block in data.items():
         if not isinstance(block, dict):
             continue
@@ -244,7 +246,7 @@ def _documents(source, text) -> list:
     return documents
 
 
-def parse_bfd_peers(result) -> dict:
+def parse_bfd_peers(result) -> dict[str, BfdSession]:
     """BFD sessions from `vtysh -c 'show bfd peers json' -c 'show bfd peers counters json'` (bfdd, bfdd/bfdd_vty.c):
     two arrays of sessions keyed by peer (and local, vrf, interface), one after the other. Returns {peer address:
     {status, diagnostic, remote_diagnostic, uptime_s, downtime_s, interface, up_events, down_events}}; unnumbered
@@ -254,11 +256,11 @@ def parse_bfd_peers(result) -> dict:
     peers, counters = (documents + [[], []])[:2]
     if not isinstance(peers, list) or not isinstance(counters, list):
         raise StateError(source, 'expected JSON arrays of BFD sessions')
-    sessions = {}
+    sessions: dict[str, BfdSession] = {}
     for item in peers:
         if not isinstance(item, dict) or not item.get('peer'):
             raise StateError(source, 'BFD session without a peer: %r' % excerpt(str(item), 80))
-        session = {'peer': item['peer'], 'interface': item.get('interface'), 'status': item.get('status'),
+        session: BfdSession = {'peer': item['peer'], 'interface': item.get('interface'), 'status': item.get('status'),
                    'diagnostic': item.get('diagnostic'), 'remote_diagnostic': item.get('remote-diagnostic'),
                    'uptime_s': item.get('uptime'), 'downtime_s': item.get('downtime'), 'up_events': None,
                    'down_events': None}
@@ -266,10 +268,10 @@ def parse_bfd_peers(result) -> dict:
         if item.get('interface'):
             sessions.setdefault(item['interface'], session)
     for item in counters:
-        session = sessions.get((item or {}).get('peer')) if isinstance(item, dict) else None
-        if session is not None:
-            session['up_events'] = item.get('session-up')
-            session['down_events'] = item.get('session-down')
+        counted = sessions.get(str(item.get('peer'))) if isinstance(item, dict) else None
+        if counted is not None:
+            counted['up_events'] = item.get('session-up')
+            counted['down_events'] = item.get('session-down')
     return sessions
 
 

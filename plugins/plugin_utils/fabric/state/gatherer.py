@@ -25,6 +25,8 @@ Keys in COUNTER_KEYS are read twice, `interval` seconds apart; the second readin
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import StateError
 from .reader import Reader, Target
 from .schema import problems
@@ -138,7 +140,7 @@ def _labelled(items) -> list:
 def flatten(reader, commands) -> list:
     """[(item key, key, index or None, command)]: one item per individual command, so a reader can run them
     all in one call; item keys are `<key>` or `<key>#<n>` for keys read with several commands."""
-    items = []
+    items: list[tuple[str, str, int | None, Any]] = []
     for key, command in commands:
         parts = reader.split(command)
         if reader.one(command):

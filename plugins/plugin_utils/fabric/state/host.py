@@ -16,6 +16,7 @@ from .gatherer import Gatherer, Source
 from .probe import PROBE_SOURCE
 from .rnic import SOURCE as RNIC_SOURCE, parse_rnic_facts
 from .shell import SHELL
+from .schema import Counters, NcclConf
 
 NCCL_CONF = '/etc/nccl.conf'  # what host_nccl installs (NCCL reads it after the environment)
 RNIC_MODULE = 'aifabric.fabric.rnic_facts'
@@ -60,7 +61,7 @@ def _module(name, gather):
                                    if options.get('rnic', True) else None)
 
 
-def parse_rnic_counters(result) -> dict:
+def parse_rnic_counters(result) -> Counters:
     """Neutral counters of every RDMA netdev from rnic_facts (parts devices + counters).
 
     Per netdev: pfc_rx / pfc_tx / prio_discards per priority (ethtool -S rx|tx_prio<N>_pause, rx_prio<N>_discards),
@@ -100,7 +101,7 @@ def parse_rnic_counters(result) -> dict:
     return {'ports': ports, 'not_applicable': facts['not_applicable']}
 
 
-def parse_nccl_conf(result) -> dict:
+def parse_nccl_conf(result) -> NcclConf:
     """NCCL_* settings of /etc/nccl.conf as NCCL reads them: one KEY=VALUE per line split at the first '=', '#'
     lines skipped, and the first line of a key wins (NCCL src/misc/param.cc setEnvFile: setenv without overwrite,
     so the environment wins over the file too). {'path', 'present', 'settings'}; a missing file is present False."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import StateError, command_output, load_json
 from .gatherer import Source
+from .schema import Interface
 
 
 def _list(source, result):
@@ -16,14 +17,14 @@ def _list(source, result):
     return data
 
 
-def parse_ip_link(result) -> dict:
+def parse_ip_link(result) -> dict[str, Interface]:
     """Interfaces of `ip -j [-d] link|addr show`: {ifname: {...}}.
 
     Each: ifname, mtu, operstate, admin_up, lower_up, master, kind (veth, bridge, vxlan ...), vxlan
     ({id, local, port} for VXLAN devices with -d), addresses ([{family, address, prefixlen}] with `addr`).
     """
     source = 'ip -j link/addr show'
-    interfaces = {}
+    interfaces: dict[str, Interface] = {}
     for item in _list(source, result):
         if not isinstance(item, dict) or not isinstance(item.get('ifname'), str):
             raise StateError(source, 'an entry has no ifname')

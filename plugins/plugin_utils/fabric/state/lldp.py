@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from . import StateError, as_list, command_output, load_json, require_mapping
 from .gatherer import Source
+from .schema import LldpNeighbor
 
 _NAME_ID_TYPES = ('ifname', 'local', 'ifalias')
 
@@ -76,7 +77,7 @@ def _neighbor(source, local, data, json0):
     }
 
 
-def parse_lldp_neighbors(result) -> list:
+def parse_lldp_neighbors(result) -> list[LldpNeighbor]:
     """Neighbours as dicts: interface, system_name, chassis_id, port_id_type, port_id, port_descr,
     peer_port (neighbour's interface name), via. Sorted by local interface."""
     source = 'lldpcli show neighbors json'
@@ -88,7 +89,7 @@ def parse_lldp_neighbors(result) -> list:
     if json0:
         lldp = lldp[0] if lldp else {}
     require_mapping(source, lldp, 'lldp')
-    neighbors = []
+    neighbors: list[LldpNeighbor] = []
     for entry in as_list(lldp.get('interface')):
         require_mapping(source, entry, 'an interface entry')
         if json0:

@@ -14,8 +14,10 @@ summary it reports why packets did not leave or come back; those reasons name an
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from . import StateError, excerpt
+from .schema import Ping
 
 _SUMMARY = re.compile(r'(\d+) packets transmitted, (\d+) received(?:, \+(\d+) duplicates)?'
                       r'(?:, \+(\d+) errors)?(?:, \+(\d+) duplicates)?, ([\d.]+)% packet loss')
@@ -34,7 +36,7 @@ def _args(cmd):
     return [str(part) for part in cmd or []]
 
 
-def parse_ping(result) -> dict:
+def parse_ping(result) -> Ping:
     """Keys: destination, payload, dont_fragment, transmitted, received, loss_percent, errors, ok,
     local_mtu, frag_needed ({from, mtu}), unreachable ({from, kind}), connect_error, reason.
 
@@ -51,7 +53,7 @@ def parse_ping(result) -> dict:
     stderr = result.get('stderr') or ''
     args = _args(result.get('cmd'))
     text = stdout + '\n' + stderr
-    parsed = {
+    parsed: dict[str, Any] = {
         'destination': args[-1] if args else None, 'payload': None,
         'dont_fragment': '-M' in args and args[args.index('-M') + 1:args.index('-M') + 2] == ['do'],
         'transmitted': None, 'received': None, 'loss_percent': None, 'errors': 0, 'ok': False,
@@ -90,7 +92,7 @@ def parse_ping(result) -> dict:
     parsed['ok'] = bool(parsed['received']) and result.get('rc') == 0
     if not parsed['ok']:
         parsed['reason'] = _reason(parsed)
-    return parsed
+    return cast(Ping, parsed)  # every field of Ping (the literal above), and more
 
 
 def _reason(parsed) -> str:

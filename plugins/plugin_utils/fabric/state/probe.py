@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import StateError, require_mapping
 from .gatherer import Source
+from .schema import MarkingCapture, MarkingProbe
 
 PROBE = 'aifabric.fabric.dscp_probe'
 CAPTURE = 'aifabric.fabric.dscp_capture'
@@ -28,21 +29,22 @@ def _module_result(source, result):
     return result
 
 
-def parse_marking_probe(result) -> list:
+def parse_marking_probe(result) -> list[MarkingProbe]:
     """[{source, destination, port, sent: [{dscp, ecn, tos, packets}]}] of the registered dscp_probe task (a loop
     result with `results`, or one result)."""
     result = _module_result(PROBE, result)
     items = result['results'] if isinstance(result.get('results'), list) else [result]
-    probes = []
+    probes: list[MarkingProbe] = []
     for item in items:
         item = _module_result(PROBE, item)
         if 'sent' not in item:
             raise StateError(PROBE, 'no `sent` in the result')
-        probes.append({key: item.get(key) for key in ('source', 'destination', 'port', 'sent')})
+        probes.append({'source': item.get('source'), 'destination': item.get('destination'), 'port': item.get('port'),
+                       'sent': item['sent']})
     return probes
 
 
-def parse_marking_capture(result) -> dict:
+def parse_marking_capture(result) -> MarkingCapture:
     """{interfaces, packets, seconds} of the registered async_status of a dscp_capture job."""
     result = _module_result(CAPTURE, result)
     if not result.get('finished', True):

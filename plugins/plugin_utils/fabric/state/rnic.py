@@ -13,6 +13,7 @@ RDMA-CM ToS, with `tool` naming where the QoS came from (mlnx_qos or iproute2 dc
 from __future__ import annotations
 
 from . import StateError, require_mapping
+from .schema import Rnic
 
 SOURCE = 'aifabric.fabric.rnic_facts'
 
@@ -73,7 +74,7 @@ def _interface(name, data, devices):
     return view
 
 
-def parse_rnic_facts(result) -> dict:
+def parse_rnic_facts(result) -> Rnic:
     """{'not_applicable': reason|None, 'errors': [...], 'interfaces': {netdev: view}}."""
     if isinstance(result, dict) and 'ansible_facts' in result:
         result = (result.get('ansible_facts') or {}).get('aifabric_rnic')

@@ -7,13 +7,14 @@
 Gatherer.parse checks what its parser returned (a parser that leaves out a field fails there, naming the key,
 the field and the gatherer, instead of a check failing later with a KeyError), and each platform's tests run its
 gatherer's outputs through it. A field typed Optional may be None where the platform does not expose it; fields
-beyond the declared ones are allowed (a platform may say more). Mapping keys are not checked: state crosses
+beyond the declared ones are allowed at run time (a platform may say more); those some platforms give are declared
+NotRequired, so that the type checker knows them too. Mapping keys are not checked: state crosses
 Ansible's JSON transport, which turns integer keys (VNIs, priorities) into strings.
 """
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, TypedDict, Union
+from typing import Any, Dict, List, NotRequired, Optional, TypedDict, Union
 
 from .. import typed
 
@@ -44,6 +45,9 @@ class EvpnVni(TypedDict):
     vxlan_if: Optional[str]
     vtep_ip: Optional[str]
     remote_vteps: List[str]
+    tenant_vrf: NotRequired[Optional[str]]
+    macs: NotRequired[Optional[int]]
+    vlan: NotRequired[Optional[int]]
 
 
 class BgpEvpnVni(TypedDict):
@@ -53,6 +57,8 @@ class BgpEvpnVni(TypedDict):
     in_kernel: bool
     import_rts: List[str]
     export_rts: List[str]
+    type: NotRequired[Optional[str]]
+    originator_ip: NotRequired[Optional[str]]
 
 
 class BgpEvpnVnis(TypedDict):
@@ -67,12 +73,21 @@ class ImetRoute(TypedDict):
     route_targets: List[str]
     valid: bool
     best: bool
+    eth_tag: NotRequired[Optional[int]]
+    as_path: NotRequired[Optional[str]]
+    peer: NotRequired[Optional[str]]
+    next_hop: NotRequired[Optional[str]]
 
 
 class LldpNeighbor(TypedDict):
     interface: Optional[str]
     system_name: Optional[str]
     peer_port: Optional[str]
+    chassis_id: NotRequired[Optional[str]]
+    port_id_type: NotRequired[Optional[str]]
+    port_id: NotRequired[Optional[str]]
+    port_descr: NotRequired[Optional[str]]
+    via: NotRequired[Optional[str]]
 
 
 class Interface(TypedDict):
@@ -83,6 +98,10 @@ class Interface(TypedDict):
     admin_up: bool
     lower_up: bool
     addresses: List[Dict[str, Any]]
+    master: NotRequired[Optional[str]]
+    kind: NotRequired[Optional[str]]
+    vxlan: NotRequired[Optional[Dict[str, Any]]]
+    status: NotRequired[Optional[str]]   # the NOS's own word for the interface's state (EOS interfaceStatus)
 
 
 class BfdSession(TypedDict):
@@ -92,6 +111,10 @@ class BfdSession(TypedDict):
     status: Optional[str]            # 'up', 'down', 'init' ...
     diagnostic: Optional[str]
     down_events: Optional[int]
+    remote_diagnostic: NotRequired[Optional[str]]
+    uptime_s: NotRequired[Optional[Number]]
+    downtime_s: NotRequired[Optional[Number]]
+    up_events: NotRequired[Optional[int]]
 
 
 class Watchdog(TypedDict):
@@ -132,6 +155,7 @@ class Lossless(TypedDict):
 class Counters(TypedDict):
     """{port: {metric: count | {index: count} | flag}} (metrics in counters.py; absent where not counted)."""
     ports: Dict[str, Dict[str, Any]]
+    not_applicable: NotRequired[Optional[str]]  # a GPU server without RDMA NIC: why nothing is counted
 
 
 class RnicInterface(TypedDict):
@@ -146,6 +170,7 @@ class RnicInterface(TypedDict):
     cnp_dscp: Optional[int]
     cnp_priority: Optional[int]
     traffic_class: Optional[int]
+    rdma_devices: NotRequired[List[str]]
 
 
 class Rnic(TypedDict):

@@ -24,22 +24,26 @@ Fields (None: the platform does not expose it):
 
 from __future__ import annotations
 
+from typing import Any, cast
+
+from .schema import Lossless, PortView
+
 FIELDS = ('mtu', 'trust', 'dscp_to_tc', 'dscp_map', 'pfc', 'pfcwd', 'watchdog', 'poll_ms', 'tc_to_pg', 'tc_to_queue',
           'pfc_to_queue', 'pfc_to_pg', 'queues', 'pgs', 'egress', 'cable_length_m', 'headroom', 'in_neighbors',
           'lossless_mtu')
 
 
-def port_view(**fields) -> dict:
+def port_view(**fields) -> PortView:
     """A view with every field present (defaults: nothing configured)."""
     unknown = set(fields) - set(FIELDS)
     if unknown:
         raise ValueError('unknown view fields: %s' % ', '.join(sorted(unknown)))
-    view = {'mtu': None, 'trust': None, 'dscp_to_tc': None, 'dscp_map': None, 'pfc': [], 'pfcwd': [], 'watchdog': None,
+    view: dict[str, Any] = {'mtu': None, 'trust': None, 'dscp_to_tc': None, 'dscp_map': None, 'pfc': [], 'pfcwd': [], 'watchdog': None,
             'poll_ms': None, 'tc_to_pg': None, 'tc_to_queue': None, 'pfc_to_queue': None, 'pfc_to_pg': None,
             'queues': {}, 'pgs': {}, 'egress': {}, 'cable_length_m': None, 'headroom': 'configured',
             'in_neighbors': None, 'lossless_mtu': None}
     view.update(fields)
-    return view
+    return cast(PortView, view)  # every field, of the names FIELDS allows (held at run time by Gatherer.parse)
 
 
 def identity(values) -> dict:
@@ -47,7 +51,7 @@ def identity(values) -> dict:
     return {value: value for value in values}
 
 
-def lossless_state(ports, source, issues=()) -> dict:
+def lossless_state(ports: dict[str, PortView], source: str, issues=()) -> Lossless:
     """The neutral `lossless` state of a switch: {'ports': {port: view}, 'source': ..., 'issues': [...]}."""
     return {'ports': ports, 'source': source, 'issues': list(issues)}
 

@@ -16,6 +16,12 @@ keywords from speed and lane count, DSCP map lines grouped from the model's dscp
 
 from __future__ import annotations
 
+from typing import Any
+
+from jinja2 import Environment
+
+from ...model import Ecn, Lossless, SwitchModel
+
 PROFILE = 'AIFABRIC-LOSSLESS'
 PEER_GROUP = 'FABRIC'
 # Intent action -> EOS port action (AVD priority_flow_control.watchdog: `port action drop|notify-only`). `forward` is rejected
@@ -56,7 +62,7 @@ def profile_name(speed_gbps: int) -> str:
     return '%s-%dG' % (PROFILE, speed_gbps)
 
 
-def tx_queues(qos: dict, ecn: dict) -> list:
+def tx_queues(qos: Lossless, ecn: Ecn) -> list:
     """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08), and the
     classes no DSCP maps to with their DWRR share, as SONiC and NVUE get them. EOS queues are strict until
     `no priority`, which makes the queue and every lower one round-robin: an idle queue above the strict CNP queue
@@ -64,7 +70,7 @@ def tx_queues(qos: dict, ecn: dict) -> list:
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     cnp_queue = queue_of[qos['cnp_priority']]
-    queues = [{'id': cnp_queue, 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
+    queues: list[dict[str, Any]] = [{'id': cnp_queue, 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
     for tc in qos['lossless_priorities']:
         queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn_count': True,
                        'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
@@ -91,7 +97,7 @@ USER_ROLES = {'admin': '15 role network-admin', 'operator': '1 role network-oper
 TACACS_GROUP = 'aifabric'
 
 
-def render(model: dict, env) -> dict:
+def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     qos = model['qos']
     evpn = model['evpn']
     management = model['management']

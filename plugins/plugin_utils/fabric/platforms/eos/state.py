@@ -32,12 +32,15 @@ tests/unit/fixtures/state/eos/, written after Arista's published outputs, ANTA's
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 from ...state import StateError, excerpt, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
 from ...state.views import identity, lossless_state, port_view
 from .eapi import EAPI
+from ...state.schema import (BgpEvpnVni, BgpEvpnVnis, BgpSession, Counters, EvpnVni, ImetRoute, Interface,
+                             LldpNeighbor, Lossless)
 
 RUNNING = 'show running-config'
 VXLAN_VNI = 'show vxlan vni'
@@ -61,8 +64,8 @@ def _json(source, output):
 
 
 # --------------------------------------------------------------------------- BGP
-def _sessions(source, data, afi_default=None):
-    sessions = []
+def _sessions(source, data, afi_default=None) -> list[BgpSession]:
+    sessions: list[BgpSession] = []
     for vrf, block in require_mapping(source, data.get('vrfs', {}), 'vrfs').items():
         require_mapping(source, block, 'vrf %s' % vrf)
         for peer, info in require_mapping(source, block.get('peers', {}), 'peers of vrf %s' % vrf).items():
@@ -88,7 +91,7 @@ def _sessions(source, data, afi_default=None):
     return sessions
 
 
-def parse_bgp_summary(output) -> list:
+def parse_bgp_summary(output) -> list[BgpSession]:
     """Sessions in the shape of frr.parse_bgp_summary, one per (vrf, address family, peer)."""
     source = 'EOS show bgp summary vrf all'
     outputs = results(source, output)
@@ -110,11 +113,11 @@ def _addresses(info):
     return addresses
 
 
-def parse_interfaces(output) -> dict:
+def parse_interfaces(output) -> dict[str, Interface]:
     """`show interfaces` in the shape of iproute2.parse_ip_link (operstate UP when the line protocol is up)."""
     source = 'EOS show interfaces'
     data = _json(source, results(source, output, 1)[0])
-    interfaces = {}
+    interfaces: dict[str, Interface] = {}
     for name, info in require_mapping(source, data.get('interfaces', {}), 'interfaces').items():
         require_mapping(source, info, 'interface %s' % name)
         if 'mtu' not in info or 'lineProtocolStatus' not in info:
@@ -128,17 +131,17 @@ def parse_interfaces(output) -> dict:
 
 
 # --------------------------------------------------------------------------- LLDP
-def parse_lldp(output) -> list:
+def parse_lldp(output) -> list[LldpNeighbor]:
     """`show lldp neighbors detail` in the shape of lldp.parse_lldp_neighbors."""
     source = 'EOS show lldp neighbors detail'
     data = _json(source, results(source, output, 1)[0])
-    neighbors = []
+    neighbors: list[LldpNeighbor] = []
     for port, entry in require_mapping(source, data.get('lldpNeighbors', {}), 'lldpNeighbors').items():
         for info in require_mapping(source, entry, 'port %s' % port).get('lldpNeighborInfo') or []:
             iface = info.get('neighborInterfaceInfo') or {}
             port_id = iface.get('interfaceId_v2', str(iface.get('interfaceId', '')).strip('"')) or None
-            id_type = {'interfaceName': 'ifname', 'macAddress': 'mac', 'local': 'local'}.get(iface.get('interfaceIdType'),
-                                                                                             iface.get('interfaceIdType'))
+            kind = iface.get('interfaceIdType')
+            id_type = {'interfaceName': 'ifname', 'macAddress': 'mac', 'local': 'local'}.get(str(kind), kind)
             descr = iface.get('interfaceDescription')
             neighbors.append({'interface': port, 'system_name': info.get('systemName'), 'chassis_id': info.get('chassisId'),
                               'port_id_type': id_type, 'port_id': port_id, 'port_descr': descr,
@@ -160,7 +163,7 @@ def config_tree(output) -> dict:
     if not isinstance(output, str) or not output.strip():
         raise StateError(source, 'empty configuration')
     root = {}
-    stack = [(-1, None, None)]  # (indent, dict holding the line, line)
+    stack: list[tuple[int, Any, Any]] = [(-1, None, None)]  # (indent, dict holding the line, line)
     for raw in output.splitlines():
         line = raw.rstrip()
         stripped = line.strip()
@@ -276,7 +279,7 @@ def _merge(base, override):
     return merged
 
 
-def lossless_from_tree(tree, operational=None, source='running-config') -> dict:
+def lossless_from_tree(tree, operational=None, source: str = 'running-config') -> Lossless:
     """The neutral `lossless` state of an EOS configuration tree; `operational` (parse_interfaces) gives the MTU
     in effect when given, else the configured one. Buffers and headroom: EOS sizes them itself for every no-drop
     priority (no MMU profile is rendered), so the view says `headroom: platform`."""
@@ -317,14 +320,14 @@ def lossless_from_tree(tree, operational=None, source='running-config') -> dict:
     return lossless_state(ports, source)
 
 
-def parse_lossless(output) -> dict:
+def parse_lossless(output) -> Lossless:
     source = 'EOS show running-config'
     outputs = results(source, output, 2)
     return lossless_from_tree(config_tree(_json(source, outputs[0])), parse_interfaces([outputs[1]]),
                               'running-config + show interfaces')
 
 
-def design_view(files) -> dict:
+def design_view(files) -> Lossless:
     """The lossless view of the startup-config this collection renders ({file name: text}; pre-deploy checks)."""
     return lossless_from_tree(config_tree(files['startup-config.cfg']), None, 'rendered startup-config')
 
@@ -362,11 +365,11 @@ def _vlan_targets(tree):
     return targets
 
 
-def parse_imet(output) -> list:
+def parse_imet(output) -> list[ImetRoute]:
     """IMET (type-3) routes of `show bgp evpn route-type imet`, in the shape of frr.parse_evpn_type3."""
     source = 'EOS show bgp evpn route-type imet'
     data = _json(source, results(source, output, 1)[0])
-    routes = []
+    routes: list[ImetRoute] = []
     for key, entry in require_mapping(source, data.get('evpnRoutes', {}), 'evpnRoutes').items():
         detail = (entry or {}).get('routeKeyDetail') or {}
         match = re.match(r'^RD: (\S+) imet (?:\d+ )?(\S+)$', key)
@@ -395,7 +398,7 @@ def local_vtep(tree):
     return None
 
 
-def parse_evpn_vni(output) -> dict:
+def parse_evpn_vni(output) -> dict[Any, EvpnVni]:
     """VNIs in the shape of frr.parse_evpn_vni: VXLAN bindings, and per L2VNI the remote VTEPs whose valid IMET
     route carries a route-target the VLAN imports (EOS's flood list)."""
     source = 'EOS show vxlan vni'
@@ -404,24 +407,24 @@ def parse_evpn_vni(output) -> dict:
     routes = parse_imet([outputs[1]])
     tree = config_tree(_json(source, outputs[2]))
     targets, own = _vlan_targets(tree), local_vtep(tree)
-    vnis = {}
+    vnis: dict[Any, EvpnVni] = {}
     for vni, info in bindings.items():
         imports = set((targets.get(info['vlan']) or {}).get('import') or [])
-        remote = sorted({route['vtep'] for route in routes if route['valid'] and route['vtep'] != own
+        remote = sorted({route['vtep'] for route in routes if route['valid'] and route['vtep'] and route['vtep'] != own
                          and imports & set(route['route_targets'])})
-        vnis[vni] = dict(info, vtep_ip=own, remote_vteps=remote if info['type'] == 'L2' else [], tenant_vrf=info.get('vrf'),
-                         macs=None)
+        vnis[vni] = cast(EvpnVni, dict(info, vtep_ip=own, remote_vteps=remote if info['type'] == 'L2' else [], tenant_vrf=info.get('vrf'),
+                         macs=None))
     return vnis
 
 
-def parse_bgp_evpn_vni(output) -> dict:
+def parse_bgp_evpn_vni(output) -> BgpEvpnVnis:
     """Route-targets per VNI from the `router bgp` VLAN blocks, in the shape of frr.parse_bgp_evpn_vni."""
     source = 'EOS show running-config'
     outputs = results(source, output, 2)
     targets = _vlan_targets(config_tree(_json(source, outputs[0])))
     bindings = _vni_bindings('EOS show vxlan vni', _json('EOS show vxlan vni', outputs[1]))
     by_vlan = {info['vlan']: vni for vni, info in bindings.items() if info['type'] == 'L2'}
-    vnis = {}
+    vnis: dict[Any, BgpEvpnVni] = {}
     for vlan, entry in targets.items():
         vni = by_vlan.get(vlan)
         if vni is None:
@@ -432,7 +435,7 @@ def parse_bgp_evpn_vni(output) -> dict:
 
 
 # --------------------------------------------------------------------------- counters
-def parse_counters(output) -> dict:
+def parse_counters(output) -> Counters:
     """Neutral counters (state/counters.py) from the four counter commands."""
     source = 'EOS counters'
     pfc, watchdog, queues, ecn = (_json(source, item) for item in results(source, output, 4))

@@ -21,7 +21,12 @@ overlay device MTU = port MTU - VXLAN overhead); every value comes from the devi
 
 from __future__ import annotations
 
+from typing import Any
+
+from jinja2 import Environment
+
 from ...frrouting.config import bfd_profile_lines
+from ...model import SwitchModel, Vrf
 from ...terms import VXLAN_OVERHEAD
 
 FRR_VERSION = '8.4'
@@ -37,12 +42,12 @@ def vxlan_name(vni: int) -> str:
     return 'vxlan%d' % vni
 
 
-def vrf_table(vrf: dict) -> int:
+def vrf_table(vrf: Vrf) -> int:
     """Kernel table of an L3VNI VRF: 1000 + VLAN keeps it clear of the host rail tables (100+)."""
     return 1000 + vrf['vlan']
 
 
-def netdev_state(model: dict) -> dict:
+def netdev_state(model: SwitchModel) -> dict:
     """The Linux network state of one FRR switch (links, routes, rules, sysctl) as plain data."""
     mtu = model['mtu']
     overlay_mtu = mtu - VXLAN_OVERHEAD
@@ -50,7 +55,7 @@ def netdev_state(model: dict) -> dict:
     loopback = ['%s/32' % model['router_id']]
     if evpn and evpn['vtep_ip'] != model['router_id']:
         loopback.append('%s/32' % evpn['vtep_ip'])
-    links = [{'name': 'lo', 'addresses': loopback}]
+    links: list[dict[str, Any]] = [{'name': 'lo', 'addresses': loopback}]
     masters = {}
     if evpn:
         for vrf in evpn['vrfs']:
@@ -97,7 +102,7 @@ def _vxlan_link(vni, bridge, evpn, mtu):
             'bridge_slave': {'learning': False}}
 
 
-def render(model: dict, env) -> dict:
+def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     context = dict(model, frr_version=FRR_VERSION, peer_group=PEER_GROUP, netdev=netdev_state(model),
                    bfd_profile=bfd_profile_lines(model['bgp']['bfd_timers']))
     return {

@@ -21,6 +21,12 @@ quoting.
 
 from __future__ import annotations
 
+from typing import Any
+
+from jinja2 import Environment
+
+from ...model import Lossless, SwitchModel
+
 DOMAIN = 'br_default'
 # Words of the `nv config` YAML per release generation. CL 5.15 ("New and Changed NVUE Commands") replaced
 # `enable: on|off` by `state: enabled|disabled` and enable/disable values by enabled/disabled, moved interface addresses,
@@ -51,7 +57,7 @@ def quote(text) -> str:
     return "'%s'" % str(text).replace("'", "''")
 
 
-def lossless_pool_percent(qos: dict, buffer: dict) -> int:
+def lossless_pool_percent(qos: Lossless, buffer: dict) -> int:
     """Share of the switch buffer for the default-lossless traffic pool: the intent percent, or the intent
     pool size as a percent of the ASIC buffer (rounded up, kept within 1..99)."""
     spec = qos['buffer']
@@ -69,7 +75,7 @@ def pfc_profile(cable_length_m: int) -> str:
     return 'aifabric-%dm' % cable_length_m
 
 
-def qos_view(qos: dict, interfaces: list, buffer=None) -> dict:
+def qos_view(qos: Lossless, interfaces: list, buffer=None) -> dict:
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
     weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
     lossless = set(qos['lossless_priorities'])
@@ -154,11 +160,12 @@ def _members(items, **attributes) -> dict:
     return {item: dict(attributes) for item in items}
 
 
-def services(model, words, vrf) -> tuple:
+def services(model: SwitchModel, words, vrf) -> tuple:
     """(`service` tree, `system` tree) of DNS, NTP, syslog, the LLDP application TLV and the REST API, each where the
     release keeps it; what the intent does not set is left out."""
     management, qos = model['management'], model['qos']
-    service, system = {}, {'api': {'state': 'disabled'}}  # CL 5.6+ enables the REST API; the deploy uses SSH
+    service: dict[str, Any] = {}
+    system: dict[str, Any] = {'api': {'state': 'disabled'}}  # CL 5.6+ enables the REST API; the deploy uses SSH
     servers, domain = management['dns_servers'], management['dns_domain']
     if servers or domain:
         dns = {'server': _members(servers, **({'vrf': vrf} if words['system_services'] else {}))} if servers else {}
@@ -184,7 +191,7 @@ def services(model, words, vrf) -> tuple:
     return service, system
 
 
-def render(model: dict, env) -> dict:
+def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     qos = model['qos']
     evpn = model['evpn']
     loopback = ['%s/32' % model['router_id']]

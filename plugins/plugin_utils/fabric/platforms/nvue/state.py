@@ -29,11 +29,14 @@ tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...state import StateError, excerpt, load_json, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
 from ...state.shell import SHELL
 from ...state.views import identity, lossless_state, port_view
+from ...state.schema import BgpEvpnVni, BgpEvpnVnis, BgpSession, Counters, EvpnVni, Interface, LldpNeighbor, Lossless
 
 CONFIG = ('nv', 'config', 'show', '-o', 'json')
 AFI = {'ipv4-unicast': 'ipv4Unicast', 'l2vpn-evpn': 'l2VpnEvpn'}
@@ -117,7 +120,7 @@ def _ints(mapping):
     return sorted(int(key) for key in (mapping or {}))
 
 
-def lossless_from_tree(tree, operational=None, source='applied configuration') -> dict:
+def lossless_from_tree(tree, operational=None, source: str = 'applied configuration') -> Lossless:
     """The neutral `lossless` state (state/views.py) of an NVUE configuration tree."""
     qos = tree.get('qos') or {}
     poll = int(_get(qos, 'pfc-watchdog', 'polling-interval', default=100))
@@ -166,7 +169,7 @@ def lossless_from_tree(tree, operational=None, source='applied configuration') -
         lossless_pool = int(_get(qos, 'traffic-pool', 'default-lossless', 'memory-percent', default=0) or 0) > 0 or \
             int(_get(qos, 'traffic-pool', 'roce-lossless', 'memory-percent', default=0) or 0) > 0
         ports[name] = port_view(
-            mtu=int(mtu), trust={'l3': 'dscp', 'l2': 'cos', 'both': 'both', 'port': 'port'}.get(mapping.get('trust')),
+            mtu=int(mtu), trust={'l3': 'dscp', 'l2': 'cos', 'both': 'both', 'port': 'port'}.get(str(mapping.get('trust'))),
             dscp_to_tc=dscp_to_tc, dscp_map='qos mapping %s' % profiles['mapping'] if dscp_to_tc else None,
             pfc=pfc, pfcwd=pfc if watchdog else [], watchdog=watchdog, poll_ms=poll,
             tc_to_pg=identity(range(8)), tc_to_queue=identity(range(8)), pfc_to_queue=to_tc or identity(range(8)),
@@ -177,7 +180,7 @@ def lossless_from_tree(tree, operational=None, source='applied configuration') -
     return lossless_state(ports, source)
 
 
-def parse_lossless(output) -> dict:
+def parse_lossless(output) -> Lossless:
     source = 'NVUE nv config show -o json'
     outputs = results(source, output, 2)
     return lossless_from_tree(config_tree(_text(source, outputs[0])), parse_interfaces(outputs[1]),
@@ -192,11 +195,11 @@ def _state_word(value):
     return value
 
 
-def parse_interfaces(output) -> dict:
+def parse_interfaces(output) -> dict[str, Interface]:
     """`nv show interface -o json` in the shape of iproute2.parse_ip_link."""
     source = 'NVUE nv show interface -o json'
     data = require_mapping(source, _json(source, results(source, output, 1)[0]))
-    interfaces = {}
+    interfaces: dict[str, Interface] = {}
     for name, body in data.items():
         body = require_mapping(source, body or {}, 'interface %s' % name)
         link = body.get('link') or {}
@@ -217,11 +220,11 @@ def parse_interfaces(output) -> dict:
     return interfaces
 
 
-def parse_lldp(output) -> list:
+def parse_lldp(output) -> list[LldpNeighbor]:
     """Neighbours of the per-port `nv show interface <swp> lldp -o json` loop, in the shape of
     lldp.parse_lldp_neighbors."""
     source = 'NVUE nv show interface lldp'
-    neighbors = []
+    neighbors: list[LldpNeighbor] = []
     for port, data in _split_ports(source, results(source, output, 1)[0]).items():
         table = require_mapping(source, data or {}, port).get('neighbor', {})
         table = {} if table is None else table
@@ -238,17 +241,17 @@ def parse_lldp(output) -> list:
     return sorted(neighbors, key=lambda item: (item['interface'], str(item['system_name'])))
 
 
-def design_view(files) -> dict:
+def design_view(files) -> Lossless:
     """The lossless view of the startup.yaml this collection renders ({file name: text}; pre-deploy checks)."""
     return lossless_from_tree(config_tree(files['startup.yaml']), None, 'rendered startup.yaml')
 
 
 # --------------------------------------------------------------------------- BGP and EVPN
-def parse_bgp_summary(output) -> list:
+def parse_bgp_summary(output) -> list[BgpSession]:
     """Sessions in the shape of frr.parse_bgp_summary (vrf default), one per enabled address family."""
     source = 'NVUE nv show vrf default router bgp neighbor -o json'
     data = require_mapping(source, _json(source, results(source, output, 1)[0]))
-    sessions = []
+    sessions: list[BgpSession] = []
     for peer, info in data.items():
         require_mapping(source, info, 'neighbour %s' % peer)
         state = info.get('state', info.get('session-state'))
@@ -262,7 +265,8 @@ def parse_bgp_summary(output) -> list:
                                         str(entry.get('enable', entry.get('state', 'on'))).lower() in ('off', 'disabled'))]
         remote = info.get('remote-as', info.get('remote-asn'))
         for afi in afis or ['ipv4-unicast']:
-            entry = families.get(afi) if isinstance(families.get(afi), dict) else {}
+            entry = families.get(afi)
+            entry = entry if isinstance(entry, dict) else {}
             sessions.append({
                 'vrf': 'default', 'afi': AFI[afi], 'peer': peer,
                 'id_type': 'interface' if str(peer).startswith('swp') else 'ip', 'hostname': info.get('hostname'),
@@ -275,13 +279,13 @@ def parse_bgp_summary(output) -> list:
     return sessions
 
 
-def parse_evpn_vni(output) -> dict:
+def parse_evpn_vni(output) -> dict[Any, EvpnVni]:
     """VNIs in the shape of frr.parse_evpn_vni."""
     source = 'NVUE nv show evpn vni -o json'
     data = _json(source, results(source, output, 1)[0])
     if data in ({}, [], None):
         return {}
-    vnis = {}
+    vnis: dict[Any, EvpnVni] = {}
     for key, info in require_mapping(source, data).items():
         try:
             vni = int(key)
@@ -296,14 +300,14 @@ def parse_evpn_vni(output) -> dict:
     return vnis
 
 
-def parse_bgp_evpn_vni(output) -> dict:
+def parse_bgp_evpn_vni(output) -> BgpEvpnVnis:
     """Route-targets per VNI (evpn vni <vni> route-target import|export|both) of the applied configuration,
     in the shape of frr.parse_bgp_evpn_vni; `in_kernel` when NVUE shows the VNI operational."""
     source = 'NVUE evpn route-targets'
     outputs = results(source, output, 2)
     tree = config_tree(_text(source, outputs[0]))
     operational = parse_evpn_vni([outputs[1]])
-    vnis = {}
+    vnis: dict[Any, BgpEvpnVni] = {}
     for key, entry in (_get(tree, 'evpn', 'vni', default={}) or {}).items():
         targets = (entry or {}).get('route-target') or {}
         both = sorted(targets.get('both') or {})
@@ -350,7 +354,7 @@ def _table(section, key):
     return {int(index): row or {} for index, row in section.items() if str(index).isdigit()}
 
 
-def parse_counters(output) -> dict:
+def parse_counters(output) -> Counters:
     """Neutral counters (state/counters.py) from the per-port `counters qos` and `qos pfc-watchdog` loops."""
     source = 'NVUE counters'
     qos_out, watchdog_out = results(source, output, 2)

@@ -20,9 +20,13 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring_ascii as _quote
+from typing import Any, cast
+
+from jinja2 import Environment
 
 from . import INGRESS_LOSSLESS_POOL
 from ...frrouting.config import bfd_profile_lines
+from ...model import SwitchModel
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
 DEVICE_TYPE = {'leaf': 'ToRRouter', 'spine': 'LeafRouter', 'super_spine': 'SpineRouter'}
@@ -175,7 +179,7 @@ def deploy_target(running: dict, rendered: dict) -> dict:
     return target
 
 
-def config_db(model: dict) -> dict:
+def config_db(model: SwitchModel) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}. Equal rows of a table (a port's queues, PGs,
     watchdog...) are one shared dict, which dump_config_db() formats once: the result is read-only."""
     interfaces = model['interfaces']
@@ -193,20 +197,22 @@ def config_db(model: dict) -> dict:
         # (sonic-utilities pfcwd/main.py start_default).
         'default_pfcwd_status': 'disable',
     }
-    sonic = (model.get('hardware') or {}).get('sonic')
+    # The HWSKU facts SONiC's hardware_facts() puts beside the model's declared fields.
+    sonic = cast('dict[str, Any]', model['hardware'] or {}).get('sonic')
     if sonic:
         # The switch the file is for (sonic-device_metadata.yang): a push onto another box fails the deploy's
         # comparison of DEVICE_METADATA instead of creating ports that do not exist there.
         metadata.update(platform=sonic['platform'], hwsku=sonic['hwsku'])
-    tables = {'DEVICE_METADATA': {'localhost': metadata}}
+    tables: dict[str, Any] = {'DEVICE_METADATA': {'localhost': metadata}}
     ports, breakout = {}, {}
     for item in interfaces:
-        port = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
+        port: dict[str, Any] = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
                 'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (sonic-port.yang)
-        if item.get('lane_ids'):
+        lane_ids = item['lane_ids']
+        if lane_ids:
             # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC
             # from the lane rate (sonic-port.yang: rs|fc|none|auto).
-            port.update(lanes=','.join(map(str, item['lane_ids'])), alias=item['alias'],
+            port.update(lanes=','.join(map(str, lane_ids)), alias=item['alias'],
                         index=str(item['cage']), fec=item['fec'])
             breakout[item['breakout_parent']] = {'brkout_mode': item['breakout']}
         ports[item['name']] = port
@@ -536,7 +542,7 @@ def _value(value) -> str:
 
 
 # ----------------------------------------------------------------------------------------------- FRR
-def frr_context(model: dict) -> dict:
+def frr_context(model: SwitchModel) -> dict:
     bgp = model['bgp']
     neighbors = []
     for neighbor in bgp['neighbors']:
@@ -556,7 +562,7 @@ def frr_context(model: dict) -> dict:
     }
 
 
-def local_users(model: dict) -> dict:
+def local_users(model: SwitchModel) -> dict:
     """{name: {'hash', 'role'}} of the management users with their password hashes: SONiC keeps local users as Linux
     accounts, not in CONFIG_DB, so the deploy sets them itself (`useradd`, `chpasswd -e`); empty for a design view."""
     management = model.get('management') or {}
@@ -564,7 +570,7 @@ def local_users(model: dict) -> dict:
             for user in management.get('users') or [] if user.get('hash')}
 
 
-def render(model: dict, env) -> dict:
+def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     files = {
         'config_db.json': dump_config_db(config_db(model)),
         'frr.conf': env.get_template('sonic/frr.conf.j2').render(frr_context(model)),

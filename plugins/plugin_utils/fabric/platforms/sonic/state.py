@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 import ast
+from typing import Any
 
 from ...state import StateError, command_output, excerpt, load_json, require_mapping
 from ...state.counters import number
@@ -33,6 +34,7 @@ from ...state.gatherer import Gatherer, Source
 from ...state.shell import SHELL
 from ...state.views import lossless_state, port_view
 from ...frrouting import vtysh
+from ...state.schema import Counters, Interface, LldpNeighbor, Lossless
 
 SOURCE = 'SONiC CONFIG_DB'
 _PRIORITY_LIST = re.compile(r'^([0-7](,[0-7])*)?$')
@@ -256,7 +258,7 @@ def parse_config_db(result) -> dict:
 
 
 # --------------------------------------------------------------------------- lossless view
-def lossless_view(parsed, source='running CONFIG_DB') -> dict:
+def lossless_view(parsed, source: str = 'running CONFIG_DB') -> Lossless:
     """The neutral `lossless` state (state/views.py) of a parsed CONFIG_DB."""
     ports = {}
     neighbors = set(parsed['device_neighbors'])
@@ -302,11 +304,11 @@ def lossless_view(parsed, source='running CONFIG_DB') -> dict:
     return lossless_state(ports, source, parsed['issues'])
 
 
-def parse_lossless(result) -> dict:
+def parse_lossless(result) -> Lossless:
     return lossless_view(parse_config_db(result))
 
 
-def design_view(files) -> dict:
+def design_view(files) -> Lossless:
     """The lossless view of the config_db.json this collection renders ({file name: text}; pre-deploy checks)."""
     return lossless_view(parse_config_db(files['config_db.json']), 'rendered config_db.json')
 
@@ -337,7 +339,8 @@ def parse_db_dump(source, result) -> dict:
     sonic-db-cli prints a hash as a Python dict literal ({'field': 'value'}), an unknown key as {}.
     """
     text = command_output(source, result)
-    entries, name = {}, None
+    entries: dict[str, dict[str, Any]] = {}
+    name = None
     for line in text.splitlines():
         if not line.strip():
             continue
@@ -372,11 +375,11 @@ def _lldp_command(model, options):
     return _db_dump('APPL_DB', 'LLDP_ENTRY_TABLE', [item['name'] for item in model['interfaces']])
 
 
-def parse_lldp(result) -> list:
+def parse_lldp(result) -> list[LldpNeighbor]:
     """Neighbours from APPL_DB LLDP_ENTRY_TABLE:<port> (lldp_rem_sys_name, lldp_rem_port_id, lldp_rem_port_desc,
     lldp_rem_port_id_subtype as the LLDP MIB number), in the shape of lldp.parse_lldp_neighbors."""
     from ...state.lldp import _peer_port  # pylint: disable=import-outside-toplevel
-    neighbors = []
+    neighbors: list[LldpNeighbor] = []
     for port, entry in parse_db_dump('SONiC APPL_DB LLDP_ENTRY_TABLE', result).items():
         fields = entry['fields']
         if not fields:
@@ -386,7 +389,7 @@ def parse_lldp(result) -> list:
         neighbors.append({'interface': port, 'system_name': fields.get('lldp_rem_sys_name'),
                           'chassis_id': fields.get('lldp_rem_chassis_id'), 'port_id_type': subtype, 'port_id': port_id,
                           'port_descr': descr, 'peer_port': _peer_port(subtype, port_id, descr), 'via': 'LLDP'})
-    return sorted(neighbors, key=lambda item: item['interface'])
+    return sorted(neighbors, key=lambda item: item['interface'] or '')
 
 
 # --------------------------------------------------------------------------- interfaces (APPL_DB + CONFIG_DB)
@@ -394,7 +397,7 @@ def _interfaces_command(model, options):
     return [_db_dump('APPL_DB', 'PORT_TABLE', [item['name'] for item in model['interfaces']]), CONFIG_DB_COMMAND]
 
 
-def parse_interfaces(result) -> dict:
+def parse_interfaces(result) -> dict[str, Interface]:
     """Front-panel ports in the shape of iproute2.parse_ip_link: state and MTU from APPL_DB PORT_TABLE:<port>
     (admin_status, oper_status, mtu, as portsyncd / portsorch keep them), addresses from CONFIG_DB INTERFACE."""
     source = 'SONiC APPL_DB PORT_TABLE'
@@ -411,17 +414,18 @@ def parse_interfaces(result) -> dict:
                 if '.' in address:
                     addresses.setdefault(name, []).append({'family': 'inet', 'address': address,
                                                            'prefixlen': int(length) if length.isdigit() else None})
-    interfaces = {}
+    interfaces: dict[str, Interface | None] = {}
     for name, entry in parse_db_dump(source, outputs[0]).items():
         fields = entry['fields']
         if not fields:
             interfaces[name] = None  # not in PORT_TABLE: the port does not exist on this switch
             continue
         up = fields.get('oper_status') == 'up'
-        interfaces[name] = {'ifname': name, 'mtu': int(fields['mtu']) if str(fields.get('mtu', '')).isdigit() else None,
-                            'operstate': 'UP' if up else 'DOWN', 'admin_up': fields.get('admin_status') == 'up',
-                            'lower_up': up, 'master': None, 'kind': 'ethernet', 'vxlan': None,
-                            'addresses': addresses.get(name, [])}
+        interface: Interface = {
+            'ifname': name, 'mtu': int(fields['mtu']) if str(fields.get('mtu', '')).isdigit() else None,
+            'operstate': 'UP' if up else 'DOWN', 'admin_up': fields.get('admin_status') == 'up', 'lower_up': up,
+            'master': None, 'kind': 'ethernet', 'vxlan': None, 'addresses': addresses.get(name, [])}
+        interfaces[name] = interface
     return {name: value for name, value in interfaces.items() if value is not None}
 
 
@@ -459,7 +463,7 @@ def _split(name, source):
         raise StateError(source, '%r is not <port>:<index>' % name) from None
 
 
-def parse_counters(result) -> dict:
+def parse_counters(result) -> Counters:
     """Neutral counters (state/counters.py) from the three COUNTERS_DB dumps (ports, queues, priority groups).
 
     Ports: SAI_PORT_STAT_PFC_<p>_RX_PKTS / _TX_PKTS. Queues: SAI_QUEUE_STAT_DROPPED_PACKETS,

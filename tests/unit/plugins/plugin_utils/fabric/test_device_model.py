@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The device model is typed (design/model.py): every device of every test fabric has every field of its type, and
+"""The device model is typed (model.py): every device of every test fabric has every field of its type, and
 a model without a field, or with one of another type, is named."""
 
 import copy
@@ -11,7 +11,7 @@ import os
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design.model import problems
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.model import problems
 from tests.unit.utils.paths import ROOT
 
 INTENTS = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', '*.yml'))

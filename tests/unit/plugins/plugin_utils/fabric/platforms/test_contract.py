@@ -15,7 +15,7 @@ import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.contract import Driver
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design.model import problems as model_problems
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.model import problems as model_problems
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import load_schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import LabKind
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import (
