@@ -18,7 +18,7 @@ ROLES = sorted(name for name in os.listdir(os.path.join(ROOT, 'roles'))
 
 
 def test_every_role_skipped_by_when_runs_without_warnings(tmp_path):
-    assert len(ROLES) >= 10, ROLES
+    assert len(ROLES) >= 9, ROLES  # the listing found the roles (nine since switch_frr went: issue 39)
     playbook = tmp_path / 'skipped.yml'
     playbook.write_text(yaml.safe_dump([{
         'name': 'Every role, skipped', 'hosts': 'all', 'gather_facts': False,
