@@ -19,10 +19,10 @@ import sys
 
 import pytest
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
 INTENT = os.path.join(HERE, 'files', 'intent.yml')
 HOST = 'gpu0001'
 PLAY = """- name: Rails of one GPU server
@@ -72,7 +72,7 @@ exec networkctl reconfigure $(ls /run/systemd/network | sed -n 's/^10-netplan-\\
 @pytest.fixture(scope='module')
 def runs(tmp_path_factory):
     work = tmp_path_factory.mktemp('network-services')
-    sys.path.insert(0, os.path.join(REPO, '.ansible', 'collections'))
+    sys.path.insert(0, os.path.join(ROOT, '.ansible', 'collections'))
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     model = design_from_file(INTENT).device(HOST)
     (work / 'play.yml').write_text(PLAY)
@@ -82,12 +82,12 @@ def runs(tmp_path_factory):
     tools.mkdir()
     (tools / 'netplan').write_text(NETPLAN_APPLY)
     (tools / 'netplan').chmod(0o755)
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(REPO, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               PLAYBOOK=' '.join(ansible_cli('playbook')),
-               PATH=os.pathsep.join([str(tools), os.path.dirname(sys.executable), '/usr/sbin', '/usr/bin', '/sbin', '/bin']))
+    env = ansible_env(PLAYBOOK=' '.join(ansible_cli('playbook')),
+                      PATH=os.pathsep.join([str(tools), os.path.dirname(sys.executable), '/usr/sbin', '/usr/bin', '/sbin',
+                                            '/bin']))
     interfaces = [rail['interface'] for rail in model['rails']]
     result = subprocess.run(['unshare', '--mount', '--net', '--pid', '--fork', 'bash', '-c', NAMESPACE, 'namespace',
-                             str(work)] + interfaces, cwd=REPO, env=env, capture_output=True, text=True, timeout=900,
+                             str(work)] + interfaces, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900,
                             check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return work, model

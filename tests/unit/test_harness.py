@@ -72,7 +72,7 @@ def test_no_test_module_finds_the_root_itself():
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(isinstance(target, ast.Name) and target.id in ('ROOT', 'REPO')
                                                     for target in node.targets):
-                if '__file__' in ast.unparse(node.value):
+                if 'os.path' in ast.unparse(node.value):  # worked out from __file__ or a folder beside it
                     found.append('%s:%d' % (path, node.lineno))
     assert not found, 'use tests.unit.utils.paths.ROOT: ' + ', '.join(found)
 

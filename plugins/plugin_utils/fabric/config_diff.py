@@ -183,10 +183,10 @@ class DiffCollector:
                 shown.append('... %d more lines of this diff not shown (diff_max_lines=%d)' % (left_out, self.max_lines))
             name = _same_name(paths)
             diffs.append({'prepared': '--- %s\n+++ %s\n%s\n' % ('/dev/null' if added else name, name, '\n'.join(shown))})
-        left_out = changes[self.max_files:]
-        if left_out:
+        not_shown = changes[self.max_files:]
+        if not_shown:
             diffs.append({'prepared': '... %d more changed files (%d distinct changes) not shown (diff_max_files=%d)\n'
-                          % (sum(len(paths) for _key, paths in left_out), len(left_out), self.max_files)})
+                          % (sum(len(same) for _key, same in not_shown), len(not_shown), self.max_files)})
         removed = list(removed)
         for relative in removed[:self.max_files]:
             diffs.append({'prepared': '%s: removed (no longer produced by the intent)\n' % relative})

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import stat
+from typing import Any
 
 import yaml
 
@@ -78,7 +79,7 @@ for _tag, _pattern, _first in (
 
 
 try:  # libyaml scans and parses about 4 times faster; composing stays in Python, where the counting happens
-    from yaml.cyaml import CParser as _Parser  # ImportError where PyYAML was built without libyaml
+    from yaml.cyaml import CParser as _Parser  # type: ignore[attr-defined]  # ImportError without libyaml
 
     class _EventSource(yaml.composer.Composer, yaml.constructor.SafeConstructor, CoreSchemaResolver, _Parser):
         def __init__(self, stream):
@@ -259,7 +260,7 @@ def node_lines(root) -> dict:
     its text."""
     lines = {format_path(()): root.start_mark.line + 1}
     seen = set()
-    pending = [((), root)]
+    pending: list[tuple[tuple, Any]] = [((), root)]
     while pending:
         parts, node = pending.pop()
         if id(node) in seen:

@@ -10,9 +10,11 @@ import subprocess
 import sys
 
 import pytest
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 3))
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
 PLAY = """- name: The lab owner check of the lab role
   hosts: localhost
   connection: local
@@ -36,8 +38,7 @@ def test_the_lab_of_another_checkout_is_never_taken_over(tmp_path, running, fail
     (tools / 'docker').write_text('#!/bin/sh\n[ "$1" = ps ] && printf "%s%s"\n' % (labels, '\\n' if running else ''))
     (tools / 'docker').chmod(0o755)
     (tmp_path / 'play.yml').write_text(PLAY % mine)
-    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               PATH=os.pathsep.join([str(tools), os.path.dirname(sys.executable), os.environ.get('PATH', '')]))
+    env = ansible_env(PATH=os.pathsep.join([str(tools), os.path.dirname(sys.executable), os.environ.get('PATH', '')]))
     result = subprocess.run(ansible_cli('playbook') + ['-i', 'localhost,', '-e', 'ansible_python_interpreter=' + sys.executable,
                                                        str(tmp_path / 'play.yml')], cwd=ROOT,
                             env=env, capture_output=True, text=True, timeout=300, check=False)

@@ -15,7 +15,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import load_yaml_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 5))
+from tests.unit.utils.paths import ROOT
+
 POD1K = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
 HUNK = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 

@@ -11,8 +11,8 @@ from hypothesis import given, settings, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import (
     load_yaml_file_located, load_yaml_text_located)
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), *[os.pardir] * 5))
 KEY = st.from_regex(r'[a-z][a-z0-9_]{0,8}', fullmatch=True)
 SCALAR = st.one_of(st.integers(-5, 5000), st.booleans(), st.from_regex(r'[a-z][a-z0-9]{0,5}', fullmatch=True))
 DOCUMENT = st.recursive(SCALAR, lambda children: st.one_of(st.lists(children, max_size=4),

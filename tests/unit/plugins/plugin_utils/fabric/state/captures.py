@@ -11,9 +11,10 @@ result as Ansible registers it (cmd, rc, stdout, stderr).
 import json
 import os
 
+from tests.unit.utils.paths import ROOT as REPO  # noqa: F401  pylint: disable=unused-import  (the checks tests take it)
+
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'fixtures', 'state')
 FIXTURES = os.path.normpath(FIXTURES)
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(FIXTURES))))
 CAPTURED = os.path.join(FIXTURES, 'captured')
 INTENT = os.path.join(CAPTURED, 'intent.yml')
 FILE_KEYS = {
