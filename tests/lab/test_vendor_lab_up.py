@@ -16,7 +16,7 @@ def lab_up(tmp_path, **images):
     env = ansible_env(CLAB_VERSION_CHECK='disable', **dict(dict.fromkeys(IMAGE_VARIABLES), **images))
     workdir = tmp_path / 'lab'
     argv = ansible_cli('playbook') + ['-i', INVENTORY, os.path.join(ROOT, 'playbooks', 'lab_up.yml'),
-            '-e', 'lab_workdir=%s' % workdir]
+                                      '-e', 'lab_workdir=%s' % workdir]
     result = subprocess.run(argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
     return result, workdir
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import typing
+from types import NoneType
 from typing import Any, Dict, List, Literal, Union
 
 Number = Union[int, float]
@@ -46,7 +47,7 @@ def _is_typed_dict(kind):
 
 def _name(kind):
     if typing.get_origin(kind) is Union:  # Optional[str] -> 'str or null'
-        return ' or '.join('null' if option is type(None) else _name(option) for option in typing.get_args(kind))
+        return ' or '.join('null' if option is NoneType else _name(option) for option in typing.get_args(kind))
     return getattr(kind, '__name__', None) or str(kind).replace('typing.', '')
 
 

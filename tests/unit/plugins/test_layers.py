@@ -26,7 +26,7 @@ P = F + 'platforms.'
 LAYERS = (
     ('foundation', 'helpers with no knowledge of fabrics or platforms',
      [F[:-1]] + [F + name for name in ('errors', 'typed', 'jsontext', 'compile_cache', 'intent_yaml', 'asic',
-                                        'progress', 'transport', 'terms')]),
+                                       'progress', 'transport', 'terms')]),
     ('registry', 'the platform registry and what each platform is (the PLATFORM data in its folder)',
      [F + 'platforms', P + '*']),
     ('platform parts', 'what a platform folder builds on: the device model\'s types, the state seam and shared '

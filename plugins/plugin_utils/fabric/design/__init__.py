@@ -31,7 +31,6 @@ from .servers import DEFAULT_QPS_PER_CONNECTION, Servers
 from .switches import switch_model
 
 
-
 class FabricDesign:
     """Everything derived from one intent. Build once, then ask for devices."""
 

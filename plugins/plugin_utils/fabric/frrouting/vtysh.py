@@ -260,10 +260,10 @@ def parse_bfd_peers(result) -> dict[str, BfdSession]:
     for item in peers:
         if not isinstance(item, dict) or not item.get('peer'):
             raise StateError(source, 'BFD session without a peer: %r' % excerpt(str(item), 80))
-        session: BfdSession = {'peer': item['peer'], 'interface': item.get('interface'), 'status': item.get('status'),
-                   'diagnostic': item.get('diagnostic'), 'remote_diagnostic': item.get('remote-diagnostic'),
-                   'uptime_s': item.get('uptime'), 'downtime_s': item.get('downtime'), 'up_events': None,
-                   'down_events': None}
+        session: BfdSession = {
+            'peer': item['peer'], 'interface': item.get('interface'), 'status': item.get('status'),
+            'diagnostic': item.get('diagnostic'), 'remote_diagnostic': item.get('remote-diagnostic'),
+            'uptime_s': item.get('uptime'), 'downtime_s': item.get('downtime'), 'up_events': None, 'down_events': None}
         sessions[item['peer']] = session
         if item.get('interface'):
             sessions.setdefault(item['interface'], session)

@@ -38,10 +38,11 @@ def port_view(**fields) -> PortView:
     unknown = set(fields) - set(FIELDS)
     if unknown:
         raise ValueError('unknown view fields: %s' % ', '.join(sorted(unknown)))
-    view: dict[str, Any] = {'mtu': None, 'trust': None, 'dscp_to_tc': None, 'dscp_map': None, 'pfc': [], 'pfcwd': [], 'watchdog': None,
-            'poll_ms': None, 'tc_to_pg': None, 'tc_to_queue': None, 'pfc_to_queue': None, 'pfc_to_pg': None,
-            'queues': {}, 'pgs': {}, 'egress': {}, 'cable_length_m': None, 'headroom': 'configured',
-            'in_neighbors': None, 'lossless_mtu': None}
+    view: dict[str, Any] = {
+        'mtu': None, 'trust': None, 'dscp_to_tc': None, 'dscp_map': None, 'pfc': [], 'pfcwd': [], 'watchdog': None,
+        'poll_ms': None, 'tc_to_pg': None, 'tc_to_queue': None, 'pfc_to_queue': None, 'pfc_to_pg': None,
+        'queues': {}, 'pgs': {}, 'egress': {}, 'cable_length_m': None, 'headroom': 'configured',
+        'in_neighbors': None, 'lossless_mtu': None}
     view.update(fields)
     return cast(PortView, view)  # every field, of the names FIELDS allows (held at run time by Gatherer.parse)
 

@@ -65,7 +65,6 @@ class EapiSettings:
         return '%s://%s:%s' % ('https' if self.use_ssl else 'http', self.host, self.port or (443 if self.use_ssl else 80))
 
 
-
 def _napalm_driver(settings):
     from napalm import get_network_driver  # pylint: disable=import-outside-toplevel
     optional = {'transport': 'https' if settings.use_ssl else 'http'}
@@ -81,7 +80,6 @@ def _napalm_driver(settings):
             optional['context'] = context
     return get_network_driver('eos')(settings.host, settings.username, settings.password, timeout=settings.timeout,
                                      optional_args=optional)
-
 
 
 @contextlib.contextmanager

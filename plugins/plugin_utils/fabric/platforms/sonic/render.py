@@ -207,7 +207,7 @@ def config_db(model: SwitchModel) -> dict:
     ports, breakout = {}, {}
     for item in interfaces:
         port: dict[str, Any] = {'admin_status': 'up', 'description': item['description'], 'mtu': str(item['mtu']),
-                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (sonic-port.yang)
+                                'speed': str(item['speed_gbps'] * 1000)}  # Mb/s (sonic-port.yang)
         lane_ids = item['lane_ids']
         if lane_ids:
             # Lanes, alias and front-panel index from the HWSKU port map (port_config.ini / platform.json), FEC

@@ -11,7 +11,8 @@ result as Ansible registers it (cmd, rc, stdout, stderr).
 import json
 import os
 
-from tests.unit.utils.paths import ROOT as REPO  # noqa: F401  pylint: disable=unused-import  (the checks tests take it)
+# The checks' tests take the repository's root from here.
+from tests.unit.utils.paths import ROOT as REPO  # noqa: F401  pylint: disable=unused-import
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'fixtures', 'state')
 FIXTURES = os.path.normpath(FIXTURES)
