@@ -30,7 +30,10 @@ def run(command, **kwargs):
 
 def ansible_env(collections_path=None, config=None, **extra):
     """Environment of an Ansible run that sees only what it is given: no ansible.cfg of this checkout (an empty one
-    unless `config` names another), no PWD, only `collections_path` as collections."""
+    unless `config` names another), no PWD, only `collections_path` as collections. Python writes no byte-code
+    cache into the installed collection: `ansible-galaxy collection verify` would count __pycache__ as modified
+    content (a real installation gets the same from any run; our tests check that the collection writes nothing)."""
+    extra.setdefault('PYTHONDONTWRITEBYTECODE', '1')
     return shared_ansible_env(PWD=None, ANSIBLE_CONFIG=config, ANSIBLE_COLLECTIONS_PATH=collections_path, **extra)
 
 
@@ -58,14 +61,18 @@ def tarball_files(tarball):
         return {member.name for member in archive.getmembers() if member.isfile()}
 
 
-@pytest.fixture(scope='session')
-def installed(tarball, tmp_path_factory):
-    """A collections path holding this collection only (from the tarball), nothing else but ansible.builtin."""
-    path = tmp_path_factory.mktemp('collections')
+def install(tarball, path):
+    """Install the tarball into the collections path `path` (a directory of its own); returns it as a string."""
     result = run(ansible_cli('galaxy') + ['collection', 'install', '-p', str(path), tarball],
                  env=ansible_env(collections_path=str(path)), cwd=str(path))
     assert result.returncode == 0, result.stdout + result.stderr
     return str(path)
+
+
+@pytest.fixture(scope='session')
+def installed(tarball, tmp_path_factory):
+    """A collections path holding this collection only (from the tarball), nothing else but ansible.builtin."""
+    return install(tarball, tmp_path_factory.mktemp('collections'))
 
 
 @pytest.fixture

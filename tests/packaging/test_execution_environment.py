@@ -124,7 +124,7 @@ def test_system_requirements_resolve_on_this_platform(context, installed_in_imag
     bindep = os.path.join(os.path.dirname(sys.executable), 'bindep')
     result = run([bindep, '-l', 'newline', '-f', str(listed)])
     assert result.returncode == 0, result.stdout + result.stderr
-    assert result.stdout.split() == ['openssh-client']
+    assert result.stdout.split() == ['openssh-client', 'sshpass']
 
 
 def test_a_constraints_line_in_requirements_would_break_the_image(context, installed_in_image, tmp_path):

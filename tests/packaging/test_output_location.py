@@ -11,7 +11,7 @@ import os
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from tests.packaging.conftest import EXAMPLE_PROJECT, ansible_env, run
+from tests.packaging.conftest import EXAMPLE_PROJECT, ansible_env, install, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
 
@@ -23,8 +23,14 @@ def elsewhere(tmp_path):
     return path
 
 
+# What the example's switch users credential (examples/awx/credential_types) gives a job: a hash per user.
+SWITCH_USERS = json.dumps({'aifabric_switch_users': {
+    'admin': '$6$aifabrictest$UjtAzwcExjwnlOwAXJZ/KS1e7NZpbtTn/hrhgnubkYMbMSl5RF6Eogbjz1WHLSkkpBIpvOJZ2cToji9jlCFYi0'}})
+
+
 def _playbook(playbook, inventory, cwd, env, *extra):
-    return run(ansible_cli('playbook') + ['-i', str(inventory), playbook] + list(extra), env=env, cwd=str(cwd))
+    command = ansible_cli('playbook') + ['-i', str(inventory), playbook, '-e', SWITCH_USERS] + list(extra)
+    return run(command, env=env, cwd=str(cwd))
 
 
 def test_installed_collection_writes_under_the_inventory_output_dir(installed, empty_config, project, elsewhere):
@@ -66,10 +72,13 @@ def test_refuses_to_write_into_an_inventory_directory(installed, empty_config, p
     assert (inventory / 'out' / 'pod1' / 'configs' / 'leaf001' / 'config_db.json').is_file()
 
 
-def test_an_example_inventory_of_the_installed_collection_renders_outside_the_collection(installed, empty_config,
+def test_an_example_inventory_of_the_installed_collection_renders_outside_the_collection(tarball, empty_config,
                                                                                           elsewhere, tmp_path):
     """The shipped lab inventory, used where it is installed: the files go to $XDG_DATA_HOME/aifabric.fabric/out, the
-    collection stays as installed (ansible-galaxy collection verify), and an output directory inside it is refused."""
+    collection stays as installed (ansible-galaxy collection verify), and an output directory inside it is refused.
+    An installation of its own: other tests' Python processes may leave byte-code caches in the shared one."""
+    (tmp_path / 'collections').mkdir()
+    installed = install(tarball, tmp_path / 'collections')
     env = ansible_env(collections_path=installed, config=empty_config, XDG_DATA_HOME=str(tmp_path / 'data'))
     source = os.path.join(installed, 'ansible_collections', 'aifabric', 'fabric', 'inventories', 'lab', 'fabric.yml')
     render = _playbook('aifabric.fabric.render', source, elsewhere, env, '-e', 'aifabric_render_docs=false')
