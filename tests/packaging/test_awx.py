@@ -251,5 +251,5 @@ def test_validate_job_before_deploy_publishes_the_check_summary(awx_job):
     assert {key: published[key] for key in report['summary']} == report['summary']
     with open(os.path.join(ROOT, 'docs', 'awx.md'), encoding='utf-8') as handle:  # the page shows this run's figures
         shown = re.search(r'checks_run: (\d+), passed: (\d+), .*, results: (\d+), devices: (\d+)', handle.read())
-    assert tuple(int(value) for value in shown.groups()) == (published['checks_run'], published['passed'],
-                                                               published['results'], published['devices'])
+    expected = (published['checks_run'], published['passed'], published['results'], published['devices'])
+    assert tuple(int(value) for value in shown.groups()) == expected

@@ -56,8 +56,8 @@ def test_a_misspelt_intent_field_stops_the_play_with_its_problem_printed_once(in
     assert 'Traceback' not in output, output
 
 
-def test_an_empty_configuration_with_ansible_defaults_says_what_a_configuration_starts_with(installed, empty_config,
-                                                                                           tmp_path):
+def test_an_empty_configuration_with_ansible_defaults_says_what_a_configuration_starts_with(
+        installed, empty_config, tmp_path):
     """docs/usage.md, "Bad configuration": with Ansible's defaults an empty fabric.yml never reaches the plugin (Ansible
     picks it by its plugin line); the render stops saying what the file must start with."""
     (tmp_path / 'inventory').mkdir()

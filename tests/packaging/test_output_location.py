@@ -72,8 +72,8 @@ def test_refuses_to_write_into_an_inventory_directory(installed, empty_config, p
     assert (inventory / 'out' / 'pod1' / 'configs' / 'leaf001' / 'config_db.json').is_file()
 
 
-def test_an_example_inventory_of_the_installed_collection_renders_outside_the_collection(tarball, empty_config,
-                                                                                          elsewhere, tmp_path):
+def test_an_example_inventory_of_the_installed_collection_renders_outside_the_collection(
+        tarball, empty_config, elsewhere, tmp_path):
     """The shipped lab inventory, used where it is installed: the files go to $XDG_DATA_HOME/aifabric.fabric/out, the
     collection stays as installed (ansible-galaxy collection verify), and an output directory inside it is refused.
     An installation of its own: other tests' Python processes may leave byte-code caches in the shared one."""
