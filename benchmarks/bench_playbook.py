@@ -17,6 +17,7 @@ Target (issue 11): <= 10 s for the 16k fabric (fresh), on the 2-core build machi
     python benchmarks/bench_playbook.py                    # gpu16k (sonic), lab, pod1k; 3 repeats
     python benchmarks/bench_playbook.py --fabrics gpu16k --repeat 5 --platform eos
     python benchmarks/bench_playbook.py --no-docs          # also pass -e aifabric_render_docs=false
+    python benchmarks/bench_playbook.py --no-netbox        # also pass -e aifabric_render_netbox=false (no NetBox bundle)
 """
 
 from __future__ import annotations
@@ -66,10 +67,12 @@ def environment():
     return env
 
 
-def play(inventory, out, docs=True):
+def play(inventory, out, docs=True, netbox=True):
     command = ['ansible-playbook', PLAYBOOK, '-i', inventory, '-v', '-e', 'aifabric_render_out=%s' % out]
     if not docs:
         command += ['-e', 'aifabric_render_docs=false']
+    if not netbox:
+        command += ['-e', 'aifabric_render_netbox=false']
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(command, cwd=_common.ROOT, env=environment(), stdout=subprocess.PIPE,
@@ -103,7 +106,8 @@ def output_reference(base, devices) -> dict:
     return _common.file_system_reference(_common.scratch('aifabric-bench-fs-'), files, devices, size // max(1, files))
 
 
-def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', docs=True, servers=2048, quiet=False):
+def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', docs=True, servers=2048, quiet=False,
+        netbox=True):
     missing = missing_parts()
     if missing:
         raise SystemExit('not available yet: %s' % ', '.join(os.path.relpath(path, _common.ROOT) for path in missing))
@@ -118,7 +122,7 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
                 for case in ('fresh', 'rerun'):
                     _common.settle()
                     load = os.getloadavg()[0]
-                    result = play(inventories[fabric], base, docs)
+                    result = play(inventories[fabric], base, docs, netbox)
                     result.update(fabric=fabric, case=case, load1_before=load)
                     if case == 'fresh':  # what the file system alone costs for these files right now
                         result['fs_reference'] = output_reference(base, result['devices'])
@@ -153,15 +157,16 @@ def run(fabrics=('gpu16k', 'lab', 'pod1k'), repeat=3, platform_name='sonic', doc
             }
     gate = summary.get('gpu16k/fresh')
     passed = gate['wall']['median'] <= TARGET_SECONDS if gate else None
-    return {'benchmark': 'playbook', 'platform': platform_name, 'docs': docs, 'repeat': repeat,
+    return {'benchmark': 'playbook', 'platform': platform_name, 'docs': docs, 'netbox': netbox, 'repeat': repeat,
             'machine_before': before, 'machine_after': after, 'target_seconds': TARGET_SECONDS, 'pass': passed,
             'summary': summary, 'runs': runs}
 
 
 def report(data) -> str:
-    lines = ['ansible-playbook playbooks/render.yml (inventory = intent via aifabric.fabric.fabric, docs %s, '
-             'gpu16k switches: %s), wall seconds median (min-max) of %d' % (
-                 'on' if data['docs'] else 'off', data['platform'], data['repeat']),
+    lines = ['ansible-playbook playbooks/render.yml (inventory = intent via aifabric.fabric.fabric, docs %s, NetBox '
+             'bundle %s, gpu16k switches: %s), wall seconds median (min-max) of %d' % (
+                 'on' if data['docs'] else 'off', 'on' if data.get('netbox', True) else 'off', data['platform'],
+                 data['repeat']),
              'Machine: %s before, %s after' % (_common.load_text(data['machine_before']),
                                                _common.load_text(data['machine_after'])),
              'CPU = user+system time of ansible-playbook and its workers (independent of the machine load; '
@@ -192,6 +197,7 @@ def main(argv=None):
     parser.add_argument('--platform', default='sonic', choices=('sonic', 'eos', 'nvue'), help='gpu16k switch platform')
     parser.add_argument('--servers', type=int, default=2048, help='gpu16k servers (smaller for a smoke run)')
     parser.add_argument('--no-docs', dest='docs', action='store_false', help='render configurations only')
+    parser.add_argument('--no-netbox', dest='netbox', action='store_false', help='without the NetBox import bundle')
     parser.add_argument('--wait', type=int, default=0, metavar='SECONDS',
                         help='wait up to SECONDS for playbooks/render.yml and its plugins to exist')
     args = parser.parse_args(argv)
@@ -199,7 +205,7 @@ def main(argv=None):
     while missing_parts() and time.time() < deadline:
         time.sleep(30)
     fabrics = [name.strip() for name in args.fabrics.split(',') if name.strip()]
-    data = run(fabrics, args.repeat, args.platform, args.docs, args.servers)
+    data = run(fabrics, args.repeat, args.platform, args.docs, args.servers, netbox=args.netbox)
     path = _common.save_result('playbook.json', data)
     print(report(data))
     print('Results: %s' % path)

@@ -20,7 +20,7 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs, netbox
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff import DiffCollector
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
@@ -35,6 +35,8 @@ ARGUMENT_SPEC = {
     'out': {'type': 'path'},
     'devices': {'type': 'list', 'elements': 'str'},
     'docs': {'type': 'bool', 'default': True},
+    'netbox': {'type': 'bool', 'default': True},
+    'netbox_status': {'type': 'str', 'default': netbox.DEFAULT_STATUS, 'choices': list(netbox.STATUSES)},
     'prune': {'type': 'bool', 'default': True},
     'diff_max_files': {'type': 'int', 'default': 10},
     'diff_max_lines': {'type': 'int', 'default': 400},
@@ -118,14 +120,15 @@ class ActionModule(ActionBase):
                 summary = {'changed': False, 'written': 0, 'unchanged': output.unchanged, 'removed': [],
                            'files': len(output.files), 'manifest': None}
             else:
-                prune = [CONFIGS, FABRIC_FILES] + ([DOCS] if args['docs'] else [])
+                prune = [CONFIGS, FABRIC_FILES] + ([DOCS] if args['docs'] else []) + \
+                    ([netbox.NETBOX_DIR] if args['netbox'] else [])
                 meta = {'fabric': design.name, 'intent': os.path.realpath(intent), 'devices': len(rendered),
                         'subset': args['devices'] is not None}
                 # What each device was rendered from: a deploy pushes these files only while the intent is the same.
                 meta.update(render_meta(intent, rendered, list(design.nodes) if args['devices'] is not None else (),
                                         read_manifest(os.path.realpath(dest)) if os.path.isdir(dest) else None))
                 try:
-                    summary = output.finish(roots=[CONFIGS, FABRIC_FILES, DOCS], meta=meta,
+                    summary = output.finish(roots=[CONFIGS, FABRIC_FILES, DOCS, netbox.NETBOX_DIR], meta=meta,
                                             prune=prune if args['prune'] and args['devices'] is None else [])
                 except OutputError as exc:
                     raise AnsibleActionFail('%s. Nothing was changed in %s.' % (exc, dest)) from None
@@ -144,6 +147,7 @@ class ActionModule(ActionBase):
             changed_files=list(output.written)[:CHANGED_FILES_LISTED] if not failed else [],
             configs=os.path.join(dest, CONFIGS),
             index=os.path.join(dest, DOCS, 'index.md') if args['docs'] else None,
+            netbox=os.path.join(dest, netbox.NETBOX_DIR) if args['netbox'] and args['devices'] is None else None,
             manifest=summary['manifest'],
             summary=design.summary(),
             timings={'design': round(designed - started, 3), 'devices': round(devices_done - designed, 3),
@@ -179,6 +183,8 @@ class ActionModule(ActionBase):
                 errors['(fabric)'] = '%s: %s' % (type(exc).__name__, exc)
                 fabric_files = {}
             documents.extend((relative, functools.partial(str, text)) for relative, text in sorted(fabric_files.items()))
+            if args['netbox']:  # the fabric's NetBox import bundle, like the Kubernetes files of whole-fabric renders
+                documents.extend(netbox.bundle_documents(design, args['netbox_status']))
         if args['docs']:
             documents.extend(('%s/%s' % (DOCS, relative), make)
                              for relative, make in docs.fabric_documents(design, args['max_nodes_per_tier']))

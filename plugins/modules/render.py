@@ -18,6 +18,11 @@ description:
     switch's ASN. C(devices.md) has one row per device and C(devices/<device>.md) one page per rendered device.
     C(overlay.md) lists the VRFs and networks with VLAN, VNI and route targets. C(topology.svg) is a picture of
     the tiers with rails colour-coded.
+  - Also writes the fabric's NetBox import bundle to C(<dest>/netbox/) on whole-fabric renders unless O(netbox=false):
+    one CSV file per NetBox object type (site, manufacturers, platforms, device types, device roles, RIRs, ASNs,
+    route targets, VRFs, VLAN group, VLANs, prefixes, devices, interfaces, cables, IP addresses), numbered in the
+    order NetBox must import them, with the field names of NetBox's bulk import forms (NetBox 4.6), and
+    C(bundle.json) listing them with the import view of each.
   - A file is written only when its content differs from what O(dest) holds; the task reports C(changed) only then.
   - Files are written into a staging generation next to O(dest) (C(.<name>.generations/)) and switched into place
     atomically when the render is complete; O(dest) is then a symlink to the complete generation. A render that fails
@@ -60,6 +65,19 @@ options:
       - Also write the fabric documentation to C(<dest>/docs/).
     type: bool
     default: true
+  netbox:
+    description:
+      - Also write the NetBox import bundle to C(<dest>/netbox/) (whole-fabric renders only: a render of O(devices)
+        keeps the bundle an earlier render wrote).
+    type: bool
+    default: true
+  netbox_status:
+    description:
+      - The status of the bundle's objects. V(planned) for a fabric still to be built (sites, devices and cables
+        planned; prefixes, VLANs and IP addresses reserved), V(active) for one that runs (active; cables connected).
+    type: str
+    choices: [planned, active]
+    default: planned
   prune:
     description:
       - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that an earlier render wrote (its C(manifest.json)
@@ -209,6 +227,11 @@ index:
   description: Path of the fabric README (C(docs/index.md)); null when O(docs=false).
   returned: always
   type: str
+netbox:
+  description: Directory of the NetBox import bundle (C(<dest>/netbox)); null when O(netbox=false) or O(devices) is set.
+  returned: always
+  type: str
+  sample: /srv/fabric/out/lab/netbox
 summary:
   description: Fabric summary (GPUs, hosts, leaves, spines, super-spines, tiers, pods, rails, links, oversubscription, platforms).
   returned: always

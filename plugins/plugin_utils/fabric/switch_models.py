@@ -74,6 +74,10 @@ class SwitchModel:
     adaptive_routing: bool
     default_for: tuple
     source: str
+    manufacturer: str = ''  # the maker's own spelling (NVIDIA); the vendor when the model names none
+    product: str = ''       # the datasheet's model number (SN5600); the model's name when it names none
+    form_factor: str | None = None  # the front-panel cage (osfp, qsfpdd, ...), None when the model does not say
+    rack_units: int | None = None   # height, None when the model does not say
 
     def section(self, platform: str):
         """The platform's own section of the model (None: the model has none)."""
@@ -141,7 +145,9 @@ def _model_from_data(data: dict, path: str) -> SwitchModel:
         vxlan_ecn_propagation=bool(data.get('vxlan', {}).get('ecn_propagation', False)),
         adaptive_routing=bool(data.get('adaptive_routing', False)),
         default_for=tuple(data.get('default_for', ())),
-        source=os.path.basename(path))
+        source=os.path.basename(path),
+        manufacturer=data.get('manufacturer', data['vendor']), product=data.get('product', data['name']),
+        form_factor=ports.get('form_factor'), rack_units=data.get('rack_units'))
 
 
 def _sections(data: dict, path: str) -> dict:

@@ -106,3 +106,13 @@ def test_design_only_validation_toy_fabric():
     run = data['design']['runs'][0]
     assert run['summary']['verdict'] == 'PASSED' and run['results'] == run['summary']['passed'] > 0
     assert set(run['sizes']) == {'json', 'markdown', 'html', 'prometheus'} and 'checks' in run['phases']
+
+
+def test_netbox_bundle_toy_fabric():
+    """bench_netbox on a toy fabric: every file of the bundle is made and counted."""
+    import bench_netbox  # pylint: disable=import-outside-toplevel
+    data = bench_netbox.run('sonic', repeat=1, servers=8)
+    files = data['runs'][0]['files']
+    assert len(files) == 16 and all(entry['rows'] > 0 for entry in files if entry['file'] == '14-interfaces.csv')
+    assert '16-ip-addresses.csv' in bench_netbox.report(data)
+

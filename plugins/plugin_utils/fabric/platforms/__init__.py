@@ -126,6 +126,14 @@ class Platform:
     # The out-of-band management port and the VRF it lives in when management.vrf is on.
     management_interface: str = 'eth0'
     management_vrf: str = 'mgmt'
+    # Its logical interfaces as the NOS names them (the NetBox export records them by these names): the router-ID
+    # loopback, the VTEP's source (the same name when one loopback holds both addresses) and the SVI of a routed
+    # network ('{vlan}' stands for its VLAN ID); svi_address: that SVI holds an address of its own beside the anycast
+    # gateway (NVUE's VRR). The contract test checks them against what render.py writes.
+    loopback_interface: str = 'lo'
+    vtep_interface: str = 'lo'
+    svi_interface: str = 'vlan{vlan}'
+    svi_address: bool = False
     # containerlab kinds a lab twin can run this platform as (lab.py KINDS beside it), the default first.
     lab_kinds: tuple = ()
     # The Python packages its deploy driver and its gatherer (with the checks that read what it gathers) import:

@@ -13,6 +13,7 @@ from unittest.mock import MagicMock
 import pytest
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.netbox import FILES as NETBOX_FILES
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import read_manifest, verify
 from tests.unit.utils.paths import ROOT
 
@@ -83,9 +84,11 @@ def test_first_run_writes_everything_second_run_changes_nothing(run, fake_render
     expected |= {'docs/devices/%s.md' % name for name in LAB_DEVICES}
     expected |= {'docs/%s' % name for name in FABRIC_DOCS}
     expected |= {'k8s/lab.yaml'}  # the fabric's own files, written once
+    expected |= {'netbox/bundle.json'} | {'netbox/%s' % item.name for item in NETBOX_FILES}
     assert set(_tree(dest)) == expected
     assert (first['files'], first['written'], first['unchanged'], first['removed']) == (len(expected), len(expected), 0, 0)
     assert first['index'] == str(dest / 'docs' / 'index.md')
+    assert first['netbox'] == str(dest / 'netbox')
     assert first['summary']['gpus'] == 8
     assert first['manifest'] == str(dest / 'manifest.json')
     assert verify(str(dest)) == []
@@ -116,7 +119,7 @@ def test_check_mode_reports_but_writes_nothing(run, fake_renderer, tmp_path):
     dest = tmp_path / 'out'
     result = run(check=True, intent=LAB_INTENT, dest=str(dest))
     assert result['changed'] is True
-    assert result['written'] == result['files'] == 10 * 2 + len(FABRIC_DOCS) + 1
+    assert result['written'] == result['files'] == 10 * 2 + len(FABRIC_DOCS) + 1 + len(NETBOX_FILES) + 1
     assert 'would write' in result['msg']
     assert not dest.exists()
 
@@ -178,6 +181,23 @@ def test_devices_subset(run, fake_renderer, tmp_path):
     assert result['devices'] == 2
     assert set(_tree(dest)) == {'configs/spine002/model.json', 'configs/gpu0003/model.json'}
     assert result['index'] is None
+    assert result['netbox'] is None  # the bundle is about the whole fabric: whole-fabric renders write it
+
+
+def test_netbox_bundle_off_status_and_kept(run, fake_renderer, tmp_path):
+    dest = tmp_path / 'out'
+    result = run(intent=LAB_INTENT, dest=str(dest), docs=False, netbox=False)
+    assert result['netbox'] is None and not (dest / 'netbox').exists()
+    result = run(intent=LAB_INTENT, dest=str(dest), docs=False, netbox_status='active')
+    assert result['netbox'] == str(dest / 'netbox')
+    devices = (dest / 'netbox' / '13-devices.csv').read_text().splitlines()
+    assert {line.split(',')[5] for line in devices[1:]} == {'active'}
+    assert 'netbox/13-devices.csv' in read_manifest(str(dest))['files'] and verify(str(dest)) == []
+    run(intent=LAB_INTENT, dest=str(dest), docs=False, netbox=False)  # off: what an earlier render wrote stays
+    assert (dest / 'netbox' / '13-devices.csv').read_text().splitlines() == devices
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail, match='netbox_status.*planned, active'):
+        run(intent=LAB_INTENT, dest=str(dest), netbox_status='running')
 
 
 def test_prune_removes_only_what_the_render_wrote_and_no_longer_produces(run, fake_renderer, monkeypatch, tmp_path):
@@ -299,6 +319,7 @@ def test_render_playbook_changed_then_idempotent(tmp_path):
     assert first.returncode == 0, first.stdout + first.stderr
     assert 'changed=1' in first.stdout
     assert 'Fabric README:  %s' % (dest / 'docs' / 'index.md') in first.stdout
+    assert 'NetBox import:  (not rendered)' in first.stdout  # some devices: the bundle comes with whole renders
     second = _playbook(inventory, '-e', extra)
     assert second.returncode == 0, second.stdout + second.stderr
     assert 'changed=0' in second.stdout

@@ -22,6 +22,7 @@ PLATFORM = Platform(
     releases=('8.4', '8.5', '9.0', '9.1', '10.0', '10.1', '10.2', '10.3'),
     default_release='8.4',
     kernel_dataplane=True,
+    svi_interface='br{vlan}',  # render.py bridge_name(): the routed network's bridge holds the gateway
     lab_kinds=('linux',),
     deploy_libraries=('netmiko',),
 )

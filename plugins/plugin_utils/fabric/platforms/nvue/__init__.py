@@ -33,6 +33,7 @@ PLATFORM = Platform(
     uses_models=True,
     port_naming=port_name,
     adaptive_routing=True,
+    svi_address=True,  # VRR: the SVI's own address beside the anycast one
     # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (render.py SYNTAX).
     releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'),
     default_release='5.14',

@@ -91,6 +91,10 @@ PLATFORM = Platform(
     uses_models=True,
     port_naming=port_name,
     sku_buffers=sku_buffers,
+    # render.py LOOPBACK_ROUTER_ID, LOOPBACK_VTEP, vlan_name()
+    loopback_interface='Loopback0',
+    vtep_interface='Loopback1',
+    svi_interface='Vlan{vlan}',
     hardware_facts=hardware_facts,
     model_section=ModelSection('switch-model.schema.yml', read_model_section, 'HWSKU ports and buffers'),
     # CONFIG_DB VRF keys are Vrf<name> and Linux interface names hold 15 characters (sonic-vrf.yang; netdevice(7)).
