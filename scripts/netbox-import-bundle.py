@@ -13,7 +13,9 @@ Each file of bundle.json is uploaded in its order (format and CSV delimiter left
 offers them); a file without rows is skipped. The import of a file is one transaction in NetBox: it either creates
 every row or nothing, and its error messages ("Record 12 interface: ...") are printed. Exit status 1 when a file
 fails, when NetBox holds another number of objects than the bundle has rows, or when a check of the imported
-fabric fails (every cable joins two interfaces, every device with a management address has it as its primary IP).
+fabric fails (every cable joins two interfaces, every address is on an interface, and as many devices have a primary
+IP and a platform, interfaces an untagged VLAN, a VRF or management only, addresses a VRF, prefixes a VLAN and cables a
+length as the files say).
 """
 
 from __future__ import annotations
@@ -63,25 +65,42 @@ def upload(session, url, view, path):
     return False, seconds, found or ['HTTP %d without a message NetBox printed' % answer.status_code]
 
 
-def netbox_counts(files):
-    """What NetBox's models hold, per object type of the bundle, and the checks of the imported fabric."""
+def filled(path, column) -> int:
+    """Rows of a bundle file whose `column` is filled (a boolean column: true)."""
+    with open(path, newline='', encoding='utf-8') as stream:
+        return sum(1 for row in csv.DictReader(stream) if row.get(column) not in (None, '', 'false'))
+
+
+def netbox_counts(bundle, files):
+    """What NetBox's models hold, per object type of the bundle, and checks of the imported fabric: the links NetBox
+    made from the named references (VLANs, VRFs, platforms, lengths, primary IPs) as many as the files name."""
     import django
     os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'netbox.settings')
     django.setup()
     from django.apps import apps
     counts = {item['model']: apps.get_model(item['model']).objects.count() for item in files}
-    device = apps.get_model('dcim.device')
-    interface = apps.get_model('dcim.interface')
-    address = apps.get_model('ipam.ipaddress')
-    cable = apps.get_model('dcim.cable')
-    managed = address.objects.filter(description__startswith='management of ').values_list('description', flat=True)
-    primary = set(device.objects.exclude(primary_ip4=None).values_list('name', flat=True))
+    path = {item['model']: os.path.join(bundle, item['file']) for item in files}
+    model = apps.get_model
+    interface, address, cable = model('dcim.interface'), model('ipam.ipaddress'), model('dcim.cable')
     checks = {
         'cabled interfaces = 2 x cables': interface.objects.exclude(cable=None).count() == 2 * cable.objects.count(),
-        'every management address is its device\'s primary IP':
-            {text[len('management of '):] for text in managed} == primary,
         'every address is on an interface': not address.objects.filter(assigned_object_id=None).exists(),
     }
+    linked = [
+        ('devices with a primary IP', model('dcim.device').objects.exclude(primary_ip4=None),
+         'ipam.ipaddress', 'is_primary'),
+        ('devices with a platform', model('dcim.device').objects.exclude(platform=None), 'dcim.device', 'platform'),
+        ('interfaces with an untagged VLAN', interface.objects.exclude(untagged_vlan=None), 'dcim.interface',
+         'untagged_vlan'),
+        ('interfaces in a VRF', interface.objects.exclude(vrf=None), 'dcim.interface', 'vrf.name'),
+        ('management-only interfaces', interface.objects.filter(mgmt_only=True), 'dcim.interface', 'mgmt_only'),
+        ('addresses in a VRF', address.objects.exclude(vrf=None), 'ipam.ipaddress', 'vrf'),
+        ('prefixes with a VLAN', model('ipam.prefix').objects.exclude(vlan=None), 'ipam.prefix', 'vlan'),
+        ('cables with a length', cable.objects.exclude(length=None), 'dcim.cable', 'length'),
+    ]
+    for name, queryset, source, column in linked:
+        expected = filled(path[source], column)
+        checks['%s: %d as in the files' % (name, expected)] = queryset.count() == expected
     return counts, checks
 
 
@@ -114,7 +133,7 @@ def main():
         if not ok:
             report['ok'] = False
             break
-    counts, checks = netbox_counts(index['files'])
+    counts, checks = netbox_counts(args.bundle, index['files'])
     for entry in report['files']:
         entry['netbox'] = counts[entry['model']]
         if entry['netbox'] != entry['rows']:

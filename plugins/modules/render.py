@@ -80,9 +80,9 @@ options:
     default: planned
   prune:
     description:
-      - Remove files under C(<dest>/configs/) and C(<dest>/docs/) that an earlier render wrote (its C(manifest.json)
-        lists them) and the intent no longer produces (devices that left the fabric, renamed files). Only when every
-        device is rendered (no O(devices)) and rendering succeeded.
+      - Remove files under C(<dest>/configs/), C(<dest>/docs/), C(<dest>/k8s/) and C(<dest>/netbox/) that an earlier
+        render wrote (its C(manifest.json) lists them) and the intent no longer produces (devices that left the
+        fabric, renamed files). Only when every device is rendered (no O(devices)) and rendering succeeded.
       - Nothing else is ever removed. Files the collection did not write (validation reports, notes of your own) are
         carried into each new generation and never listed in the manifest.
     type: bool
