@@ -55,9 +55,8 @@ def report(data) -> str:
              'Machine: %s before, %s after' % (_common.load_text(data['machine_before']),
                                                _common.load_text(data['machine_after']))]
     for position, entry in enumerate(runs[0]['files']):
-        stat = _common.summarize([run['files'][position]['cpu'] for run in runs])
-        lines.append('  %-22s %8d rows %11d bytes %s' % (entry['file'], entry['rows'], entry['bytes'],
-                                                          _common.fmt_stat(stat, unit=' s', digits=3)))
+        cpu = _common.fmt_stat(_common.summarize([run['files'][position]['cpu'] for run in runs]), unit=' s', digits=3)
+        lines.append('  %-22s %8d rows %11d bytes %s' % (entry['file'], entry['rows'], entry['bytes'], cpu))
     bundle = _common.summarize([run['bundle_cpu'] for run in runs])
     devices = _common.summarize([run['devices_cpu'] for run in runs])
     ratio = _common.summarize([run['bundle_cpu'] / run['devices_cpu'] for run in runs])

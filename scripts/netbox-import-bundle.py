@@ -105,7 +105,7 @@ def netbox_counts(bundle, files):
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
+    parser = argparse.ArgumentParser(description=__doc__.split('\n\n', maxsplit=1)[0])
     parser.add_argument('--url', required=True)
     parser.add_argument('--user', required=True)
     parser.add_argument('--password', required=True)

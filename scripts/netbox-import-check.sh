@@ -39,10 +39,13 @@ command -v redis-server >/dev/null || { echo "netbox-import-check.sh: redis-serv
 
 pids=()
 as_pg=()
+# shellcheck disable=SC2317  # run by the EXIT trap
 cleanup() {
   for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
   for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  [ -f "$work/pg/postmaster.pid" ] && "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
+  if [ -f "$work/pg/postmaster.pid" ]; then
+    "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$work/pg" -m fast -w stop >/dev/null 2>&1 || true
+  fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

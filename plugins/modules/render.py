@@ -18,7 +18,7 @@ description:
     switch's ASN. C(devices.md) has one row per device and C(devices/<device>.md) one page per rendered device.
     C(overlay.md) lists the VRFs and networks with VLAN, VNI and route targets. C(topology.svg) is a picture of
     the tiers with rails colour-coded.
-  - Also writes the fabric's NetBox import bundle to C(<dest>/netbox/) on whole-fabric renders unless O(netbox=false):
+  - Also writes the fabric's NetBox import bundle to C(<dest>/netbox/) on whole-fabric renders unless O(netbox=false),
     one CSV file per NetBox object type (site, manufacturers, platforms, device types, device roles, RIRs, ASNs,
     route targets, VRFs, VLAN group, VLANs, prefixes, devices, interfaces, cables, IP addresses), numbered in the
     order NetBox must import them, with the field names of NetBox's bulk import forms (NetBox 4.6), and
@@ -67,8 +67,8 @@ options:
     default: true
   netbox:
     description:
-      - Also write the NetBox import bundle to C(<dest>/netbox/) (whole-fabric renders only: a render of O(devices)
-        keeps the bundle an earlier render wrote).
+      - Also write the NetBox import bundle to C(<dest>/netbox/). Whole-fabric renders only; a render of O(devices)
+        keeps the bundle an earlier render wrote.
     type: bool
     default: true
   netbox_status:

@@ -115,4 +115,3 @@ def test_netbox_bundle_toy_fabric():
     files = data['runs'][0]['files']
     assert len(files) == 16 and all(entry['rows'] > 0 for entry in files if entry['file'] == '14-interfaces.csv')
     assert '16-ip-addresses.csv' in bench_netbox.report(data)
-

@@ -176,6 +176,7 @@ def test_the_logical_interfaces_are_named_as_each_platform_renders_them(name):
     text = '\n'.join(render_model(leaf).values())
     vlan = leaf['evpn']['vlans'][0]
     svi = platform.svi_interface.format(vlan=100)
+
     def renders(interface):
         return re.search(r'(?<![\w.-])%s(?![\w.-])' % re.escape(interface), text)
     for interface in (platform.loopback_interface, platform.vtep_interface, svi):
