@@ -126,6 +126,14 @@ def _key(row, columns):
 def check_references(files, forms, problems):
     """Every related cell names an object of an earlier file of the bundle (by the form's to_field, within its scope)."""
     seen = {}  # model -> rows of the files read so far
+    indexes = {}  # (model, attribute) -> {value: rows of the files read so far}
+
+    def named(target, attribute, value):
+        if (target, attribute) not in indexes:
+            index = indexes[(target, attribute)] = {}
+            for other in seen.get(target, ()):
+                index.setdefault(other.get(attribute), []).append(other)
+        return indexes[(target, attribute)].get(value, ())
     for name, model, header, rows in files:
         fields = forms[model]['fields']
         for field, attribute in header.items():
@@ -135,19 +143,19 @@ def check_references(files, forms, problems):
             target = related['model']
             to_field = attribute or related['to_field']
             scope = SCOPES.get((model, target), ())
-            known = seen.get(target, [])
             multiple = fields[field]['kind'].startswith('CSVModelMultiple')
             for number, row in enumerate(rows, start=1):
                 if row[field] == '':
                     continue
                 values = row[field].split(',') if multiple else [row[field]]
                 for value in values:
-                    matches = [other for other in known if other.get(to_field) == value and
-                               all(other.get(theirs) == row.get(mine) for mine, theirs in scope)]
+                    matches = [other for other in named(target, to_field, value)
+                               if all(other.get(theirs) == row.get(mine) for mine, theirs in scope)]
                     if len(matches) != 1:
                         problems.append('%s row %d: %s %r names %s %s of the files before %s' % (
                             name, number, field, value, 'no' if not matches else 'more than one', target, name))
         seen.setdefault(model, []).extend(rows)
+        indexes = {key: index for key, index in indexes.items() if key[0] != model}
     return seen
 
 
