@@ -23,15 +23,18 @@ the render's workers write them beside the devices.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import ipaddress
 import json
 from dataclasses import dataclass
+from typing import Callable, Iterable
 
 from .design import ROLE_LABEL
 from .intent import named_pools
 from .platforms import get_platform
 from .switch_models import get_model
+from .terms import TOP_DOWN
 
 NETBOX_DIR = 'netbox'
 NETBOX_RELEASE = '4.6.8'  # the NetBox whose import forms the files follow (and that scripts/netbox-import-check.sh loads)
@@ -78,7 +81,7 @@ class BundleFile:
     model: str      # NetBox app_label.model
     view: str       # the bulk import view's path
     columns: tuple  # the import form's fields ('vrf.name': the related object named by another field)
-    rows: object    # rows(plan) -> iterable of tuples in column order
+    rows: Callable[['Plan'], Iterable[tuple]]  # rows in column order
 
 
 # ----------------------------------------------------------------------------------------------- the plan
@@ -198,7 +201,7 @@ def _device_types(plan):
 def _device_roles(plan):
     present = {node.role for node in plan.design.nodes.values()}
     colours = {'super_spine': '263238', 'spine': '455a64', 'leaf': '78909c', 'host': '2ca02c'}
-    for role in ('super_spine', 'spine', 'leaf', 'host'):
+    for role in TOP_DOWN:
         if role in present:
             yield (plan.role(role), _slug(ROLE_LABEL[role]), colours[role], 'aifabric %s' % ROLE_LABEL[role])
 
@@ -466,14 +469,18 @@ def index_text(design, status=DEFAULT_STATUS) -> str:
     }, indent=1) + '\n'
 
 
-def bundle_documents(design, status=DEFAULT_STATUS) -> list:
+def bundle_documents(design, status=DEFAULT_STATUS) -> list[tuple[str, Callable[[], str]]]:
     """[(relative path, make() -> text)] of the bundle: the render writes each like a fabric document."""
     statuses(status)
-    documents = [('%s/%s' % (NETBOX_DIR, INDEX), lambda: index_text(design, status))]
+    documents: list[tuple[str, Callable[[], str]]] = [
+        ('%s/%s' % (NETBOX_DIR, INDEX), functools.partial(index_text, design, status))]
     for item in FILES:
-        documents.append(('%s/%s' % (NETBOX_DIR, item.name),
-                          lambda item=item: csv_text(item, Plan(design, status))))
+        documents.append(('%s/%s' % (NETBOX_DIR, item.name), functools.partial(_file_text, item, design, status)))
     return documents
+
+
+def _file_text(bundle_file: BundleFile, design, status) -> str:
+    return csv_text(bundle_file, Plan(design, status))
 
 
 def bundle(design, status=DEFAULT_STATUS):

@@ -43,7 +43,7 @@ LAYERS = (
     ('design', 'the design: addressing, overlay, lossless, device models', [F + 'design', F + 'design.**']),
     ('reading and deploying', 'the gatherer of each device, the reviewed generation a deploy pushes, batches',
      [F + 'state.sources', F + 'deploy.reviewed', F + 'deploy.batches']),
-    ('rendering', 'device files and fabric documents, and their diffs', [F + 'render', F + 'docs', F + 'config_diff']),
+    ('rendering', 'device files and fabric documents, and their diffs', [F + 'render', F + 'docs', F + 'config_diff', F + 'netbox']),
     ('checks', 'validation and its reports, the performance gate', [F + 'checks', F + 'checks.**', F + 'perf']),
     ('controller', 'the design cache of the Ansible controller', ['plugin_utils.design_cache']),
     ('ansible', 'the Ansible plugins', ['action.*', 'inventory.*', 'filter.*']),
