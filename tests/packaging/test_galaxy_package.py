@@ -16,8 +16,8 @@ from tests.packaging.conftest import ROOT, ansible_env, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
 # Must never reach users: this repository's development, CI and benchmark files, and generated files.
-NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', 'tests/output/', 'tests/unit/benchmarks/',
-               'tests/unit/scripts/',
+NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', 'tests/unit/', 'tests/doubles/',
+               'extensions/molecule/',
                'Makefile', 'constraints.txt', 'test-requirements.txt', 'pytest.ini', 'mypy.ini', '.ansible-lint', '.gitignore',
                'ansible.cfg', 'scripts/ansible-test-pip-bootstrap.py', 'scripts/check-plugin-docs.sh',
                'scripts/run-stages.py']
@@ -25,7 +25,7 @@ NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', '
 SHIPPED = ['README.md', 'CHANGELOG.md', 'LICENSES/GPL-3.0-or-later.txt', 'meta/runtime.yml', 'meta/execution-environment.yml',
            'requirements.txt', 'bindep.txt', 'execution-environment.yml', 'docs/awx.md', 'docs/usage.md',
            'scripts/setup-host.sh', 'examples/awx/render.yml', 'examples/awx/surveys/render.json',
-           'tests/unit/requirements.txt', 'tests/conftest.py', 'extensions/molecule/render/molecule.yml']
+           'tests/sanity/ignore-2.21.txt']
 # Documents installed with the collection, and the top-level names of this repository a path in them may start with.
 DOCUMENTS = re.compile(r'^(README\.md|CHANGELOG\.md|docs/.+\.md|roles/[^/]+/README\.md|examples/.+\.md)$')
 
@@ -60,7 +60,7 @@ def test_tarball_leaves_out_development_files_and_keeps_what_users_need(tarball_
                     if name == prefix or (prefix.endswith('/') and (name.startswith(prefix) or '/' + prefix in name)))
     assert leaked == []
     assert sorted(set(SHIPPED) - tarball_files) == []
-    assert any(name.startswith('tests/unit/plugins/') for name in tarball_files)
+    assert [name for name in tarball_files if name.startswith('tests/') and not name.startswith('tests/sanity/')] == []
     assert not any('__pycache__' in name or name.endswith('.pyc') for name in tarball_files)
 
 
@@ -239,10 +239,15 @@ CODE = re.compile(r'```.*?```|`[^`\n]*`', re.S)  # links are never inside code; 
 GENERIC_NAMES = {'ansible.cfg'}
 
 
+# A fenced block right after a line that says it runs in a checkout of the repository (the test commands).
+IN_A_CHECKOUT = re.compile(r'checkout of the repository[^\n]*:\n\n?```.*?```', re.S)
+
+
 def document_problems(files, read, documents=None):
     """Links and repository paths in the installed documents that lead outside the installed collection: relative
     links that leave it or name a missing file, and paths of this repository (a top-level name followed by /...,
-    or a top-level file name) that the tarball does not hold. Placeholders (<name>, {x}, *) end the checked part."""
+    or a top-level file name) that the tarball does not hold. Placeholders (<name>, {x}, *) end the checked part; a
+    code block introduced as run in a checkout of the repository is left alone."""
     tracked = _git_files()
     tops = sorted({name.split('/')[0] for name in tracked}, key=len, reverse=True)
     top_files = {name for name in tracked if '/' not in name} - GENERIC_NAMES
@@ -250,7 +255,7 @@ def document_problems(files, read, documents=None):
     directories = {'/'.join(name.split('/')[:depth]) for name in files for depth in range(1, name.count('/') + 1)}
     problems = []
     for document in documents or sorted(name for name in files if DOCUMENTS.match(name)):
-        text = read(document)
+        text = IN_A_CHECKOUT.sub(' ', read(document))
         for target in MARKDOWN_LINK.findall(CODE.sub(' ', text)):
             if URL.match(target) or target.startswith(('#', 'mailto:')):
                 continue
@@ -281,11 +286,14 @@ def test_the_document_check_finds_links_and_paths_outside(tarball_files):
     text = {'docs/a.md': 'See [the benchmarks](../benchmarks/README.md), `benchmarks/run_all.py`, '
                          '[usage](usage.md), `docs/platform-<nos>.md`, `constraints.txt`, '
                          '[Makefile](https://github.com/aifabric/aifabric.fabric/blob/main/Makefile) and '
-                         'https://github.com/aifabric/aifabric.fabric/blob/main/benchmarks/README.md.\n'}
+                         'https://github.com/aifabric/aifabric.fabric/blob/main/benchmarks/README.md.\n'
+                         '\n```\npytest tests/unit/plugins\n```\n\n'
+                         'In a checkout of the repository (the tarball leaves the test suites out):\n\n'
+                         '```\npytest tests/roles\n```\n'}
     files = set(tarball_files) | {'docs/a.md'}
     problems = document_problems(files, text.get, documents=['docs/a.md'])
     assert problems == ['docs/a.md: link ../benchmarks/README.md', 'docs/a.md: path benchmarks/run_all.py',
-                        'docs/a.md: path constraints.txt']
+                        'docs/a.md: path constraints.txt', 'docs/a.md: path tests/unit/plugins']
 
 
 def test_manifest_names_the_collection_and_its_dependencies(tarball):
