@@ -93,7 +93,7 @@ notes:
   - The configuration file name must end in C(fabric.yml) or C(fabric.yaml), for example C(fabric.yml) or C(pod1k.fabric.yml).
   - For an AWX or Automation Platform inventory source from a project, keep the intent file outside the inventory
     directory (O(intent) may point anywhere), so that no other inventory plugin reads it whatever C(enable_plugins) is.
-  - When the inventory is a directory that also holds the intent file (C(inventories/lab/intent.yml)), the plugin claims
+  - When the inventory is a directory that also holds the intent file (C(fabrics/lab.yml)), the plugin claims
     the intent file and adds nothing from it, so that the C(ansible.builtin.yaml) plugin does not read the intent as
     YAML inventory. Keep this plugin before C(ansible.builtin.yaml) in C(enable_plugins).
   - The O(compose), O(groups) and O(keyed_groups) options of the constructed fragment are evaluated per host only when set;
@@ -105,7 +105,7 @@ seealso:
 
 EXAMPLES = r"""
 ---
-# inventories/lab/fabric.yml, with the intent next to it in inventories/lab/intent.yml;
+# inventories/lab/fabric.yml, with the intent next to it in fabrics/lab.yml;
 # generated files go to out/lab two directories up (the default output_dir)
 plugin: aifabric.fabric.fabric
 intent: intent.yml

@@ -76,7 +76,7 @@ seealso:
 EXAMPLES = r"""
 - name: Generate the lab topology
   aifabric.fabric.lab_topology:
-    intent: inventories/lab/intent.yml
+    intent: fabrics/lab.yml
     image: aifabric/lab-node:0123456789ab
     workdir: build/labs/lab
   register: lab

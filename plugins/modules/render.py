@@ -166,7 +166,7 @@ EXAMPLES = r"""
 
 - name: Render two devices of a given intent, configurations only
   aifabric.fabric.render:
-    intent: inventories/pod1k/intent.yml
+    intent: fabrics/pod1k.yml
     dest: out/pod1k
     devices: [leaf001, spine001]
     docs: false

@@ -145,7 +145,7 @@ EXAMPLES = r"""
 # inventory -i inventories/pod1k), or the check has nothing to check.
 - name: Pre-deploy consistency of the design alone (no device contacted)
   aifabric.fabric.validate:
-    intent: inventories/pod1k/intent.yml
+    intent: fabrics/pod1k.yml
     devices: "{{ groups['fabric_pod1k'] }}"
     gathered: false
     output_dir: out/pod1k/validation

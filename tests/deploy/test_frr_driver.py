@@ -19,7 +19,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render impo
 from tests.deploy.frr_node import FrrNode
 from tests.unit.utils.paths import ROOT
 
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(ROOT, 'fabrics', 'lab.yml')
 LEAF = 'leaf001'
 RELOAD = '/usr/lib/frr/frr-reload.py'
 

@@ -14,7 +14,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import 
 from tests.unit.utils.paths import ROOT
 
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(ROOT, 'fabrics', 'lab.yml')
 IMAGES = {'eos': 'ceos:4.32.0F', 'sonic': 'vrnetlab/sonic_sonic-vs:202405', 'nvue': 'networkop/cx:5.4.0'}
 
 

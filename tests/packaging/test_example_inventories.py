@@ -25,16 +25,19 @@ def shipped(installed, *parts):
     return os.path.join(installed, 'ansible_collections', 'aifabric', 'fabric', *parts)
 
 
+@pytest.mark.parametrize('form', ['file', 'directory'])
 @pytest.mark.parametrize('name', INVENTORIES)
-def test_an_example_inventory_loads_with_ansible_defaults_without_a_warning(installed, empty_config, tmp_path, name):
-    source = shipped(installed, 'inventories', name, 'fabric.yml')
+def test_an_example_inventory_loads_with_ansible_defaults_without_a_warning(installed, empty_config, tmp_path, name,
+                                                                            form):
+    """The intents live in fabrics/, outside the inventory directories: Ansible's yaml plugin reads no intent."""
+    source = shipped(installed, 'inventories', name, *(['fabric.yml'] if form == 'file' else []))
     result = run(ansible_cli('inventory') + ['--list', '-i', source],
                  env=ansible_env(collections_path=installed, config=empty_config), cwd=str(tmp_path))
     assert result.returncode == 0, result.stderr
     assert 'WARNING' not in result.stderr, result.stderr
     data = json.loads(result.stdout)
     assert sorted(group for group in set(data) - {'_meta'} if not PLUGIN_GROUP.match(group)) == []
-    design = design_from_file(shipped(installed, 'inventories', name, 'intent.yml'))
+    design = design_from_file(shipped(installed, 'fabrics', name + '.yml'))
     assert sorted(data['_meta']['hostvars']) == sorted(design.nodes)
 
 
@@ -42,9 +45,11 @@ def test_an_example_inventory_loads_with_ansible_defaults_without_a_warning(inst
 def test_a_misspelt_intent_field_stops_the_play_with_its_problem_printed_once(installed, empty_config, tmp_path, form):
     """With Ansible's defaults (unparsed sources are only warnings) a bad intent still stops the command at once,
     naming the field, instead of a play on an empty inventory that ends in "No fabric to render"."""
-    inventory = tmp_path / 'lab'
+    inventory = tmp_path / 'inventories' / 'lab'
     shutil.copytree(shipped(installed, 'inventories', 'lab'), str(inventory))
-    intent = inventory / 'intent.yml'
+    (tmp_path / 'fabrics').mkdir()
+    intent = tmp_path / 'fabrics' / 'lab.yml'
+    shutil.copy(shipped(installed, 'fabrics', 'lab.yml'), str(intent))
     intent.write_text(intent.read_text().replace('\nunderlay:', '\nunderlay_typo:'))
     source = inventory / 'fabric.yml' if form == 'file' else inventory
     result = run(ansible_cli('playbook') + ['-i', str(source), 'aifabric.fabric.render'],

@@ -6,6 +6,6 @@
 Pure Python (Jinja2, PyYAML, jsonschema); importable without Ansible:
 
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-    design = design_from_file('inventories/lab/intent.yml')
+    design = design_from_file('fabrics/lab.yml')
     model = design.device('leaf001')
 """

@@ -33,9 +33,10 @@ def _custom_stats(stdout):
 
 @pytest.fixture
 def lab_project(tmp_path):
-    """A copy of inventories/lab at <project>/inventories/lab, and an empty current directory elsewhere."""
+    """A copy of inventories/lab and fabrics/lab.yml in <project>, and an empty current directory elsewhere."""
     inventory = tmp_path / 'project' / 'inventories' / 'lab'
     shutil.copytree(os.path.join(ROOT, 'inventories', 'lab'), inventory)
+    shutil.copytree(os.path.join(ROOT, 'fabrics'), tmp_path / 'project' / 'fabrics')
     elsewhere = tmp_path / 'elsewhere'
     elsewhere.mkdir()
     return inventory, tmp_path / 'project' / 'out' / 'lab', elsewhere
@@ -65,7 +66,7 @@ def test_intent_without_inventory_needs_an_output_directory(lab_project):
     """aifabric_render_intent alone: no inventory names a directory, and the current directory is never the default."""
     _inventory, out, elsewhere = lab_project
     result = _playbook('render.yml', 'localhost,', elsewhere, '-e', json.dumps({
-        'aifabric_render_intent': os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'), 'aifabric_render_out': ''}))
+        'aifabric_render_intent': os.path.join(ROOT, 'fabrics', 'lab.yml'), 'aifabric_render_out': ''}))
     assert result.returncode != 0
     assert ('No output directory: an intent rendered without its inventory needs aifabric_render_out (base directory, '
             'one subdirectory per fabric) or aifabric_render_dest (exact directory).') in ' '.join(result.stdout.split())

@@ -10,7 +10,8 @@ import os
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 PLAYBOOKS = os.path.join(ROOT, 'playbooks')
 INVENTORIES = os.path.join(ROOT, 'inventories')
-LAB_INTENT = os.path.join(INVENTORIES, 'lab', 'intent.yml')
+FABRICS = os.path.join(ROOT, 'fabrics')  # the shipped intents, outside the inventory directories
+LAB_INTENT = os.path.join(FABRICS, 'lab.yml')
 FIXTURES = os.path.join(ROOT, 'tests', 'unit', 'fixtures')
 
 

@@ -19,7 +19,7 @@ from tests.unit.utils.paths import ROOT
 
 pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
-LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB_INTENT = os.path.join(ROOT, 'fabrics', 'lab.yml')
 LAB_SWITCHES = ['leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002']
 LAB_DEVICES = ['gpu0001', 'gpu0002', 'gpu0003', 'gpu0004'] + LAB_SWITCHES
 ACTION_MODULE = 'ansible_collections.aifabric.fabric.plugins.action.render'
@@ -309,7 +309,7 @@ def test_render_playbook_changed_then_idempotent(tmp_path):
     inventory = tmp_path / 'inventory'
     inventory.mkdir()
     shutil.copy(LAB_INTENT, inventory / 'intent.yml')
-    shutil.copy(os.path.join(ROOT, 'inventories', 'lab', 'fabric.yml'), inventory / 'fabric.yml')
+    (inventory / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
     dest = tmp_path / 'lab'
     extra = json.dumps({'aifabric_render_dest': str(dest), 'aifabric_render_devices': LAB_SWITCHES})
     check = _playbook(inventory, '--check', '-e', extra)
@@ -329,7 +329,7 @@ def test_render_playbook_changed_then_idempotent(tmp_path):
 def test_render_playbook_default_dest_and_explicit_intent(tmp_path):
     """Without an inventory fabric: aifabric_render_intent (relative to the current directory) names the intent."""
     out = tmp_path / 'out'
-    extra = json.dumps({'aifabric_render_intent': 'inventories/lab/intent.yml', 'aifabric_render_out': str(out),
+    extra = json.dumps({'aifabric_render_intent': 'fabrics/lab.yml', 'aifabric_render_out': str(out),
                         'aifabric_render_devices': ['spine001'], 'aifabric_render_docs': False})
     result = _playbook('localhost,', '-e', extra)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -347,7 +347,7 @@ def test_render_playbook_refuses_one_dest_for_two_fabrics(tmp_path):
     inventory = tmp_path / 'inventory'
     inventory.mkdir()
     shutil.copy(LAB_INTENT, inventory / 'intent.yml')
-    shutil.copy(os.path.join(ROOT, 'inventories', 'lab', 'fabric.yml'), inventory / 'fabric.yml')
+    (inventory / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
     (inventory / 'other.yml').write_text(
         'name: other\ntopology: {rail_optimized: {servers: 2, rails: 1, leaf_radix: 4}, naming: {host: "o{n}", '
         'leaf: "oleaf{n}", spine: "ospine{n}"}}\noverlay: {networks: [{name: r0, vlan: 100, subnet: 10.9.0.0/24, rails: [0]}]}\n')

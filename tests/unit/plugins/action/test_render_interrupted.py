@@ -25,15 +25,15 @@ from tests.unit.utils.paths import ROOT
 
 pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
-POD = os.path.join(ROOT, 'inventories', 'pod1k')
+POD_INTENT = os.path.join(ROOT, 'fabrics', 'pod1k.yml')
 EXCEPTION_NAME = re.compile(r'\b[A-Z][A-Za-z]*(?:Error|Exception)\b|Traceback')
 
 
 def _inventory(tmp_path, name, bfd=True):
     inventory = tmp_path / name
     inventory.mkdir()
-    shutil.copy(os.path.join(POD, 'fabric.yml'), inventory / 'fabric.yml')
-    with open(os.path.join(POD, 'intent.yml'), encoding='utf-8') as handle:
+    (inventory / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
+    with open(POD_INTENT, encoding='utf-8') as handle:
         text = handle.read()
     if not bfd:
         assert '  bfd: true\n' in text

@@ -109,7 +109,7 @@ def test_bad_arguments(action_loader):
     with pytest.raises(AnsibleActionFail, match='Not devices of fabric capture'):
         make_action(action_loader, 'aifabric.fabric.validate', {'devices': ['leaf999']}).run(task_vars=gathered_vars('healthy'))
     task_vars = gathered_vars('healthy')
-    task_vars['hostvars']['gpu0001']['aifabric_intent'] = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+    task_vars['hostvars']['gpu0001']['aifabric_intent'] = os.path.join(ROOT, 'fabrics', 'lab.yml')
     with pytest.raises(AnsibleActionFail, match='exactly one fabric intent'):
         make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
 

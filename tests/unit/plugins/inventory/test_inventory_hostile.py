@@ -24,7 +24,7 @@ from tests.unit.utils.paths import ROOT
 pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
 CORPUS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'invalid_inventories')
-LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB_INTENT = os.path.join(ROOT, 'fabrics', 'lab.yml')
 EXCEPTION_NAME = re.compile(r'\bTraceback\b|\b[A-Z][A-Za-z]*(?:Error|Exception)\b(?!:)')
 
 

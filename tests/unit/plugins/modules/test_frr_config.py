@@ -49,7 +49,7 @@ REAL_VTYSH = shutil.which('vtysh')
 def _lab_config():
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
-    design = design_from_file(os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'))
+    design = design_from_file(os.path.join(ROOT, 'fabrics', 'lab.yml'))
     return render_model(design.device('leaf001'))['frr.conf']
 
 

@@ -26,7 +26,7 @@ from tests.unit.utils.paths import ROOT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, 'fixtures', 'linux_netdev')
-DESIGN = design_from_file(os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'))
+DESIGN = design_from_file(os.path.join(ROOT, 'fabrics', 'lab.yml'))
 
 
 def captured(kind, node):

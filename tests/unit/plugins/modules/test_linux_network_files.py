@@ -22,7 +22,7 @@ from ansible_collections.aifabric.fabric.plugins.modules import linux_network_fi
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
 NETPLAN = '/usr/sbin/netplan'
-POD1K = design_from_file(os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml'))
+POD1K = design_from_file(os.path.join(ROOT, 'fabrics', 'pod1k.yml'))
 
 
 def _sections(text):

@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_device
 from tests.unit.utils.paths import ROOT
 
-POD1K = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
+POD1K = os.path.join(ROOT, 'fabrics', 'pod1k.yml')
 HUNK = re.compile(r'^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@')
 
 

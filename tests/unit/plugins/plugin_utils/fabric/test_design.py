@@ -11,7 +11,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from tests.unit.utils.paths import ROOT
 
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(ROOT, 'fabrics', 'lab.yml')
 
 
 def rail_networks(rails, prefix=24):

@@ -13,7 +13,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils import design_cach
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
 from tests.unit.utils.paths import ROOT
 
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(ROOT, 'fabrics', 'lab.yml')
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 
 

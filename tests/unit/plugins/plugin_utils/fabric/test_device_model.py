@@ -16,7 +16,7 @@ from tests.unit.utils.paths import ROOT
 
 INTENTS = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', '*.yml'))
                  + glob.glob(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'state', 'intents', '*.yml'))
-                 + [os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'),
+                 + [os.path.join(ROOT, 'fabrics', 'lab.yml'),
                     os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')])
 
 
@@ -28,7 +28,7 @@ def test_every_device_model_has_its_type(intent):
 
 
 def test_a_missing_or_wrong_field_is_named():
-    design = design_from_file(os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'))
+    design = design_from_file(os.path.join(ROOT, 'fabrics', 'lab.yml'))
     leaf = copy.deepcopy(design.device('leaf001'))
     del leaf['interfaces'][0]['peer_asn']
     leaf['bgp']['numbered'] = 'yes'

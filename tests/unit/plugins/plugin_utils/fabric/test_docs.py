@@ -15,8 +15,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from tests.unit.utils.golden import assert_golden
 from tests.unit.utils.paths import ROOT
 
-LAB_INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
-POD1K_INTENT = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
+LAB_INTENT = os.path.join(ROOT, 'fabrics', 'lab.yml')
+POD1K_INTENT = os.path.join(ROOT, 'fabrics', 'pod1k.yml')
 SVG = '{http://www.w3.org/2000/svg}'
 
 

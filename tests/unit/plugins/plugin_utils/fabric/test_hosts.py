@@ -20,7 +20,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import host
 from tests.unit.utils.golden import assert_golden
 from tests.unit.utils.paths import ROOT
 
-LAB = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(ROOT, 'fabrics', 'lab.yml')
 
 BASE = {
     'name': 'hosttest',

@@ -36,7 +36,7 @@ def test_every_key_is_found_at_its_line(document, flow):
 
 def test_the_shipped_intents_are_located_key_by_key():
     for name in ('lab', 'pod1k'):
-        path = os.path.join(ROOT, 'inventories', name, 'intent.yml')
+        path = os.path.join(ROOT, 'fabrics', name + '.yml')
         _data, lines = load_yaml_file_located(path)
         with open(path, encoding='utf-8') as handle:
             text_lines = handle.read().splitlines()

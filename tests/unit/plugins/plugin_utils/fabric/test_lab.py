@@ -13,7 +13,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import 
 )
 from tests.unit.utils.paths import ROOT
 
-INTENT = os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')
+INTENT = os.path.join(ROOT, 'fabrics', 'lab.yml')
 DESIGN = design_from_file(INTENT)
 
 

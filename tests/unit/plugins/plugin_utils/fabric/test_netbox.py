@@ -27,10 +27,10 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms i
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.switch_models import load_models
 from tests.unit.utils import netbox_bundle
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
 INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
-SHAPES = [os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'), os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')] + \
+SHAPES = [os.path.join(ROOT, 'fabrics', 'lab.yml'), os.path.join(ROOT, 'fabrics', 'pod1k.yml')] + \
     [os.path.join(INTENTS, name) for name in sorted(os.listdir(INTENTS))]
 _DESIGNS = {}
 
@@ -60,8 +60,7 @@ def assert_netbox_takes(design, status=netbox.DEFAULT_STATUS):
 
 
 # ----------------------------------------------------------------------------------------------- as NetBox takes it
-@pytest.mark.parametrize('path', SHAPES, ids=[os.path.basename(os.path.dirname(path)) if path.endswith('intent.yml')
-                                              else os.path.basename(path) for path in SHAPES])
+@pytest.mark.parametrize('path', SHAPES, ids=[os.path.basename(path) for path in SHAPES])
 def test_netbox_takes_the_bundle_of_every_shipped_and_golden_fabric(path):
     design = design_of(path)
     files, index = assert_netbox_takes(design)

@@ -28,7 +28,7 @@ def test_design_engine_imports_and_renders_without_ansible(tmp_path):
     tree = tmp_path / 'ansible_collections' / 'aifabric'
     tree.mkdir(parents=True)
     os.symlink(ROOT, str(tree / 'fabric'))
-    result = subprocess.run([sys.executable, '-c', SCRIPT, str(tmp_path), os.path.join(ROOT, 'inventories', 'lab', 'intent.yml')],
+    result = subprocess.run([sys.executable, '-c', SCRIPT, str(tmp_path), os.path.join(ROOT, 'fabrics', 'lab.yml')],
                             capture_output=True, text=True, timeout=120, check=False)
     assert result.returncode == 0, result.stderr[-2000:]
     assert result.stdout.strip() == 'ok 10'

@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output impo
 from tests.unit.utils.files import read_tree
 from tests.unit.utils.paths import ROOT
 
-POD1K = os.path.join(ROOT, 'inventories', 'pod1k', 'intent.yml')
+POD1K = os.path.join(ROOT, 'fabrics', 'pod1k.yml')
 
 
 def test_two_workers_render_what_one_renders(monkeypatch):

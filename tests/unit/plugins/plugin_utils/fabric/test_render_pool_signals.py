@@ -36,7 +36,7 @@ signal.signal(signal.SIGTERM, handler)
 signal.signal(signal.SIGINT, handler)
 render.PARALLEL_MIN_DEVICES = 1
 render.CHUNK = 2
-design = design_from_file(os.path.join(sys.argv[1], 'inventories', 'lab', 'intent.yml'))
+design = design_from_file(os.path.join(sys.argv[1], 'fabrics', 'lab.yml'))
 names = list(design.nodes)
 for trial in range(int(sys.argv[2])):
     if trial % 3 == 2:  # stopped half-way: the consumer leaves, the pool is terminated

@@ -15,7 +15,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO
 
-LAB = os.path.join(REPO, 'inventories', 'lab', 'intent.yml')
+LAB = os.path.join(REPO, 'fabrics', 'lab.yml')
 
 
 @pytest.fixture(scope='module')

@@ -210,7 +210,7 @@ def test_catalog_ping_sampling_is_deterministic(design):
 
 
 def test_lab_intent_catalog_counts():
-    lab = design_from_file(os.path.join(REPO, 'inventories', 'lab', 'intent.yml'))
+    lab = design_from_file(os.path.join(REPO, 'fabrics', 'lab.yml'))
     ctx = checks.Context(lab)
     entries = catalog.catalog(ctx)
     assert sum(entry.get('bgp_sessions', 0) for entry in entries.values()) == 2 * sum(

@@ -296,7 +296,7 @@ def test_missing_config_db_is_an_error_not_a_pass(design, rendered):
 
 
 def test_frr_lab_is_not_applicable_for_every_lossless_check():
-    lab = design_from_file(os.path.join(REPO, 'inventories', 'lab', 'intent.yml'))
+    lab = design_from_file(os.path.join(REPO, 'fabrics', 'lab.yml'))
     ctx = checks.Context(lab, {}, {'lossless_phases': lossless.PHASES})
     results = checks.run(ctx, categories=LOSSLESS)
     assert results and {item.status for item in results} == {checks.NOT_APPLICABLE}

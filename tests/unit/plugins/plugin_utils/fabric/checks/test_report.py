@@ -73,7 +73,7 @@ def test_html_is_escaped_has_the_fabric_picture_and_opens_offline(design):
 
 
 def test_nothing_checked_is_said_and_never_green(design, tmp_path):
-    lab = design_from_file(os.path.join(REPO, 'inventories', 'lab', 'intent.yml'))
+    lab = design_from_file(os.path.join(REPO, 'fabrics', 'lab.yml'))
     results = checks.run(checks.Context(lab, {}, {'lossless_phases': ('design',)}), categories=('lossless',))
     built = report.build(lab, results)
     assert results and built['summary']['checks_run'] == 0 and built['summary']['verdict'] == 'NOTHING CHECKED'
@@ -97,7 +97,7 @@ def test_health_findings_come_first(design):
 
 
 def test_picture_stays_readable_at_pod_scale_and_bundles_links():
-    big = design_from_file(os.path.join(REPO, 'inventories', 'pod1k', 'intent.yml'))
+    big = design_from_file(os.path.join(REPO, 'fabrics', 'pod1k.yml'))
     leaf = big.device_names('leaf')[3]
     port = big.device(leaf)['interfaces'][-1]['name']
     results = [checks.Result(leaf, 'link_mtu', 'x', checks.FAIL, 'a', 'b', link='%s %s' % (leaf, port)),
@@ -167,7 +167,7 @@ def test_healthy_lab_is_green_and_links_are_coloured_by_their_checks(design):
 
 
 def test_the_picture_scales_to_its_container_and_its_legend_fits():
-    big = design_from_file(os.path.join(REPO, 'inventories', 'pod1k', 'intent.yml'))
+    big = design_from_file(os.path.join(REPO, 'fabrics', 'pod1k.yml'))
     svg = report.picture(big, report.build(big, []))
     width, height = [int(value) for value in re.search(r'viewBox="0 0 (\d+) (\d+)"', svg).groups()]
     assert 'width="100%"' in svg and not re.search(r'<svg[^>]* height="', svg)

@@ -19,7 +19,7 @@ from tests.unit.utils.paths import ROOT
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
 INTENT_FILES = {
-    'lab': os.path.join(ROOT, 'inventories', 'lab', 'intent.yml'),
+    'lab': os.path.join(ROOT, 'fabrics', 'lab.yml'),
     'frr_unnumbered': os.path.join(INTENTS, 'frr_unnumbered.yml'),
     'frr_vrf': os.path.join(INTENTS, 'frr_vrf.yml'),
     'frr_routed': os.path.join(INTENTS, 'frr_routed.yml'),
