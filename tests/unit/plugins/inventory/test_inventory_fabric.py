@@ -10,7 +10,7 @@ import subprocess
 import pytest
 import yaml
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
-from tests.unit.utils.paths import ROOT
+from tests.unit.utils.paths import LAB_INTENT, ROOT
 
 pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
@@ -297,7 +297,8 @@ def _ansible_inventory(*args):
 
 
 def test_lab_directory_through_ansible_inventory():
-    """The lab inventory directory holds fabric.yml and intent.yml: only the plugin's groups appear, no warnings."""
+    """The lab inventory directory holds fabric.yml (its intent is fabrics/lab.yml): only the plugin's groups, no
+    warnings."""
     result = _ansible_inventory('-i', LAB, '--list')
     assert result.returncode == 0, result.stderr
     assert 'WARNING' not in result.stderr, result.stderr
@@ -307,7 +308,7 @@ def test_lab_directory_through_ansible_inventory():
     assert data['leaf']['hosts'] == ['leaf001', 'leaf002', 'leaf003', 'leaf004']
     # Plain strings on every ansible-core release (AWX imports this JSON as it is).
     assert data['_meta']['hostvars']['spine001']['aifabric_platform'] == 'frr'
-    assert data['_meta']['hostvars']['spine001']['aifabric_intent'] == os.path.join(LAB, 'intent.yml')
+    assert data['_meta']['hostvars']['spine001']['aifabric_intent'] == LAB_INTENT
     assert data['_meta']['hostvars']['spine001']['aifabric_output_dir'] == os.path.join(ROOT, 'out', 'lab')
 
 
