@@ -175,13 +175,14 @@ def test_new_nvue_keys_are_checked(path, value, error):
 
 
 def test_state_from_a_release_515_file(tmp_path):
-    """BGP families and the watchdog read from 5.15's `state: enabled` the same way as from 5.14's `enable: on`."""
+    """BGP families read from 5.15's `state: enabled` the same way as from 5.14's `enable: on`; the port watchdog
+    keeps `state: enable` (no QoS row in 5.15's New and Changed NVUE Commands)."""
     from tests.doubles.ssh import nvue
     tree = golden_trees()[os.path.join(GOLDEN, 'shape2', 'leaf002', 'startup.yaml')]
     vrfs, _seen, _link_up = nvue._bgp(str(tmp_path), {}, tree)  # pylint: disable=protected-access
     assert {tuple(peer['families']) for peer in vrfs['default']['peers'].values()} == {('ipv4Unicast', 'l2VpnEvpn')}
     port = next(name for name, body in tree['interface'].items() if body.get('type') == 'swp')
-    assert nvue._watchdog({}, port, tree)['state'] == 'enabled'  # pylint: disable=protected-access
+    assert nvue._watchdog({}, port, tree)['state'] == 'enable'  # pylint: disable=protected-access
 
 
 def test_confirm_timer_reverts_when_the_session_drops(ssh_double):

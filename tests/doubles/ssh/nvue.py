@@ -30,14 +30,21 @@ from tests.doubles.world import remote_vteps
 # EVPN, VXLAN, QoS, System, User Account, DNS/NTP/Syslog). The OpenAPI schema NVIDIA publishes per release
 # (cumulus-linux-5NN/api/openapi.json) could not be read here: key names and ranges come from the reference pages,
 # error texts follow NVUE's "Config invalid at <path>: <reason>" with JSON-schema reasons (NVIDIA knowledge base).
-# Cumulus Linux 5.14 and earlier write switches as `enable: on|off` and QoS values as enable/disable; 5.15 and later
-# as `state: enabled|disabled` and enabled/disabled (NVUE reference, e.g. Set-and-Unset-Commands/VXLAN: "In Cumulus
-# Linux 5.14 and earlier, you specify enable on or enable off instead of state enabled or state disabled"), and CL
-# 5.15's "New and Changed NVUE Commands" moved interface addresses, gateways and VRR from `ip` to `ipv4` (VRR's
-# `enable on` + `state up` became `state enabled` + `vrr-state up`), the interface VRF from `ip vrf` to `vrf`, and
-# DNS, NTP and LLDP from `service` to `system`; CL 5.13 moved syslog to `system syslog server <id> vrf <vrf-id>` (CL
-# 5.13 "Syslog": "Cumulus 5.13 and later does not provide" `service syslog <vrf-id>`). Whether a release still takes
-# the words of an older one is [unverified]: the double takes each release's only.
+# Cumulus Linux 5.14 and earlier write switches as `enable: on|off`, 5.15 and later as `state: enabled|disabled`
+# (NVUE reference, e.g. Set-and-Unset-Commands/VXLAN: "In Cumulus Linux 5.14 and earlier, you specify enable on or
+# enable off instead of state enabled or state disabled"), and CL 5.15's "New and Changed NVUE Commands" moved
+# interface addresses, gateways and VRR from `ip` to `ipv4` (VRR's `enable on` + `state up` became `state enabled` +
+# `vrr-state up`), the interface VRF from `ip vrf` to `vrf`, and DNS, NTP and LLDP from `service` to `system`; CL 5.13
+# moved syslog to `system syslog server <id> vrf <vrf-id>` (CL 5.13 "Syslog": "Cumulus 5.13 and later does not
+# provide" `service syslog <vrf-id>`). That 5.15 list has no QoS row but `qos roce enable` -> `qos roce state`: the
+# QoS values (PFC `rx`/`tx`, congestion-control `ecn`/`red`, port `pfc-watchdog state`) stay `enable|disable` on
+# every release, as the NVUE reference's QoS page writes them (`nv set qos pfc default-global rx enable`, `... ecn
+# enable`, `nv set interface swp1 qos pfc-watchdog state enable`, default `disable`). CL 5.15 adds BFD profiles
+# (`nv set router bfd state enabled|disabled`, `router bfd profile <name> detect-multiplier|min-rx-interval|
+# min-tx-interval|shutdown|passive-mode|minimum-ttl`, `... bgp neighbor <id> bfd profile <name>`: NVUE reference BFD,
+# "Introduced in Cumulus Linux 5.15.0"; CL 5.15 "Bidirectional Forwarding Detection - BFD": intervals 10-4294967 ms,
+# minimum-ttl 1-254) and deprecates, without removing, the per-neighbor timers. Whether a release still takes the
+# words of an older one is [unverified]: the double takes each release's only.
 ON_OFF = {'enum': ['on', 'off']}
 STATE = {'enum': ['enabled', 'disabled']}
 PRIORITY_KEYS = {'pattern': '^[0-7]$'}
@@ -70,7 +77,7 @@ def schema(release):
     system_syslog = (major, minor) >= (5, 13)
     switch = {'state': STATE} if new else {'enable': ON_OFF}
     on_off = STATE if new else ON_OFF
-    enable = {'enum': ['enabled', 'disabled']} if new else {'enum': ['enable', 'disable']}
+    enable = {'enum': ['enable', 'disable']}  # QoS values on every release (see above)
     # VRR: `nv set interface <id> ip vrr enable on` + `state up` (5.14), `ipv4 vrr state enabled` + `vrr-state up`
     # (5.15, Set-and-Unset-Commands/VRR: "In Cumulus Linux 5.14 and earlier, the command is nv set interface
     # <interface-id> ip vrr state")
@@ -139,11 +146,17 @@ def schema(release):
         'description': {'type': 'string'},
         'bfd': _strict(dict({'detect-multiplier': {'type': 'integer', 'minimum': 2, 'maximum': 255},
                              'min-rx-interval': {'type': 'integer', 'minimum': 50, 'maximum': 60000},
-                             'min-tx-interval': {'type': 'integer', 'minimum': 50, 'maximum': 60000}}, **switch)),
+                             'min-tx-interval': {'type': 'integer', 'minimum': 50, 'maximum': 60000}},
+                            **dict(switch, **({'profile': {'type': 'string'}} if new else {})))),
         'timers': _strict({'keepalive': {'anyOf': [{'type': 'integer', 'minimum': 1, 'maximum': 65535}, {'enum': ['none', 'auto']}]},
                            'hold': {'anyOf': [{'type': 'integer', 'minimum': 3, 'maximum': 65535}, {'enum': ['none', 'auto']}]}}),
         'address-family': _strict({'ipv4-unicast': _strict(switch), 'l2vpn-evpn': _strict(switch)})}, **switch))
     route_targets = _map(EMPTY, {'pattern': '^([0-9]+|[0-9.]+):[0-9]+$'})
+    interval = {'type': 'integer', 'minimum': 10, 'maximum': 4294967}
+    bfd = _strict({'state': STATE, 'profile': _map(_strict({
+        'detect-multiplier': {'type': 'integer', 'minimum': 2, 'maximum': 255}, 'min-rx-interval': interval,
+        'min-tx-interval': interval, 'shutdown': STATE, 'passive-mode': STATE,
+        'minimum-ttl': {'type': 'integer', 'minimum': 1, 'maximum': 254}}))})
     vrf_bgp = _strict(dict({
         'autonomous-system': ASN, 'router-id': {'type': 'string', 'format': 'ipv4'},
         'rd': {'type': 'string', 'pattern': '^([0-9.]+|[0-9]+):[0-9]+$'},
@@ -158,9 +171,9 @@ def schema(release):
     return _strict({
         'interface': _map(_strict(interface)),
         # `nv set router vrr enable on` (5.15: `state enabled`): VRR is off by default
-        'router': _strict({'bgp': _strict(dict({'autonomous-system': ASN,
-                                                'router-id': {'type': 'string', 'format': 'ipv4'}}, **switch)),
-                           'vrr': _strict(switch)}),
+        'router': _strict(dict({'bgp': _strict(dict({'autonomous-system': ASN,
+                                                     'router-id': {'type': 'string', 'format': 'ipv4'}}, **switch)),
+                                'vrr': _strict(switch)}, **({'bfd': bfd} if new else {}))),
         'system': _strict(dict({
             # NVUE API: `nv set system api state enabled|disabled` (CL 5.6+, enabled by default)
             'api': _strict({'state': STATE}),
@@ -395,9 +408,12 @@ def reference_errors(tree):
     service's VRF is a VRF (`nv set interface <id> ip vrf <vrf-id>`, 5.15 `interface <id> vrf <vrf-id>`, `nv set
     service ntp <vrf-id> ...`, `system syslog server <id> vrf <vrf-id>`), a bridge access VLAN is a VLAN of that
     domain, a congestion-control or PFC profile exists (`nv set interface <id> qos congestion-control profile
-    <profile-id>`, `qos pfc profile <profile-id>`). The error texts are [unverified]."""
+    <profile-id>`, `qos pfc profile <profile-id>`), a neighbor's BFD profile exists (5.15+: `nv set vrf <vrf-id> router
+    bgp neighbor <id> bfd profile <profile-name>` "using the specified BFD profile"). The error texts are
+    [unverified]."""
     errors = []
     vrfs = set(BUILTIN_VRFS) | set(tree.get('vrf') or {})
+    bfd_profiles = set((((tree.get('router') or {}).get('bfd') or {}).get('profile')) or {})
     for vrf, body in (tree.get('vrf') or {}).items():
         bgp = ((body.get('router') or {}).get('bgp') or {}) if isinstance(body, dict) else {}
         groups = set(bgp.get('peer-group') or {})
@@ -410,6 +426,10 @@ def reference_errors(tree):
             if group is not None and group not in groups:
                 errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s.peer-group: '%s' is not a peer-group of "
                               "vrf %s" % (vrf, name, group, vrf))
+            profile = ((neighbor.get('bfd') or {}).get('profile')) if isinstance(neighbor, dict) else None
+            if profile is not None and profile not in bfd_profiles:
+                errors.append("Config invalid at vrf.%s.router.bgp.neighbor.%s.bfd.profile: '%s' is not a bfd profile"
+                              % (vrf, name, profile))
     domains = ((tree.get('bridge') or {}).get('domain')) or {}
     profiles = {kind: set(((tree.get('qos') or {}).get(kind)) or {}) for kind in ('congestion-control', 'pfc')}
     for name, body in (tree.get('interface') or {}).items():
@@ -840,7 +860,7 @@ def _qos_counters(faults, name, tree):
 def _watchdog(faults, name, tree):
     trip = (faults.get('watchdog_tripped') or {}).get(name, {})
     configured = ((((tree.get('interface') or {}).get(name) or {}).get('qos') or {}).get('pfc-watchdog') or {}).get('state')
-    enabled = configured in ('enable', 'enabled')
+    enabled = configured == 'enable'
     status = {}
     for priority in _lossless(tree, name):
         tripped = bool(trip) and int(trip.get('priority', priority)) == priority

@@ -34,7 +34,7 @@ PLATFORM = Platform(
     port_naming=port_name,
     adaptive_routing=True,
     svi_address=True,  # VRR: the SVI's own address beside the anycast one
-    # 5.14 and earlier: `enable: on`; 5.15 on: `state: enabled` (render.py SYNTAX).
+    # The words of each release: releases.py (5.13 moved syslog, 5.15 renamed switches and moved services and BFD).
     releases=('5.9', '5.10', '5.11', '5.12', '5.13', '5.14', '5.15', '5.16'),
     default_release='5.14',
     lab_kinds=('cvx', 'nvidia_cumulusvx'),

@@ -6,7 +6,7 @@
 Shape (Cumulus Linux docs, NVUE CLI: `nv config show -o yaml`, https://docs.nvidia.com/networking-ethernet-software/
 cumulus-linux-514/System-Configuration/NVIDIA-User-Experience-NVUE/NVUE-CLI/): a list with one `- set:` document; every
 CLI token is a nested key, list members are map keys (numeric ones quoted), leaf-less members are `{}`. Keys and
-values follow the NVUE reference of the device's release (SYNTAX: 5.14 and earlier, 5.15 and later), see
+values follow the NVUE reference of the device's release (the release data of releases.py), see
 docs/platform-nvue.md.
 
 QoS is written out explicitly instead of `nv set qos roce`, so every intent value appears in the file:
@@ -26,27 +26,11 @@ from typing import Any
 from jinja2 import Environment
 
 from ...model import Lossless, SwitchModel
+from .releases import words as release_words
 
 DOMAIN = 'br_default'
-# Words of the `nv config` YAML per release generation. CL 5.15 ("New and Changed NVUE Commands") replaced
-# `enable: on|off` by `state: enabled|disabled` and enable/disable values by enabled/disabled, moved interface addresses,
-# gateways and VRR from `ip` to `ipv4` (VRR's `enable on` + `state up` became `state enabled` + `vrr-state up`) and the
-# interface VRF from `ip vrf` to `vrf`, and moved DNS, NTP and LLDP from `service` to `system`; CL 5.13 moved syslog
-# to `system syslog server <id> vrf <vrf>` ("Cumulus 5.13 and later does not provide" `service syslog <vrf>`).
-SYNTAX = {
-    '5.14': {'switch': 'enable', 'on': 'on', 'off': 'off', 'enable': 'enable', 'disable': 'disable', 'ip': 'ip',
-             'vrr_up': 'state', 'system_services': False},
-    '5.15': {'switch': 'state', 'on': 'enabled', 'off': 'disabled', 'enable': 'enabled', 'disable': 'disabled',
-             'ip': 'ipv4', 'vrr_up': 'vrr-state', 'system_services': True},
-}
-
-
-def syntax(release: str) -> dict:
-    """The YAML words of a Cumulus Linux release (validated against the nvue platform's releases)."""
-    major, minor = (int(part) for part in release.split('.')[:2])
-    words = dict(SYNTAX['5.15' if (major, minor) >= (5, 15) else '5.14'])
-    words['system_syslog'] = (major, minor) >= (5, 13)
-    return words
+# The BFD profile of the fabric sessions (Cumulus Linux 5.15 and later, releases.py).
+BFD_PROFILE = 'aifabric'
 
 
 PROFILE = 'default-global'  # NVUE applies the default-global profiles to every port (CL Quality of Service)
@@ -198,7 +182,7 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     if evpn and evpn['vtep_ip'] != model['router_id']:
         loopback.append('%s/32' % evpn['vtep_ip'])
     management = model['management']
-    words = syntax(model['nos_release'])
+    words = release_words(model['nos_release'])
     service, system = services(model, words, management['vrf'] or 'default')
     context = {
         'm': model,
@@ -218,6 +202,7 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
         's': words,
         'congestion_profile': congestion_profile,
         'pfc_profile': pfc_profile,
+        'bfd_profile': BFD_PROFILE,
         'ecmp_hash': ecmp_hash(model['ecmp']),
         'qos': qos_view(qos, model['interfaces'], model['buffer']) if qos else None,
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],

@@ -83,7 +83,7 @@ def _nvue(files):
     scheduler = qos['egress-scheduler']['default-global']['traffic-class']
     assert [queue for queue, entry in scheduler.items() if entry['mode'] == 'strict'] == [str(CNP)]
     for profile in qos['congestion-control'].values():
-        assert [queue for queue, entry in profile['traffic-class'].items() if entry['ecn'] == 'enabled'] == [str(LOSSLESS)]
+        assert [queue for queue, entry in profile['traffic-class'].items() if entry['ecn'] == 'enable'] == [str(LOSSLESS)]
 
 
 def _host(files):

@@ -371,8 +371,9 @@ def test_routed_rail_svis_use_vrr():
 
 
 def test_nvue_syntax_follows_the_release():
-    """Defect 8: CL 5.15 replaced `enable: on` by `state: enabled` (and enable/disable values by enabled/disabled)
-    and moved VRR to `ipv4 vrr`; the release comes from the intent, per platform or per device."""
+    """Defect 8: CL 5.15 replaced `enable: on` by `state: enabled` and moved VRR to `ipv4 vrr`; the release comes from
+    the intent, per platform or per device. Its list of changed commands has no QoS row: the QoS values keep
+    enable/disable (issue 40, NVUE reference QoS)."""
     data = _intent()
     data['overlay'] = {'vrfs': [{'name': 'T', 'l3vni': 5000}],
                        'networks': [{'name': 'rail0', 'vlan': 101, 'subnet': '10.100.0.0/24', 'rails': [0], 'vrf': 'T'},
@@ -382,12 +383,12 @@ def test_nvue_syntax_follows_the_release():
     design = design_from_intent(data)
     new, old = startup(design.device('leaf001')), startup(design.device('leaf003'))
     assert design.device('leaf001')['nos_release'] == '5.15' and design.device('leaf003')['nos_release'] == '5.14'
-    assert 'enable: on' not in new and ': enable\n' not in new and 'state: enabled' in new
+    assert 'enable: on' not in new and ': on\n' not in new and 'state: enabled' in new
     config = yaml.safe_load(new)[0]['set']
     assert config['evpn'] == {'state': 'enabled'} or config['evpn']['state'] == 'enabled'
     assert config['nve']['vxlan']['state'] == 'enabled'
     assert config['interface']['vlan101']['ipv4']['vrr']['address'] == {'10.100.0.1/24': {}}
-    assert config['qos']['pfc']['aifabric-5m']['rx'] == 'enabled'
+    assert config['qos']['pfc']['aifabric-5m']['rx'] == 'enable'
     assert 'state: enabled' not in old and 'enable: on' in old
     assert yaml.safe_load(old)[0]['set']['interface']['vlan101']['ip']['vrr']['state'] == 'up'
 
@@ -489,3 +490,68 @@ def test_rest_api_is_disabled():
     """CL 5.6+ enables the NVUE REST API by default ("be sure to disable or secure the API"); the deploy uses SSH."""
     for release in ('5.9', '5.15'):
         assert _config(_release_design(release).device('spine001'))['system']['api'] == {'state': 'disabled'}
+
+
+@pytest.mark.parametrize('release', ['5.9', '5.12', '5.14', '5.15', '5.16'])
+def test_qos_values_are_enable_disable_on_every_release(release):
+    """NVIDIA's 5.15 "New and Changed NVUE Commands" lists no QoS row but `qos roce enable` -> `state`; the NVUE
+    reference's QoS page writes `rx enable`, `tx enable`, `ecn enable` and `pfc-watchdog state enable` (issue 40)."""
+    model = _release_design(release).device('leaf001')
+    config = _config(model)
+    for body in config['qos']['pfc'].values():
+        assert (body['rx'], body['tx']) == ('enable', 'enable')
+    for profile in config['qos']['congestion-control'].values():
+        values = {tc: entry['ecn'] for tc, entry in profile['traffic-class'].items()}
+        lossless = {str(tc) for tc in model['qos']['lossless_priorities']}
+        assert values == {tc: 'enable' if tc in lossless else 'disable' for tc in values}
+    for item in model['interfaces']:
+        assert config['interface'][item['name']]['qos']['pfc-watchdog'] == {'state': 'enable'}
+
+
+@pytest.mark.parametrize('release', ['5.15', '5.16'])
+def test_bfd_profile_from_515(release):
+    """CL 5.15 deprecates the per-neighbor BFD timers for `router bfd profile <name>` + `neighbor <id> bfd profile
+    <name>`, with BFD switched on globally (`nv set router bfd state enabled`; CL 5.15 "Bidirectional Forwarding
+    Detection - BFD", NVUE reference BFD "Introduced in Cumulus Linux 5.15.0")."""
+    model = _release_design(release).device('leaf001')
+    config = _config(model)
+    timers = model['bgp']['bfd_timers']
+    assert config['router']['bfd'] == {
+        'profile': {'aifabric': {'detect-multiplier': timers['multiplier'], 'min-rx-interval': timers['interval_ms'],
+                                 'min-tx-interval': timers['interval_ms']}},
+        'state': 'enabled'}
+    neighbors = config['vrf']['default']['router']['bgp']['neighbor']
+    assert neighbors and all(peer['bfd'] == {'profile': 'aifabric'} for peer in neighbors.values())
+
+
+@pytest.mark.parametrize('release', ['5.9', '5.13', '5.14'])
+def test_bfd_timers_per_neighbor_before_515(release):
+    model = _release_design(release).device('leaf001')
+    config = _config(model)
+    timers = model['bgp']['bfd_timers']
+    assert 'bfd' not in config['router']
+    for peer in config['vrf']['default']['router']['bgp']['neighbor'].values():
+        assert peer['bfd'] == {'enable': True, 'detect-multiplier': timers['multiplier'],
+                               'min-rx-interval': timers['interval_ms'], 'min-tx-interval': timers['interval_ms']}
+
+
+@pytest.mark.parametrize('release', ['5.14', '5.15'])
+def test_no_bfd_without_bfd(release):
+    design = _release_design(release)
+    data = dict(design.intent)
+    data = copy.deepcopy(data)
+    data['underlay']['bfd'] = False
+    config = _config(design_from_intent(data).device('leaf001'))
+    assert 'bfd' not in config['router']
+    assert all('bfd' not in peer for peer in config['vrf']['default']['router']['bgp']['neighbor'].values())
+
+
+def test_release_words_are_data():
+    """Every supported release has words; a release takes the changes of every release up to it, none after."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import PLATFORM, releases
+    for release in PLATFORM.releases:
+        words = releases.words(release)
+        assert set(words) == set(releases.BASE)
+    assert releases.words('5.12')['system_syslog'] is False and releases.words('5.13')['system_syslog'] is True
+    assert releases.words('5.14')['bfd_profile'] is False and releases.words('5.16')['bfd_profile'] is True
+    assert {releases.words(release)['enable'] for release in PLATFORM.releases} == {'enable'}
