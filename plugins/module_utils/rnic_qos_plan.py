@@ -11,11 +11,23 @@ exact argv to run. Rules encoded here (sources in docs/hosts.md):
   the default map (priority = DSCP >> 3), so overrides are computed against that default.
 - With iproute2 dcb, mlx5 trusts DSCP as soon as the APP table holds a DSCP entry; `dcb app replace` adds
   the wanted entries and drops the replaced ones.
+- The NIC's cable length (the IEEE PFC `delay`, which mlx5 reads as metres and sizes its lossless receive buffer's
+  xoff from: en/port_buffer.c calculate_xoff) goes with the PFC mask: `mlnx_qos --cable_len` in the same call (it
+  sets the delay before the mask and keeps it), `dcb pfc set ... delay` in the same IEEE PFC set. mlx5 ignores 0 and
+  lengths from 1000 m (MLX5E_MAX_CABLE_LENGTH), and reports 0 when its firmware owns the port buffer: nothing to set.
 """
 
 from __future__ import annotations
 
 PRIORITIES = tuple(range(8))
+# The cable lengths mlx5 takes (en_dcbnl.c: `pfc->delay && pfc->delay < MLX5E_MAX_CABLE_LENGTH`, 1000).
+CABLE_LENGTHS = (1, 999)
+
+
+def cable_reported(current):
+    """The NIC's cable length, or None when it reports none (0: no driver-managed port buffer, or not read)."""
+    value = current.get('cable_len')
+    return value if value else None
 
 
 def default_dscp_map():
@@ -72,8 +84,9 @@ def dscp_diff(current, desired):
 def plan_qos(tool, interface, current, desired):
     """Commands that take `current` to `desired` for trust, PFC and the DSCP map.
 
-    current: {'trust': 'dscp'|'pcp'|..., 'pfc': [8], 'dscp2prio': {dscp: prio}}
-    desired: {'trust': 'dscp'|'pcp', 'pfc': [8], 'dscp2prio': {dscp: prio} (full map when trust dscp)}
+    current: {'trust': 'dscp'|'pcp'|..., 'pfc': [8], 'dscp2prio': {dscp: prio}, 'cable_len': m|0|None}
+    desired: {'trust': 'dscp'|'pcp', 'pfc': [8], 'dscp2prio': {dscp: prio} (full map when trust dscp),
+              'cable_len': m|None (None: leave it)}
     Returns {'commands': [argv], 'changes': {setting: {'before': x, 'after': y}}}; both empty when equal.
     """
     if tool not in ('mlnx_qos', 'dcb'):
@@ -87,6 +100,10 @@ def plan_qos(tool, interface, current, desired):
     if pfc_changes:
         changes['pfc'] = {'before': mask_text(current['pfc']) if current.get('pfc') else None,
                           'after': mask_text(desired['pfc'])}
+    cable = desired.get('cable_len')
+    cable_changes = cable is not None and cable_reported(current) is not None and cable_reported(current) != cable
+    if cable_changes:
+        changes['cable_len'] = {'before': current['cable_len'], 'after': cable}
     wants_dscp = desired['trust'] == 'dscp'
     if wants_dscp:
         if current.get('trust') == 'dscp':
@@ -107,6 +124,8 @@ def plan_qos(tool, interface, current, desired):
             first += ['--trust', desired['trust']]
         if pfc_changes:
             first += ['--pfc', ','.join(str(bit) for bit in desired['pfc'])]
+        if cable_changes:
+            first += ['--cable_len', str(cable)]
         if len(first) > 3:
             commands.append(first)
         if wants_dscp and differing:
@@ -115,10 +134,16 @@ def plan_qos(tool, interface, current, desired):
                 second += ['--dscp2prio', 'set,%d,%d' % (dscp, desired['dscp2prio'][dscp])]
             commands.append(second)
     else:
-        # PFC first and in one call with all eight priorities: the final mask, one link toggle at most.
-        if pfc_changes:
-            commands.append(['dcb', 'pfc', 'set', 'dev', interface, 'prio-pfc']
-                            + ['%d:%s' % (prio, 'on' if bit else 'off') for prio, bit in enumerate(desired['pfc'])])
+        # PFC first and in one call with all eight priorities: the final mask, one link toggle at most; the cable
+        # length rides in the same IEEE PFC set.
+        if pfc_changes or cable_changes:
+            command = ['dcb', 'pfc', 'set', 'dev', interface]
+            if pfc_changes:
+                command += ['prio-pfc'] + ['%d:%s' % (prio, 'on' if bit else 'off')
+                                           for prio, bit in enumerate(desired['pfc'])]
+            if cable_changes:
+                command += ['delay', str(cable)]
+            commands.append(command)
         if wants_dscp and differing:
             commands.append(['dcb', 'app', 'replace', 'dev', interface, 'dscp-prio']
                             + ['%d:%d' % (dscp, desired['dscp2prio'][dscp]) for dscp in differing])
@@ -138,6 +163,8 @@ def qos_matches(actual, desired):
         wrong.append('pfc')
     if desired['trust'] == 'dscp' and dscp_diff(actual.get('dscp2prio') or {}, desired['dscp2prio']):
         wrong.append('dscp2prio')
+    if desired.get('cable_len') is not None and cable_reported(actual) not in (None, desired['cable_len']):
+        wrong.append('cable_len')
     return wrong
 
 

@@ -84,7 +84,10 @@ ansible_facts:
           description: RDMA device name to transport, firmware, vendor part, netdevs and ports (with GIDs and hw counters).
           type: dict
         interfaces:
-          description: Netdev name to driver, PCI address, MTU, RDMA devices, qos, ecn, counters and pause state.
+          description:
+            - Netdev name to driver, PCI address, MTU, RDMA devices, qos, ecn, counters and pause state.
+            - C(qos.cable_length_m) is the cable length the NIC sizes its receive headroom for (C(mlnx_qos) C(Cable
+              len), C(dcb pfc) C(delay)); null when the NIC reports none (its firmware owns the port buffer).
           type: dict
         tools:
           description: Tool name to path (null when missing).
@@ -225,6 +228,7 @@ class Gatherer:
             return {'tool': 'mlnx_qos', 'trust': state['trust'], 'pfc': mask_text(state['pfc']),
                     'pfc_priorities': [prio for prio, bit in enumerate(state['pfc']) if bit],
                     'dscp2prio': state['dscp2prio'], 'dcbx': state['dcbx'], 'cable_len': state['cable_len'],
+                    'cable_length_m': state['cable_len'] or None,
                     'prio_tc': state['prio_tc'], 'tcs': state['tcs'], 'lldpad_warning': state['lldpad_warning']}
         if self.tools['dcb']:
             pfc = self.run(['dcb', '-j', 'pfc', 'show', 'dev', name], parse_dcb_pfc)
@@ -233,7 +237,7 @@ class Gatherer:
                 return None
             return {'tool': 'dcb', 'trust': dcb_trust(app), 'pfc': mask_text(pfc['pfc']),
                     'pfc_priorities': [prio for prio, bit in enumerate(pfc['pfc']) if bit],
-                    'dscp2prio': app['dscp_prio'], 'delay': pfc['delay']}
+                    'dscp2prio': app['dscp_prio'], 'delay': pfc['delay'], 'cable_length_m': pfc['delay'] or None}
         self.errors.append('QoS of %s not read: neither mlnx_qos nor dcb is installed' % name)
         return None
 

@@ -17,6 +17,10 @@ description:
   - DCQCN reaction point and notification point enable per lossless priority, CNP DSCP and 802.1p priority
     through the MLNX_OFED C(/sys/class/net/IF/ecn) files; on the inbox driver CNP marking goes through the
     mlx5 debugfs C(cc_params) and per-priority enable is reported as not applicable (firmware decides).
+  - The NIC's receive headroom for its cable to the leaf (O(interfaces[].cable_length_m)): C(mlnx_qos --cable_len)
+    or the C(dcb pfc) C(delay), which mlx5 reads as metres (1-999) and sizes its lossless buffer from; it assumes 7 m.
+    Written with the PFC mask, in the same call. A NIC that reports no cable length (its firmware owns the port
+    buffer) is reported as not applicable.
   - RDMA-CM default ToS and RoCE version (configfs), the optional MLNX_OFED verbs traffic class, IEEE 802.3x
     global pause off, and the netdev MTU (checked, or set when O(manage_mtu=true)).
   - Interfaces without an RDMA device or not driven by mlx5_core are reported as not applicable with the
@@ -41,6 +45,11 @@ options:
           - RDMA device the design expects on this netdev (C(mlx5_0)). A different device is an error because
             C(NCCL_IB_HCA) would name the wrong NIC.
         type: str
+      cable_length_m:
+        description:
+          - Length in metres of the cable from this NIC to its leaf (1-999, what mlx5 takes). The NIC sizes its
+            receive headroom for traffic from the switch from it. Not changed when omitted.
+        type: int
   trust:
     description: Priority trust state.
     type: str
@@ -121,8 +130,8 @@ EXAMPLES = r"""
 - name: Lossless RoCE on two rails, values from the fabric design
   aifabric.fabric.rnic_qos:
     interfaces:
-      - {name: ens1f0np0, rdma_device: mlx5_0}
-      - {name: ens2f0np0, rdma_device: mlx5_1}
+      - {name: ens1f0np0, rdma_device: mlx5_0, cable_length_m: 5}
+      - {name: ens2f0np0, rdma_device: mlx5_1, cable_length_m: 5}
     trust: dscp
     pfc_priorities: [3]
     ecn_priorities: [3]
@@ -140,7 +149,7 @@ commands:
   returned: always
   type: list
   elements: str
-  sample: ["mlnx_qos -i eth1 --trust dscp --pfc 0,0,0,1,0,0,0,0"]
+  sample: ["mlnx_qos -i eth1 --trust dscp --pfc 0,0,0,1,0,0,0,0 --cable_len 5"]
 writes:
   description: File writes done (or that would be done), as C(path=value).
   returned: always
@@ -175,7 +184,7 @@ from ansible_collections.aifabric.fabric.plugins.module_utils.rnic_parsers impor
     dcb_trust, parse_dcb_app, parse_dcb_pfc, parse_ethtool_pause, parse_mlnx_qos,
 )
 from ansible_collections.aifabric.fabric.plugins.module_utils.rnic_qos_plan import (
-    desired_dscp_map, mask_text, pfc_mask, plan_global_pause, plan_qos, qos_matches,
+    CABLE_LENGTHS, cable_reported, desired_dscp_map, mask_text, pfc_mask, plan_global_pause, plan_qos, qos_matches,
 )
 from ansible_collections.aifabric.fabric.plugins.module_utils import rnic_sysfs
 
@@ -195,7 +204,7 @@ def read_qos(host, tool, ifname):
             raise QosError('mlnx_qos -i %s failed (rc %d): %s' % (ifname, rc, (err or out).strip()))
         state = parse_mlnx_qos(out)
         return {'trust': state['trust'], 'pfc': state['pfc'], 'dscp2prio': state['dscp2prio'],
-                'dcbx': state['dcbx'], 'lldpad_warning': state['lldpad_warning']}
+                'dcbx': state['dcbx'], 'lldpad_warning': state['lldpad_warning'], 'cable_len': state['cable_len']}
     rc, out, err = host.run(['dcb', '-j', 'pfc', 'show', 'dev', ifname])
     if rc != 0:
         raise QosError('dcb pfc show dev %s failed (rc %d): %s' % (ifname, rc, (err or out).strip()))
@@ -205,7 +214,7 @@ def read_qos(host, tool, ifname):
         raise QosError('dcb app show dev %s failed (rc %d): %s' % (ifname, rc, (err or out).strip()))
     app = parse_dcb_app(out)
     return {'trust': dcb_trust(app), 'pfc': pfc['pfc'], 'dscp2prio': app['dscp_prio'], 'dcbx': None,
-            'lldpad_warning': False}
+            'lldpad_warning': False, 'cable_len': pfc['delay']}
 
 
 def choose_tool(host, wanted):
@@ -224,6 +233,7 @@ class InterfaceRun:
         self.host = host
         self.name = spec['name']
         self.expected_rdma = spec.get('rdma_device')
+        self.cable_length = spec.get('cable_length_m')
         self.p = params
         self.settings = {}
         self.commands = []
@@ -283,7 +293,7 @@ class InterfaceRun:
         if current.get('lldpad_warning'):
             self.warnings.append('%s: lldpad is running and may overwrite the DCB settings; disable it' % self.name)
         self.desired_qos = {'trust': self.p['trust'], 'pfc': pfc_mask(self.p['pfc_priorities']),
-                            'dscp2prio': desired_dscp_map(self.p['dscp_to_priority'])}
+                            'dscp2prio': desired_dscp_map(self.p['dscp_to_priority']), 'cable_len': self.cable_length}
         plan = plan_qos(self.tool, self.name, current, self.desired_qos)
         self.commands.extend(plan['commands'])
         self.current_qos = current
@@ -298,6 +308,20 @@ class InterfaceRun:
                     if self.p['trust'] != 'dscp':
                         value = None
                 self.setting(name, 'ok', value, value)
+        self.plan_cable(current, plan['changes'])
+
+    def plan_cable(self, current, changes):
+        if self.cable_length is None:
+            return
+        if 'cable_len' in changes:
+            self.setting('cable_len', 'changed', changes['cable_len']['before'], changes['cable_len']['after'])
+        elif cable_reported(current) is None:
+            self.setting('cable_len', 'not_applicable', reason='not applicable: %s reports no cable length (%s), so its '
+                         'firmware sizes the receive buffer: mlx5 takes the cable length only where the driver '
+                         'manages the port buffer' % (self.name, 'mlnx_qos "Cable len: 0"' if self.tool == 'mlnx_qos'
+                                                      else 'dcb pfc delay 0'))
+        else:
+            self.setting('cable_len', 'ok', current['cable_len'], self.cable_length)
 
     def _file_setting(self, name, path, before, after, mkdir=None, text=None):
         if before == after:
@@ -432,13 +456,14 @@ class InterfaceRun:
             if problem:
                 raise QosError('cannot write %s to %s' % (value, problem))
         if any(name in self.settings and self.settings[name]['status'] == 'changed'
-               for name in ('trust', 'pfc', 'dscp2prio')):
+               for name in ('trust', 'pfc', 'dscp2prio', 'cable_len')):
             actual = read_qos(self.host, self.tool, self.name)
             wrong = qos_matches(actual, self.desired_qos)
             if wrong:
-                raise QosError('%s: after applying, %s still differ (read back: trust %s, PFC %s); the NIC or driver '
-                               'refused the change' % (self.name, ', '.join(wrong), actual['trust'],
-                                                       mask_text(actual['pfc'] or [])))
+                raise QosError('%s: after applying, %s still differ (read back: trust %s, PFC %s, cable length %s m); '
+                               'the NIC or driver refused the change' % (self.name, ', '.join(wrong), actual['trust'],
+                                                                         mask_text(actual['pfc'] or []),
+                                                                         actual.get('cable_len')))
 
     def finish(self):
         if self.result['status'] != 'not_applicable':
@@ -514,6 +539,7 @@ def main():
             interfaces=dict(type='list', elements='dict', required=True, options=dict(
                 name=dict(type='str', required=True),
                 rdma_device=dict(type='str'),
+                cable_length_m=dict(type='int'),
             )),
             trust=dict(type='str', choices=['dscp', 'pcp'], default='dscp'),
             pfc_priorities=dict(type='list', elements='int', default=[3]),
@@ -537,6 +563,11 @@ def main():
                             ('verbs_traffic_class', -1, 255), ('mtu', 68, 65535)):
         if params[name] is not None and not low <= params[name] <= high:
             module.fail_json(msg='%s=%d is out of range %d..%d' % (name, params[name], low, high))
+    low, high = CABLE_LENGTHS
+    for spec in params['interfaces']:
+        if spec.get('cable_length_m') is not None and not low <= spec['cable_length_m'] <= high:
+            module.fail_json(msg='interfaces[%s].cable_length_m=%d is out of range %d..%d (mlx5 ignores other cable '
+                                 'lengths)' % (spec['name'], spec['cable_length_m'], low, high))
     try:
         pfc_mask(params['pfc_priorities'])
         pfc_mask(params['ecn_priorities'])

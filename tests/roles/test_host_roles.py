@@ -124,7 +124,7 @@ def test_check_mode_runs_only_read_commands(fleet):
     for name, root in fleet['roots'].items():
         commands = [' '.join(call) for call in fakehw.calls(root)][:fleet['calls_after_check'][name]]
         writes = [command for command in commands
-                  if re.match(r'^(mlnx_qos .*--(trust|pfc|dscp2prio)|dcb (pfc|app) (set|replace|add)|ethtool -A|'
+                  if re.match(r'^(mlnx_qos .*--(trust|pfc|dscp2prio|cable_len)|dcb (pfc|app) (set|replace|add)|ethtool -A|'
                               r'modprobe|systemctl enable|ip link set)', command)]
         assert writes == [], '%s: check mode ran %s' % (name, writes)
 
@@ -142,7 +142,8 @@ def test_converge_mlnx_ofed_host(fleet):
     dscp_call = 'mlnx_qos -i ens1f0np0 ' + ' '.join(
         '--dscp2prio set,%d,%d' % (dscp, prio) for dscp, prio in switch_map.items() if dscp >> 3 != prio)
     assert setters == [
-        'mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0',   # trust and the final PFC mask in one call
+        # trust, the final PFC mask and the NIC's headroom cable length (mlx5: 7 m -> the 10 m cable) in one call
+        'mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0 --cable_len 10',
         dscp_call,                                                    # the DSCP map, separately
         'ethtool -A ens1f0np0 rx off tx off',
         'ethtool -A ens2f0np0 rx off tx off',
@@ -151,7 +152,7 @@ def test_converge_mlnx_ofed_host(fleet):
     assert fleet['toggles_first']['gpu0001'] == 2  # one link toggle per NIC, not two
     for netdev in ('ens1f0np0', 'ens2f0np0'):
         qos = fakehw.state(root)['netdevs'][netdev]['qos']
-        assert qos['pfc'] == [0, 0, 0, 1, 0, 0, 0, 0]
+        assert qos['pfc'] == [0, 0, 0, 1, 0, 0, 0, 0] and qos['cable_len'] == 10
         assert qos['dscp2prio'] == {str(dscp): prio for dscp, prio in switch_map.items()}
         for side in ('roce_rp', 'roce_np'):
             assert fakehw.read(root, '/sys/class/net/%s/ecn/%s/enable/3' % (netdev, side)) == '1'
@@ -177,9 +178,10 @@ def test_converge_mlnx_ofed_host(fleet):
 def test_converge_inbox_host_uses_dcb_and_enables_units(fleet):
     root = fleet['roots']['gpu0002']
     commands = window(fleet, 'gpu0002')
-    assert 'dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off' in commands
+    # the PFC mask and the cable length (the IEEE PFC delay mlx5 reads as metres) in one set: one link toggle
     assert [command for command in commands if command.startswith('dcb pfc set dev ens1f0np0')] == [
-        'dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off']
+        'dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off delay 10']
+    assert fakehw.state(root)['netdevs']['ens1f0np0']['qos']['cable_len'] == 10
     replace = [command for command in commands if command.startswith('dcb app replace dev ens1f0np0')]
     assert len(replace) == 1 and ' 26:3 ' in replace[0] and ' 48:7 ' in replace[0] and ' 24:0 ' in replace[0]
     assert 'systemctl enable aifabric-rnic-qos@ens1f0np0.service' in [c.replace("'", '') for c in commands]
@@ -207,7 +209,7 @@ def test_host_without_hardware_reports_not_applicable_and_writes_files(fleet):
     assert any(line.startswith('not_applicable: not applicable: no RDMA device mlx5_0') for line in result['nccl']['summary'])
     # What can run, ran: the files are there.
     assert 'NCCL_IB_TC=106' in fakehw.read(root, '/etc/nccl.conf')
-    assert 'apply ens1f0np0 mlx5_0' in fakehw.read(root, '/usr/local/sbin/aifabric-rnic-qos')
+    assert 'apply ens1f0np0 mlx5_0 10' in fakehw.read(root, '/usr/local/sbin/aifabric-rnic-qos')
     assert 'BindsTo=sys-subsystem-net-devices-%i.device' in fakehw.read(root, '/etc/systemd/system/aifabric-rnic-qos@.service')
     assert [call for call in fakehw.calls(root) if call[0] in ('mlnx_qos', 'dcb', 'modprobe')] == []
     stdout = fleet['first'][0].stdout
@@ -293,6 +295,7 @@ def test_reapply_script_restores_settings_after_reboot(fleet, name):
         assert state['netdevs'][netdev]['qos']['dscp2prio']['48'] == 7
         assert state['netdevs'][netdev]['qos']['dscp2prio']['24'] == 0
         assert state['netdevs'][netdev]['pause'] == {'rx': False, 'tx': False}
+        assert state['netdevs'][netdev]['qos']['cable_len'] == 10  # back from mlx5's 7 m to the 10 m cable
     assert state['link_toggles'] == toggles + 2
     assert fakehw.read(root, '/sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos') == '106\n'
     if name == 'gpu0001':
@@ -309,3 +312,18 @@ def test_reapply_script_on_host_without_rdma_is_not_applicable(fleet):
     assert proc.stdout.splitlines() == [
         'aifabric-rnic-qos: ens1f0np0: not applicable: driver none, no mlx5 RDMA device',
         'aifabric-rnic-qos: ens2f0np0: not applicable: driver none, no mlx5 RDMA device']
+
+
+def test_reapply_script_says_a_nic_without_a_cable_length_keeps_its_own(fleet):
+    """mlx5 reports a cable length of 0 when its firmware owns the port buffer: the script sets nothing there and
+    says so, and still sets the other NIC (runs last: it changes gpu0004's fake NICs)."""
+    root = fleet['roots']['gpu0004']
+    fakehw.update_nic(root, 'ens1f0np0', port_buffer=False)
+    fakehw.update_nic(root, 'ens2f0np0', cable_len=7)
+    proc = _run_script(root)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'aifabric-rnic-qos: ens1f0np0: cable length: not applicable: the NIC reports none (firmware-managed receive ' \
+           'buffer)' in proc.stderr
+    assert [call for call in fakehw.calls(root) if call[0] == 'mlnx_qos' and '--cable_len' in call][-1] == [
+        'mlnx_qos', '-i', 'ens2f0np0', '--cable_len', '10']
+    assert fakehw.state(root)['netdevs']['ens2f0np0']['qos']['cable_len'] == 10

@@ -336,6 +336,13 @@ def _rail_optimized(intent, spec, issues):
     return Topology(nodes, links, tiers, rails, gpus, downlinks, uplinks, ratio, pods, spines_per_pod, per_spine)
 
 
+def _nic_cable_range():
+    """The server cable lengths a NIC can size its receive headroom for: the bounds of lossless.cable_length_m.host_leaf
+    (mlx5 en_dcbnl.c ignores a PFC delay of 0 or from MLX5E_MAX_CABLE_LENGTH, 1000 m, up)."""
+    spec = load_schema()['properties']['lossless']['properties']['cable_length_m']['properties']['host_leaf']
+    return spec['minimum'], spec['maximum']
+
+
 def _explicit(intent, spec, issues):
     base = 'topology.explicit.'
     known = len(issues.issues)
@@ -389,6 +396,12 @@ def _explicit(intent, spec, issues):
                 issues.add('%s.rail' % where, rail, 'host %s already has a link on rail %d' % (a.name, rail))
             next_rail[a.name] = max(next_rail[a.name], rail + 1)
         length = item['cable_length_m'] if item['cable_length_m'] is not None else cable[role]
+        if role == 'host_leaf' and item['cable_length_m'] is not None:
+            low, high = _nic_cable_range()
+            if not low <= length <= high:
+                issues.add('%s.cable_length_m' % where, length,
+                           'is a server cable: %s sizes its NIC headroom from it, which the mlx5 driver takes for %d-%d m '
+                           'only (mlnx_qos --cable_len)' % (a.name, low, high))
         _connect(links, role, a, ports[0], b, ports[1], item['speed_gbps'], length, rail)
     if len(issues.issues) > known:
         return None

@@ -184,6 +184,20 @@ def state(root):
         return json.load(handle)
 
 
+def update_nic(root, netdev, port_buffer=None, cable_len=None, refuse_cable=None):
+    """Change the emulated mlx5 state of one NIC: whether the driver manages its port buffer (mlx5 reports a cable
+    length only then), its current cable length (7 m after a driver load), and a NIC that keeps its length."""
+    current = state(root)
+    nic = current['netdevs'][netdev]
+    for key, value in (('port_buffer', port_buffer), ('refuse_cable', refuse_cable)):
+        if value is not None:
+            nic[key] = value
+    if cable_len is not None:
+        nic['qos']['cable_len'] = cable_len
+    with open(os.path.join(root, 'fakehw', 'state.json'), 'w', encoding='utf-8') as handle:
+        json.dump(current, handle, indent=1, sort_keys=True)
+
+
 def calls(root, tool=None):
     path = os.path.join(root, 'fakehw', 'calls.log')
     if not os.path.exists(path):

@@ -62,6 +62,18 @@ def dscp_map(nic):
     return {int(dscp): prio for dscp, prio in nic['qos']['dscp2prio'].items()}
 
 
+def cable_len(nic):
+    """The IEEE PFC delay mlx5 reports: its cable length, 0 when the NIC has no driver-managed port buffer
+    (mlx5e_dcbnl_ieee_getpfc fills it only when MLX5_BUFFER_SUPPORTED)."""
+    return nic['qos'].get('cable_len', 7) if nic.get('port_buffer', True) else 0
+
+
+def set_cable_len(nic, value):
+    """mlx5e_dcbnl_ieee_setpfc: a delay of 0 or from MLX5E_MAX_CABLE_LENGTH (1000) up is ignored, without error."""
+    if 0 < value < 1000 and not nic.get('refuse_cable'):
+        nic['qos']['cable_len'] = value
+
+
 def set_pfc(state, nic, mask):
     if nic.get('refuse_pfc'):  # a NIC/firmware that accepts the command but keeps its mask
         return
@@ -97,7 +109,7 @@ def mlnx_qos_text(nic):
     buffers = [1 if bit else 0 for bit in qos['pfc']]
     sizes = '20016,156096,0,0,0,0,0,0' if any(qos['pfc']) else '262016,0,0,0,0,0,0,0'
     out.append('Receive buffer size (bytes): %s,max_buffer_size=262016' % sizes)
-    out.append('Cable len: 7')
+    out.append('Cable len: %d' % cable_len(nic))
     out.append('PFC configuration:')
     out.append('\tpriority    0   1   2   3   4   5   6   7')
     out.append('\tenabled     ' + ''.join('%1d   ' % bit for bit in qos['pfc'])
@@ -117,11 +129,16 @@ def mlnx_qos(state, argv):
     options = {}
     index = 0
     while index < len(argv):
-        if argv[index] in ('--trust', '--pfc', '-f', '--dscp2prio'):
+        if argv[index] in ('--trust', '--pfc', '-f', '--dscp2prio', '--cable_len'):
             options.setdefault(argv[index], []).append(argv[index + 1])
             index += 2
         else:
             index += 1
+    for value in options.get('--cable_len', []):  # mlnx_qos: parse_int(0, 0xffff), then set_ieee_pfc(delay)
+        if not value.isdigit() or int(value) > 0xffff:
+            print('cable_len must be an integer in range 0-65535')
+            sys.exit(1)
+        set_cable_len(nic, int(value))
     for key in ('-f', '--pfc'):
         for value in options.get(key, []):
             cells = value.split(',')
@@ -158,23 +175,34 @@ def dcb(state, argv):
     qos = nic['qos']
     if obj == 'pfc' and action == 'show':
         if json_out:
-            print(json.dumps({'pfc_cap': 8, 'macsec_bypass': False, 'delay': 7,
+            print(json.dumps({'pfc_cap': 8, 'macsec_bypass': False, 'delay': cable_len(nic),
                               'prio_pfc': [bool(bit) for bit in qos['pfc']]}, separators=(',', ':')))
             return
         pfc = 'prio-pfc ' + ''.join('%d:%s ' % (prio, 'on' if bit else 'off') for prio, bit in enumerate(qos['pfc']))
         if rest == ['prio-pfc']:
             print(pfc)
+        elif rest == ['delay']:
+            print('delay %d ' % cable_len(nic))
         else:
-            print('pfc-cap 8 macsec-bypass off delay 7 \n' + pfc)
+            print('pfc-cap 8 macsec-bypass off delay %d \n' % cable_len(nic) + pfc)
         return
     if obj == 'pfc' and action == 'set':
-        if rest[0] != 'prio-pfc':
-            fail('unsupported in stub: %s' % rest)
+        # One IEEE PFC set per call (iproute2 dcb_cmd_pfc_set): the mask and the delay together.
         mask = list(qos['pfc'])
-        for item in rest[1:]:
-            key, value = item.split(':')
-            for prio in (range(8) if key == 'all' else [int(key)]):
-                mask[prio] = 1 if value == 'on' else 0
+        index = 0
+        while index < len(rest):
+            if rest[index] == 'prio-pfc':
+                index += 1
+                while index < len(rest) and ':' in rest[index]:
+                    key, value = rest[index].split(':')
+                    for prio in (range(8) if key == 'all' else [int(key)]):
+                        mask[prio] = 1 if value == 'on' else 0
+                    index += 1
+            elif rest[index] == 'delay':
+                set_cable_len(nic, int(rest[index + 1]))
+                index += 2
+            else:
+                fail('unsupported in stub: %s' % rest)
         set_pfc(state, nic, mask)
         save(state)
         return

@@ -410,6 +410,28 @@ def _host_marking(ctx, host, port, item):
     return not problems, want, ('not lossless: ' + '; '.join(problems)) if problems else '; '.join(parts)
 
 
+def _host_cable(ctx, host, port, item):
+    """Both ends of the server cable size their PFC headroom for at least its length (C16): the NIC for what the
+    leaf sends it (mlx5 takes the cable length from `mlnx_qos --cable_len` / the `dcb pfc` delay and assumes 7 m
+    without), the leaf port for what the NIC sends (or the switch sizes it itself)."""
+    cabled = item.get('cable_length_m')
+    nic, leaf = host.get('cable_length_m'), port['cable_length_m']
+    problems = []
+    if not host.get('qos_read', True):
+        problems.append('NIC QoS not read (neither mlnx_qos nor dcb answered)')
+    elif nic is not None and cabled is not None and nic < cabled:
+        problems.append('NIC headroom for %d m < cabled %d m' % (nic, cabled))
+    if leaf is None and port['headroom'] != 'platform':
+        problems.append('leaf port has no cable length')
+    elif leaf is not None and cabled is not None and leaf < cabled:
+        problems.append('leaf port headroom for %d m < cabled %d m' % (leaf, cabled))
+    nic_text = '%s m' % nic if nic is not None else 'none reported (firmware-managed NIC buffer)'
+    leaf_text = '%s m' % leaf if leaf is not None else 'sized by the switch'
+    seen = '%sNIC %s, leaf port %s, cabled %s m' % ('; '.join(problems) + ': ' if problems else '', nic_text,
+                                                     leaf_text, cabled)
+    return not problems, 'NIC and leaf port headroom for at least the cabled %s m' % cabled, seen
+
+
 HOST_RULES = {
     'host_switch_dscp': (('C01', 'C04'), 'NIC and leaf agree on every DSCP -> priority', _host_dscp,
                          'NIC trusts DSCP and maps every one of the 64 DSCPs to the priority the leaf maps it to as '
@@ -430,6 +452,12 @@ HOST_RULES = {
                         'does not expose DCQCN state; the result says so.',
                         'gpu0001 host_switch_ecn [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC DCQCN on {}, '
                         'leaf marking on'),
+    'host_switch_cable': (('C15', 'C16'), 'NIC and leaf size their headroom for the server cable', _host_cable,
+                          'the NIC\'s headroom cable length (`mlnx_qos` Cable len, `dcb pfc` delay; mlx5 assumes 7 m) '
+                          'and the leaf port\'s are at least the cable length of the design; a NIC that reports none '
+                          '(its firmware owns the port buffer) is named as such',
+                          'gpu0001 host_switch_cable [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC headroom for '
+                          '7 m < cabled 10 m: NIC 7 m, leaf port 10 m, cabled 10 m'),
     'host_switch_mtu': (('C14',), 'NIC MTU fits the leaf port MTU', _host_mtu,
                         'NIC MTU as designed and, with the VXLAN overhead, within the leaf port MTU',
                         'gpu0001 host_switch_mtu [eth1 <-> leaf001 Ethernet0 [deployed]]: ... seen NIC MTU 1500, leaf port '

@@ -93,6 +93,8 @@ def _model_host_views(model):
         'pfc': sorted(rnic['pfc_priorities']), 'cnp_dscp': rnic['cnp_dscp'], 'cnp_priority': rnic['cnp_priority'],
         'ecn': sorted(rnic.get('ecn_priorities') or []), 'ecn_known': True, 'pause': {'rx': False, 'tx': False},
         'exists': True, 'rdma': True, 'marking': marking, 'marking_error': None,
+        # host_rnic sets the NIC's headroom cable length to the rail's cable (mlnx_qos --cable_len)
+        'cable_length_m': rail['cable_length_m'], 'qos_read': True,
     } for rail in model['rails']}
 
 
@@ -130,6 +132,7 @@ def _facts_host_views(parsed, nccl):
             'pfc': data['pfc_priorities'], 'cnp_dscp': data['cnp_dscp'], 'cnp_priority': data['cnp_priority'],
             'ecn': ecn, 'ecn_known': ecn is not None, 'pause': data['pause'], 'exists': data['exists'],
             'rdma': bool(data['rdma_devices']), 'qos_tool': data['qos_tool'],
+            'cable_length_m': data['cable_length_m'], 'qos_read': data['qos_tool'] is not None,
             'marking': marking, 'marking_error': nccl if isinstance(nccl, StateError) else None,
         }
     return views

@@ -6,8 +6,9 @@
 Input: the `aifabric_rnic` fact (or the whole registered module result). Facts crossed Ansible's JSON
 transport, so integer keys (DSCP, priority) arrive as strings; this module turns them back into ints.
 Output per netdev: mtu, trust, dscp_to_priority, pfc_priorities, ecn (rp/np priorities enabled or None
-when the driver does not expose them), cnp_dscp, cnp_priority, global pause, verbs traffic class and
-RDMA-CM ToS, with `tool` naming where the QoS came from (mlnx_qos or iproute2 dcb).
+when the driver does not expose them), cnp_dscp, cnp_priority, global pause, verbs traffic class,
+RDMA-CM ToS and the cable length the NIC sizes its headroom for, with `tool` naming where the QoS came from
+(mlnx_qos or iproute2 dcb).
 """
 
 from __future__ import annotations
@@ -46,6 +47,8 @@ def _interface(name, data, devices):
         'trust': qos.get('trust') if qos else None,
         'pfc_priorities': sorted(int(prio) for prio in qos.get('pfc_priorities') or []) if qos else None,
         'dscp_to_priority': _int_map(SOURCE, qos.get('dscp2prio'), 'dscp2prio') if qos else None,
+        # 0: the NIC reports no cable length (its firmware owns the port buffer); facts of the tools' own keys too
+        'cable_length_m': (qos.get('cable_length_m', qos.get('cable_len', qos.get('delay'))) or None) if qos else None,
         'ecn_rp_priorities': None,
         'ecn_np_priorities': None,
         'cnp_dscp': None,

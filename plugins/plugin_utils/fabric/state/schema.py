@@ -170,6 +170,7 @@ class RnicInterface(TypedDict):
     cnp_dscp: Optional[int]
     cnp_priority: Optional[int]
     traffic_class: Optional[int]
+    cable_length_m: Optional[int]  # the NIC's headroom cable length; None: the NIC reports none
     rdma_devices: NotRequired[List[str]]
 
 

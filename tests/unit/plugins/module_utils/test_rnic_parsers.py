@@ -48,6 +48,27 @@ def test_mlnx_qos_lossless_trust_dscp_default_map():
     assert state['receive_buffer']['sizes'][:2] == [20016, 156096]
 
 
+def test_mlnx_qos_cable_length_after_cable_len():
+    """`mlnx_qos --cable_len 30` prints the state after it: `Cable len: %d` of the IEEE PFC delay (mlnx-tools
+    python/mlnx_qos pretty_print), which mlx5 sizes its lossless buffer's xoff from."""
+    assert p.parse_mlnx_qos(fx('mlnx_qos/doca_cable_len_30.txt'))['cable_len'] == 30
+
+
+def test_mlnx_qos_firmware_owned_buffer_reports_no_cable_length():
+    """Without a driver-managed port buffer mlx5 leaves the delay 0 (mlx5e_dcbnl_ieee_getpfc fills it only when
+    MLX5_BUFFER_SUPPORTED) and the buffer query fails, so mlnx_qos prints no buffer line or row."""
+    state = p.parse_mlnx_qos(fx('mlnx_qos/firmware_buffer_no_cable_len.txt'))
+    assert state['cable_len'] == 0 and state['receive_buffer'] is None and state['pfc_buffer'] is None
+    assert state['pfc'] == [0, 0, 0, 1, 0, 0, 0, 0]
+
+
+def test_mlnx_qos_cable_length_that_is_not_a_number_is_refused():
+    text = fx('mlnx_qos/doca_dscp_pfc3.txt').replace('Cable len: 7', 'Cable len: seven')
+    with pytest.raises(ParseError) as caught:
+        p.parse_mlnx_qos(text)
+    assert 'cable length' in str(caught.value)
+
+
 def test_mlnx_qos_wrapped_dscp_lines_keep_every_entry():
     """More than 8 DSCPs on one priority wrap onto a second 'prio:7 dscp:' line."""
     state = p.parse_mlnx_qos(fx('mlnx_qos/dscp_override_wrapped.txt'))

@@ -154,3 +154,39 @@ def test_global_pause():
     assert plan.plan_global_pause({'rx': True, 'tx': False}) == ['rx', 'off', 'tx', 'off']
     assert plan.plan_global_pause({'rx': False, 'tx': False}) == []
     assert plan.plan_global_pause(None) == []
+
+
+# ------------------------------------------------------------------------------------------- cable length
+
+def test_cable_length_joins_the_pfc_call_on_mlnx_qos():
+    """mlnx_qos sets the IEEE PFC delay (the cable length to mlx5) before the mask and keeps it: one call."""
+    result = plan.plan_qos('mlnx_qos', 'eth1', dict(FRESH, cable_len=7), dict(LOSSLESS, cable_len=10))
+    assert result['commands'] == [['mlnx_qos', '-i', 'eth1', '--trust', 'dscp', '--pfc', '0,0,0,1,0,0,0,0',
+                                   '--cable_len', '10']]
+    assert result['changes']['cable_len'] == {'before': 7, 'after': 10}
+
+
+def test_cable_length_joins_the_pfc_set_on_dcb():
+    result = plan.plan_qos('dcb', 'eth1', dict(LOSSLESS, cable_len=7), dict(LOSSLESS, cable_len=40))
+    assert result['commands'] == [['dcb', 'pfc', 'set', 'dev', 'eth1', 'delay', '40']]
+
+
+@pytest.mark.parametrize('current', [0, None])
+def test_unreported_cable_length_is_never_written(current):
+    """0: mlx5 has no driver-managed port buffer (it fills the delay only then) and ignores what is written."""
+    for tool in ('mlnx_qos', 'dcb'):
+        result = plan.plan_qos(tool, 'eth1', dict(LOSSLESS, cable_len=current), dict(LOSSLESS, cable_len=10))
+        assert result == {'commands': [], 'changes': {}}
+
+
+def test_no_wanted_cable_length_leaves_it():
+    assert plan.plan_qos('mlnx_qos', 'eth1', dict(LOSSLESS, cable_len=7), dict(LOSSLESS, cable_len=None)) == {
+        'commands': [], 'changes': {}}
+
+
+def test_cable_length_read_back():
+    wanted = dict(LOSSLESS, cable_len=10)
+    assert plan.qos_matches(dict(LOSSLESS, cable_len=7), wanted) == ['cable_len']
+    assert plan.qos_matches(dict(LOSSLESS, cable_len=10), wanted) == []
+    assert plan.qos_matches(dict(LOSSLESS, cable_len=0), wanted) == []
+    assert plan.CABLE_LENGTHS == (1, 999)

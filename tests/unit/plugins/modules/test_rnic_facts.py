@@ -6,6 +6,8 @@
 import json
 import os
 
+import pytest
+
 from tests.roles import fakehw
 from tests.roles.fakehw.runner import run_module
 
@@ -53,7 +55,7 @@ def test_inbox_host_facts_use_dcb_and_debugfs(tmp_path):
     nic = data['interfaces']['ens2f0np0']
     assert list(data['interfaces']) == ['ens2f0np0']
     assert nic['qos'] == {'tool': 'dcb', 'trust': 'pcp', 'pfc': '00000000', 'pfc_priorities': [], 'dscp2prio': {},
-                          'delay': 7}
+                          'delay': 7, 'cable_length_m': 7}
     assert nic['ecn']['available'] is False and nic['ecn']['cc_debugfs']['np_cnp_dscp'] == 48
     assert data['devices']['mlx5_1']['traffic_class'] is None
 
@@ -117,3 +119,19 @@ def test_nccl_check_without_rdma(tmp_path):
     result = run_module(nccl_check.main, dict(nccl=dict(NCCL, NCCL_IB_GID_INDEX=3), rails=MODEL_RAILS, root=root))
     assert [item['level'] for item in result['checks']] == ['not_applicable'] * 4 + ['ok']
     assert result['summary'][0] == 'not_applicable: not applicable: no RDMA device mlx5_0 on this host'
+
+
+@pytest.mark.parametrize('nic_kind', ['ofed', 'inbox'])
+def test_the_nic_cable_length_is_read_back_from_either_tool(tmp_path, nic_kind):
+    """mlnx_qos prints `Cable len: N`, `dcb -j pfc show` the IEEE PFC `delay`: both are the cable length mlx5 sizes
+    its receive headroom for; 0 (no driver-managed port buffer) reads as none."""
+    root = str(tmp_path / 'h')
+    bindir = fakehw.build_host(root, RAILS, nic=nic_kind)
+    fakehw.update_nic(root, 'ens1f0np0', cable_len=40)
+    fakehw.update_nic(root, 'ens2f0np0', port_buffer=False)
+    _unused, data = facts(root, bindir)
+    assert data['interfaces']['ens1f0np0']['qos']['cable_length_m'] == 40
+    assert data['interfaces']['ens2f0np0']['qos']['cable_length_m'] is None
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.rnic import parse_rnic_facts
+    views = parse_rnic_facts(data)['interfaces']
+    assert (views['ens1f0np0']['cable_length_m'], views['ens2f0np0']['cable_length_m']) == (40, None)

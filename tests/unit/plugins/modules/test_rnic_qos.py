@@ -205,3 +205,77 @@ def test_the_whole_switch_map_reaches_the_nic(tmp_path, nic):
         assert fakehw.state(root)['netdevs'][netdev]['qos']['dscp2prio'] == dict(switch_map)
     second = run_module(rnic_qos.main, args(root, bindir, dscp_to_priority=switch_map, cnp_priority=6))
     assert second['changed'] is False and second['commands'] == []
+
+
+def cabled(**changes):
+    return [{'name': 'ens1f0np0', 'rdma_device': 'mlx5_0', 'cable_length_m': changes.get('first', 10)},
+            {'name': 'ens2f0np0', 'rdma_device': 'mlx5_1', 'cable_length_m': changes.get('second', 10)}]
+
+
+def test_cable_length_goes_with_the_pfc_mask_then_nothing(tmp_path):
+    """mlx5 sizes its receive headroom from the cable length (the IEEE PFC delay; 7 m after a driver load): it is
+    written in the PFC call, so the link toggles once per NIC, and read back; the next run writes nothing."""
+    root, bindir = host(tmp_path, nic='ofed')
+    first = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled()))
+    assert not first.get('failed'), first
+    assert first['commands'][0] == 'mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0 --cable_len 10'
+    assert fakehw.state(root)['netdevs']['ens1f0np0']['qos']['cable_len'] == 10
+    assert fakehw.state(root)['link_toggles'] == 2
+    setting = first['interfaces']['ens1f0np0']['settings']['cable_len']
+    assert (setting['status'], setting['before'], setting['after']) == ('changed', 7, 10)
+    assert 'cable_len 7 -> 10' in first['summary'][0]
+    second = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled()))
+    assert second['changed'] is False and second['commands'] == []
+    assert second['interfaces']['ens1f0np0']['settings']['cable_len']['status'] == 'ok'
+
+
+def test_cable_length_alone_does_not_touch_the_mask(tmp_path):
+    root, bindir = host(tmp_path, nic='ofed', qos={'trust': 'dscp', 'pfc': [0, 0, 0, 1, 0, 0, 0, 0]})
+    result = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled(second=7), dscp_to_priority={}))
+    assert [text for text in result['commands'] if text.startswith('mlnx_qos')] == [
+        'mlnx_qos -i ens1f0np0 --cable_len 10']
+    assert fakehw.state(root)['link_toggles'] == 0
+
+
+def test_cable_length_on_the_dcb_path_rides_in_the_same_pfc_set(tmp_path):
+    root, bindir = host(tmp_path, nic='inbox')
+    first = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled(first=30, second=3)))
+    assert first['commands'][0] == ('dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off '
+                                    '7:off delay 30')
+    assert fakehw.state(root)['netdevs']['ens2f0np0']['qos']['cable_len'] == 3
+    again = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled(first=30, second=3)))
+    assert again['changed'] is False and again['commands'] == []
+
+
+def test_check_mode_shows_the_cable_length_and_writes_nothing(tmp_path):
+    root, bindir = host(tmp_path, nic='ofed')
+    before = fakehw.snapshot(root)
+    result = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled()), check_mode=True, diff=True)
+    assert 'cable_len: 7' in result['diff']['before'] and 'cable_len: 10' in result['diff']['after']
+    assert fakehw.snapshot(root) == before and setters(root) == []
+
+
+def test_nic_without_a_driver_managed_buffer_is_not_applicable(tmp_path):
+    """mlx5 reports no cable length (0) when its firmware owns the port buffer: nothing to write, said so."""
+    root, bindir = host(tmp_path, nic='ofed', qos={'trust': 'dscp', 'pfc': [0, 0, 0, 1, 0, 0, 0, 0]})
+    fakehw.update_nic(root, 'ens1f0np0', port_buffer=False)
+    result = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled(), dscp_to_priority={}))
+    setting = result['interfaces']['ens1f0np0']['settings']['cable_len']
+    assert setting['status'] == 'not_applicable' and 'reports no cable length' in setting['reason']
+    assert not any('--cable_len' in text for text in result['commands'] if 'ens1f0np0' in text)
+    assert 'mlnx_qos -i ens2f0np0 --cable_len 10' in result['commands']
+
+
+def test_nic_that_keeps_its_cable_length_is_a_failure(tmp_path):
+    root, bindir = host(tmp_path, nic='ofed')
+    fakehw.update_nic(root, 'ens1f0np0', refuse_cable=True)
+    result = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled()))
+    assert result['failed'] and 'cable_len still differ' in result['msg'] and 'cable length 7 m' in result['msg']
+
+
+@pytest.mark.parametrize('length', [0, 1000, 10000])
+def test_cable_length_outside_what_mlx5_takes_is_refused(tmp_path, length):
+    root, bindir = host(tmp_path, nic='ofed')
+    result = run_module(rnic_qos.main, args(root, bindir, interfaces=cabled(first=length)))
+    assert result['failed'] and 'interfaces[ens1f0np0].cable_length_m=%d is out of range 1..999' % length in result['msg']
+    assert setters(root) == []

@@ -119,7 +119,9 @@ def test_reapply_script_carries_the_same_values(lab):
     assert 'ROCE_TOS=%d\n' % rnic['traffic_class'] in script and 'CNP_DSCP=%d\n' % rnic['cnp_dscp'] in script
     assert 'MTU=%d\n' % rnic['mtu'] in script
     for rail in model['rails']:
-        assert '    %s) apply %s %s ;;' % (rail['interface'], rail['interface'], rail['rdma_device']) in script
+        # the rail's cable to its leaf: the NIC sizes its receive headroom from it (mlnx_qos --cable_len)
+        assert '    %s) apply %s %s %d ;;' % (rail['interface'], rail['interface'], rail['rdma_device'],
+                                            rail['cable_length_m']) in script
     override = design(lossless__cnp_priority=7).device('gpu0001')
     script = render_model(override)['rnic/aifabric-rnic-qos']
     mapping = override['rnic']['dscp_to_priority']

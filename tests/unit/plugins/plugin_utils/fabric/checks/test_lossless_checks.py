@@ -136,6 +136,45 @@ def test_nic_on_its_default_dscp_map_fails_naming_the_dscps(design, rendered):
     assert design_side == {}
 
 
+def test_nic_headroom_shorter_than_the_cable_fails_naming_both_ends(design, rendered):
+    """The NIC sizes its receive headroom for its cable length (mlx5 assumes 7 m): a 5 m design cable is covered by
+    7 m, a NIC left at 3 m is not (C16); the leaf's own cable length is judged on the same line."""
+    facts = rnic('ofed_lossless')
+    facts['interfaces']['eth1']['qos']['cable_len'] = 3
+    found = bad(deployed(design, rendered, facts))
+    cable = found[('gpu0001', 'host_switch_cable', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
+    assert cable.seen == 'NIC headroom for 3 m < cabled 5 m: NIC 3 m, leaf port 5 m, cabled 5 m'
+    assert cable.rule == 'C15,C16'
+    assert [key for key in found if key[1] == 'host_switch_cable'] == [
+        ('gpu0001', 'host_switch_cable', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
+
+
+def test_leaf_cable_shorter_than_the_cable_fails(design, rendered):
+    dbs = copy.deepcopy(rendered)
+    for key in dbs['leaf001']['CABLE_LENGTH']['AZURE']:
+        dbs['leaf001']['CABLE_LENGTH']['AZURE'][key] = '1m'
+    found = bad(deployed(design, dbs, rnic('ofed_lossless')))
+    cable = found[('gpu0001', 'host_switch_cable', 'eth1 <-> leaf001 Ethernet0 [deployed]')]
+    assert cable.seen.startswith('leaf port headroom for 1 m < cabled 5 m')
+
+
+def test_nic_without_a_cable_length_is_named_not_failed(design, rendered):
+    """mlx5 reports a PFC delay of 0 when its firmware owns the port buffer: nothing to set, said so."""
+    facts = rnic('inbox_lossless')
+    for data in facts['interfaces'].values():
+        data['qos']['delay'] = 0
+    results = deployed(design, rendered, facts)
+    cable = [item for item in results if item.check == 'host_switch_cable'][0]
+    assert cable.status == checks.PASS and 'none reported (firmware-managed NIC buffer)' in cable.seen
+
+
+def test_nic_qos_not_read_fails_the_cable_check(design, rendered):
+    facts = rnic('ofed_lossless')
+    facts['interfaces']['eth1']['qos'] = None
+    found = bad(deployed(design, rendered, facts))
+    assert 'NIC QoS not read' in found[('gpu0001', 'host_switch_cable', 'eth1 <-> leaf001 Ethernet0 [deployed]')].seen
+
+
 def marking(results):
     return {item.subject: item for item in results if item.check == 'host_switch_marking'}
 
