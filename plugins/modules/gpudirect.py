@@ -6,9 +6,12 @@
 DOCUMENTATION = r"""
 ---
 module: gpudirect
-short_description: Enable and verify GPUDirect RDMA with nvidia-peermem or DMA-BUF
+short_description: Enable and verify GPUDirect RDMA with DMA-BUF or nvidia-peermem
 version_added: 1.0.0
 description:
+  - O(method=auto) (the default) uses DMA-BUF where the driver, kernel and rdma-core support it (NVIDIA recommends
+    DMA-BUF over the nvidia-peermem module, GPU Operator "GPUDirect RDMA and GPUDirect Storage") and falls back to
+    nvidia-peermem elsewhere, saying why in RV(reason); RV(method) is the method it chose.
   - O(method=peermem) detects the NVIDIA driver, refuses to continue while the legacy C(nv_peer_mem) is loaded
     or set to load at boot, loads C(nvidia-peermem) when it is not loaded, and verifies it as docs/hosts.md says (sysfs
     version equal to the driver's, C(/sys/kernel/mm/memory_peers/nv_mem), C(ib_core) used
@@ -22,15 +25,18 @@ description:
     kernel command lines are never changed.
   - On a host without an NVIDIA driver the result is C(not_applicable) with the reason, not a failure.
   - Persistence (modules-load.d) is done by the P(aifabric.fabric.host_gpudirect#role) role from the rendered
-    file; RV(persist) says whether it applies.
+    file; RV(persist) says whether it applies. A nvidia-peermem that is loaded while DMA-BUF is chosen is left
+    loaded (unloading it under running jobs is not this module's call); the role removes its boot entry.
 author:
   - aifabric contributors (@aifabric)
 options:
   method:
-    description: GPUDirect RDMA method from the fabric design.
+    description:
+      - GPUDirect RDMA method from the fabric design. C(auto) is DMA-BUF where the host supports it, else
+        nvidia-peermem.
     type: str
-    choices: [peermem, dmabuf, none]
-    default: peermem
+    choices: [auto, peermem, dmabuf, none]
+    default: auto
   check_p2p:
     description: Report PCIe ACS and IOMMU settings.
     type: bool
@@ -39,7 +45,7 @@ attributes:
   check_mode:
     support: full
   diff_mode:
-    support: none
+    support: full
   platform:
     platforms: posix
 extends_documentation_fragment:
@@ -50,6 +56,15 @@ seealso:
 """
 
 EXAMPLES = r"""
+- name: DMA-BUF where the host supports it, else load and verify nvidia-peermem
+  aifabric.fabric.gpudirect:
+    method: auto
+  register: gdr
+
+- name: Say which method it chose
+  ansible.builtin.debug:
+    msg: "{{ gdr.method }}: {{ gdr.reason }}"
+
 - name: Load and verify nvidia-peermem
   aifabric.fabric.gpudirect:
     method: peermem
@@ -68,7 +83,13 @@ status:
   returned: always
   type: str
 reason:
-  description: Why, in one sentence (for not_applicable, the cause).
+  description: Why, in one sentence (for not_applicable, the cause; for O(method=auto), why this method).
+  returned: always
+  type: str
+method:
+  description: >-
+    The method in use after this run, C(dmabuf), C(peermem) or C(none); null when not applicable (no NVIDIA
+    driver). With O(method=auto), the one it chose.
   returned: always
   type: str
 checks:
@@ -151,15 +172,53 @@ def dmabuf_hint(result):
     return ''
 
 
-def finish(module, result):
+def _diff(state, method):
+    """What --diff shows: the method and whether nvidia-peermem is loaded."""
+    return 'method: %s\nnvidia_peermem: %s\n' % (method, 'loaded' if state.get('peermem_loaded') else 'not loaded')
+
+
+def finish(module, result, before=None):
     result['summary'] = summary_lines(result)
+    if module._diff and before is not None:
+        after = dict(before, peermem_loaded=before.get('peermem_loaded') or result['status'] in ('loaded', 'would_load'))
+        result['diff'] = {'before': _diff(before, module.params['method']), 'after': _diff(after, result['method']),
+                          'before_header': 'GPUDirect RDMA (read)', 'after_header': 'GPUDirect RDMA (design)'}
     module.exit_json(**result)
+
+
+def auto_choice(capability):
+    """(method, reason) of O(method=auto): DMA-BUF where the host supports it (NVIDIA's recommendation), else the
+    nvidia-peermem fallback, naming what DMA-BUF lacks or could not be confirmed."""
+    if capability['capable']:
+        return 'dmabuf', 'auto: the driver, kernel and rdma-core support DMA-BUF, which NVIDIA recommends over nvidia-peermem'
+    if capability['capable'] is False:
+        why = 'DMA-BUF is not possible here (%s)' % '; '.join(capability['missing'])
+    else:
+        why = 'DMA-BUF could not be confirmed (unknown: %s)' % ', '.join(capability['unknown'])
+    return 'peermem', 'auto: %s, so nvidia-peermem is the fallback' % why
+
+
+def dmabuf_result(module, result, state, reason):
+    capability = result['dmabuf']
+    if capability['capable'] is False:
+        module.fail_json(msg='DMA-BUF GPUDirect is not possible here: %s. Fix those, or use gpudirect: peermem '
+                             '(needs MLNX_OFED/DOCA-OFED)' % '; '.join(capability['missing']), **result)
+    if capability['capable'] is None:
+        module.warn('DMA-BUF support could not be confirmed (unknown: %s); NCCL logs "DMA-BUF is available on '
+                    'GPU device N" at NCCL_DEBUG=INFO when it works' % ', '.join(capability['unknown']))
+    if state['peermem_loaded']:
+        reason += '; nvidia-peermem is loaded too and left as it is'
+    result.update(status='dmabuf', method='dmabuf', reason=reason,
+                  checks=[{'check': 'dmabuf requirements', 'ok': capability['capable'] is not False,
+                           'detail': 'kernel %s, %s kernel modules, driver %s, rdma-core %s'
+                                     % (state['kernel'], state['flavor'], state['nvidia_version'],
+                                        capability['rdma_core'])}])
 
 
 def main():
     module = AnsibleModule(
         argument_spec=dict(
-            method=dict(type='str', choices=['peermem', 'dmabuf', 'none'], default='peermem'),
+            method=dict(type='str', choices=['auto', 'peermem', 'dmabuf', 'none'], default='auto'),
             check_p2p=dict(type='bool', default=True),
             **HOST_ACCESS_OPTIONS,
         ),
@@ -167,12 +226,13 @@ def main():
     )
     host = host_access(module)
     method = module.params['method']
-    result = dict(changed=False, status=None, reason=None, checks=[], persist=False)
+    result = dict(changed=False, status=None, reason=None, checks=[], persist=False, method=None)
     if method == 'none':
-        result.update(status='disabled', reason='GPUDirect RDMA is disabled in the fabric design (gpudirect: none)',
-                      state={})
+        result.update(status='disabled', method='none', state={},
+                      reason='GPUDirect RDMA is disabled in the fabric design (gpudirect: none)')
         finish(module, result)
     state = read_peermem_state(host)
+    before = dict(state)
     result['state'] = state
     if module.params['check_p2p'] and (state['nvidia_loaded'] or state['gpus_present']):
         result['p2p'] = read_p2p(host)
@@ -180,43 +240,40 @@ def main():
             module.warn(text)
     if state['nvidia_loaded']:
         result['dmabuf'] = read_dmabuf(host, state)
+    elif method in ('auto', 'dmabuf'):
+        decision = peermem_decision(state)  # a GPU without its driver fails; no GPU is not applicable
+        if decision['action'] == 'fail':
+            module.fail_json(msg=decision['reason'], **result)
+        result.update(status='not_applicable', reason='not applicable: no NVIDIA GPU driver on this host '
+                                                      '(/sys/module/nvidia is absent)')
+        finish(module, result, before)
+    chosen = None
+    if method == 'auto':
+        method, chosen = auto_choice(result['dmabuf'])
     if method == 'dmabuf':
-        if not state['nvidia_loaded']:
-            result.update(status='not_applicable', reason='not applicable: no NVIDIA GPU driver on this host '
-                                                          '(/sys/module/nvidia is absent)')
-            finish(module, result)
-        capability = result['dmabuf']
-        if capability['capable'] is False:
-            module.fail_json(msg='DMA-BUF GPUDirect is not possible here: %s. Fix those, or use gpudirect: peermem '
-                                 '(needs MLNX_OFED/DOCA-OFED)' % '; '.join(capability['missing']), **result)
-        if capability['capable'] is None:
-            module.warn('DMA-BUF support could not be confirmed (unknown: %s); NCCL logs "DMA-BUF is available on '
-                        'GPU device N" at NCCL_DEBUG=INFO when it works' % ', '.join(capability['unknown']))
-        result.update(status='dmabuf', reason='DMA-BUF GPUDirect RDMA: no kernel module needed',
-                      checks=[{'check': 'dmabuf requirements', 'ok': capability['capable'] is not False,
-                               'detail': 'kernel %s, %s kernel modules, driver %s, rdma-core %s'
-                                         % (state['kernel'], state['flavor'], state['nvidia_version'],
-                                            capability['rdma_core'])}])
-        finish(module, result)
+        dmabuf_result(module, result, state, chosen or 'DMA-BUF GPUDirect RDMA: no kernel module needed')
+        finish(module, result, before)
 
+    prefix = chosen + '; ' if chosen else ''
     decision = peermem_decision(state)
     if decision['action'] == 'not_applicable':
         result.update(status='not_applicable', reason=decision['reason'])
-        finish(module, result)
+        finish(module, result, before)
     if decision['action'] in ('refuse', 'fail'):
-        module.fail_json(msg=decision['reason'] + (dmabuf_hint(result) if decision['action'] == 'fail' else ''),
+        module.fail_json(msg=prefix + decision['reason'] + (dmabuf_hint(result) if decision['action'] == 'fail' else ''),
                          **result)
+    result['method'] = 'peermem'
     if decision['action'] == 'load':
         if module.check_mode:
             result.update(changed=True, status='would_load', persist=True,
-                          reason='nvidia-peermem is not loaded; it would be loaded with modprobe nvidia-peermem')
-            finish(module, result)
+                          reason=prefix + 'nvidia-peermem is not loaded; it would be loaded with modprobe nvidia-peermem')
+            finish(module, result, before)
         rc, out, err = host.run(['modprobe', 'nvidia-peermem'])
         if rc != 0:
             failure = classify_peermem_load_failure(err or out, _dmesg(host), state['peer_api'], state['kernel'])
             result['failure'] = failure
             message = 'modprobe nvidia-peermem failed: %s. Fix: %s.' % (failure['message'], failure['fix'])
-            module.fail_json(msg=message + dmabuf_hint(result), **result)
+            module.fail_json(msg=prefix + message + dmabuf_hint(result), **result)
         result['changed'] = True
         state = read_peermem_state(host)
         result['state'] = state
@@ -229,9 +286,9 @@ def main():
                              'version mismatch means a stale module from a previous driver'
                              % '; '.join('%s (%s)' % (item['check'], item['detail']) for item in bad), **result)
     result.update(status='loaded' if result['changed'] else 'verified', persist=True,
-                  reason='nvidia-peermem %s loaded, registered with ib_core as a peer-memory client'
+                  reason=prefix + 'nvidia-peermem %s loaded, registered with ib_core as a peer-memory client'
                          % state['peermem_version'])
-    finish(module, result)
+    finish(module, result, before)
 
 
 if __name__ == '__main__':

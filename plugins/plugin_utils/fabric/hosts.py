@@ -8,6 +8,7 @@ Files (name -> where the roles put it):
   rnic/aifabric-rnic-qos                 -> /usr/local/sbin/aifabric-rnic-qos        (host_rnic)
   rnic/aifabric-rnic-qos@.service        -> /etc/systemd/system/                     (host_rnic)
   gpudirect/aifabric-nvidia-peermem.conf -> /etc/modules-load.d/                     (host_gpudirect, peermem)
+                                                                                     (auto: where it falls back)
   host.json                              -> the model, for people and automation
   (fabric level, render_kubernetes) k8s/<fabric>-rail<N>.*.yaml -> kubectl apply -f   (host_k8s_network)
 
@@ -109,7 +110,7 @@ def render(model: HostModel, env: Environment) -> dict[str, str]:
         HOST_JSON: jsontext.dumps(model, indent=2, frozen=(
             model['kubernetes'], model['rnic'], model['nccl'], model['sysctl'])) + '\n',
     }
-    if model['gpudirect'] == 'peermem':
+    if model['gpudirect'] in ('peermem', 'auto'):  # auto: installed where host_gpudirect falls back to peermem
         files[PEERMEM_CONF] = env.get_template('hosts/nvidia-peermem.conf.j2').render(context)
     return files
 

@@ -148,3 +148,77 @@ def test_acs_without_lspci_is_noted(tmp_path):
     result = run(root, bindir)
     assert result['status'] == 'verified'
     assert result['p2p']['notes'] == ['ACS not checked: lspci is not installed (pciutils)']
+
+
+# ------------------------------------------------------------------------------------------- auto (the default)
+
+def test_auto_is_the_default_and_picks_dmabuf_where_supported(tmp_path):
+    """NVIDIA recommends DMA-BUF over nvidia-peermem (GPU Operator "GPUDirect RDMA and GPUDirect Storage"): an open
+    550 driver on kernel 6.8 with rdma-core 50 needs no module."""
+    root, bindir = host(tmp_path)
+    values = dict(root=root, bin_path=[bindir])
+    result = run_module(gpudirect.main, values)
+    assert (result['status'], result['method'], result['persist'], result['changed']) == ('dmabuf', 'dmabuf', False, False)
+    assert result['reason'].startswith('auto: the driver, kernel and rdma-core support DMA-BUF, which NVIDIA recommends')
+    assert fakehw.calls(root, 'modprobe') == []
+
+
+def test_auto_falls_back_to_peermem_naming_what_dmabuf_lacks(tmp_path):
+    root, bindir = host(tmp_path, flavor='proprietary')
+    result = run(root, bindir, method='auto')
+    assert (result['status'], result['method'], result['persist']) == ('loaded', 'peermem', True)
+    assert result['reason'].startswith('auto: DMA-BUF is not possible here (proprietary NVIDIA kernel modules (DMA-BUF '
+                                       'needs the open kernel modules)), so nvidia-peermem is the fallback; '
+                                       'nvidia-peermem 550.54.15 loaded')
+    assert fakehw.calls(root, 'modprobe') == [['modprobe', 'nvidia-peermem']]
+    again = run(root, bindir, method='auto')
+    assert again['status'] == 'verified' and again['changed'] is False
+
+
+def test_auto_falls_back_when_dmabuf_cannot_be_confirmed(tmp_path):
+    """No libibverbs to read the rdma-core version from: DMA-BUF unconfirmed, the verified peermem path is safer."""
+    root, bindir = host(tmp_path)
+    for name in os.listdir(os.path.join(root, 'usr/lib/x86_64-linux-gnu')):
+        os.remove(os.path.join(root, 'usr/lib/x86_64-linux-gnu', name))
+    result = run(root, bindir, method='auto')
+    assert result['method'] == 'peermem' and result['status'] == 'loaded'
+    assert 'DMA-BUF could not be confirmed (unknown: rdma-core version)' in result['reason']
+
+
+def test_auto_fallback_that_cannot_work_says_both_reasons(tmp_path):
+    root, bindir = host(tmp_path, nic='inbox', peer_api=False, flavor='proprietary')
+    result = run(root, bindir, method='auto')
+    assert result['failed'] and result['msg'].startswith('auto: DMA-BUF is not possible here (proprietary')
+    assert 'PeerDirect API' in result['msg'] and fakehw.calls(root, 'modprobe') == []
+
+
+def test_auto_check_mode_diff_shows_the_load(tmp_path):
+    root, bindir = host(tmp_path, flavor='proprietary')
+    before = fakehw.snapshot(root)
+    result = run_module(gpudirect.main, dict(method='auto', root=root, bin_path=[bindir]), check_mode=True, diff=True)
+    assert result['status'] == 'would_load' and result['changed'] is True
+    assert result['diff']['before'] == 'method: auto\nnvidia_peermem: not loaded\n'
+    assert result['diff']['after'] == 'method: peermem\nnvidia_peermem: loaded\n'
+    assert fakehw.snapshot(root) == before and fakehw.calls(root, 'modprobe') == []
+
+
+def test_auto_leaves_a_loaded_peermem_alone(tmp_path):
+    root, bindir = host(tmp_path, peermem='loaded')
+    result = run_module(gpudirect.main, dict(method='auto', root=root, bin_path=[bindir]), diff=True)
+    assert result['method'] == 'dmabuf' and result['changed'] is False
+    assert result['reason'].endswith('nvidia-peermem is loaded too and left as it is')
+    assert result['diff']['before'] == 'method: auto\nnvidia_peermem: loaded\n'
+    assert result['diff']['after'] == 'method: dmabuf\nnvidia_peermem: loaded\n'
+
+
+def test_auto_without_driver(tmp_path):
+    root = str(tmp_path / 'host')
+    bindir = fakehw.build_host(root, RAILS, nic='none')
+    result = run(root, bindir, method='auto')
+    assert result['status'] == 'not_applicable' and result['method'] is None and not result.get('failed')
+    gpu_root = str(tmp_path / 'gpu')
+    bindir = fakehw.build_host(gpu_root, RAILS, nic='ofed', gpu={'peermem': 'absent'})
+    os.remove(os.path.join(gpu_root, 'sys/module/nvidia/version'))
+    os.rmdir(os.path.join(gpu_root, 'sys/module/nvidia'))
+    failed = run(gpu_root, bindir, method='auto')
+    assert failed['failed'] and 'NVIDIA GPUs are present but the nvidia kernel module is not loaded' in failed['msg']
