@@ -366,6 +366,57 @@ def test_eos_lockout_guard_management_address_and_its_vrf(change, words, fleet):
         driver.lockout_problems({'startup-config.cfg': text})
 
 
+def _with_acl(text, *rules, bind=True):
+    """The rendered file with a management ACL as management.allowed_sources renders it (the mixed fabric cannot have
+    one: its SONiC and NVUE switches have no management ACL)."""
+    acl = 'ip access-list standard AIFABRIC-MGMT\n%s!\n' % ''.join('   %s\n' % rule for rule in rules)
+    text = text.replace('management api http-commands\n', acl + 'management api http-commands\n', 1)
+    if bind:
+        text = text.replace('   vrf MGMT\n      no shutdown\n', '   vrf MGMT\n      no shutdown\n      ip access-group '
+                            'AIFABRIC-MGMT\n', 1)
+    return text
+
+
+@pytest.mark.parametrize('rules, host_vars, words', [
+    (['10 permit 192.168.0.0/16'], {}, 'eAPI in VRF MGMT would take connections only from access list AIFABRIC-MGMT, '
+     'which does not permit 127.0.0.1, the address the deploy comes from'),
+    (['10 deny host 127.0.0.1', '20 permit 127.0.0.0/8'], {}, 'which does not permit 127.0.0.1'),
+    (['10 permit 192.168.0.0/16'], {'aifabric_deploy_source_address': '10.9.9.9'}, 'which does not permit 10.9.9.9'),
+    (['10 permit 127.0.0.0/8'], {}, None),
+    (['20 deny 127.0.0.0/8', '10 permit host 127.0.0.1'], {}, None),  # sequence order, not line order
+    (['10 permit 192.168.0.0/16'], {'aifabric_deploy_source_address': '192.168.7.1'}, None),  # behind a NAT
+])
+def test_eos_lockout_guard_the_management_acl_must_let_the_deploy_in(rules, host_vars, words, fleet):
+    """management.allowed_sources binds an ACL to eAPI in the management VRF: the address the deploy comes from (the
+    double is reached over 127.0.0.1) must pass it, or the commit would cut the deploy off before its confirm."""
+    name = SWITCH['eos']
+    text = _with_acl(render_device(DESIGN, name, USERS)['startup-config.cfg'], *rules)
+    driver = contract.driver_for('eos', name, dict(fleet.host_vars[name], **host_vars))
+    problems = driver.lockout_problems({'startup-config.cfg': text})
+    if words is None:
+        assert problems == []
+    else:
+        assert any(words in problem for problem in problems), problems
+
+
+def test_eos_lockout_guard_refuses_an_acl_the_file_does_not_define_and_a_push_that_excludes_the_deploy(fleet):
+    name = SWITCH['eos']
+    _reset(fleet, name, 'eos')
+    rendered = render_device(DESIGN, name, USERS)['startup-config.cfg']
+    driver = contract.driver_for('eos', name, fleet.host_vars[name])
+    missing = rendered.replace('   vrf MGMT\n      no shutdown\n', '   vrf MGMT\n      no shutdown\n'
+                               '      ip access-group OTHER\n', 1)
+    assert any('bound to access list OTHER, which the file does not define' in problem
+               for problem in driver.lockout_problems({'startup-config.cfg': missing}))
+    # unbound, the ACL restricts nothing the deploy uses
+    assert driver.lockout_problems({'startup-config.cfg': _with_acl(rendered, '10 permit 10.0.0.0/8', bind=False)}) == []
+    before = running(fleet, name, 'eos')
+    with pytest.raises(DeployError) as caught:
+        contract.push(driver, {'startup-config.cfg': _with_acl(rendered, '10 permit 10.0.0.0/8')}, confirm_seconds=60)
+    assert caught.value.step == 'lock-out guard' and 'does not permit 127.0.0.1' in str(caught.value)
+    assert running(fleet, name, 'eos') == before
+
+
 def test_eos_commit_timer_of_a_day_is_refused_before_anything_changes(fleet):
     """napalm writes `commit timer` as time.strftime('%H:%M:%S', gmtime(seconds)): 86400 s would be 00:00:00."""
     name = SWITCH['eos']

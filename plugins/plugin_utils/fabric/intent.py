@@ -27,6 +27,7 @@ from .switch_models import model_names
 from .terms import SWITCH_ROLES, VXLAN_OVERHEAD
 
 SCHEMA_PATH = os.path.join(os.path.dirname(__file__), 'schema', 'intent.schema.yml')
+TOP_QUEUE = 7  # the highest of the eight egress queues (traffic classes 0-7)
 NAMING_FIELDS = {'n', 'pod', 'rail', 'group', 'plane'}
 NCCL_MANAGED_KEYS = {'NCCL_IB_HCA', 'NCCL_IB_TC', 'NCCL_SOCKET_IFNAME', 'NCCL_IB_GID_INDEX',
                      'NCCL_IB_QPS_PER_CONNECTION', 'NCCL_IB_SPLIT_DATA_ON_QPS'}
@@ -542,7 +543,7 @@ def _check_cross_fields(intent, issues):
     _check_overlay(intent, issues)
     _check_underlay(intent, issues)
     _check_hosts(intent, issues)
-    _check_management(intent['management'], issues)
+    _check_management(intent, issues)
 
 
 def nos_release(intent, platform, device=None) -> str:
@@ -636,6 +637,12 @@ def _check_lossless(intent, issues):
             issues.add(['lossless', 'pfc', 'priorities', platform.max_lossless_priorities], priorities,
                        '%s allows at most %d lossless priorities (selected by %s)'
                        % (platform.title, platform.max_lossless_priorities, selected_at))
+        if platform.strict_queue_on_top and TOP_QUEUE in priorities and lossless['cnp_priority'] != TOP_QUEUE:
+            issues.add('lossless.pfc.priorities', priorities,
+                       'must not hold priority %d on %s (selected by %s): it serves a strict-priority queue only '
+                       'above every round-robin one, so the CNP class takes queue %d; use lossless priorities below %d '
+                       'or lossless.cnp_priority %d' % (TOP_QUEUE, platform.title, selected_at, TOP_QUEUE, TOP_QUEUE,
+                                                        TOP_QUEUE))
         if watchdog['enabled']:
             _check_watchdog(platform, watchdog, selected_at, issues)
 
@@ -722,7 +729,17 @@ def _check_duplicates(items, key, base, issues, describe=None):
             seen[value] = index
 
 
-def _check_management(management, issues):
+def _check_management(intent, issues):
+    management = intent['management']
+    if management['allowed_sources']:
+        lacking = {name: selected_at for name, selected_at in platforms_in_use(intent).items()
+                   if not PLATFORMS[name].management_acl}
+        if lacking:
+            issues.add('management.allowed_sources', management['allowed_sources'],
+                       'is rendered only by %s; not by %s' % (
+                           ', '.join(platform.title for platform in PLATFORMS.values() if platform.management_acl),
+                           ', '.join('%s (selected by %s)' % (PLATFORMS[name].title, where)
+                                     for name, where in sorted(lacking.items()))))
     gateway, pool = management['gateway'], management['pool']
     if gateway is not None:
         if not pool:

@@ -89,6 +89,7 @@ class Management(TypedDict):
     dns_servers: List[str]
     dns_domain: Optional[str]
     tacacs_servers: List[str]
+    allowed_sources: List[str]
     users: List[Dict[str, Any]]
 
 

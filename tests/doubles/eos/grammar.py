@@ -184,6 +184,18 @@ aaa authentication login default|console group <name> local @4
 aaa authentication login default|console local @4
 aaa authorization exec default group <name> local @4
 aaa authorization exec default local @4
+# aaa-authorization.j2 `commands all|<level> default <methods>`, aaa-accounting.j2 (type none|start-stop|stop-only,
+# commands 'all' or privilege 0-15: AVD schema aaa_accounting; molecule eos_cli_config_gen/intended/configs/aaa.cfg)
+aaa authorization commands all|<int:0-15> default group <name> local @5
+aaa authorization commands all|<int:0-15> default group <name> @5
+aaa accounting exec default|console none @4
+aaa accounting exec default|console start-stop|stop-only @4
+aaa accounting exec default|console start-stop|stop-only group <name> @4
+aaa accounting exec default|console start-stop|stop-only group <name> logging @4
+aaa accounting commands all|<int:0-15> default|console none @5
+aaa accounting commands all|<int:0-15> default|console start-stop|stop-only @5
+aaa accounting commands all|<int:0-15> default|console start-stop|stop-only group <name> @5
+aaa accounting commands all|<int:0-15> default|console start-stop|stop-only group <name> logging @5
 username <name> privilege <int:0-15> role <name> secret sha512 <sha512> @2
 username <name> privilege <int:0-15> role <name> nopassword @2
 username <name> privilege <int:0-15> secret sha512 <sha512> @2
@@ -204,6 +216,8 @@ qos map traffic-class <int:0-7>+ to cos <int:0-7>
 qos map traffic-class <int:0-7>+ to tx-queue <int:0-7>
 qos map cos <int:0-7>+ to traffic-class <int:0-7>
 qos rewrite dscp @3
+qos random-detect ecn allow non-ect @5
+qos random-detect ecn allow non-ect chip-based @5
 qos profile <name> -> qos-profile
 priority-flow-control all off @3
 priority-flow-control pause watchdog action drop|no-drop @4
@@ -224,6 +238,8 @@ router bgp <asn> -> router-bgp
 route-map <name> permit|deny <int:1-16777215> -> route-map
 ip prefix-list <name> seq <int:0-65535> permit|deny <prefix4> @5
 ip prefix-list <name> seq <int:0-65535> permit|deny <prefix4> ge|le <int:0-32> ... @5
+# standard-access-lists.j2 (sequence 1-4294967295 [unverified] upper bound, AVD schema standard_access_lists)
+ip access-list standard <name> -> acl-standard
 # management-api-http.j2, management-ssh.j2
 management api http-commands -> management-api
 management ssh -> management-ssh
@@ -399,13 +415,31 @@ no shutdown @1
 ip access-group <name> @2
 ipv6 access-group <name> @2
 ''',
-    # management-ssh.j2
+    # management-ssh.j2: the access groups are lines of `management ssh` itself (`ip access-group <acl> [vrf <vrf>] in`),
+    # its `vrf <name>` sub-mode takes only shutdown / no shutdown
     'management-ssh': '''
 shutdown @1
 no shutdown @1
 idle-timeout <int:0-86400> @1
 authentication empty-passwords auto|deny|permit @2
-vrf <name> -> management-api-vrf
+ip access-group <name> in @2
+ip access-group <name> vrf <name> in @4
+ipv6 access-group <name> in @2
+ipv6 access-group <name> vrf <name> in @4
+vrf <name> -> management-ssh-vrf
+''',
+    'management-ssh-vrf': '''
+shutdown @1
+no shutdown @1
+''',
+    # standard-access-lists.j2: `<sequence> <action>`, the action a standard ACL entry as AVD's molecule scenario
+    # eos_cli_config_gen/intended/configs/acl.cfg writes it (`20 permit 10.0.0.0/8`, `20 permit host 10.10.10.10`,
+    # `10 remark ...`)
+    'acl-standard': '''
+counters per-entry @2
+<int:1-4294967295> permit|deny <prefix4> @1
+<int:1-4294967295> permit|deny host <ipv4> @1
+<int:1-4294967295> remark ... @1
 ''',
     # aaa-server-groups-tacacs-plus.j2
     'aaa-group': '''
@@ -522,9 +556,9 @@ ORDER = [
     'ip domain', 'ip name-server', 'dns', 'qos profile', 'spanning-tree', 'clock', 'vlan', 'vrf instance',
     'management api', 'tacacs-server', 'aaa group', 'aaa', 'interface Port-Channel', 'interface Ethernet',
     'interface Loopback', 'interface Management', 'interface Tunnel', 'interface Vlan', 'interface Vxlan',
-    'ip virtual-router', 'ip routing', 'ip prefix-list', 'ipv6 unicast-routing', 'ip route', 'ntp', 'qos map',
-    'qos rewrite', 'priority-flow-control', 'dcbx', 'route-map', 'peer-filter', 'router bfd', 'router bgp', 'ip tacacs',
-    'management ssh',
+    'ip virtual-router', 'ip access-list', 'ip routing', 'ip prefix-list', 'ipv6 unicast-routing', 'ip route', 'ntp',
+    'qos map', 'qos rewrite', 'qos random-detect', 'priority-flow-control', 'dcbx', 'route-map', 'peer-filter',
+    'router bfd', 'router bgp', 'ip tacacs', 'management ssh',
 ]
 
 

@@ -184,5 +184,6 @@ class Addressing:
             'dns_servers': list(spec['dns_servers']),
             'dns_domain': spec['dns_domain'],
             'tacacs_servers': list(spec['tacacs_servers']),
+            'allowed_sources': list(spec['allowed_sources']),
             'users': [{'name': user['name'], 'role': user['role']} for user in spec['users']],
         }

@@ -123,6 +123,12 @@ class Platform:
     kernel_dataplane: bool = False
     # Can turn on adaptive routing where the switch model has it.
     adaptive_routing: bool = False
+    # A strict-priority egress queue is served only above every round-robin one (a round-robin queue makes every lower
+    # queue round-robin too): the CNP class, the one strict class, takes the highest queue, which no lossless priority
+    # may then hold.
+    strict_queue_on_top: bool = False
+    # Renders management.allowed_sources as an access list on its SSH and API services.
+    management_acl: bool = False
     # The out-of-band management port and the VRF it lives in when management.vrf is on.
     management_interface: str = 'eth0'
     management_vrf: str = 'mgmt'

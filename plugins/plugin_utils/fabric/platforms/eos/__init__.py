@@ -34,6 +34,11 @@ PLATFORM = Platform(
     # Multi-agent routing is the default from 4.30.1F (AVD release notes).
     releases=('4.30', '4.31', '4.32', '4.33', '4.34'),
     default_release='4.32',
+    # EOS manual, Quality of Service (Trident and Tomahawk transmit queues): `no priority` on a tx-queue makes it and
+    # every lower queue round-robin [unverified, docs/platform-eos.md].
+    strict_queue_on_top=True,
+    # `ip access-list standard` bound to `management api http-commands` and `management ssh` (AVD).
+    management_acl=True,
     management_interface='Management1',
     loopback_interface='Loopback0',
     vtep_interface='Loopback1',

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import re
+import socket
 import time
 
 from ...deploy.contract import Driver, address_problems
@@ -63,6 +64,54 @@ def _eapi_enabled(text, vrf):
     return bool(block and re.search(r'^      no shutdown$', block.group(1), re.M))
 
 
+def _eapi_access_group(text, vrf):
+    """The standard ACL `management api http-commands` binds to eAPI in `vrf` (`vrf <name>` / `ip access-group <acl>`,
+    AVD management-api-http.j2; `vrf default` for the default VRF), or None."""
+    match = re.search(r'^management api http-commands\n((?:[ !].*\n)*)', text, re.M)
+    block = match and re.search(r'^   vrf %s\n((?:      .*\n)*)' % re.escape(vrf), match.group(1), re.M)
+    group = block and re.search(r'^      ip access-group (\S+)$', block.group(1), re.M)
+    return group.group(1) if group else None
+
+
+def acl_permits(text, name, address):
+    """Whether the standard ACL `name` of the file permits `address`: its rules in sequence order, the first that
+    matches decides (EOS User Manual, "ACLs and Route Maps": an ACL is an ordered set of rules); no rule matching is
+    taken as a deny, the implicit deny of IOS-style ACLs: [unverified] for EOS, and the reading that never lets a
+    lock-out through. Rules: `<seq> permit|deny <prefix>|host <address>|any`, `<seq> remark ...` (AVD
+    standard-access-lists.j2). None when the file has no such ACL."""
+    body = dict(_sections(text, 'ip access-list standard')).get(name)
+    if body is None:
+        return None
+    entries = []
+    for line in body.splitlines():
+        words = line.split()
+        if len(words) >= 3 and words[0].isdigit() and words[1] in ('permit', 'deny'):
+            target = words[2:]
+            network = ('0.0.0.0/0' if target == ['any'] else
+                       target[1] + '/32' if target[0] == 'host' and len(target) == 2 else target[0])
+            entries.append((int(words[0]), words[1], ipaddress.ip_network(network, strict=False)))
+    for _seq, action, network in sorted(entries, key=lambda entry: entry[0]):
+        if address in network:
+            return action == 'permit'
+    return False
+
+
+def source_address(host, port, host_vars):
+    """The address the switch sees the deploy come from: `aifabric_deploy_source_address` when set (a NAT or a jump
+    host in between), else the local address the controller's routing table picks towards the switch (a UDP
+    connect sends nothing). None when neither is known."""
+    override = host_vars.get('aifabric_deploy_source_address')
+    if override:
+        return ipaddress.ip_address(str(override))
+    try:
+        family, kind, proto, _name, where = socket.getaddrinfo(host, port, socket.AF_INET, socket.SOCK_DGRAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.connect(where)
+            return ipaddress.ip_address(probe.getsockname()[0])
+    except OSError:
+        return None
+
+
 class EosDriver(Driver):
     platform = 'eos'
     files = (FILE,)
@@ -106,7 +155,7 @@ class EosDriver(Driver):
         it to another one), and eAPI must be enabled in the VRF the file puts that interface in (EOS User Manual,
         "Command API": `management api http-commands` / `no shutdown` serves the default VRF, `vrf <name>` / `no
         shutdown` another one): moving Management1 into a VRF without eAPI, or out of the VRF that has it, locks the
-        deploy out."""
+        deploy out. An access list on eAPI there must permit the address the deploy comes from."""
         text = files[FILE]
         problems = []
         addresses = {name: re.findall(r'^   ip address (\S+)$', body, re.M) for name, body in _sections(text, 'interface')}
@@ -120,11 +169,32 @@ class EosDriver(Driver):
             where = '' if vrf == 'default' else ' under `vrf %s`' % vrf
             problems.append('eAPI would be shut down in VRF %s, where the deploy reaches the switch (`management api '
                             'http-commands` needs `no shutdown`%s)' % (vrf, where))
+        problems += self._access_group_problems(text, vrf)
         users = set(re.findall(r'^username (\S+) ', text, re.M))
         if self.settings.username not in users:
             problems.append('the deploy logs in as %s, but the configuration has no `username %s` (a replace removes '
                             'the account: list it in management.users)' % (self.settings.username, self.settings.username))
         return problems
+
+    def _access_group_problems(self, text, vrf):
+        """An ACL on eAPI in the VRF the deploy uses (management.allowed_sources) must permit the deploy's own source
+        address, or the commit cuts it off (and with it the confirm)."""
+        acl = _eapi_access_group(text, vrf)
+        if acl is None:
+            return []
+        source = source_address(self.settings.host, self.settings.port or (443 if self.settings.use_ssl else 80),
+                                self.host_vars)
+        if source is None:
+            return ['eAPI in VRF %s would take connections only from access list %s, and the address the deploy comes '
+                    'from is unknown (set aifabric_deploy_source_address)' % (vrf, acl)]
+        permitted = acl_permits(text, acl, source)
+        if permitted is None:
+            return ['eAPI in VRF %s would be bound to access list %s, which the file does not define' % (vrf, acl)]
+        if not permitted:
+            return ['eAPI in VRF %s would take connections only from access list %s, which does not permit %s, the '
+                    'address the deploy comes from (add it to management.allowed_sources, or set '
+                    'aifabric_deploy_source_address when a NAT or jump host is in between)' % (vrf, acl, source)]
+        return []
 
     def commit(self, confirm_seconds):
         self._call('commit timer', 'commit_config', revert_in=confirm_seconds)

@@ -24,6 +24,9 @@ from ...model import Ecn, Lossless, SwitchModel
 
 PROFILE = 'AIFABRIC-LOSSLESS'
 PEER_GROUP = 'FABRIC'
+# The standard access list of management.allowed_sources, bound to eAPI and SSH (AVD standard-access-lists.j2,
+# management-api-http.j2 `ip access-group`, management-ssh.j2 `ip access-group <acl> [vrf <vrf>] in`).
+MANAGEMENT_ACL = 'AIFABRIC-MGMT'
 # Intent action -> EOS port action (AVD priority_flow_control.watchdog: `port action drop|notify-only`). `forward` is rejected
 # by intent validation for EOS (platforms.PLATFORMS['eos'].watchdog.actions).
 WATCHDOG_ACTION = {'drop': 'drop', 'alert': 'notify-only'}
@@ -62,20 +65,43 @@ def profile_name(speed_gbps: int) -> str:
     return '%s-%dG' % (PROFILE, speed_gbps)
 
 
-def tx_queues(qos: Lossless, ecn: Ecn) -> list:
-    """Scheduling per egress queue: CNP strict, lossless DWRR + ECN, default class DWRR (C10, C20, C08), and the
-    classes no DSCP maps to with their DWRR share, as SONiC and NVUE get them. EOS queues are strict until
-    `no priority`, which makes the queue and every lower one round-robin: an idle queue above the strict CNP queue
-    keeps EOS's strict default (round-robin there would take the CNP queue's strict priority away)."""
-    weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
+def queue_map(qos: Lossless) -> dict[int, int]:
+    """Traffic class -> tx-queue on EOS. Its queues are strict until `no priority`, which makes the queue and every
+    lower one round-robin: a strict queue serves only above every round-robin one. So the CNP class, the one strict
+    class (C10), takes the highest queue, and the class that held it takes the CNP class's queue; every other class is
+    then round-robin with its DWRR share, as SONiC and NVUE give them (intent validation keeps the lossless classes
+    off the highest queue, platforms.eos `strict_queue_on_top`)."""
     queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    top = max(queue_of.values())
+    cnp = qos['cnp_priority']
+    if queue_of[cnp] != top:
+        holder = min(tc for tc, queue in queue_of.items() if queue == top)
+        queue_of[holder], queue_of[cnp] = queue_of[cnp], top
+    return queue_of
+
+
+def traffic_class_maps(qos: Lossless, tunnel_dscp: bool) -> list[str]:
+    """`qos map traffic-class` bodies, by traffic class: the outer DSCP of bridged VXLAN per class (where the VTEP
+    derives it from the class) and the tx-queue of each class queue_map() moves."""
+    design = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    lines = [(tc, '%d to tx-queue %d' % (tc, queue)) for tc, queue in queue_map(qos).items() if design[tc] != queue]
+    if tunnel_dscp:
+        lines += [(int(tc), '%d to dscp %d' % (int(tc), dscp)) for tc, dscp in qos['tc_to_dscp'].items()]
+    return [text for _tc, text in sorted(lines)]
+
+
+def tx_queues(qos: Lossless, ecn: Ecn) -> list:
+    """Scheduling per egress queue (queue_map): the CNP queue strict on top, the lossless queues DWRR + ECN, the
+    default class and the classes no DSCP maps to DWRR with their share (C10, C20, C08)."""
+    weights = {int(tc): percent for tc, percent in qos['tc_bandwidth_percent'].items()}
+    queue_of = queue_map(qos)
     cnp_queue = queue_of[qos['cnp_priority']]
     queues: list[dict[str, Any]] = [{'id': cnp_queue, 'strict': True, 'bandwidth': None, 'ecn': None, 'ecn_count': False}]
     for tc in qos['lossless_priorities']:
         queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn_count': True,
                        'ecn': (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent'])})
     for tc in [qos['default_traffic_class']] + [tc for tc in qos['lossy_traffic_classes']
-                                                if tc != qos['default_traffic_class'] and queue_of[tc] < cnp_queue]:
+                                                if tc != qos['default_traffic_class']]:
         queues.append({'id': queue_of[tc], 'strict': False, 'bandwidth': weights[tc], 'ecn': None, 'ecn_count': False})
     return sorted(queues, key=lambda queue: queue['id'])
 
@@ -97,6 +123,13 @@ USER_ROLES = {'admin': '15 role network-admin', 'operator': '1 role network-oper
 TACACS_GROUP = 'aifabric'
 
 
+def acl_entries(sources: list[str]) -> list[str]:
+    """`<seq> permit <source>` bodies of the management access list, in the intent's order: a /32 as `host`, the way
+    AVD's examples and EOS write one; a source no rule permits is denied (docs/platform-eos.md)."""
+    return ['%d permit %s' % (10 * (index + 1), 'host ' + source.split('/')[0] if source.endswith('/32') else source)
+            for index, source in enumerate(sources)]
+
+
 def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     qos = model['qos']
     evpn = model['evpn']
@@ -105,6 +138,8 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
         'm': model,
         'mgmt': management,
         'in_vrf': ' vrf %s' % management['vrf'] if management['vrf'] else '',
+        'acl': MANAGEMENT_ACL if management['allowed_sources'] else None,
+        'acl_entries': acl_entries(management['allowed_sources']),
         'tacacs_group': TACACS_GROUP,
         'user_roles': USER_ROLES,
         'bgp': model['bgp'],
@@ -122,7 +157,7 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
         'svis': [vlan for vlan in evpn['vlans'] if vlan['vrf'] and vlan['gateway']] if evpn else [],
         'transit': model['role'] != 'leaf',
         # Without DSCP propagation the outer VXLAN DSCP is the class's DSCP (TC -> DSCP map), VXLAN DSCP Mapping.
-        'outer_dscp_map': sorted((int(tc), dscp) for tc, dscp in qos['tc_to_dscp'].items())
-        if qos and evpn and evpn['tunnel_qos']['encap_dscp'] == 'from_traffic_class' else [],
+        'tc_maps': traffic_class_maps(qos, bool(evpn and evpn['tunnel_qos']['encap_dscp'] == 'from_traffic_class'))
+        if qos else [],
     }
     return {'startup-config.cfg': env.get_template('eos/startup-config.cfg.j2').render(context)}

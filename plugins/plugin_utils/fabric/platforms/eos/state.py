@@ -257,14 +257,25 @@ def _tx_queue(tree):
     return queue
 
 
-def _dscp_map(tree):
-    mapping = {}
+def _qos_map(tree, source, target, mapping=None):
+    """`qos map <source> <values> to <target> <value>` lines as {value: target value} (AVD qos.j2), over `mapping`."""
+    mapping = dict(mapping or {})
     for line in tree:
-        match = re.match(r'^qos map dscp ([\d ]+) to traffic-class (\d)$', line)
+        match = re.match(r'^qos map %s ([\d ]+) to %s (\d+)$' % (source, target), line)
         if match:
-            for dscp in match.group(1).split():
-                mapping[int(dscp)] = int(match.group(2))
+            for value in match.group(1).split():
+                mapping[int(value)] = int(match.group(2))
     return mapping
+
+
+def _dscp_map(tree):
+    return _qos_map(tree, 'dscp', 'traffic-class')
+
+
+def _tx_queue_map(tree):
+    """Traffic class -> tx-queue: EOS's identity, changed by `qos map traffic-class <tc list> to tx-queue <q>`. A PFC
+    priority pauses the queue of its traffic class (priority p = traffic class p in the design)."""
+    return _qos_map(tree, 'traffic-class', 'tx-queue', identity(range(8)))
 
 
 def _merge(base, override):
@@ -284,6 +295,7 @@ def lossless_from_tree(tree, operational=None, source: str = 'running-config') -
     in effect when given, else the configured one. Buffers and headroom: EOS sizes them itself for every no-drop
     priority (no MMU profile is rendered), so the view says `headroom: platform`."""
     dscp = _dscp_map(tree)
+    tx_queue = _tx_queue_map(tree)
     defaults = {}
     for line in tree:
         match = re.match(r'^priority-flow-control pause watchdog default (timeout|recovery-time|polling-interval) '
@@ -314,7 +326,7 @@ def lossless_from_tree(tree, operational=None, source: str = 'running-config') -
             mtu=mtu, trust=settings['trust'], dscp_to_tc=dscp or None, dscp_map='qos map dscp (global)' if dscp else None,
             pfc=pfc, pfcwd=pfc if watchdog else [], watchdog=watchdog,
             poll_ms=timer[1] if timer[1] is not None else defaults.get('polling-interval'),
-            tc_to_pg=identity(range(8)), tc_to_queue=identity(range(8)), pfc_to_queue=identity(range(8)), pfc_to_pg=None,
+            tc_to_pg=identity(range(8)), tc_to_queue=dict(tx_queue), pfc_to_queue=dict(tx_queue), pfc_to_pg=None,
             queues=settings['queues'], pgs={prio: {'dynamic': True} for prio in pfc},
             egress={prio: 'lossless' for prio in pfc}, headroom='platform')
     return lossless_state(ports, source)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import render as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_model
 from tests.unit.utils.golden import assert_golden
@@ -63,6 +64,15 @@ def profile_queues(lines):
     return queues
 
 
+def rendered_queue_map(text):
+    """TC -> tx-queue as the rendered file gives it: identity, changed by `qos map traffic-class <tc> to tx-queue <q>`."""
+    queue_of = {tc: tc for tc in range(8)}
+    for tcs, queue in re.findall(r'^qos map traffic-class ([\d ]+) to tx-queue (\d)$', text, re.M):
+        for tc in tcs.split():
+            queue_of[int(tc)] = int(queue)
+    return queue_of
+
+
 def check_eos(text, model):
     """Problems of a rendered EOS config against its device model; an empty list means it is sound."""
     problems = []
@@ -101,7 +111,7 @@ def check_profile(text, sections, model, profile_name, ecn):
         problems.append('profile does not trust DSCP (C02)')
     # C08/C10/C20: ECN on the lossless queues only, CNP strict, lossless queues DWRR.
     queues = profile_queues(profile)
-    queue_of = {int(tc): queue for tc, queue in qos['tc_to_queue'].items()}
+    queue_of = rendered_queue_map(text)
     lossless_queues = {queue_of[tc] for tc in qos['lossless_priorities']}
     expected_ecn = ('random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d'
                     % (ecn['min_threshold_bytes'], ecn['max_threshold_bytes'], ecn['mark_probability_percent']))
@@ -118,10 +128,20 @@ def check_profile(text, sections, model, profile_name, ecn):
     cnp_queue = queue_of[qos['cnp_priority']]
     if 'priority strict' not in queues.get(cnp_queue, []):
         problems.append('CNP tx-queue %d is not priority strict' % cnp_queue)
+    # C10, C20 on EOS: `no priority` makes a queue and every lower one round-robin, so the one strict queue, the CNP
+    # queue, is the highest, and every other queue is round-robin with the DWRR share of its class.
+    if cnp_queue != 7:
+        problems.append('CNP tx-queue %d is not the highest queue (7)' % cnp_queue)
+    for tc, queue in sorted(queue_of.items()):
+        if tc != qos['cnp_priority'] and queues.get(queue) != [
+                'bandwidth percent %d' % qos['tc_bandwidth_percent'][tc], 'no priority'] + \
+                [line for line in queues.get(queue, []) if line.startswith('random-detect')]:
+            problems.append('tx-queue %d (TC %d) is not round-robin with its %s %% share: %s'
+                            % (queue, tc, qos['tc_bandwidth_percent'].get(tc), queues.get(queue)))
     total = sum(int(line.split()[-1]) for queue_lines in queues.values() for line in queue_lines
                 if line.startswith('bandwidth percent'))
-    if total > 100:
-        problems.append('tx-queue bandwidth percents sum to %d > 100' % total)
+    if total != 100:
+        problems.append('tx-queue bandwidth percents sum to %d, not 100' % total)
     # C13: watchdog timers in seconds (0.2, never 200), matching the intent.
     watchdog = qos['watchdog']
     timers = re.findall(r'port timer timeout (\S+) polling-interval (\S+) recovery-time (\S+)$', '\n'.join(body), re.M)
@@ -232,7 +252,12 @@ def leaf():
      '   tx-queue 0\n      bandwidth percent 45\n      no priority\n      random-detect ecn minimum-threshold 1 bytes'
      ' maximum-threshold 2 bytes max-mark-probability 1\n', 'ECN on non-lossless tx-queue 0'),
     ('maximum-threshold 1500000 bytes', 'maximum-threshold 6000242 bytes', 'lossless tx-queue 3 has ECN'),
-    ('   tx-queue 6\n      priority strict\n', '   tx-queue 6\n      no priority\n', 'CNP tx-queue 6 is not priority strict'),
+    ('   tx-queue 7\n      priority strict\n', '   tx-queue 7\n      no priority\n', 'CNP tx-queue 7 is not priority strict'),
+    ('qos map traffic-class 6 to tx-queue 7\nqos map traffic-class 7 to tx-queue 6\n', '',
+     'CNP tx-queue 6 is not the highest queue (7)'),
+    ('   tx-queue 6\n      bandwidth percent 1\n      no priority\n', '',
+     'tx-queue 6 (TC 7) is not round-robin with its 1 % share'),
+    ('   tx-queue 0\n      bandwidth percent 45\n', '   tx-queue 0\n      bandwidth percent 46\n', 'sum to 101, not 100'),
     ('qos map traffic-class 3 to dscp 26\n', 'qos map traffic-class 3 to dscp 24\n', 'outer DSCP of TC 3 is not 26'),
     ('   vxlan vlan 101 vni 10101\n', '   vxlan vlan 101 vni 10101\n   vxlan qos dscp propagation encapsulation\n',
      'which arista-7060x6-64pe does not support'),
@@ -409,21 +434,43 @@ def test_spines_classify_the_outer_dscp_every_leaf_emits():
             assert qos['dscp_to_tc'][tunnel['roce_outer_dscp']] in qos['lossless_priorities']
 
 
-def test_idle_queues_below_the_cnp_queue_get_the_same_1_percent_share_as_on_sonic_and_nvue():
-    """SONiC and NVUE give every class no DSCP maps to a 1 % DWRR share (design tc_bandwidth_percent); EOS queues
-    are strict until `no priority` makes them round-robin, so the idle queues below the CNP queue are written with
-    their share. A queue above the strict CNP queue cannot be round-robin without making the CNP queue round-robin
-    too (EOS: `no priority` applies to the queue and every lower one), so queue 7 keeps EOS's strict default and
-    carries no traffic (no DSCP maps to it)."""
+def test_every_class_but_cnp_gets_its_dwrr_share_as_on_sonic_and_nvue():
+    """SONiC and NVUE give every class no DSCP maps to a 1 % DWRR share (design tc_bandwidth_percent), TC 7 too. EOS
+    queues are strict until `no priority`, which makes the queue and every lower one round-robin: a strict queue
+    serves only above every round-robin one. So the CNP class takes tx-queue 7 and TC 7 the CNP class's tx-queue 6
+    (`qos map traffic-class ... to tx-queue`): CNP stays the one strict class and TC 7 gets its 1 % (issue 40)."""
     model = DESIGNS['eos_small'].device('leaf001')
     qos = model['qos']
-    queues = profile_queues(blocks(config(model))['qos profile %s' % eos.profile_name(400)])
-    for tc in (1, 2, 4, 5):
-        assert queues[tc] == ['bandwidth percent %d' % qos['tc_bandwidth_percent'][tc], 'no priority'] == \
+    text = config(model)
+    assert 'qos map traffic-class 6 to tx-queue 7\nqos map traffic-class 7 to tx-queue 6\n' in text
+    queues = profile_queues(blocks(text)['qos profile %s' % eos.profile_name(400)])
+    for tc, queue in ((1, 1), (2, 2), (4, 4), (5, 5), (7, 6)):
+        assert queues[queue] == ['bandwidth percent %d' % qos['tc_bandwidth_percent'][tc], 'no priority'] == \
             ['bandwidth percent 1', 'no priority']
-    assert 7 not in queues and 'priority strict' in queues[6]
+    assert queues[7] == ['priority strict']
     assert sum(int(line.split()[-1]) for lines in queues.values() for line in lines
-               if line.startswith('bandwidth percent')) == 100 - qos['tc_bandwidth_percent'][7]
+               if line.startswith('bandwidth percent')) == 100
+
+
+@pytest.mark.parametrize('cnp, moved', [(5, ['5 to tx-queue 7', '7 to tx-queue 5']), (0, ['0 to tx-queue 7', '7 to tx-queue 0']),
+                                        (7, [])])
+def test_the_cnp_class_takes_the_highest_queue_whatever_its_priority(cnp, moved):
+    data = _intent(cnp_priority=cnp, cnp_dscp=40, default_traffic_class=1 if cnp == 0 else 0)
+    model = design_from_intent(data).device('leaf001')
+    text = config(model)
+    assert check_eos(text, model) == []
+    assert re.findall(r'^qos map traffic-class (\d to tx-queue \d)$', text, re.M) == moved
+    assert eos.queue_map(model['qos'])[cnp] == 7
+
+
+def test_a_lossless_priority_7_is_refused_on_eos_unless_cnp_is_7():
+    """The CNP queue must be the highest on EOS; a lossless class there would have to move off its PFC queue."""
+    with pytest.raises(IntentError) as caught:
+        design_from_intent(_intent(pfc={'priorities': [7]}))
+    text = str(caught.value)
+    assert 'lossless.pfc.priorities' in text and 'must not hold priority 7 on Arista EOS' in text
+    model = design_from_intent(_intent(pfc={'priorities': [6]}, cnp_priority=7, cnp_dscp=56)).device('leaf001')
+    assert check_eos(config(model), model) == []
 
 
 def test_cnp_on_the_top_queue_leaves_no_idle_queue_strict():
@@ -461,3 +508,41 @@ def test_tunnel_ecn_follows_the_switch_model():
         return design_from_intent(data).device('leaf001')['evpn']['tunnel_qos']['ecn']
     assert (ecn('nvue', 'spectrum4'), ecn('sonic', 'tomahawk5'), ecn('eos', 'tomahawk5')) == (
         'propagate', 'propagate', 'zeroed')
+
+
+@pytest.mark.parametrize('vrf, api_vrf, ssh_line', [
+    (True, 'MGMT', '   ip access-group AIFABRIC-MGMT vrf MGMT in\n'),
+    (False, 'default', '   ip access-group AIFABRIC-MGMT in\n'),
+])
+def test_management_acl_binds_eapi_and_ssh_in_the_management_vrf(vrf, api_vrf, ssh_line):
+    """management.allowed_sources: one standard ACL (AVD standard-access-lists.j2), on eAPI per VRF
+    (management-api-http.j2) and on SSH as a line of `management ssh` itself (management-ssh.j2)."""
+    data = _intent()
+    data['management'] = {'pool': '192.168.100.0/24', 'vrf': vrf, 'tacacs_servers': ['192.168.100.5'],
+                          'allowed_sources': ['192.168.100.0/24', '10.255.0.7/32']}
+    text = config(design_from_intent(data).device('leaf001'))
+    assert 'ip access-list standard AIFABRIC-MGMT\n   10 permit 192.168.100.0/24\n   20 permit host 10.255.0.7\n!\n' \
+        in text
+    assert '   vrf %s\n      no shutdown\n      ip access-group AIFABRIC-MGMT\n' % api_vrf in text
+    assert 'management ssh\n' + ssh_line in text
+    # TACACS+ command authorization and accounting as AVD renders them (aaa-authorization.j2, aaa-accounting.j2)
+    for line in ('aaa authorization commands all default group aifabric local',
+                 'aaa accounting exec default start-stop group aifabric',
+                 'aaa accounting commands all default start-stop group aifabric'):
+        assert line + '\n' in text
+
+
+def test_no_allowed_sources_no_acl_and_no_tacacs_no_command_authorization():
+    text = config(DESIGNS['eos_small'].device('leaf001'))
+    assert 'access-list' not in text and 'access-group' not in text and 'aaa ' not in text
+
+
+@pytest.mark.parametrize('fixture, device', SWITCHES)
+def test_every_switch_admits_not_ect_packets_to_its_ecn_queues(fixture, device):
+    """Bridged VXLAN on the 7060X6/7060DX5 writes the outer ECN as Not-ECT (Arista TOI "VXLAN DSCP and ECN rewrite"),
+    and leaves' uplinks and spines queue that RoCE in ECN queues: `qos random-detect ecn allow non-ect` (AVD qos.j2)
+    on every switch, once, after the QoS maps as AVD writes it; ECN propagation stays off on these models."""
+    text = config(DESIGNS[fixture].device(device))
+    assert text.count('qos random-detect ecn allow non-ect\n') == 1
+    assert text.index('qos random-detect ecn allow non-ect') > text.rindex('qos map ')
+    assert not re.search(r'^   vxlan qos ecn propagation$', text, re.M)

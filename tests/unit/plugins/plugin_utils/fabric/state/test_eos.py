@@ -98,7 +98,10 @@ def test_lossless_view_from_running_config_and_operational_mtu():
     # the per-speed profile AIFABRIC-LOSSLESS-400G bound by service-profile; `random-detect ecn count` is no threshold
     assert view['queues'][3]['wred'] == {'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': 150000, 'max_bytes': 1500000,
                                          'probability': 100}
-    assert view['queues'][6]['scheduler'] == {'type': 'STRICT', 'weight': None}
+    # the CNP class 6 rides tx-queue 7, the one strict-priority queue (`qos map traffic-class 6 to tx-queue 7`)
+    assert view['tc_to_queue'][6] == 7 and view['tc_to_queue'][7] == 6 and view['pfc_to_queue'][3] == 3
+    assert view['queues'][7]['scheduler'] == {'type': 'STRICT', 'weight': None}
+    assert view['queues'][6]['scheduler'] == {'type': 'DWRR', 'weight': 1}
     assert view['headroom'] == 'platform' and view['pgs'] == {3: {'dynamic': True}} and view['egress'] == {3: 'lossless'}
     assert 'Management1' not in state['ports'] and state['source'] == 'running-config + show interfaces'
 
