@@ -17,7 +17,7 @@ description:
   - DCQCN reaction point and notification point enable per lossless priority, CNP DSCP and 802.1p priority
     through the MLNX_OFED C(/sys/class/net/IF/ecn) files; on the inbox driver CNP marking goes through the
     mlx5 debugfs C(cc_params) and per-priority enable is reported as not applicable (firmware decides).
-  - The NIC's receive headroom for its cable to the leaf (O(interfaces[].cable_length_m)): C(mlnx_qos --cable_len)
+  - The NIC's receive headroom for its cable to the leaf (O(interfaces[].cable_length_m)), set with C(mlnx_qos --cable_len)
     or the C(dcb pfc) C(delay), which mlx5 reads as metres (1-999) and sizes its lossless buffer from; it assumes 7 m.
     Written with the PFC mask, in the same call. A NIC that reports no cable length (its firmware owns the port
     buffer) is reported as not applicable.

@@ -427,8 +427,8 @@ def _host_cable(ctx, host, port, item):
         problems.append('leaf port headroom for %d m < cabled %d m' % (leaf, cabled))
     nic_text = '%s m' % nic if nic is not None else 'none reported (firmware-managed NIC buffer)'
     leaf_text = '%s m' % leaf if leaf is not None else 'sized by the switch'
-    seen = '%sNIC %s, leaf port %s, cabled %s m' % ('; '.join(problems) + ': ' if problems else '', nic_text,
-                                                     leaf_text, cabled)
+    prefix = '; '.join(problems) + ': ' if problems else ''
+    seen = '%sNIC %s, leaf port %s, cabled %s m' % (prefix, nic_text, leaf_text, cabled)
     return not problems, 'NIC and leaf port headroom for at least the cabled %s m' % cabled, seen
 
 

@@ -120,8 +120,9 @@ def test_reapply_script_carries_the_same_values(lab):
     assert 'MTU=%d\n' % rnic['mtu'] in script
     for rail in model['rails']:
         # the rail's cable to its leaf: the NIC sizes its receive headroom from it (mlnx_qos --cable_len)
-        assert '    %s) apply %s %s %d ;;' % (rail['interface'], rail['interface'], rail['rdma_device'],
-                                            rail['cable_length_m']) in script
+        line = '    %s) apply %s %s %d ;;' % (rail['interface'], rail['interface'], rail['rdma_device'],
+                                              rail['cable_length_m'])
+        assert line in script
     override = design(lossless__cnp_priority=7).device('gpu0001')
     script = render_model(override)['rnic/aifabric-rnic-qos']
     mapping = override['rnic']['dscp_to_priority']
