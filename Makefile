@@ -86,7 +86,7 @@ STAGE_JOBS ?= 4
 # settles slower, not less).
 FAVOURED_STAGES ?= molecule-lab
 
-.PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down test unit integration role-tests lint sanity \
+.PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down lab-faults test unit integration role-tests lint sanity \
         units build packaging ee-context molecule molecule-render molecule-lab clean
 
 help:  ## list the targets
@@ -218,6 +218,14 @@ molecule-lab: setup  ## the lab's molecule scenarios on one lab: GPU hosts, cont
 	touch -r extensions/molecule/default/molecule.yml $(foreach scenario,$(LAB_SCENARIOS),extensions/molecule/$(scenario)/molecule.yml)
 	$(if $(LAB_LOCK),flock $(LAB_LOCK)) env MOLECULE_EPHEMERAL_DIRECTORY=$(MOLECULE_LAB_STATE) \
 	  molecule test --shared-state $(addprefix -s ,$(LAB_SCENARIOS))
+
+# A fault campaign on the live lab, longer than clab_faults in CI: drawn faults in rounds, each judged and compared with
+# the simulated fabric (benchmarks/lab_faults.py; needs make lab-up and playbooks/site.yml). FAULTS_SEED replays one.
+FAULTS_ROUNDS ?= 6
+FAULTS_PER_ROUND ?= 3
+FAULTS_SEED ?=
+lab-faults: setup-python  ## a campaign of generated faults on the running lab (not in CI): seed, figures, lab vs simulation
+	python benchmarks/lab_faults.py --rounds $(FAULTS_ROUNDS) --per-round $(FAULTS_PER_ROUND) $(if $(FAULTS_SEED),--seed $(FAULTS_SEED))
 
 clean:  ## remove generated files (not a running lab's work directory build/labs: see lab-down)
 	rm -rf out build/dist build/collections build/ee build/ee-collection $(MOLECULE_LAB_STATE) $(TEST_ROOT) tests/output

@@ -28,6 +28,10 @@ SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pas
 STEPS = ('push', 'confirm', 'rollback')
 
 
+class NotReviewedFail(AnsibleActionFail):
+    """No reviewed generation to push (nothing rendered, or rendered from another intent)."""
+
+
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _VALID_ARGS = frozenset(('intent', 'step', 'confirm_timeout', 'timeout', 'rendered'))
@@ -85,6 +89,9 @@ class ActionModule(ActionBase):
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
                           failed_step=error.step, msg=mask_secrets(str(error), hashes, secrets))
             return result
+        except NotReviewedFail as error:  # said as data too: validation's drift check is then not applicable
+            result.update(failed=True, changed=False, not_reviewed=True, msg=error.message)
+            return result
         result.update(outcome)
         return result
 
@@ -96,12 +103,14 @@ class ActionModule(ActionBase):
             try:
                 files = reviewed_files(reviewed[0], device, driver.files, reviewed[1], driver.optional_files)
             except NotReviewed as exc:
-                raise AnsibleActionFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
+                raise NotReviewedFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
             outcome = contract.push(driver, files, check_mode=self._task.check_mode,
                                     confirm_seconds=args['confirm_timeout'])
             diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
             if self._task.diff and diff.strip():
                 result['diff'] = {'prepared': diff}
+            if self._task.check_mode:  # what the push would change, also without --diff (validation's drift check)
+                outcome['would_push'] = diff
             return outcome
         if self._task.check_mode:
             return {'outcome': 'unchanged', 'changed': False}  # nothing was pushed in check mode

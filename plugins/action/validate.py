@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import chec
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report)
 
-GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane')
+GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane', 'drift')
 
 
 class ActionModule(ActionBase):
@@ -25,7 +25,7 @@ class ActionModule(ActionBase):
     _requires_connection = False
     _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
-                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var'))
+                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -37,6 +37,7 @@ class ActionModule(ActionBase):
             'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
             'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
             'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
+            'drift_var': {'type': 'str', 'default': 'validate_drift_state'},
             'output_dir': {'type': 'path'},
             'fail': {'type': 'bool', 'default': True},
             'checks': {'type': 'list', 'elements': 'str'},
@@ -82,6 +83,10 @@ class ActionModule(ActionBase):
                     registered = device_vars.get(var)
                     if registered and not registered.get('skipped'):
                         states[name][key] = registered
+                # What the deploy would change there (the role's drift tasks in check mode), as registered.
+                drift = device_vars.get(args['drift_var'])
+                if isinstance(drift, dict) and drift and not drift.get('skipped') and states[name]:
+                    states[name]['config_drift'] = drift
         options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
                    'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds'],
                    'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},

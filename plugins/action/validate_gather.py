@@ -39,13 +39,10 @@ def _wall_clock() -> float:
 
 
 def _fingerprint(open_results):
-    """What is wrong, as a comparable value: the failing results with what they saw (or the must_pass keys); only
-    their status for checks whose words change between readings of one fault (Check.settles_on_status)."""
-    def seen(item):
-        check = checks.REGISTRY.get(item.check)
-        return '' if check is not None and check.settles_on_status else item.seen
-    return tuple(sorted(item if isinstance(item, str) else (item.check, item.subject, item.status, seen(item))
-                        for item in open_results))
+    """What is wrong, as a comparable value: the failing results with the facts they observed, parsed state (or the
+    must_pass keys). Never their words: an error's text may carry a time stamp (lldpcli's "2026-12-02T01:10:45
+    [WARN/control] unable to connect..."), a ping's the kernel's ARP state of the moment."""
+    return tuple(sorted((item if isinstance(item, str) else item.fingerprint() for item in open_results), key=repr))
 
 
 def named_devices(item, names, peers) -> set:

@@ -118,4 +118,16 @@ step:
   description: The step that ran.
   returned: always
   type: str
+would_push:
+  description:
+    - In check mode, what the push would change on the switch (the diff of its running state against the reviewed
+      generation, secrets masked; empty when nothing differs), also without C(--diff). Validation reads it as the
+      switch's configuration drift.
+  returned: check mode, step push
+  type: str
+  sample: "--- FRR (running)\n+++ FRR (rendered)\n-router bgp 65100\n- neighbor 10.0.0.1 shutdown\n"
+not_reviewed:
+  description: True when nothing was pushed because the output directory holds no reviewed generation for this intent.
+  returned: when that is why it failed
+  type: bool
 """

@@ -27,10 +27,14 @@ description:
     errors); each finding says where the problem starts and which end to look at.
   - On the switches read over eAPI, ANTA's own tests, catalogued from the design, run through ANTA's library on the
     eAPI outputs the gatherer read (check C(anta)); the catalog is also written as C(anta-catalog.yml) for C(anta nrfu).
-  - Groups the failures into causes, each with its consequences folded under it through the design (the link a
-    BGP session rides, the VNI on a leaf, the rail of a server) - a port that is admin down, a daemon that is not
-    running, a wrong VNI or route-target, swapped cables, a local AS other than the design's - and leads the
-    message, the reports and the returned values with them; the flat list of failures follows.
+  - Groups the failures into causes through the design's dependency graph - each failure's facts name what it
+    shows (a port, the configuration of one end of a BGP session, a VNI, a route to a VTEP, a ping...), a failure
+    whose dependencies hold is a cause and everything depending on it folds under it. A cause on one device's own
+    state (a port admin down, a neighbour shut down, a daemon that is not running, a route the design does not
+    have, a configuration that differs from what the deploy pushes) blames that device; one the state read cannot
+    place names its suspects and blames none. The message, the reports and the returned values lead with the causes;
+    the flat list of failures follows.
+  - Reports configuration drift - what the deploy would change on a device (O(drift_var)) - as a finding.
   - Writes C(report.json), C(report.md) and C(report.html) (causes first, then health findings and failures, expected
     against seen) to O(output_dir), and the verdicts and counters as a Prometheus textfile. At fabric scale the passes
     in C(report.json) are aggregated per check and device group; every failure stays in full. The verdict is PASSED
@@ -69,6 +73,14 @@ options:
       - Name of the variable a switch registered the C(async_status) of its M(aifabric.fabric.dscp_capture) job in.
     type: str
     default: validate_marking_capture
+  drift_var:
+    description:
+      - Name of the variable holding what the deploy would change on a device (the C(aifabric.fabric.validate) role's
+        drift tasks in check mode - M(aifabric.fabric.switch_deploy) on a switch, the host_network role's
+        M(aifabric.fabric.linux_netdev) and M(aifabric.fabric.linux_sysctl) results on a GPU server). Absent means
+        drift was not read there.
+    type: str
+    default: validate_drift_state
   output_dir:
     description: Directory for the reports. No report is written when omitted.
     type: path

@@ -122,6 +122,55 @@ def test_rolling_deploy_confirms_every_switch_and_a_rerun_changes_nothing(lab):
     assert lab['fleet'].credentials()[0] not in output and 'ansible_password' not in output
 
 
+def validate(lab, *extra):
+    """playbooks/validate.yml on the switches (read once, no counters); returns (output, rc, report)."""
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    report_dir = lab['base'] / 'validation'
+    argv = ansible_cli('playbook') + ['-i', str(lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir,
+                                                                                     'inventory.yml'),
+                                      os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
+                                      json.dumps({'validate_report_dir': str(report_dir), 'validate_settle_timeout': 0,
+                                                  'validate_health_interval': 0})] + list(extra)
+    result = subprocess.run(argv, cwd=str(lab['base']), env=env, capture_output=True, text=True, timeout=900,
+                            check=False)
+    with open(report_dir / 'report.json', encoding='utf-8') as handle:
+        return result.stdout + result.stderr, result.returncode, json.load(handle)
+
+
+def test_validation_reports_what_a_switch_runs_apart_from_what_the_deploy_pushes(lab):
+    """Configuration drift is a finding: after the deploy every switch's driver in check mode finds nothing to change;
+    then `maximum-paths 1` typed on one EOS switch (ECMP gone, every other check still passes) is a cause on that
+    switch naming the lines, and `validate_drift: false` reads no drift."""
+    from tests.doubles.fleet import load_design as design_of
+    eos = sorted(name for name in SWITCHES if lab['fleet'].endpoints[name]['kind'] == 'eos')[0]
+    asn = design_of(MIXED).device(eos)['bgp']['asn']
+    output, rc, report = validate(lab)
+    drift = {item['device']: item for item in report['results'] if item['check'] == 'config_drift'}
+    assert rc == 0 and set(drift) == set(SWITCHES), output[-4000:]
+    assert {item['status'] for item in drift.values()} == {'pass'}, [item for item in drift.values()]
+    lab['fleet'].devices[eos].run_cmds(['enable', 'configure', 'router bgp %s' % asn, 'maximum-paths 1', 'end'])
+    try:
+        output, rc, report = validate(lab)
+        failed = [item for item in report['results'] if item['status'] in ('fail', 'error')]
+        assert rc == 2 and [(item['device'], item['check']) for item in failed] == [(eos, 'config_drift')], output[-4000:]
+        [cause] = report['causes']
+        assert (cause['kind'], cause['devices']) == ('drift', [eos])
+        assert any('maximum-paths 1' in line for line in cause['drift']), cause
+        assert re.findall(r'^(\S+)\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=[1-9]', output, re.M) == [eos]
+        assert not re.search(r'changed=[1-9]', output), 'validation only reads'
+        _output, rc, report = validate(lab, '-e', 'validate_drift=false')
+        assert rc == 0 and {item['status'] for item in report['results'] if item['check'] == 'config_drift'} == {
+            'not_applicable'}
+    finally:
+        designed = design_of(MIXED).device(eos)['bgp']['maximum_paths']
+        lab['fleet'].devices[eos].run_cmds(['enable', 'configure', 'router bgp %s' % asn, 'maximum-paths %d' % designed,
+                                            'end'])
+    _output, outcomes = deploy(lab)
+    assert outcomes == {name: 'unchanged' for name in SWITCHES}, 'put back as it was'
+
+
 def test_a_failed_health_gate_rolls_the_batch_back_and_stops_the_rollout(lab):
     # A new intent (other BGP timers: every switch changes); leaf002 (batch 2) takes it but loses its BGP sessions.
     with open(MIXED, encoding='utf-8') as handle:

@@ -36,12 +36,15 @@ def register(check):
 class DeviceState:
     """Raw gathered state of one device ({key: command result}), parsed on first use by its platform's gatherer."""
 
-    def __init__(self, name, raw=None, gatherer=None):
+    def __init__(self, name, raw=None, gatherer=None, parsed=None):
         self.name = name
         self.raw = dict(raw or {})
         self.gatherer = gatherer
         self.model = None
         self._parsed = {}
+        for key, value in (parsed or {}).items():  # state already parsed (a replay of what a device showed)
+            self.raw.setdefault(key, None)
+            self._parsed[key] = (False, value) if isinstance(value, StateError) else (True, value)
 
     def has(self, key) -> bool:
         return key in self.raw
@@ -60,14 +63,32 @@ class DeviceState:
         """Parsed, platform-neutral state; raises StateError (or DaemonDown) when it is missing or unreadable."""
         if key not in self._parsed:
             try:
-                if self.raw.get(UNREADABLE):
-                    raise StateError(key, self.raw[UNREADABLE])
+                if self.raw.get(UNREADABLE) or not self.raw:
+                    # the device could not be read at all (or was never read: it left the play)
+                    exc = StateError(key, self.raw.get(UNREADABLE) or 'not gathered')
+                    exc.whole_device = True
+                    raise exc
                 if key not in self.raw:
                     raise StateError(key, 'not gathered')
                 if self.gatherer is None:
                     raise StateError(key, 'no gatherer for this device')
                 self._parsed[key] = (True, self.gatherer.parse(key, self.raw[key]))
             except StateError as exc:
+                exc.device = self.name  # whose state it was: a check may read another device's (the far end)
+                self._parsed[key] = (False, exc)
+        ok, value = self._parsed[key]
+        if not ok:
+            raise value
+        return value
+
+    def parsed_with(self, key, parse):
+        """State that does not come from the gatherer (what a role task registered), parsed by `parse` once;
+        raises StateError (NotApplicable passes through)."""
+        if key not in self._parsed:
+            try:
+                self._parsed[key] = (True, parse(self.raw.get(key)))
+            except StateError as exc:
+                exc.device = self.name
                 self._parsed[key] = (False, exc)
         ok, value = self._parsed[key]
         if not ok:
@@ -174,7 +195,7 @@ def summary(results) -> dict:
 
 
 def _load_all():
-    from . import fabric, lossless, links, health, anta_catalog, dataplane  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
+    from . import fabric, lossless, links, health, anta_catalog, dataplane, drift  # noqa: F401  pylint: disable=unused-import,import-outside-toplevel
 
 
 _load_all()

@@ -46,11 +46,21 @@ class Result:
     category: str = 'fabric'
     source: str | None = None
     link: str | None = None  # 'device port' of the lower end of the cabled link the result is about
+    # What was observed, as data (failures only): the root-cause engine reasons on these, never on the words above.
+    facts: dict | None = None
 
     def to_dict(self) -> dict:
-        return {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
+        item = {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
                 'expected': self.expected, 'seen': self.seen, 'message': self.message, 'rule': self.rule,
                 'category': self.category, 'source': self.source, 'link': self.link}
+        if self.facts is not None:
+            item['facts'] = self.facts
+        return item
+
+    def fingerprint(self) -> tuple:
+        """What this result says about the device, comparable between two readings: the check, the subject, the
+        status and the observed facts (a failure's words may carry a time stamp or an ARP state; its facts do not)."""
+        return (self.check, self.subject, self.status, _frozen(self.facts) if self.facts is not None else self.seen)
 
     def line(self) -> str:
         """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures."""
@@ -58,6 +68,16 @@ class Result:
         if self.message:
             text += ' (%s)' % self.message
         return text
+
+
+def _frozen(value):
+    """A hashable, ordered copy of plain data (facts), for comparing two readings."""
+    if isinstance(value, dict):
+        return tuple(sorted((str(key), _frozen(item)) for key, item in value.items()))
+    if isinstance(value, (list, tuple, set, frozenset)):
+        items = [_frozen(item) for item in value]
+        return tuple(sorted(items, key=repr)) if isinstance(value, (set, frozenset)) else tuple(items)
+    return value
 
 
 def not_applicable_text(reason) -> str:
@@ -95,10 +115,12 @@ class Subject:
 class Outcome:
     """The verdict on one subject; `device` attributes it elsewhere (a health finding starts on the other end)."""
 
-    __slots__ = ('status', 'seen', 'message', 'expected', 'device', 'rule', 'source', 'subject')
+    __slots__ = ('status', 'seen', 'message', 'expected', 'device', 'rule', 'source', 'subject', 'facts')
 
-    def __init__(self, status, seen, message='', expected=None, device=None, rule=None, source=None, subject=None):
+    def __init__(self, status, seen, message='', expected=None, device=None, rule=None, source=None, subject=None,
+                 facts=None):
         self.status = status
+        self.facts = facts  # kept on failures only (Check.run): what the root-cause engine reasons on
         self.seen = seen
         self.message = message
         self.expected = expected
@@ -120,11 +142,22 @@ def verdict(ok, seen, **kwargs) -> Outcome:
     return Outcome(PASS if ok else FAIL, seen, **kwargs)
 
 
+def problem_facts(device, exc) -> dict:
+    """The facts of state that could not be read: the daemon that is down, the device that could not be read at all,
+    or the state that was unreadable (its words, which may carry a time stamp, stay in `seen`)."""
+    if isinstance(exc, DaemonDown):
+        return {'daemon': exc.daemon, 'running': False, 'on': getattr(exc, 'device', None) or device}
+    facts = {'unreadable': getattr(exc, 'device', None) or device, 'state': exc.source}
+    if getattr(exc, 'whole_device', False):
+        facts['whole_device'] = True
+    return facts
+
+
 def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
     """Result for state that could not be read. A daemon that is down is a failure, not an error."""
     status = FAIL if isinstance(exc, DaemonDown) else ERROR
     return Result(device, check_id, subject, status, expected, exc.message, 'state: %s' % exc.source,
-                  rule=rule, category=category, source=exc.source)
+                  rule=rule, category=category, source=exc.source, facts=problem_facts(device, exc))
 
 
 @dataclass(frozen=True)
@@ -136,6 +169,7 @@ class Unexpected:
     expected: str = 'nothing (not in the design)'
     message: str = ''
     port: str | None = None
+    facts: dict | None = None
 
 
 class Check:
@@ -158,9 +192,6 @@ class Check:
     na_expected = 'state from the device'
     error_subject: str | None = None  # a format ('all ports [{phase}]') when unreadable state is one error, not one per subject
     source_per_subject = False  # source() differs between the subjects of one device and phase
-    # Settling (validate_gather) asks whether a device fails "the same way" from one reading to the next; a check whose
-    # words about one fault change from reading to reading (a ping's, with ARP timing) counts only which subjects fail.
-    settles_on_status = False
 
     # ------------------------------------------------------------------ what subclasses implement
     def subjects(self, ctx, model):
@@ -184,6 +215,73 @@ class Check:
     def unexpected(self, ctx, model):
         """Findings about state the design does not have (default: none)."""
         return ()
+
+    # ------------------------------------------------------------------ root cause (checks/causes.py)
+    def node(self, graph, result):
+        """The node of the design's dependency graph (checks/graph.py) a failed or errored result is evidence of,
+        from its facts: a daemon that is down, a device that could not be read, else what the check says
+        (`fact_node`)."""
+        facts = result.facts or {}
+        if facts.get('daemon'):
+            return ('daemon', facts.get('on') or result.device, facts['daemon'])
+        if facts.get('unreadable'):
+            if facts['unreadable'] != result.device:  # another device's state this check reads (the far end)
+                return ('read', result.device, self.id, facts['unreadable'])
+            if facts.get('whole_device'):
+                return ('device', facts['unreadable'])
+            return ('check', facts['unreadable'], self.id)
+        return self.fact_node(graph, result, facts)
+
+    def fact_node(self, graph, result, facts):  # pylint: disable=unused-argument
+        """The node of a failure from the check's own facts. Default by category: a lossless finding of the rendered
+        configuration (the design phase) is one node per check and finding over the fabric, of the running one one
+        per device (`facts['off']`: the device that departs from the design, when the check knows); a health finding
+        is where the problem starts; anything else this check on this device."""
+        if self.category == 'lossless':
+            if facts.get('phase') == 'design':
+                return ('lossless_design', self.id, result.seen)
+            return ('lossless', (facts.get('off') or [result.device])[0])
+        if self.category == 'health':
+            return ('health', result.device, result.link or result.subject)
+        return ('check', result.device, self.id)
+
+    def finding(self, graph, node, evidence):  # pylint: disable=unused-argument
+        """(kind, title, hint) of a cause whose evidence this check leads, written from the facts."""
+        first = evidence[0]
+        facts = first.facts or {}
+        if node[0] == 'daemon':
+            return ('daemon_down', '%s: %s is not running' % (node[1], node[2]),
+                    'start %s on %s (and find why it stopped: its supervisor, the logs)' % (node[2], node[1]))
+        if node[0] == 'device' and node[1] in (graph.ctx.options.get('converging') or {}):
+            return ('not_converged', '%s had not converged when its deadline ran out (%s)' % (
+                node[1], graph.ctx.options['converging'][node[1]]),
+                'not a verdict on the design: validate again, or give it longer (validate_settle_timeout)')
+        if node[0] == 'device':
+            return ('unreadable', '%s could not be read: %s' % (node[1], first.seen),
+                    'check the connection to %s (ansible -m ping %s); no check of it was judged' % (node[1], node[1]))
+        if node[0] == 'read':
+            return ('unreadable_state', '%s: the state of %s that %s reads could not be read (%s)' % (
+                node[3], node[2], node[1], first.seen), 'read it by hand on %s' % node[3])
+        if facts.get('unreadable'):
+            return ('unreadable_state', '%s: %s could not be read (%s)' % (node[1], facts.get('state'), first.seen),
+                    'read it by hand on %s: the command, the daemon that answers it' % node[1])
+        if node[0] == 'lossless_design':
+            devices = {item.device for item in evidence}
+            return ('lossless_design', 'the rendered configuration breaks %s on %d port%s of %d device%s: %s' % (
+                node[1], len(evidence), '' if len(evidence) == 1 else 's', len(devices), '' if len(devices) == 1
+                else 's', node[2]), 'the intent or the renderer')
+        if node[0] == 'lossless':
+            ports = {item.subject.split(' ', 1)[0] for item in evidence}
+            checks = sorted({item.check for item in evidence})
+            return ('lossless', '%s: the running lossless configuration differs from the design (%s on %d port%s/rail%s)'
+                    % (node[1], ', '.join(checks), len(ports), '' if len(ports) == 1 else 's',
+                       '' if len(ports) == 1 else 's'), 'redeploy %s, or read the differences below' % node[1])
+        if node[0] == 'health':
+            return ('health', first.seen, first.message)
+        if len(evidence) == 1:
+            return (self.id, first.line(), first.message)
+        return (self.id, '%s %s fails on %d subjects (%s, ...)' % (first.device, self.id, len(evidence), first.subject),
+                first.message)
 
     # ------------------------------------------------------------------ the loop, owned here
     @property
@@ -234,10 +332,14 @@ class Check:
             results.append(Result(outcome.device or name, check_id, outcome.subject or subject.name, outcome.status,
                                   intern(subject.expected if outcome.expected is None else outcome.expected),
                                   intern(outcome.seen), outcome.message, rule if outcome.rule is None else outcome.rule,
-                                  category, source, ctx.link_of(name, subject.port) if subject.port else None))
+                                  category, source, ctx.link_of(name, subject.port) if subject.port else None,
+                                  None if outcome.status == PASS else outcome.facts if outcome.facts is not None
+                                  else {'phase': subject.phase} if subject.phase else None))
         for finding in self.unexpected(ctx, model):
             subject = Subject(finding.subject, finding.expected, port=finding.port)
-            results.append(self.result(ctx, model, subject, FAIL, finding.seen, finding.message))
+            result = self.result(ctx, model, subject, FAIL, finding.seen, finding.message)
+            result.facts = dict(finding.facts or {}, unexpected=True)
+            results.append(result)
         return results
 
     def _not_applicable(self, ctx, model, subject, exc, results, collapsed):

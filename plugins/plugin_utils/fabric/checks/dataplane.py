@@ -33,10 +33,12 @@ def _captured(ctx, flow):
     return packets, errors
 
 
-def _tunnelled(flow, marking, packets):
-    """(ok, text) for one marking of a VXLAN flow: every probe packet's outer header carries the inner DSCP/ECN."""
+def _tunnelled(flow, marking, packets, facts):
+    """(ok, text) for one marking of a VXLAN flow: every probe packet's outer header carries the inner DSCP/ECN.
+    What is wrong goes to `facts` (missing markings, packets whose outer header differs)."""
     mine = [(device, packet) for device, packet in packets if packet['inner']['dscp'] == marking['dscp']]
     if not mine:
+        facts['missing'].append(marking['name'])
         return False, '%s DSCP %d: no probe packet on the spine links' % (marking['name'], marking['dscp'])
     texts, ok = [], True
     for device, packet in mine:
@@ -44,17 +46,21 @@ def _tunnelled(flow, marking, packets):
         good = (outer.get('dscp') == marking['dscp'] and outer.get('ecn') == packet['inner']['ecn']
                 and packet['vni'] == flow['vni'])
         ok = ok and good
+        if not good:
+            facts['wrong'].append({'name': marking['name'], 'where': '%s %s' % (device, packet['interface']),
+                                   'inner': packet['inner']['dscp'], 'outer': outer.get('dscp'), 'vni': packet['vni']})
         texts.append('%s %s: %s inner DSCP %d ECN %d -> outer DSCP %s ECN %s (VNI %s, %d packets)' % (
             device, packet['interface'], marking['name'], packet['inner']['dscp'], packet['inner']['ecn'],
             outer.get('dscp', 'none: not tunnelled'), outer.get('ecn', '-'), packet['vni'], packet['count']))
     return ok, '; '.join(texts)
 
 
-def _routed(marking, packets):
+def _routed(marking, packets, facts):
     """(ok, text) for one marking of a flow without overlay: the packet still carries the DSCP on the spine link."""
     mine = [(device, packet) for device, packet in packets if packet['outer'] is None
             and packet['inner']['dscp'] == marking['dscp']]
     if not mine:
+        facts['missing'].append(marking['name'])
         return False, '%s DSCP %d: no packet with that DSCP on the spine links' % (marking['name'], marking['dscp'])
     return True, '; '.join('%s %s: %s DSCP %d ECN %d (%d packets)' % (
         device, packet['interface'], marking['name'], packet['inner']['dscp'], packet['inner']['ecn'], packet['count'])
@@ -119,13 +125,33 @@ class DataplaneMarking(Check):
     def judge(self, ctx, model, subject, state):
         sent, packets = state
         flow = subject.data
+        facts = {'flow': subject.name, 'sender_leaf': flow['sender_leaf'], 'vni': flow['vni'], 'sent': bool(sent),
+                 'missing': [], 'wrong': []}
         if not sent:
-            return failed('no probe sent from %s to %s' % (flow['source'], flow['destination']), source='marking_probe')
-        outcomes = [_tunnelled(flow, marking, packets) if flow['vni'] else _routed(marking, packets)
+            return failed('no probe sent from %s to %s' % (flow['source'], flow['destination']), source='marking_probe',
+                          facts=facts)
+        outcomes = [_tunnelled(flow, marking, packets, facts) if flow['vni'] else _routed(marking, packets, facts)
                     for marking in probe_markings(ctx)]
         where = ', '.join('%s %s' % (point['device'], point['interface']) for point in flow['captures'])
         seen = '; '.join(text for _ok, text in outcomes) + ' (captured on %s)' % where
-        return verdict(all(good for good, _text in outcomes), seen)
+        return verdict(all(good for good, _text in outcomes), seen, facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        if not facts['sent']:
+            return ('check', result.device, self.id)
+        if facts['wrong'] and facts['vni']:
+            # the host marked the packet right (the inner header); the outer one is the sending leaf's doing
+            return ('marking', facts['sender_leaf'], facts['vni'])
+        return ('probe', result.device, facts['flow'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'marking':
+            from .fabric import marking_finding  # pylint: disable=import-outside-toplevel
+            return marking_finding(graph, node, evidence)
+        if node[0] == 'probe':
+            return ('probe', '%s: no probe packet of %s reached the spine links and nothing the checks read explains '
+                    'it' % (node[1], node[2]), 'trace the probe from %s' % node[1])
+        return super().finding(graph, node, evidence)
 
 
 __all__ = ['DataplaneMarking']

@@ -10,6 +10,8 @@ neighbour on a port).
 
 from __future__ import annotations
 
+import ipaddress
+
 from . import Check, NotApplicable, StateError, Subject, Unexpected, failed, passed, register, verdict
 from . import catalog
 from ..platforms import PLATFORMS
@@ -19,7 +21,6 @@ from ..terms import ROLES, SWITCH_ROLES
 
 SWITCHES = SWITCH_ROLES
 ALL = ROLES
-# Platforms whose overlay lives in the Linux kernel (bridge + VXLAN netdevs) rather than in an ASIC.
 
 
 def _once(ctx, name, what, build):
@@ -62,17 +63,23 @@ def _sessions_by_peer(ctx, name, sessions):
     return _once(ctx, name, 'bgp_by_peer', build)
 
 
-def _bfd_note(ctx, name, item):
-    """Why BFD may have taken a session down: its state and down events on this switch (explanation only)."""
+def _bfd_session(ctx, name, item):
+    """The BFD session of a BGP neighbour when it is down or has gone down (explanation only), else None."""
     sessions = _optional(ctx, name, 'bfd') or {}
     session = sessions.get(item['ip'] or '') or sessions.get(item['interface'])
     if not session or (session['status'] == 'up' and not session['down_events']):
-        return ''
-    events = ', %s down events' % session['down_events'] if session['down_events'] else ''
+        return None
     diagnostic = session['diagnostic'] if session['diagnostic'] not in (None, 'ok') else session['remote_diagnostic']
+    return {'status': session['status'], 'down_events': session['down_events'],
+            'diagnostic': diagnostic if diagnostic not in (None, 'ok') else None}
+
+
+def bfd_note(key, bfd) -> str:
+    """'BFD with 10.0.0.0 is down (control detection time expired), 2 down events: ...' from a session's BFD facts."""
+    events = ', %s down events' % bfd['down_events'] if bfd['down_events'] else ''
     return ('BFD with %s is %s%s%s: BFD takes the BGP session down when its packets are lost (a flapping link, or a '
             'control plane too loaded to answer in time)' % (
-                item['key'], session['status'], ' (%s)' % diagnostic if diagnostic not in (None, 'ok') else '', events))
+                key, bfd['status'], ' (%s)' % bfd['diagnostic'] if bfd['diagnostic'] else '', events))
 
 
 @register
@@ -101,13 +108,87 @@ class BgpSession(Check):
     def judge(self, ctx, model, subject, state):
         item = subject.data
         seen = _sessions_by_peer(ctx, model['name'], state).get(item['key'], {})
+        facts = {'peer': item['peer'], 'port': item['interface'], 'key': item['key'], 'configured': bool(seen),
+                 'designed_remote_as': item['remote_asn']}
         if not seen:
-            return failed('no such neighbour configured')
+            return failed('no such neighbour configured', facts=facts)
         states = ['%s %s' % (afi, seen[afi]['state']) if afi in seen else '%s not activated' % afi for afi in item['afis']]
-        remote = {session['remote_as'] for session in seen.values()}
-        ok = all(afi in seen and seen[afi]['established'] for afi in item['afis']) and remote == {item['remote_asn']}
+        remote = {_asn(session['remote_as']) for session in seen.values()}
+        established = all(afi in seen and seen[afi]['established'] for afi in item['afis'])
+        ok = established and remote == {item['remote_asn']}
         text = ', '.join(states) + ', remote AS %s' % ','.join(str(value) for value in sorted(remote, key=str))
-        return verdict(ok, text, message='' if ok else _bfd_note(ctx, model['name'], item))
+        if ok:
+            return passed(text)
+        facts.update(states={afi: seen[afi]['state'] if afi in seen else None for afi in item['afis']},
+                     established=established, remote_as=sorted(remote, key=str),
+                     admin_shutdown=any(session.get('admin_shutdown') for session in seen.values()))
+        bfd = _bfd_session(ctx, model['name'], item)
+        if bfd:
+            facts['bfd'] = bfd
+        return failed(text, message=bfd_note(item['key'], bfd) if bfd else '', facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        if 'local_as' in facts:
+            return ('bgp', result.device)
+        if facts.get('unexpected'):
+            return ('bgp_extra', result.device, result.subject)
+        if 'peer' not in facts:
+            return ('check', result.device, self.id)
+        # the session's configuration on this end contradicts the design: this device's own fact
+        if not facts['configured'] or facts.get('admin_shutdown') or (
+                facts.get('remote_as') and facts['remote_as'] != [facts['designed_remote_as']]):
+            return ('peer', result.device, facts['key'])
+        return ('session',) + graph.link(result.device, facts['port'])[1:]
+
+    def finding(self, graph, node, evidence):
+        first = evidence[0]
+        facts = first.facts or {}
+        if node[0] == 'bgp':
+            return ('local_as', '%s runs local AS %s where the design has AS %s' % (
+                node[1], ','.join(str(value) for value in facts['local_as']), facts['designed']),
+                'configure router bgp %s on %s' % (facts['designed'], node[1]))
+        if node[0] == 'bgp_extra':
+            return ('unexpected_session', '%s has BGP %s the design does not have: %s' % (
+                node[1], 'sessions in ' + first.subject.replace(' sessions', '') if facts.get('vrf')
+                else 'session %s' % first.subject, first.seen), 'remove it from %s, or add it to the intent' % node[1])
+        if node[0] == 'peer':
+            own = next(item for item in evidence if item.facts and item.facts.get('key') == node[2])
+            facts = own.facts
+            where = '%s (%s %s)' % (facts['key'], facts['peer'], facts['port']) if facts['key'] != facts['port'] \
+                else '%s (%s)' % (facts['key'], facts['peer'])
+            if not facts['configured']:
+                return ('neighbour_missing', '%s has no BGP neighbour %s, which the design has' % (node[1], where),
+                        'configure the neighbour %s on %s as designed' % (facts['key'], node[1]))
+            if facts.get('admin_shutdown'):
+                return ('session_shutdown', '%s has BGP neighbour %s shut down in its configuration (%s)' % (
+                    node[1], where, ', '.join(sorted({state for state in facts['states'].values() if state}))),
+                    'no neighbor %s shutdown on %s (or find who shut it)' % (facts['key'], node[1]))
+            return ('remote_as', '%s expects remote AS %s from BGP neighbour %s where the design has AS %s' % (
+                node[1], ','.join(str(value) for value in facts['remote_as']), where, facts['designed_remote_as']),
+                'neighbor %s remote-as %s on %s' % (facts['key'], facts['designed_remote_as'], node[1]))
+        if node[0] == 'session':
+            return self._session_finding(graph, node, evidence)
+        return super().finding(graph, node, evidence)
+
+    def _session_finding(self, graph, node, evidence):
+        """A session down with nothing it needs failing: both ends read down, or one end saw it Established."""
+        ends = graph.ends(('link', node[1], node[2]))
+        down = sorted({item.device for item in evidence})
+        up = [name for name, interface in ends if name not in down and graph.passed(
+            name, self.id, '%s %s' % (graph.session_key(name, interface), next(
+                (other for other, _port in ends if other != name), '')))]
+        ends = [name for name, _interface in ends]
+        first = evidence[0]
+        if up:
+            apart = graph.read_apart(first.device, up[0])
+            afi, state = next(iter((first.facts.get('states') or {'': None}).items()))
+            return ('session_changed', 'BGP session %s - %s changed between the two readings%s: %s saw it %s %s, %s '
+                    'saw it Established' % (first.device, up[0], ', read %.0f s apart' % apart if apart is not None
+                                            else '', first.device, afi, state, up[0]),
+                    'flapping or still converging: validate again, and look at BFD and the link')
+        return ('session_down', 'BGP session %s is down on %s and nothing it needs fails (link up, bgpd running, '
+                'both ends configured as designed): look at what filters it (ACL, password, TTL)' % (
+                    ' - '.join(ends), ' and '.join(down)), 'compare both ends: %s' % ', '.join(ends))
 
     def unexpected(self, ctx, model):
         sessions = _optional(ctx, model['name'], 'bgp_summary')
@@ -119,20 +200,22 @@ class BgpSession(Check):
                 continue
             states = ', '.join('%s %s' % (afi, session['state']) for afi, session in sorted(afis.items()))
             host = list(afis.values())[0].get('hostname') or ''
-            yield Unexpected(('%s %s' % (peer, host)).strip(), states, 'no session (not in the design)')
+            yield Unexpected(('%s %s' % (peer, host)).strip(), states, 'no session (not in the design)',
+                             facts={'peer': peer})
         vrfs = {}
         for session in sessions:
             if session['vrf'] != 'default':
                 vrfs.setdefault(session['vrf'], set()).add('%s %s' % (session['peer'], session['state']))
         for vrf, peers in sorted(vrfs.items()):
             yield Unexpected('VRF %s sessions' % vrf, ', '.join(sorted(peers)), 'no BGP session in VRF %s (not in the '
-                             'design: the tenant VRFs carry EVPN routes only)' % vrf)
+                             'design: the tenant VRFs carry EVPN routes only)' % vrf, facts={'vrf': vrf})
         asn = (model.get('bgp') or {}).get('asn')
         local = sorted({_asn(session['local_as']) for session in sessions if session['vrf'] == 'default'
                         and session.get('local_as') is not None}, key=str)
         if asn is not None and local and local != [asn]:
             yield Unexpected('local AS', 'AS %s' % ','.join(str(value) for value in local), 'AS %s' % asn,
-                             'the switch runs another AS than the design gives it: its peers refuse its sessions')
+                             'the switch runs another AS than the design gives it: its peers refuse its sessions',
+                             facts={'local_as': local, 'designed': asn})
 
 
 # --------------------------------------------------------------------------- EVPN
@@ -174,6 +257,13 @@ class EvpnVni(_Vni):
         bound = vxlan.get(vni)
         bgp_vni = bgp['vnis'].get(vni)
         wrong_vlan = bound is not None and bound.get('vlan') is not None and str(bound['vlan']) != str(item['vlan'])
+        facts = {'vni': vni, 'vlan': item['vlan'], 'bound': bound is not None,
+                 'type': (bound or {}).get('type'), 'bound_vlan': (bound or {}).get('vlan'),
+                 'in_bgp': bgp_vni is not None, 'installed': bool(bgp_vni and bgp_vni['in_kernel']),
+                 'advertise_all_vni': bgp['advertise_all_vni'], 'vtep_ip': (bound or {}).get('vtep_ip'),
+                 'designed_vtep': item['vtep_ip']}
+        if bound is None:
+            facts['replaced_by'] = _replacement(ctx, model, vxlan, item)
         if bound is None:
             known = ', '.join(str(other) for other in sorted(vxlan)) if vxlan else None
             there = ' (VNIs there: %s)' % known if known else ' (no VNI at all: EVPN not enabled)'
@@ -188,12 +278,30 @@ class EvpnVni(_Vni):
             seen.append('not in BGP EVPN' + ('' if bgp['advertise_all_vni'] else ' (advertise-all-vni is off)'))
         else:
             seen.append('BGP EVPN %s' % ('installed' if bgp_vni['in_kernel'] else 'NOT installed'))
-        ok = bound is not None and bound['type'] == 'L2' and not wrong_vlan and bgp_vni is not None and bgp_vni['in_kernel']
-        return verdict(ok, ', '.join(seen))
+        wrong_vtep = bool(bound) and bound.get('vtep_ip') not in (None, item['vtep_ip'])
+        if wrong_vtep:
+            seen.append('VTEP %s, designed %s' % (bound['vtep_ip'], item['vtep_ip']))
+        ok = (bound is not None and bound['type'] == 'L2' and not wrong_vlan and not wrong_vtep and bgp_vni is not None
+              and bgp_vni['in_kernel'])
+        return verdict(ok, ', '.join(seen), facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        if facts.get('unexpected'):
+            return ('vni', result.device, facts.get('instead_of') or facts['vni'])
+        if facts.get('bound') and facts.get('vtep_ip') not in (None, facts.get('designed_vtep')) \
+                and facts['type'] == 'L2' and facts['installed']:
+            return ('vtep', result.device)
+        return ('vni', result.device, facts['vni'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'vni':
+            return vni_finding(graph, node, evidence)
+        return super().finding(graph, node, evidence)
 
     def unexpected(self, ctx, model):
         vxlan, bgp = _optional(ctx, model['name'], 'evpn_vni'), _optional(ctx, model['name'], 'bgp_evpn_vni')
         designed = catalog.designed_vnis(model)
+        missing = {item['vni']: item for item in catalog.expected_vnis(ctx, model) if item['vni'] not in (vxlan or {})}
         found = {}
         for vni, info in (vxlan or {}).items():
             text = 'VNI %d %s on %s' % (vni, info.get('type') or 'VXLAN', info.get('vxlan_if') or 'the VTEP')
@@ -207,8 +315,92 @@ class EvpnVni(_Vni):
                 'advertised in BGP EVPN' if info.get('in_kernel') else 'in BGP EVPN')
         for vni in sorted(found):
             if vni not in designed:
+                info = (vxlan or {}).get(vni) or {}
+                instead = next((item['vni'] for item in missing.values()
+                                if _replacement(ctx, model, vxlan or {}, item) == vni), None)
                 yield Unexpected('VNI %d' % vni, ', '.join(found[vni]), 'no VNI %d (not in the design)' % vni,
-                                 'the leaf carries a VNI nobody designed; with advertise-all-vni every leaf imports it')
+                                 'the leaf carries a VNI nobody designed; with advertise-all-vni every leaf imports it',
+                                 facts={'vni': vni, 'vxlan_if': info.get('vxlan_if'), 'instead_of': instead})
+
+
+def _vlan_of(ctx, model, info):
+    """The VLAN a VNI of the device is bound to: the platform's own word (EOS, NVUE bind VNIs to VLANs), or on a
+    Linux data plane the designed VLAN whose access ports share a bridge with the VNI's VXLAN device."""
+    if info.get('vlan') not in (None, ''):
+        try:
+            return int(str(info['vlan']).replace('Vlan', ''))
+        except ValueError:
+            return None
+    interfaces = _optional(ctx, model['name'], 'interfaces') or {}
+    bridge = (interfaces.get(info.get('vxlan_if') or '') or {}).get('master')
+    if not bridge:
+        return None
+    for vlan in (model.get('evpn') or {}).get('vlans') or []:
+        if any((interfaces.get(name) or {}).get('master') == bridge for name in vlan.get('ports') or []):
+            return vlan['vlan']
+    return None
+
+
+def _replacement(ctx, model, vxlan, item):
+    """The VNI the device carries on the designed VLAN of a missing VNI (a VXLAN device recreated with another
+    number, a binding to another rail's VNI), or None."""
+    designed = catalog.designed_vnis(model)
+    for number, info in sorted(vxlan.items()):
+        if number not in designed and _vlan_of(ctx, model, info) == item['vlan']:
+            return number
+    return None
+
+
+def _networks(graph):
+    """{vni: (network name, vlan)} over the leaves of the design."""
+    table = graph.ctx.cache.get('vni_networks')
+    if table is None:
+        table = {}
+        for leaf in graph.design.device_names('leaf'):
+            for vlan in (graph.ctx.model(leaf).get('evpn') or {}).get('vlans') or []:
+                table[vlan['vni']] = (vlan['name'], vlan['vlan'])
+        graph.ctx.cache['vni_networks'] = table
+    return table
+
+
+def vni_finding(graph, node, evidence):
+    """The cause of a VNI of a leaf that is not as designed, from the facts of every check that saw it."""
+    leaf, number = node[1], node[2]
+    facts = {}
+    for item in evidence:  # the facts of all of them: the data plane, BGP, the VXLAN device, a VNI in its place
+        for key, value in (item.facts or {}).items():
+            facts.setdefault(key, value)
+    extra = next((item.facts for item in evidence if (item.facts or {}).get('unexpected')), None)
+    network, vlan = _networks(graph).get(number, ('?', facts.get('vlan', '?')))
+    hint = 'bind VLAN %s to VNI %d on %s' % (vlan, number, leaf)
+    if extra and extra.get('instead_of') is None:
+        seen = next(item.seen for item in evidence if (item.facts or {}).get('unexpected'))
+        return ('unexpected_vni', '%s carries VNI %d, which the design does not have (%s)' % (leaf, number, seen),
+                'remove VNI %d from %s, or add it to the intent' % (number, leaf))
+    instead = (extra or {}).get('vni') or facts.get('replaced_by') or facts.get('carried')
+    if instead is not None:
+        owner = _networks(graph).get(instead)
+        where = (extra or {}).get('vxlan_if') or facts.get('ifname')
+        return ('vni', '%s carries VNI %d%s%s where VNI %d (VLAN %s, %s) belongs' % (
+            leaf, instead, " (%s's)" % owner[0] if owner else '', ' on %s' % where if where else '', number, vlan,
+            network), hint)
+    if facts.get('bound') is False or facts.get('exists') is False:
+        return ('vni', '%s does not carry VNI %d (VLAN %s, %s)' % (leaf, number, vlan, network), hint)
+    if facts.get('bound_vlan') not in (None, '') and str(facts['bound_vlan']) != str(vlan):
+        return ('vni', '%s binds VNI %d to VLAN %s where the design has VLAN %s (%s)' % (
+            leaf, number, facts['bound_vlan'], vlan, network), hint)
+    if facts.get('type') not in (None, 'L2'):
+        return ('vni', '%s has VNI %d as %s, the design an L2VNI of VLAN %s' % (leaf, number, facts['type'], vlan), hint)
+    if facts.get('up') is False:
+        return ('vni', '%s %s (VNI %d) is down' % (leaf, facts.get('ifname'), number),
+                'ip link set %s up on %s' % (facts.get('ifname'), leaf))
+    if facts.get('in_bgp') is False or facts.get('installed') is False:
+        return ('vni', '%s does not advertise VNI %d in BGP EVPN%s' % (
+            leaf, number, '' if facts.get('advertise_all_vni', True) else ' (advertise-all-vni is off)'), hint)
+    if facts.get('bridge_up') is False or facts.get('bridge') is None:
+        return ('vni', '%s VXLAN device of VNI %d is in no working bridge (%s)' % (
+            leaf, number, facts.get('bridge') or 'none'), hint)
+    return ('vni', '%s VNI %d is not as designed: %s' % (leaf, number, evidence[0].seen), hint)
 
 
 @register
@@ -229,25 +421,45 @@ class EvpnRouteTarget(_Vni):
         item = subject.data
         seen_vni = state['vnis'].get(item['vni'])
         if seen_vni is None:
-            return failed('VNI not in bgpd')
+            return failed('VNI not in bgpd', facts={'vni': item['vni'], 'in_bgp': False})
         seen = 'import %s, export %s' % (','.join(seen_vni['import_rts']) or 'none', ','.join(seen_vni['export_rts']) or 'none')
         return verdict(seen_vni['import_rts'] == [item['route_target']] and seen_vni['export_rts'] == [item['route_target']],
-                       seen)
+                       seen, facts={'vni': item['vni'], 'import': list(seen_vni['import_rts']),
+                                    'export': list(seen_vni['export_rts']), 'designed': item['route_target']})
+
+    def fact_node(self, graph, result, facts):
+        if facts.get('in_bgp') is False:
+            return ('vni', result.device, facts['vni'])
+        return ('rt', result.device, facts['vni'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'vni':
+            return vni_finding(graph, node, evidence)
+        if node[0] != 'rt':
+            return super().finding(graph, node, evidence)
+        facts = evidence[0].facts
+        if facts['import'] == facts['export'] and len(facts['import']) == 1:
+            title = '%s VNI %d imports and exports route-target %s where the design has %s' % (
+                node[1], node[2], facts['import'][0], facts['designed'])
+        else:
+            title = '%s VNI %d has route-targets %s where the design has %s' % (node[1], node[2], evidence[0].seen,
+                                                                              facts['designed'])
+        return ('route_target', title, 'set the route-target of VNI %d on %s as designed' % (node[2], node[1]))
 
 
 def _type3_evidence(routes, vtep, route_target, local_vni):
-    """Why a remote VTEP is missing, from the BGP EVPN table and this leaf's import route-targets."""
+    """(why, text): why a remote VTEP is missing, from the BGP EVPN table and this leaf's import route-targets."""
     if isinstance(routes, str):
-        return 'BGP EVPN table not readable: %s' % routes
+        return 'unread', 'BGP EVPN table not readable: %s' % routes
     paths = [route for route in routes if route['vtep'] == vtep]
     if not paths:
-        return 'no type-3 route from %s in the BGP table' % vtep
+        return 'no_route', 'no type-3 route from %s in the BGP table' % vtep
     targets = sorted({target for route in paths for target in route['route_targets']})
     imports = local_vni['import_rts'] if local_vni else [route_target]
     if not set(targets) & set(imports):
-        return 'its type-3 route carries RT %s but this leaf imports %s, so it is not imported' % (
+        return 'route_target', 'its type-3 route carries RT %s but this leaf imports %s, so it is not imported' % (
             ','.join(targets) or 'none', ','.join(imports) or 'nothing')
-    return 'its type-3 route with RT %s is in the BGP table but not installed' % ','.join(targets)
+    return 'not_installed', 'its type-3 route with RT %s is in the BGP table but not installed' % ','.join(targets)
 
 
 @register
@@ -288,7 +500,24 @@ class EvpnVtep(Check):
         except StateError:
             local = None
         source = '; '.join(name.describe(key) for key in ('evpn_vni', 'evpn_type3') if name.provides(key))
-        return failed('not in the flood list; ' + _type3_evidence(routes, ip, item['route_target'], local), source=source)
+        why, text = _type3_evidence(routes, ip, item['route_target'], local)
+        return failed('not in the flood list; ' + text, source=source,
+                      facts={'vni': item['vni'], 'remote': item['remote_vteps'][ip], 'vtep': ip, 'why': why})
+
+    def fact_node(self, graph, result, facts):
+        if facts.get('unexpected'):
+            return ('flood_extra', result.device, facts['vni'])
+        return ('flood', result.device, facts['vni'], facts['remote'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'flood_extra':
+            return ('unexpected_vtep', '%s floods VNI %d to VTEPs the design does not have (%s) and no leaf shows '
+                    'why' % (node[1], node[2], evidence[0].seen), 'compare the VTEP addresses of the leaves of VNI %d'
+                    % node[2])
+        if node[0] == 'flood':
+            return ('flood', '%s does not flood VNI %d to %s and nothing it needs fails (%s)' % (
+                node[1], node[2], node[3], evidence[0].seen), 'read the BGP EVPN table of %s and %s' % (node[1], node[3]))
+        return super().finding(graph, node, evidence)
 
     def unexpected(self, ctx, model):
         zebra = _optional(ctx, model['name'], 'evpn_vni')
@@ -297,7 +526,8 @@ class EvpnVtep(Check):
         for item in catalog.expected_vnis(ctx, model):
             extra = sorted(set((zebra.get(item['vni']) or {}).get('remote_vteps', [])) - set(item['remote_vteps']))
             if extra:
-                yield Unexpected('VNI %d unexpected VTEPs' % item['vni'], ', '.join(extra), 'only the designed VTEPs')
+                yield Unexpected('VNI %d unexpected VTEPs' % item['vni'], ', '.join(extra), 'only the designed VTEPs',
+                                 facts={'vni': item['vni'], 'vteps': extra})
 
 
 # --------------------------------------------------------------------------- LLDP
@@ -336,11 +566,69 @@ class LldpNeighbor(Check):
         text = ', '.join('%s %s' % (entry['system_name'] or entry['chassis_id'], entry['peer_port']) for entry in seen)
         ok = any(_same_host(entry['system_name'], item['peer']) and entry['peer_port'] == item['peer_interface']
                  for entry in seen)
+        facts = {'port': item['interface'], 'designed': [item['peer'], item['peer_interface']],
+                 'seen': [[_host_part(entry['system_name'] or entry['chassis_id']), entry['peer_port']] for entry in seen]}
         if ok and len(seen) > 1:
-            return failed('%d LLDP neighbours: %s' % (len(seen), text),
+            return failed('%d LLDP neighbours: %s' % (len(seen), text), facts=facts,
                           message='one port, one neighbour: a stale neighbour, a second LLDP agent (NIC firmware) or a '
                                   'shared segment')
-        return verdict(ok, text or 'no LLDP neighbour')
+        return verdict(ok, text or 'no LLDP neighbour', facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        if not facts.get('seen'):
+            return ('lldp', result.device, facts['port'])
+        if len(facts['seen']) > 1:
+            return ('lldp_extra', result.device, facts['port'])
+        return ('cabling', _miswired_at(graph, result.device, facts))
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'cabling':
+            return _cabling_finding(graph, node[1], evidence)
+        if node[0] == 'lldp_extra':
+            return ('lldp_neighbors', '%s %s has %s' % (node[1], node[2], evidence[0].seen), evidence[0].message)
+        if node[0] == 'lldp':
+            peer = graph.peer(node[1], node[2])
+            return ('lldp', '%s %s hears no LLDP neighbour (the plan: %s) and nothing it needs fails' % (
+                node[1], node[2], ' '.join(peer) if peer else '?'),
+                'is LLDP sent by %s, and received here?' % (peer[0] if peer else 'the far end'))
+        return super().finding(graph, node, evidence)
+
+
+def _host_part(name):
+    return str(name).split('.', 1)[0] if name else name
+
+
+def _miswired_at(graph, name, facts):
+    """The device whose cables are not where the plan has them, from one port that hears another designed port:
+    the far end when it is the planned device on another port (its ports are exchanged), this device when the port
+    it hears is planned to come here on another port (this device's ports are exchanged), else this device (a cable
+    moved)."""
+    heard_device, heard_port = facts['seen'][0]
+    planned_device, _planned_port = facts['designed']
+    if heard_device == planned_device and heard_device in graph.design.nodes:
+        return heard_device
+    return name
+
+
+def _cabling_finding(graph, name, evidence):
+    """'cables swapped: leaf002 eth1 <-> eth2 (gpu0001/gpu0002)', or the one port cabled elsewhere."""
+    ports = set()
+    for item in evidence:
+        if item.device == name:
+            ports.add(item.facts['port'])
+        else:
+            ports.add(item.facts['seen'][0][1])
+    ports = sorted(ports)
+    if len(ports) == 2:
+        peers = [(graph.peer(name, port) or ('?',))[0] for port in ports]
+        return ('cabling', 'cables swapped: %s %s <-> %s (%s/%s)' % (name, ports[0], ports[1], peers[0], peers[1]),
+                'swap the cables of %s %s and %s back, or correct the cabling plan' % (name, ports[0], ports[1]))
+    own = next((item for item in evidence if item.device == name), evidence[0])
+    heard = own.facts['seen'][0]
+    planned = own.facts['designed']
+    return ('cabling', '%s %s is cabled to %s %s (the plan: %s %s)' % (own.device, own.facts['port'], heard[0], heard[1],
+                                                                     planned[0], planned[1]),
+            'move the cable or correct the cabling plan')
 
 
 # --------------------------------------------------------------------------- interfaces
@@ -357,6 +645,14 @@ class _Ports(Check):
 
     def want(self, item):
         return 'designed interface'
+
+    def fact_node(self, graph, result, facts):
+        return ('port', result.device, facts['port'])  # what the port itself has: its existence, state, MTU, address
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'port':
+            return port_finding(graph, node, evidence)
+        return super().finding(graph, node, evidence)
 
 
 def _describe_link(interface):
@@ -383,7 +679,48 @@ class InterfaceState(_Ports):
 
     def judge(self, ctx, model, subject, state):
         seen = state.get(subject.data['name'])
-        return verdict(is_up(seen), _describe_link(seen))
+        return verdict(is_up(seen), _describe_link(seen), facts={
+            'port': subject.data['name'], 'exists': seen is not None, 'admin_up': bool(seen and seen['admin_up']),
+            'lower_up': bool(seen and seen['lower_up']), 'operstate': (seen or {}).get('operstate')})
+
+    def fact_node(self, graph, result, facts):
+        if not facts['exists'] or not facts['admin_up']:
+            return super().fact_node(graph, result, facts)
+        return graph.link(result.device, facts['port'])  # admin up without carrier: the cable, or the far end
+
+    def finding(self, graph, node, evidence):
+        if node[0] == 'link':
+            ends = graph.ends(node)
+            down = sorted({item.device for item in evidence})
+            if len(ends) == 2:
+                title = 'link %s %s <-> %s %s has no carrier%s' % (ends[0] + ends[1] + (
+                    (' on either end' if len(down) == 2 else ''),))
+            else:
+                title = '%s %s has no carrier' % ends[0]
+            return ('no_carrier', title, 'the cable, the optics, or the far end of the link')
+        return super().finding(graph, node, evidence)
+
+
+def port_finding(graph, node, evidence):
+    """The cause of a port whose own state is not the design's: missing, admin down, another MTU or address."""
+    name, port = node[1], node[2]
+    facts = {}
+    for item in evidence:
+        for key, value in (item.facts or {}).items():
+            facts.setdefault(key, value)
+    if facts.get('exists') is False:
+        return ('port_missing', '%s %s does not exist' % (name, port),
+                'the port name or the switch model differs from the design')
+    if facts.get('admin_up') is False:
+        return ('admin_down', '%s %s is admin down' % (name, port), '%s: bring %s up (or find who shut it)' % (name, port))
+    if 'mtu' in facts and facts['mtu'] != facts.get('designed_mtu'):
+        return ('mtu', '%s %s has MTU %s, the design %s' % (name, port, facts['mtu'], facts['designed_mtu']),
+                'set the MTU of %s %s to %s' % (name, port, facts['designed_mtu']))
+    if 'addresses' in facts:
+        return ('address', '%s %s has %s where the design has %s' % (
+            name, port, ', '.join(facts['addresses']) or 'no IPv4 address', facts['designed_address']),
+            'set the address of %s %s to %s' % (name, port, facts['designed_address']))
+    return ('port', '%s %s is not as designed: %s' % (name, port, evidence[0].seen), '')
 
 
 @register
@@ -402,7 +739,9 @@ class InterfaceMtu(_Ports):
     def judge(self, ctx, model, subject, state):
         seen = state.get(subject.data['name'])
         return verdict(seen is not None and seen['mtu'] == subject.data['mtu'],
-                       'MTU %s' % seen['mtu'] if seen else 'interface does not exist')
+                       'MTU %s' % seen['mtu'] if seen else 'interface does not exist',
+                       facts={'port': subject.data['name'], 'exists': seen is not None, 'mtu': (seen or {}).get('mtu'),
+                              'designed_mtu': subject.data['mtu']})
 
 
 @register
@@ -424,7 +763,9 @@ class InterfaceAddress(_Ports):
         have = ['%s/%s' % (addr['address'], addr['prefixlen']) for addr in (seen or {}).get('addresses', [])
                 if addr['family'] == 'inet']
         return verdict(subject.data['address'] in have,
-                       ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'))
+                       ', '.join(have) or ('no IPv4 address' if seen else 'no such interface'),
+                       facts={'port': subject.data['name'], 'exists': seen is not None, 'addresses': have,
+                              'designed_address': subject.data['address']})
 
 
 @register
@@ -461,18 +802,112 @@ class VxlanDevice(_Vni):
     def judge(self, ctx, model, subject, state):
         item = subject.data
         host_mtu = ctx.design.lossless['mtu']['host']
+        tos = _designed_tos(model)
         by_vni = _once(ctx, model['name'], 'vxlan_by_vni',
                        lambda: {entry['vxlan']['id']: entry for entry in state.values() if entry['vxlan']})
         device = by_vni.get(item['vni'])
+        facts = {'vni': item['vni'], 'designed_local': item['vtep_ip'], 'host_mtu': host_mtu, 'designed_tos': tos}
         if device is None:
-            return failed('no VXLAN device with VNI %d' % item['vni'])
+            carried = _carried_instead(model, state, item)
+            facts.update(exists=False, ifname=carried[0] if carried else None, carried=carried[1] if carried else None)
+            return failed('no VXLAN device with VNI %d' % item['vni'], facts=facts)
         bridge = state.get(device['master']) if device['master'] else None
+        seen_tos = device['vxlan'].get('tos')
         seen = '%s %s, local %s, MTU %s, bridge %s MTU %s' % (
             device['ifname'], 'up' if device['admin_up'] else 'down', device['vxlan']['local'], device['mtu'],
             device['master'] or 'none', bridge['mtu'] if bridge else '-')
+        if seen_tos is not None and seen_tos != tos:
+            seen += ', tos %s' % _tos_text(seen_tos)
+        facts.update(exists=True, ifname=device['ifname'], up=device['admin_up'], local=device['vxlan']['local'],
+                     mtu=device['mtu'], bridge=device['master'], bridge_mtu=bridge['mtu'] if bridge else None,
+                     bridge_up=bool(bridge and bridge['admin_up']), tos=seen_tos)
         ok = (device['admin_up'] and device['vxlan']['local'] == item['vtep_ip'] and device['mtu'] >= host_mtu
-              and bridge is not None and bridge['mtu'] >= host_mtu and bridge['admin_up'])
-        return verdict(ok, seen)
+              and bridge is not None and bridge['mtu'] >= host_mtu and bridge['admin_up']
+              and seen_tos in (None, tos))
+        return verdict(ok, seen, facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        name, number = result.device, facts['vni']
+        if not facts['exists'] or not facts['up'] or facts['bridge'] is None or not facts['bridge_up']:
+            return ('vni', name, number)
+        if facts['local'] != facts['designed_local']:
+            return ('vtep', name)
+        if facts['mtu'] < facts['host_mtu'] or (facts['bridge_mtu'] or 0) < facts['host_mtu']:
+            return ('vxlan', name, number)
+        return ('marking', name, number)
+
+    def finding(self, graph, node, evidence):
+        facts = evidence[0].facts
+        if node[0] == 'vni':
+            return vni_finding(graph, node, evidence)
+        if node[0] == 'vtep':
+            return vtep_finding(graph, node, evidence)
+        if node[0] not in ('vxlan', 'marking'):
+            return super().finding(graph, node, evidence)
+        if node[0] == 'vxlan':
+            small = [('%s' % facts['ifname'], facts['mtu'])] if facts['mtu'] < facts['host_mtu'] else []
+            if (facts['bridge_mtu'] or 0) < facts['host_mtu']:
+                small.append(('bridge %s' % facts['bridge'], facts['bridge_mtu']))
+            return ('vxlan_mtu', '%s: %s of VNI %d cannot carry a host frame of %d bytes' % (
+                node[1], ' and '.join('%s (MTU %s)' % item for item in small), node[2], facts['host_mtu']),
+                'set the MTU of %s on %s as designed' % (' and '.join(item[0] for item in small), node[1]))
+        return marking_finding(graph, node, evidence)
+
+
+# The kernel's VXLAN ToS 1 means "inherit": copy the inner DSCP and ECN to the outer header (Linux
+# drivers/net/vxlan/vxlan_core.c, vxlan_xmit_one(): `if (tos == 1) tos = ip_tunnel_get_dsfield(...)`; ip-link(8) `tos`).
+TOS_INHERIT = 1
+
+
+def _designed_tos(model):
+    return TOS_INHERIT if ((model.get('evpn') or {}).get('tunnel_qos') or {}).get('encap_dscp') == 'copy' else 0
+
+
+def _tos_text(tos):
+    return 'inherit' if tos == TOS_INHERIT else str(tos)
+
+
+def _carried_instead(model, interfaces, item):
+    """(ifname, VNI) of the VXLAN device in the bridge of the VNI's designed access ports, when it carries another
+    VNI (a device recreated with another number), else None."""
+    vlan = next((vlan for vlan in (model.get('evpn') or {}).get('vlans') or [] if vlan['vni'] == item['vni']), None)
+    bridges = {(interfaces.get(port) or {}).get('master') for port in (vlan or {}).get('ports') or []} - {None}
+    for entry in interfaces.values():
+        if entry['vxlan'] and entry['master'] in bridges and entry['vxlan']['id'] != item['vni']:
+            return entry['ifname'], entry['vxlan']['id']
+    return None
+
+
+def vtep_finding(graph, node, evidence):
+    """A leaf whose VTEP is not the design's: not on the device, or VXLAN sourced from another address."""
+    name = node[1]
+    designed = (graph.ctx.model(name).get('evpn') or {}).get('vtep_ip')
+    sources = sorted({item.facts.get('local') or item.facts.get('vtep_ip') for item in evidence
+                      if item.facts and (item.facts.get('local') or item.facts.get('vtep_ip')) not in (None, designed)})
+    missing = any(item.check == 'vtep_address' for item in evidence)
+    if sources:
+        title = '%s sources VXLAN from %s where the design has VTEP %s%s' % (
+            name, ', '.join(sources), designed, ' (and %s is on no interface)' % designed if missing else '')
+    else:
+        title = '%s does not have its VTEP address %s on any interface' % (name, designed)
+    return ('vtep_address', title, 'put the VTEP address %s back on %s (and its VXLAN devices)' % (designed, name))
+
+
+def marking_finding(graph, node, evidence):
+    """The leaf whose VXLAN encapsulation does not carry the packet's DSCP to the outer header."""
+    name, number = node[1], node[2]
+    device = next((item.facts for item in evidence if item.check == 'vxlan_device'), None)
+    probe = next((item.facts for item in evidence if item.check == 'dataplane_marking'), None)
+    parts = []
+    if device:
+        parts.append('%s has tos %s, the design %s' % (device['ifname'], _tos_text(device['tos']),
+                                                      _tos_text(device['designed_tos'])))
+    if probe:
+        parts.extend('%s DSCP %s arrives at %s with outer DSCP %s' % (item['name'], item['inner'], item['where'],
+                                                                      item['outer']) for item in probe['wrong'][:2])
+    return ('marking', '%s does not copy the DSCP to the outer VXLAN header of VNI %d (%s)' % (
+        name, number, '; '.join(parts)), 'create the VXLAN device of VNI %d on %s with tos inherit (as designed)'
+            % (number, name))
 
 
 # --------------------------------------------------------------------------- pings
@@ -483,8 +918,6 @@ class _Pings(Check):
     per = 'rail and same-rail peer'
     kind = 'ping'
     source_per_subject = True
-    # "no reply" one reading, "destination host unreachable" the next: the kernel's ARP state, not the fabric
-    settles_on_status = True
 
     def subjects(self, ctx, model):
         for target in catalog.ping_targets(ctx, model, ctx.options.get('ping_peers', 0)):
@@ -498,13 +931,28 @@ class _Pings(Check):
         return 'ping -M do -s %d' % subject.data['jumbo_payload'] if self.kind == 'jumbo' else 'ping'
 
     def judge(self, ctx, model, subject, state):
+        target = subject.data
+        # no words of ping in the facts: "no reply" one reading, "unreachable" the next (ARP), the same fault
+        facts = {'interface': target['interface'], 'peer': target['peer'], 'peer_ip': target['peer_ip'],
+                 'rail': target['rail']}
         if not state['ok']:
-            return failed(state['reason'])
+            return failed(state['reason'], facts=facts)
         seen = '%d/%d replies' % (state['received'], state['transmitted'])
         loss_limit = ctx.options.get('max_loss_percent', 34)
         if state['loss_percent'] <= loss_limit:
             return passed(seen)
-        return failed(seen + ' (%s%% loss > %s%%)' % (state['loss_percent'], loss_limit))
+        return failed(seen + ' (%s%% loss > %s%%)' % (state['loss_percent'], loss_limit), facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        return ('reach' if self.kind == 'ping' else 'jumbo', result.device, facts['interface'], facts['peer'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] not in ('reach', 'jumbo'):
+            return super().finding(graph, node, evidence)
+        what = 'reach' if node[0] == 'reach' else 'send jumbo frames to'
+        return (node[0], '%s cannot %s %s over %s, and nothing the checks read explains it (%s); the devices on the '
+                'way: %s' % (node[1], what, node[3], node[2], evidence[0].seen, ', '.join(graph.owners(node))),
+                'trace the path hop by hop (ARP and FDB on the leaves, the VXLAN packets on the uplinks)')
 
 
 @register
@@ -540,4 +988,121 @@ class JumboFrames(_Pings):
         return 'reply to %d-byte pings with DF set (MTU %d end to end)' % (target['jumbo_payload'], model['mtu'])
 
 
-__all__ = ['SWITCHES', 'ALL']
+# --------------------------------------------------------------------------- VTEPs and the routes to them
+@register
+class VtepAddress(Check):
+    id = 'vtep_address'
+    title = 'The VTEP address is on the leaf'
+    roles = ('leaf',)
+    per = 'VTEP (Linux data plane), leaves'
+    state = ('interfaces',)
+    inputs = 'the VTEP address of the leaf (a /32 on its loopback)'
+    description = ('Linux data plane (FRR): the leaf carries its designed VTEP address on an interface (the loopback), '
+                   'so that BGP advertises it and the remote leaves reach the VXLAN devices sourced from it. Other '
+                   'platforms: not applicable, the evpn_vni check compares the VTEP the data plane reports.')
+    failure = 'the interfaces that carry it, or that none does'
+    example = 'leaf001 vtep_address [VTEP 10.254.16.1]: expected 10.254.16.1/32 on the leaf; seen on no interface'
+    na_expected = 'kernel VXLAN devices'
+
+    def subjects(self, ctx, model):
+        vtep = (model.get('evpn') or {}).get('vtep_ip')
+        if vtep:
+            yield Subject('VTEP %s' % vtep, '%s/32 on the leaf' % vtep, data=vtep)
+
+    def read(self, ctx, model, subject):
+        if not PLATFORMS[model['platform']].kernel_dataplane:
+            raise NotApplicable('%s shows its VTEP through the evpn_* state' % model['platform'])
+        return super().read(ctx, model, subject)
+
+    def judge(self, ctx, model, subject, state):
+        where = sorted(name for name, entry in state.items()
+                       if any(addr['address'] == subject.data for addr in entry['addresses']))
+        return verdict(bool(where), 'on %s' % ', '.join(where) if where else 'on no interface',
+                       facts={'vtep': subject.data, 'on': where})
+
+    def fact_node(self, graph, result, facts):
+        return ('vtep', result.device)
+
+    def finding(self, graph, node, evidence):
+        if node[0] != 'vtep':
+            return super().finding(graph, node, evidence)
+        return vtep_finding(graph, node, evidence)
+
+
+def _longest_match(routes, address):
+    """The route the kernel uses for `address`: the longest prefix holding it, the lowest metric among equals. A
+    default route is no route to a VTEP (it is the management network's way out): None then."""
+    target = ipaddress.ip_address(address)
+    best = None
+    for route in routes:
+        try:
+            network = ipaddress.ip_network('0.0.0.0/0' if route['dst'] == 'default' else route['dst'], strict=False)
+        except ValueError:
+            continue
+        if network.version != target.version or target not in network or network.prefixlen == 0:
+            continue
+        key = (network.prefixlen, -(route['metric'] or 0))
+        if best is None or key > best[0]:
+            best = (key, route)
+    return best[1] if best else None
+
+
+@register
+class VtepRoute(Check):
+    id = 'vtep_route'
+    title = 'Remote VTEPs are reached through the fabric'
+    roles = ('leaf',)
+    per = 'remote VTEP, leaves'
+    state = ('routes',)
+    inputs = 'the VTEP of every other leaf sharing a VNI with the leaf, and the leaf\'s uplinks'
+    description = ('the route the leaf uses for every remote VTEP (longest prefix, then metric) is a unicast route learnt '
+                   'by BGP through its designed uplinks; a blackhole, an unreachable route or a route over another '
+                   'port, which the design does not have, is the leaf\'s own finding, a missing route (only the '
+                   'default route of the management network matches) a consequence of what carries it')
+    failure = 'the route the leaf has for the VTEP: its type, protocol and next hops, or that it has none'
+    example = ('leaf001 vtep_route [to leaf003 10.254.16.3]: expected a BGP route via eth3, eth4; seen blackhole '
+               '10.254.16.3 (protocol boot)')
+
+    def subjects(self, ctx, model):
+        remote = {}
+        for item in catalog.expected_vnis(ctx, model):
+            remote.update(item['remote_vteps'])
+        uplinks = [item['name'] for item in model['interfaces'] if item.get('direction') == 'up']
+        for ip, leaf in sorted(remote.items(), key=lambda pair: pair[1]):
+            yield Subject('to %s %s' % (leaf, ip), 'a BGP route via %s' % ', '.join(uplinks), data=(leaf, ip, uplinks))
+
+    def judge(self, ctx, model, subject, state):
+        leaf, ip, uplinks = subject.data
+        route = _longest_match(state, ip)
+        facts = {'remote': leaf, 'vtep': ip, 'uplinks': uplinks, 'route': None}
+        if route is None:
+            return failed('no route to %s' % ip, facts=facts)
+        devs = sorted({hop['dev'] for hop in route['nexthops'] if hop['dev']})
+        facts['route'] = {'dst': route['dst'], 'type': route['type'], 'protocol': route['protocol'], 'devs': devs}
+        seen = '%s%s (protocol %s)%s' % ('' if route['type'] == 'unicast' else route['type'] + ' ', route['dst'],
+                                         route['protocol'] or 'none', ' via %s' % ', '.join(devs) if devs else '')
+        ok = (route['type'] == 'unicast' and route['protocol'] == 'bgp' and devs and set(devs) <= set(uplinks))
+        return verdict(ok, seen, facts=facts)
+
+    def fact_node(self, graph, result, facts):
+        if facts['route'] is None:
+            return ('learnt', result.device, facts['remote'])
+        return ('route', result.device, facts['remote'])
+
+    def finding(self, graph, node, evidence):
+        if node[0] not in ('learnt', 'route'):
+            return super().finding(graph, node, evidence)
+        facts = evidence[0].facts
+        if node[0] == 'learnt':
+            return ('route_missing', '%s has no route to the VTEP %s of %s, and nothing it needs fails' % (
+                node[1], facts['vtep'], node[2]), 'read the BGP table of %s for %s' % (node[1], facts['vtep']))
+        route = facts['route']
+        how = ('into a %s route %s' % (route['type'], route['dst']) if route['type'] != 'unicast' else
+               'over %s (route %s, protocol %s)' % (', '.join(route['devs']) or 'no port', route['dst'],
+                                                     route['protocol'] or 'none'))
+        return ('route', '%s sends the VXLAN packets for %s (VTEP %s) %s, a route the design does not have' % (
+            node[1], node[2], facts['vtep'], how), 'remove that route from %s' % node[1])
+
+
+__all__ = ['SWITCHES', 'ALL', 'port_finding', 'vni_finding', 'vtep_finding', 'marking_finding',
+           'bfd_note']

@@ -78,7 +78,20 @@ class LinkMtu(Check):
         wrong = ['%s %s' % (device, interface) for device, interface, value, want in
                  ((name, port, local, designed), (peer, peer_port, remote, peer_designed)) if value != want]
         return failed(seen, message='look at %s (differs from the design)' % ' and '.join(wrong) if wrong
-                      else 'the designed MTUs do not fit each other')
+                      else 'the designed MTUs do not fit each other',
+                      facts={'port': port, 'ends': [[name, port, local, designed], [peer, peer_port, remote,
+                                                                                     peer_designed]]})
+
+    def fact_node(self, graph, result, facts):
+        return ('link_mtu',) + graph.link(result.device, facts['port'])[1:]
+
+    def finding(self, graph, node, evidence):
+        if node[0] != 'link_mtu':
+            return super().finding(graph, node, evidence)
+        ends = evidence[0].facts['ends']
+        return ('link_mtu', 'the MTUs of %s %s (%s) and %s %s (%s) do not fit each other, both as designed' % (
+            ends[0][0], ends[0][1], ends[0][2], ends[1][0], ends[1][1], ends[1][2]),
+            'the intent: the switch port MTU must carry the host MTU and the overlay overhead')
 
 
 def _lossless_facts(ctx, view):
@@ -158,16 +171,19 @@ class LinkLossless(Check):
             ends = (('%s %s' % (name, port), views[0]), ('%s %s' % (peer, peer_port), views[1]))
             return failed('port missing: %s' % ', '.join(label for label, view in ends if view is None), source=subject.phase)
         local, remote = _lossless_facts(ctx, views[0]), _lossless_facts(ctx, views[1])
-        problems = []
+        problems, departing = [], []
         for key, value in designed.items():
             if local[key] == remote[key] == value:
                 continue
-            off = [label for label, facts in (('%s %s' % (name, port), local), ('%s %s' % (peer, peer_port), remote))
-                   if facts[key] != value]
+            off = [(device, '%s %s' % (device, interface)) for device, interface, facts in
+                   ((name, port, local), (peer, peer_port, remote)) if facts[key] != value]
+            departing += [device for device, _label in off if device not in departing]
             problems.append('%s: %s %s %s, %s %s %s (look at %s)' % (key, name, port, local[key], peer, peer_port,
-                                                                     remote[key], ' and '.join(off)))
+                                                                     remote[key], ' and '.join(label for _device, label
+                                                                                               in off)))
         seen = '; '.join(problems) or 'both ends: %s' % ', '.join('%s %s' % item for item in local.items())
-        return verdict(not problems, seen)
+        # the end that departs from the design is the one to blame (the other may be exactly as designed)
+        return verdict(not problems, seen, facts={'phase': subject.phase, 'off': departing})
 
 
 __all__ = ['LinkMtu', 'LinkLossless']

@@ -39,13 +39,13 @@ def vtysh_output(source: str, result) -> str:
         text = ' '.join(str(result.get(key) or '') for key in ('stdout', 'stderr'))
         down = _NOT_RUNNING.search(text)
         if down:
-            raise DaemonDown(source, '%s is not running' % down.group(1))
+            raise DaemonDown(source, down.group(1))
         if _UNKNOWN_COMMAND in text:
             raise StateError(source, 'FRR does not know this command: %s' % excerpt(text))
     elif isinstance(result, str):
         down = _NOT_RUNNING.search(result[:200])
         if down and not result.lstrip().startswith(('{', '[')):
-            raise DaemonDown(source, '%s is not running' % down.group(1))
+            raise DaemonDown(source, down.group(1))
     return command_output(source, result)
 
 
@@ -71,6 +71,8 @@ def _peers_of_afi(source, vrf, afi, block) -> list[BgpSession]:
             'local_as': data.get('localAs', block.get('as')),
             'state': state,
             'established': state == 'Established',
+            # bgpd's own word for a neighbour shut down in its configuration (bgp_vty.c: peerState "Admin")
+            'admin_shutdown': data.get('peerState') == 'Admin',
             'prefixes_received': data.get('pfxRcd'),
             'prefixes_sent': data.get('pfxSnt'),
             'uptime_ms': data.get('peerUptimeMsec'),

@@ -28,8 +28,13 @@ class StateError(ValueError):
 class DaemonDown(StateError):
     """The daemon that owns the state is not running (e.g. vtysh: 'bgpd is not running').
 
-    Not a gathering error: it is an observation about the device, and checks report it as a failure.
+    Not a gathering error: it is an observation about the device, and checks report it as a failure. `daemon` names
+    the daemon ('bgpd', 'lldpd'), so that nothing downstream reads it out of the message.
     """
+
+    def __init__(self, source: str, daemon: str):
+        self.daemon = daemon
+        super().__init__(source, '%s is not running' % daemon)
 
 
 def excerpt(text, limit=120) -> str:

@@ -21,7 +21,8 @@ def parse_ip_link(result) -> dict[str, Interface]:
     """Interfaces of `ip -j [-d] link|addr show`: {ifname: {...}}.
 
     Each: ifname, mtu, operstate, admin_up, lower_up, master, kind (veth, bridge, vxlan ...), vxlan
-    ({id, local, port} for VXLAN devices with -d), addresses ([{family, address, prefixlen}] with `addr`).
+    ({id, local, port, tos} for VXLAN devices with -d; tos 1 is `tos inherit`), addresses ([{family, address,
+    prefixlen}] with `addr`).
     """
     source = 'ip -j link/addr show'
     interfaces: dict[str, Interface] = {}
@@ -33,7 +34,9 @@ def parse_ip_link(result) -> dict[str, Interface]:
         data = info.get('info_data') or {}
         vxlan = None
         if info.get('info_kind') == 'vxlan':
-            vxlan = {'id': data.get('id'), 'local': data.get('local'), 'port': data.get('port')}
+            # iproute2 prints tos only when it is not 0 (iproute2 6.1, seen in the lab); 1 is `tos inherit`
+            vxlan = {'id': data.get('id'), 'local': data.get('local'), 'port': data.get('port'),
+                     'tos': _number(data.get('tos', 0))}
         addresses = []
         for addr in item.get('addr_info') or []:
             if isinstance(addr, dict) and addr.get('local'):
@@ -53,8 +56,19 @@ def parse_ip_link(result) -> dict[str, Interface]:
     return interfaces
 
 
+def _number(value):
+    """iproute2 prints some fields as hex text in JSON ("tos": "0x1"): an int, or None when absent."""
+    if value is None or isinstance(value, int):
+        return value
+    try:
+        return int(str(value), 0)
+    except ValueError:
+        return None
+
+
 def parse_ip_route(result) -> list:
-    """Routes of `ip -j route show`: [{dst, gateway, dev, protocol, nexthops}] (dst 'default' kept)."""
+    """Routes of `ip -j route show`: [{dst, type, protocol, metric, nexthops [{gateway, dev}]}] (dst 'default'
+    kept; `type` is unicast unless iproute2 names another: blackhole, unreachable, prohibit, local...)."""
     source = 'ip -j route show'
     routes = []
     for item in _list(source, result):
@@ -63,7 +77,8 @@ def parse_ip_route(result) -> list:
         hops = [{'gateway': hop.get('gateway'), 'dev': hop.get('dev')} for hop in item.get('nexthops') or []]
         if not hops and (item.get('gateway') or item.get('dev')):
             hops = [{'gateway': item.get('gateway'), 'dev': item.get('dev')}]
-        routes.append({'dst': item['dst'], 'protocol': item.get('protocol'), 'nexthops': hops})
+        routes.append({'dst': item['dst'], 'type': item.get('type') or 'unicast', 'protocol': item.get('protocol'),
+                       'metric': item.get('metric'), 'nexthops': hops})
     return routes
 
 

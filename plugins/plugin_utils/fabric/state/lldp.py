@@ -14,11 +14,14 @@ Quirks of the `json` format (lldpd 1.0.x, recorded in tests/unit/fixtures/state/
 
 from __future__ import annotations
 
-from . import StateError, as_list, command_output, load_json, require_mapping
+from . import DaemonDown, StateError, as_list, command_output, load_json, require_mapping
 from .gatherer import Source
 from .schema import LldpNeighbor
 
 _NAME_ID_TYPES = ('ifname', 'local', 'ifalias')
+# What lldpcli prints when no lldpd answers on its control socket (lldpd src/ctl.c, ctl_connect(): "unable to connect
+# to socket %s"), with a time stamp before it: lldpd is not running.
+_NO_DAEMON = 'unable to connect to socket'
 
 
 def _value(item):
@@ -81,6 +84,8 @@ def parse_lldp_neighbors(result) -> list[LldpNeighbor]:
     """Neighbours as dicts: interface, system_name, chassis_id, port_id_type, port_id, port_descr,
     peer_port (neighbour's interface name), via. Sorted by local interface."""
     source = 'lldpcli show neighbors json'
+    if isinstance(result, dict) and result.get('rc') not in (0, None) and _NO_DAEMON in str(result.get('stderr') or ''):
+        raise DaemonDown(source, 'lldpd')
     data = require_mapping(source, load_json(source, command_output(source, result)))
     if 'lldp' not in data:
         raise StateError(source, 'no "lldp" key at the top level')

@@ -104,6 +104,20 @@ class Interface(TypedDict):
     status: NotRequired[Optional[str]]   # the NOS's own word for the interface's state (EOS interfaceStatus)
 
 
+class Nexthop(TypedDict):
+    gateway: Optional[str]
+    dev: Optional[str]
+
+
+class Route(TypedDict):
+    """One route of `routes` (the kernel's main table on a Linux data plane)."""
+    dst: str
+    type: str                        # unicast, blackhole, unreachable, prohibit, local ...
+    protocol: Optional[str]
+    metric: Optional[int]
+    nexthops: List[Nexthop]
+
+
 class BfdSession(TypedDict):
     """One BFD session of `bfd`, keyed by peer address (and by interface for an unnumbered one)."""
     peer: str
@@ -248,6 +262,7 @@ STATE = {
     'lldp': List[LldpNeighbor],
     'interfaces': Dict[str, Interface],
     'bfd': Dict[str, BfdSession],
+    'routes': List[Route],
     'lossless': Lossless,
     'counters': Counters,
     'rnic': Rnic,
@@ -272,5 +287,5 @@ def problems(key, value, limit=5, first=False) -> list:
 
 
 __all__ = ['STATE', 'problems', 'type_of', 'BgpSession', 'EvpnVni', 'BgpEvpnVnis', 'BgpEvpnVni', 'ImetRoute',
-           'LldpNeighbor', 'Interface', 'BfdSession', 'PortView', 'Lossless', 'Counters', 'Rnic', 'NcclConf',
+           'LldpNeighbor', 'Interface', 'Route', 'BfdSession', 'PortView', 'Lossless', 'Counters', 'Rnic', 'NcclConf',
            'MarkingProbe', 'MarkingCapture', 'Ping']

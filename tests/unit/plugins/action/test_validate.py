@@ -5,6 +5,7 @@
 the captured device state of tests/unit/fixtures/state/captured (no device, no network)."""
 
 import base64
+import copy
 import json
 import os
 import shlex
@@ -18,6 +19,8 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, 
 from tests.unit.utils.paths import ROOT
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import (
     BATCH_MARK, batch_outputs, command_batch)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks  # noqa: E402
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file  # noqa: E402
 
 DEVICES = ('gpu0001', 'gpu0002', 'leaf001', 'leaf002', 'spine001')
 
@@ -159,7 +162,8 @@ def test_gather_reads_once_and_evaluates_the_device(action_loader):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert result['settled'] and result['attempts'] == 1 and result['changed'] is False
     # bfd: the BFD sessions explain a BGP session that BFD took down (issue 24 item 7)
-    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp', 'bfd'}
+    assert set(result['state']) == {'bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces', 'lldp', 'bfd',
+                                    'routes'}
     assert set(shell.side_effect.commands()) == set(result['state'])  # one shell script read them all, no module ran
     assert shell.call_count == 1 and shell.call_args.args == ('/bin/sh',) and not module.called
 
@@ -414,22 +418,50 @@ def test_gather_stops_once_the_failures_stay_the_same_instead_of_waiting_out_the
     assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0}
 
 
-def test_a_ping_whose_words_follow_arp_fails_the_same_way_but_a_bgp_state_change_does_not():
-    """Settling compares what fails: a ping's "no reply" and "destination host unreachable" are one fault seen at two
-    moments of the kernel's ARP state; a BGP session from Active to Connect is a session still moving."""
+def test_settling_compares_facts_not_words():
+    """Settling compares what fails, as parsed facts: a ping's "no reply" and "destination host unreachable" are one
+    fault seen at two moments of the kernel's ARP state, and lldpcli's error without lldpd carries a time stamp that
+    differs at every reading (issue 36: a stopped lldpd read as NOT CONVERGED); a BGP session from Active to Connect
+    is a session still moving."""
     from ansible_collections.aifabric.fabric.plugins.action.validate_gather import _fingerprint
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.base import Result
 
-    def jumbo(seen):
-        return [Result('gpu0001', 'jumbo_frames', 'eth1 -> gpu0003 10.100.0.12', 'fail', seen=seen)]
+    def reading(device, change):
+        states = copy.deepcopy(scenario_states('healthy'))
+        change(states[device])
+        ctx = checks.Context(design_from_file(INTENT), states)
+        return [item for item in checks.run(ctx, devices=[device], categories=('fabric',), local_only=True)
+                if item.status in (checks.FAIL, checks.ERROR)]
 
-    def bgp(seen):
-        return [Result('leaf001', 'bgp_session', '10.0.0.0 spine001', 'fail', seen=seen)]
+    def ping(reason):
+        def change(raw):
+            raw['jumbo:eth1:10.100.0.11'] = dict(raw['jumbo:eth1:10.100.0.11'], rc=1, stdout=(
+                'PING 10.100.0.11 (10.100.0.11) from 10.100.0.10 eth1: 8972(9000) bytes of data.\n%s\n\n--- 10.100.0.11 '
+                'ping statistics ---\n3 packets transmitted, 0 received,%s 100%% packet loss, time 2041ms\n') % (
+                    reason[0], reason[1]))
+        return change
 
-    assert _fingerprint(jumbo('no reply to 8972-byte payload with DF set (3 of 3 lost)')) == \
-        _fingerprint(jumbo('10.100.0.10 reports destination host unreachable'))
-    assert _fingerprint(jumbo('no reply (3 of 3 lost)')) != _fingerprint(jumbo('no reply (3 of 3 lost)') + bgp('Active'))
-    assert _fingerprint(bgp('Active')) != _fingerprint(bgp('Connect'))
+    def lldpd_down(stamp):
+        def change(raw):
+            raw['lldp'] = {'rc': 1, 'stdout': '', 'stderr': '%s [WARN/control] unable to connect to socket '
+                                                             '/run/lldpd.socket: No such file or directory' % stamp}
+        return change
+
+    def bgp(state):
+        def change(raw):
+            data = json.loads(raw['bgp_summary']['stdout'])
+            for afi in data['default'].values():
+                for peer in afi['peers'].values():
+                    peer['state'] = state
+            raw['bgp_summary'] = dict(raw['bgp_summary'], stdout=json.dumps(data))
+        return change
+
+    silent = reading('gpu0001', ping(('', '')))
+    arp = reading('gpu0001', ping(('From 10.100.0.10 icmp_seq=1 Destination Host Unreachable', ' +3 errors,')))
+    assert silent and silent[0].seen != arp[0].seen and _fingerprint(silent) == _fingerprint(arp)
+    first, second = reading('leaf001', lldpd_down('2026-12-02T01:10:45')), reading('leaf001', lldpd_down('2026-12-02T01:10:50'))
+    assert first and {item.status for item in first} == {checks.FAIL}  # a fact about the device, not an error
+    assert _fingerprint(first) == _fingerprint(second)
+    assert _fingerprint(reading('leaf001', bgp('Active'))) != _fingerprint(reading('leaf001', bgp('Connect')))
 
 
 def test_gather_at_the_deadline_tells_still_changing_from_wrong(action_loader):
@@ -453,7 +485,7 @@ def test_validate_says_not_converged_apart_from_wrong(action_loader):
     task_vars['hostvars']['leaf001']['validate_gathered']['convergence']['outcome'] = 'stable'
     result = make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
     assert result['summary']['verdict'] == 'FAILED' and result['causes'] == [
-        'leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)']
+        'leaf001 eth2 is admin down -> 13 consequences (1 BGP session down)']
 
 
 def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loader, tmp_path):
@@ -462,8 +494,8 @@ def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loade
     lines = result['msg'].splitlines()
     assert lines[0].startswith('Validation FAILED for fabric capture: 1 cause; ')
     assert lines[1] == 'Causes (1), each with what follows from it:'
-    assert lines[2] == '1. leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)'
-    assert lines.index('Failed checks (12):') > 2 and lines[-1] == 'report: %s' % (tmp_path / 'report.md')
+    assert lines[2] == '1. leaf001 eth2 is admin down -> 13 consequences (1 BGP session down)'
+    assert lines.index('Failed checks (14):') > 2 and lines[-1] == 'report: %s' % (tmp_path / 'report.md')
     assert result['blamed'] == ['leaf001'] and result['device_causes'] == {'leaf001': [lines[2][3:]]}
     meta = json.loads((tmp_path / 'report.json').read_text())['meta']
     assert meta['run_seconds'] >= meta['judging_seconds'] and meta['timing'].startswith('%.1f s wall' % meta['run_seconds'])

@@ -78,10 +78,10 @@ def test_healthy_fabric_has_no_cause(design):
 def test_admin_down_uplink_folds_eleven_consequences(design):
     cause = only_cause(design, scenario_states('link_down'))
     assert (cause.kind, cause.devices, cause.title) == ('admin_down', ['leaf001'], 'leaf001 eth2 is admin down')
-    assert cause.headline() == 'leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)'
+    assert cause.headline() == 'leaf001 eth2 is admin down -> 13 consequences (1 BGP session down)'
     folded = {(item.device, item.check) for item in cause.consequences}
     assert {('spine001', 'interface_state'), ('spine001', 'bgp_session'), ('leaf002', 'evpn_vtep'),
-            ('gpu0002', 'reachability')} <= folded
+            ('gpu0002', 'reachability'), ('leaf001', 'vtep_route'), ('leaf002', 'vtep_route')} <= folded
 
 
 def test_bgpd_stopped_on_a_leaf(design):
@@ -217,7 +217,8 @@ def test_a_device_that_cannot_be_read(design):
 def test_two_ends_of_a_session_read_at_different_moments(design):
     states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Connect'))
     cause = only_cause(design, states, read_at={'leaf001': 1000.0, 'spine001': 1014.0})
-    assert (cause.kind, cause.devices) == ('session_changed', ['leaf001', 'spine001'])
+    # a flap is no device's fault: nothing fails in the recap, both ends are named
+    assert (cause.kind, cause.devices, cause.suspects) == ('session_changed', [], ['leaf001', 'spine001'])
     assert cause.title == ('BGP session leaf001 - spine001 changed between the two readings, read 14 s apart: leaf001 saw '
                            'it ipv4Unicast Connect, spine001 saw it Established')
 
@@ -298,17 +299,49 @@ def test_eos_swap_seen_from_the_far_ends_only(eos_design):
     ports = [item for item in expected_neighbors(ctx.model('leaf001')) if item['peer'].startswith('gpu')][:2]
     results = [checks.Result('leaf001', 'lldp_neighbor', item['interface'], checks.FAIL,
                              '%s %s' % (item['peer'], item['peer_interface']), 'no LLDP neighbour', link='%s %s' % (
-                                 item['peer'], item['peer_interface'])) for item in ports]
+                                 item['peer'], item['peer_interface']),
+                             facts={'port': item['interface'], 'designed': [item['peer'], item['peer_interface']],
+                                    'seen': []}) for item in ports]
     lldp = {}
     for item, other in ((ports[0], ports[1]), (ports[1], ports[0])):  # each server sees the other port of leaf001
         lldp[item['peer']] = [{'interface': item['peer_interface'], 'system_name': 'leaf001',
                                'chassis_id': '02:00:00:00:00:01', 'peer_port': other['interface']}]
         results.append(checks.Result(item['peer'], 'lldp_neighbor', item['peer_interface'], checks.FAIL,
                                      'leaf001 %s' % item['interface'], 'leaf001 %s' % other['interface'],
-                                     link='%s %s' % (item['peer'], item['peer_interface'])))
+                                     link='%s %s' % (item['peer'], item['peer_interface']),
+                                     facts={'port': item['peer_interface'], 'designed': ['leaf001', item['interface']],
+                                            'seen': [['leaf001', other['interface']]]}))
     for name, neighbors in lldp.items():
         ctx.state(name)._parsed['lldp'] = (True, neighbors)  # pylint: disable=protected-access
     found = causes.analyse(ctx, results)
     assert [cause.title for cause in found] == ['cables swapped: leaf001 %s <-> %s (gpu0001/gpu0002)' % tuple(
         sorted(item['interface'] for item in ports))]
     assert len(found[0].results) == 4
+
+
+# --------------------------------------------------------------------------- what the state cannot place
+def test_a_session_down_on_both_ends_with_everything_it_needs_blames_nobody(design):
+    """Both ends Active, the link up, bgpd running and both configured as designed (a filter dropping TCP 179, a
+    password on one end that the summary does not show): the state read cannot tell which end is wrong. The cause
+    names both as suspects and the recap fails neither."""
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Active'))
+    states = edit(states, 'spine001', 'bgp_summary', lambda data: set_sessions(data, 'Active'))
+    results, found = analyse(design, states)
+    session = next(cause for cause in found if cause.kind == 'session_down')
+    assert session.devices == [] and session.suspects == ['leaf001', 'spine001']
+    assert causes.blamed(found) == []
+
+
+def test_a_local_fact_on_one_end_is_the_cause_and_the_other_end_follows(design):
+    """issue 36: a BGP neighbour shut on the spine (FRR: "Idle (Admin)", peerState Admin) is the spine's own fact; the
+    leaf's end, Active, is a consequence."""
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Active'))
+
+    def shut(data):
+        for afi in data['default'].values():
+            afi['peers']['10.0.0.1'].update(state='Idle (Admin)', peerState='Admin')
+    states = edit(states, 'spine001', 'bgp_summary', shut)
+    cause = only_cause(design, states)
+    assert (cause.kind, cause.devices) == ('session_shutdown', ['spine001'])
+    assert cause.title == 'spine001 has BGP neighbour 10.0.0.1 (leaf001 eth1) shut down in its configuration (Idle (Admin))'
+    assert [(item.device, item.check) for item in cause.consequences][:1] == [('leaf001', 'bgp_session')]

@@ -120,12 +120,19 @@ def test_a_lost_probe_depends_on_its_path_and_a_wrong_marking_stands_alone(lab):
     bgpd, a server port down), folded under that cause like a failed ping; a probe that arrived with outer DSCP 0
     is a finding of its own."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.graph import Graph
     subject = 'rail 0 eth1 10.100.0.10 -> gpu0003 10.100.0.12'
     lost_states = healthy()
     lost_states['spine001']['marking_capture']['packets'] = []
     lost = run(lab, lost_states)[subject]
     wrong = run(lab, healthy(outer=lambda dscp: 0))[subject]
-    view = causes.Design(checks.Context(lab, lost_states))
-    assert view.path(lost)['ends'] == {'gpu0001', 'leaf001', 'gpu0003', 'leaf003'}
-    assert view.devices(lost) >= {'leaf001', 'leaf003'}
-    assert view.path(wrong) is None
+    graph = Graph(checks.Context(lab, lost_states))
+    lost_node = checks.REGISTRY['dataplane_marking'].node(graph, lost)
+    assert lost_node[0] == 'probe' and set(graph.owners(lost_node)) == {'gpu0001', 'leaf001', 'leaf003'}
+    _mode, needs = graph.needs(lost_node)
+    assert {('port', 'leaf001', 'eth1'), ('vni', 'leaf003', 10100), ('flood', 'leaf001', 10100, 'leaf003'),
+            ('route', 'leaf001', 'leaf003'), ('device', 'spine001')} <= set(needs)
+    # the host marked the packet right: the outer header is the sending leaf's, a cause of its own on that leaf
+    assert checks.REGISTRY['dataplane_marking'].node(graph, wrong) == ('marking', 'leaf001', 10100)
+    [cause] = causes.analyse(checks.Context(lab, healthy(outer=lambda dscp: 0)), [wrong])
+    assert (cause.kind, cause.devices) == ('marking', ['leaf001'])

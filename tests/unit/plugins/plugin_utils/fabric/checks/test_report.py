@@ -50,9 +50,9 @@ def test_not_applicable_grouped_by_reason(design):
     lossless = [line for line in rows if '| lossless_' in line or '| host_switch' in line or '| link_lossless' in line]
     assert lossless and all('cannot exist in a software lab' in line for line in lossless)
     # one reason for the lab switches, one for the hosts facing them, two for counters (FRR reads none, and the
-    # captured hosts' counters were not read), one for ANTA (eAPI only), one for the marking probe (not run in the
-    # captures); every result is grouped under its reason
-    assert len(rows) == 6
+    # captured hosts' counters were not read), one for ANTA (eAPI only), one for the marking probe and one for the
+    # configuration drift (neither run in the captures); every result is grouped under its reason
+    assert len(rows) == 7
 
 
 def test_failure_lines_name_device_check_expected_seen(design):
@@ -142,14 +142,14 @@ def report_of(design, scenario):
 def test_the_report_leads_with_the_cause_and_numbers_every_failure(design):
     built = report_of(design, 'link_down')
     assert built['summary']['causes'] == 1 and built['summary']['blamed'] == ['leaf001']
-    assert built['causes'][0]['headline'] == 'leaf001 eth2 is admin down -> 11 consequences (1 BGP session down)'
+    assert built['causes'][0]['headline'] == 'leaf001 eth2 is admin down -> 13 consequences (1 BGP session down)'
     assert {item.get('cause') for item in built['results'] if item['status'] in ('fail', 'error')} == {1}
     text = report.markdown(built)
     assert text.startswith('# Validation of fabric capture: FAILED (1 cause)')
-    assert text.index('## Causes (1)') < text.index('## Summary') < text.index('## Failures (12)')
-    assert '1. **leaf001 eth2 is admin down** -> 11 consequences (1 BGP session down)' in text
+    assert text.index('## Causes (1)') < text.index('## Summary') < text.index('## Failures (14)')
+    assert '1. **leaf001 eth2 is admin down** -> 13 consequences (1 BGP session down)' in text
     page = report.to_html(design, built)
-    assert page.index('<h2>Causes (1)</h2>') < page.index('<h2>Failures (12)</h2>')
+    assert page.index('<h2>Causes (1)</h2>') < page.index('<h2>Failures (14)</h2>')
     assert page.index('<h2>Checks</h2>') < page.index('<h2>Passed')  # the per-check table before the passed rows
 
 

@@ -53,8 +53,42 @@ def ping_result(path):
         return json.load(handle)
 
 
+def _routes(states):
+    """`ip -j -4 route show table main` of each leaf, for captures made before the FRR gatherer read it: NOT
+    recorded, derived from the captured BGP summaries (each leaf learns the other leaf's loopbacks from the spine
+    when both hold an Established IPv4 session to it), in the shape iproute2 6.1 prints (as recorded in the lab:
+    connected /31s, then `proto bgp metric 20` with one nexthop per uplink)."""
+    sessions = {}
+    for device, raw in states.items():
+        try:
+            data = json.loads(raw.get('bgp_summary', {}).get('stdout') or '{}')
+        except ValueError:
+            data = {}
+        if raw.get('bgp_summary', {}).get('rc'):
+            data = {}
+        ipv4 = (data.get('default') or {}).get('ipv4Unicast') or {}
+        sessions[device] = {peer: (value.get('hostname'), value.get('state')) for peer, value in
+                            (ipv4.get('peers') or {}).items()}
+    loopbacks = {'leaf001': ['10.254.0.1', '10.254.16.1'], 'leaf002': ['10.254.0.2', '10.254.16.2']}
+    for leaf, addresses in loopbacks.items():
+        if leaf not in states or 'bgp_summary' not in states[leaf]:
+            continue
+        other = next(name for name in loopbacks if name != leaf)
+        up = [(peer, host) for peer, (host, state) in sessions.get(leaf, {}).items() if state == 'Established']
+        spine_has = any(host == other and state == 'Established'
+                        for host, state in sessions.get('spine001', {}).values())
+        routes = [{'dst': '10.0.0.%d/31' % (0 if leaf == 'leaf001' else 2), 'dev': 'eth2', 'protocol': 'kernel',
+                   'scope': 'link', 'prefsrc': '10.0.0.%d' % (1 if leaf == 'leaf001' else 3), 'flags': []}]
+        if up and spine_has:
+            for address in loopbacks[other]:
+                routes.append({'dst': address, 'nhid': 20, 'protocol': 'bgp', 'metric': 20, 'flags': [],
+                               'gateway': up[0][0], 'dev': 'eth2'})
+        states[leaf]['routes'] = {'rc': 0, 'stdout': json.dumps(routes), 'stderr': ''}
+    return states
+
+
 def scenario_states(scenario, interface='eth1'):
-    """{device: {source key: raw result}} of one captured scenario."""
+    """{device: {source key: raw result}} of one captured scenario (with the leaves' routes derived: _routes)."""
     base = os.path.join(CAPTURED, scenario)
     states = {}
     for device in sorted(os.listdir(base)):
@@ -70,7 +104,7 @@ def scenario_states(scenario, interface='eth1'):
             elif name.startswith('ping_'):
                 raw['ping:%s:%s' % (interface, name[len('ping_'):-len('.json')])] = ping_result(relative)
         states[device] = raw
-    return states
+    return _routes(states)
 
 
 # --------------------------------------------------------------------------- platform outputs (EOS, NVUE, SONiC)

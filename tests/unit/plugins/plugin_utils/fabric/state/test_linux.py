@@ -5,7 +5,7 @@
 
 import pytest
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, as_list
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import DaemonDown, StateError, as_list
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import iproute2, lldp, ping
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import command_result, ping_result
@@ -56,7 +56,7 @@ def test_lldp_neighbour_without_system_name():
 
 
 @pytest.mark.parametrize('result, fragment', [
-    ({'rc': 1, 'stdout': '', 'stderr': 'unable to connect to socket /run/lldpd.socket'}, 'rc 1'),
+    ({'rc': 127, 'stdout': '', 'stderr': 'sh: 1: lldpcli: not found'}, 'rc 127'),
     ({'rc': 0, 'stdout': '', 'stderr': ''}, 'empty output'),
     ({'rc': 0, 'stdout': '{"neighbors": []}', 'stderr': ''}, 'no "lldp" key'),
     ({'rc': 0, 'stdout': '{"lldp": {"interface": ["eth1"]}}', 'stderr': ''}, 'expected a JSON object'),
@@ -66,6 +66,16 @@ def test_lldp_malformed(result, fragment):
     with pytest.raises(StateError) as caught:
         lldp.parse_lldp_neighbors(result)
     assert fragment in str(caught.value)
+
+
+def test_lldpd_not_running_is_a_fact_not_an_error():
+    """lldpcli without an lldpd (Debian bookworm's lldpd 1.0.16 stopped, as printed in the lab): rc 1 and a warning
+    with a time stamp. It is the daemon being down, not unreadable output, and the time stamp is not part of it."""
+    result = {'rc': 1, 'stdout': '', 'stderr': '2026-12-02T01:10:45 [WARN/control] unable to connect to socket '
+                                             '/run/lldpd.socket: No such file or directory\n'}
+    with pytest.raises(DaemonDown) as caught:
+        lldp.parse_lldp_neighbors(result)
+    assert caught.value.daemon == 'lldpd' and caught.value.message == 'lldpd is not running'
 
 
 def test_as_list_quirk_helper():
@@ -78,9 +88,29 @@ def test_ip_addr_switch_details():
     assert links['eth2']['mtu'] == 9100 and iproute2.is_up(links['eth2'])
     assert links['eth2']['addresses'][0] == {'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}
     vxlan = links['vxlan10100']
-    assert vxlan['kind'] == 'vxlan' and vxlan['vxlan'] == {'id': 10100, 'local': '10.254.16.1', 'port': 4789}
+    assert vxlan['kind'] == 'vxlan' and vxlan['vxlan'] == {'id': 10100, 'local': '10.254.16.1', 'port': 4789, 'tos': 1}
     assert vxlan['master'] == 'br100' and links['br100']['kind'] == 'bridge' and links['br100']['mtu'] == 9050
     assert iproute2.is_up(vxlan)  # VXLAN devices report operstate UNKNOWN when up
+
+
+def test_vxlan_tos_inherit_and_routes_as_iproute2_prints_them():
+    """iproute2 6.1 JSON of the lab (recorded on leaf001): `tos inherit` is "tos": "0x1"; a blackhole route has a
+    type and no next hop; a BGP route its ECMP next hops."""
+    link = iproute2.parse_ip_link('[{"ifname":"vxlan10100","flags":["BROADCAST","MULTICAST","UP","LOWER_UP"],"mtu":9050,'
+                                  '"operstate":"UNKNOWN","linkinfo":{"info_kind":"vxlan","info_data":{"id":10100,'
+                                  '"local":"10.254.16.1","port":4789,"learning":false,"tos":"0x1","ttl":0}}}]')
+    assert link['vxlan10100']['vxlan']['tos'] == 1
+    # iproute2 6.1 leaves tos out when it is 0 (a device without `tos inherit`, printed in the lab)
+    plain = iproute2.parse_ip_link('[{"ifname":"vxtest","flags":["BROADCAST"],"mtu":1500,"operstate":"DOWN",'
+                                   '"linkinfo":{"info_kind":"vxlan","info_data":{"id":5,"local":"10.9.9.9","port":4789,'
+                                   '"learning":false,"ttl":0,"df":"unset"}}}]')
+    assert plain['vxtest']['vxlan']['tos'] == 0
+    routes = iproute2.parse_ip_route(
+        '[{"type":"blackhole","dst":"10.254.16.3","flags":[]},{"dst":"10.254.16.4","nhid":31,"protocol":"bgp",'
+        '"metric":20,"flags":[],"nexthops":[{"gateway":"10.0.0.0","dev":"eth3","weight":1,"flags":[]},'
+        '{"gateway":"10.0.0.2","dev":"eth4","weight":1,"flags":[]}]}]')
+    assert routes[0] == {'dst': '10.254.16.3', 'type': 'blackhole', 'protocol': None, 'metric': None, 'nexthops': []}
+    assert routes[1]['type'] == 'unicast' and [hop['dev'] for hop in routes[1]['nexthops']] == ['eth3', 'eth4']
 
 
 def test_ip_link_down_both_ends():

@@ -1,0 +1,56 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Faults drawn from the design, made on the lab, replayed from what the lab's devices printed: real FRR 8.4, lldpd,
+iproute2 and ping outputs (tests/unit/fixtures/state/lab_faults, recorded with `benchmarks/lab_faults.py --seed 36
+--rounds 8 --per-round 3 --capture DIR` and kept by tests/faults/captures.py; see the fixtures' README), through the gatherers' parsers, the
+checks and the engine. For every fault the first cause blaming its device is of the fault's kind; a device without a
+fault is never blamed. (Drift needs the deploy in check mode, which the capture does not read: its own tests are
+checks/test_drift.py and the lab's clab_faults.)"""
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+
+from tests.faults import captures
+from tests.faults.generator import Fault
+from tests.faults.judge import judge
+from tests.unit.plugins.plugin_utils.fabric.state.captures import REPO
+
+
+@pytest.fixture(scope='module')
+def lab():
+    return design_from_file('%s/inventories/lab/intent.yml' % REPO)
+
+
+def replay(design, states):
+    ctx = checks.Context(design, states, {'lossless_phases': ('deployed',)})
+    results = checks.run(ctx, categories=('fabric',))
+    return results, causes.analyse(ctx, results)
+
+
+def test_the_healthy_lab_has_no_cause(lab):
+    results, found = replay(lab, captures.load_healthy())
+    assert found == [] and not [item.line() for item in results if item.status in ('fail', 'error')]
+
+
+@pytest.mark.parametrize('name', captures.rounds())
+def test_each_captured_round_names_every_fault_first_and_nothing_healthy(lab, name):
+    """Faults that only the configuration shows (drift: maximum-paths, a rail rule, a sysctl, nccl.conf) need the
+    deploy in check mode, which the capture does not read: they are judged in clab_faults, not here."""
+    states, faults = captures.load(name)
+    faults = [Fault(fault) for fault in faults]
+    _results, found = replay(lab, states)
+    verdict = judge(faults, found)
+    wrong = [(item['fault']['title'], item['named'], item['title']) for item in verdict['faults']
+             if not item['right'] and item['fault']['cause'] != 'drift']
+    assert not wrong and not verdict['healthy_blamed'] and not verdict['unplaced'], (
+        wrong, verdict, [cause.headline() for cause in found])
+    assert any(item['right'] for item in verdict['faults'])
+
+
+def test_the_captures_hold_every_kind_they_claim():
+    kinds = {fault['kind'] for name in captures.rounds() for fault in captures.load(name)[1]}
+    assert len(captures.rounds()) >= 4 and len(kinds) >= 8, kinds
