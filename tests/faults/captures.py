@@ -22,8 +22,9 @@ import json
 import os
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-FIXTURES = os.path.join(os.path.dirname(HERE), 'unit', 'fixtures', 'state', 'lab_faults')
+from tests.unit.utils.paths import FIXTURES as FIXTURES_ROOT
+
+FIXTURES = os.path.join(FIXTURES_ROOT, 'state', 'lab_faults')
 VOLATILE = ('uptime_ms', 'prefixes_received', 'prefixes_sent', 'macs', 'down_events', 'up_events', 'uptime_s',
             'downtime_s')
 

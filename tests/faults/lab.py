@@ -21,7 +21,7 @@ import random
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from tests.unit.utils.paths import ROOT
 
 
 def _import_path():

@@ -41,8 +41,10 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.host 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.rnic import parse_rnic_facts
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
+from tests.unit.utils.paths import FIXTURES as FIXTURES_ROOT
+
 VXLAN_OVERHEAD = 50
-FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'unit', 'fixtures', 'state')
+FIXTURES = os.path.join(FIXTURES_ROOT, 'state')
 PING_COUNT = 3
 
 

@@ -5,15 +5,17 @@
 
 Switches: the platform's deploy driver in check mode (aifabric.fabric.switch_deploy, `would_push`: FRR's own
 `frr-reload.py --test` lines, the interface plan, sysctls, daemons and saved files on FRR; napalm's compare on EOS;
-the GCU patch on SONiC; `nv config diff` on NVUE). GPU servers: the host_network role in check mode (the rail
-links, addresses, routes and policy rules of aifabric.fabric.linux_netdev, the rail sysctls) and the NCCL settings
-NCCL reads (/etc/nccl.conf, gathered) against the design's. Every difference is a finding naming the device and the
-lines; it runs when the validate role read it (`validate_drift`, on by default).
+the GCU patch on SONiC; `nv config diff` on NVUE). GPU servers: the host_network role in check mode (the netplan or
+systemd-networkd files of the rails where such a service owns them, else the rail links, addresses, routes and
+policy rules of aifabric.fabric.linux_netdev and its boot file; the rail sysctls) and the NCCL settings NCCL reads
+(/etc/nccl.conf, gathered) against the design's. Every difference is a finding naming the device and the lines; it
+runs when the validate role read it (`validate_drift`, on by default).
 """
 
 from __future__ import annotations
 
 from . import Check, NotApplicable, StateError, Subject, register, verdict
+from ..terms import ROLES
 
 KEY = 'config_drift'
 
@@ -48,7 +50,7 @@ def _registered(source, result):
 
 def parse_drift(raw) -> dict:
     """{part: [lines]} from what the validate role registered: a switch's switch_deploy check-mode result, or a GPU
-    server's host_network results ({'rails': linux_netdev, 'sysctl': linux_sysctl})."""
+    server's host_network results ({'files': linux_network_files, 'rails': linux_netdev, 'sysctl': linux_sysctl})."""
     if not isinstance(raw, dict):
         raise StateError(KEY, 'expected the registered results of the drift tasks, got %s' % type(raw).__name__)
     if 'would_push' in raw or 'outcome' in raw or raw.get('failed') or raw.get('skipped'):
@@ -57,6 +59,11 @@ def parse_drift(raw) -> dict:
             raise NotApplicable('the deploy driver did not run in check mode here (validate_drift is false)')
         return _diff_parts(result.get('would_push'))
     parts = {}
+    files = _registered('host_network (check mode): aifabric.fabric.linux_network_files', raw.get('files'))
+    if files is not None:
+        lines = ['+%s' % path for path in files.get('files') or []] + ['-%s' % path for path in files.get('removed') or []]
+        if lines:
+            parts['rail files (%s)' % files.get('backend')] = lines
     rails = _registered('host_network (check mode): aifabric.fabric.linux_netdev', raw.get('rails'))
     if rails is not None:
         lines = ['+ip %s' % command for command in rails.get('commands') or []]
@@ -72,7 +79,7 @@ def parse_drift(raw) -> dict:
             lines.append('+the sysctl.d file of the rails (rewritten)')
         if lines:
             parts['sysctl'] = lines
-    if rails is None and sysctl is None:
+    if files is None and rails is None and sysctl is None:
         raise NotApplicable('the host roles did not run in check mode here (validate_drift is false)')
     return parts
 
@@ -104,7 +111,7 @@ class ConfigDrift(Check):
     id = 'config_drift'
     title = 'The running configuration is what the deploy pushes'
     category = 'drift'
-    roles = ('leaf', 'spine', 'super_spine', 'host')
+    roles = ROLES
     per = 'device'
     state = (KEY,)
     inputs = 'the reviewed generation (switches) and the host roles\' desired state (GPU servers): what the deploy pushes'

@@ -15,7 +15,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from tests.faults import generator
 from tests.faults.judge import judge, simulate
 from tests.faults.world import World
-from tests.unit.plugins.plugin_utils.fabric.state.captures import REPO
+from tests.unit.utils.paths import ROOT as REPO
 
 LAB = 'inventories/lab/intent.yml'
 SHAPES = ['inventories/lab/intent.yml', 'tests/unit/fixtures/state/captured/intent.yml',

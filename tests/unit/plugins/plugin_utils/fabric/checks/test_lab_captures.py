@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from tests.faults import captures
 from tests.faults.generator import Fault
 from tests.faults.judge import judge
-from tests.unit.plugins.plugin_utils.fabric.state.captures import REPO
+from tests.unit.utils.paths import ROOT as REPO
 
 
 @pytest.fixture(scope='module')
