@@ -50,7 +50,7 @@ class Result:
     facts: dict | None = None
 
     def to_dict(self) -> dict:
-        item = {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
+        item: dict = {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
                 'expected': self.expected, 'seen': self.seen, 'message': self.message, 'rule': self.rule,
                 'category': self.category, 'source': self.source, 'link': self.link}
         if self.facts is not None:

@@ -36,6 +36,8 @@ class BgpSession(TypedDict):
     prefixes_sent: Optional[int]
     uptime_ms: Optional[Number]
     description: Optional[str]
+    # the neighbour is shut down in the switch's own configuration, where the platform says so (FRR: peerState Admin)
+    admin_shutdown: NotRequired[bool]
 
 
 class EvpnVni(TypedDict):
