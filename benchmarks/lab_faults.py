@@ -128,8 +128,9 @@ def main(argv=None):
         seed, seed, args.rounds, args.per_round, ' --regression' if args.regression else ''), flush=True)
     faults = lab.plan(os.path.join(INVENTORY, 'intent.yml'), seed, 0, args.rounds, args.per_round, args.regression,
                       [name for name in args.kinds.split(',') if name] or None)
-    prefix = 'aifabric-lab-'
-    container_of = lambda name: prefix + name  # noqa: E731
+
+    def container_of(name):
+        return 'aifabric-lab-' + name
     rounds = sorted({fault['round'] for fault in faults})
     base = tempfile.mkdtemp(prefix='aifabric-lab-faults-')
     records = []
@@ -160,8 +161,8 @@ def main(argv=None):
         recovered, _report, _seconds = validate(os.path.join(base, 'round%d-undone' % number), 180,
                                                 ['-e', 'validate_settle_stable=0'])
         for outcome in outcomes:
-            print('  %s %-42s first cause: %s' % ('RIGHT' if outcome['right'] else 'WRONG', outcome['fault'][:42],
-                                                outcome['title']), flush=True)
+            verdict = 'RIGHT' if outcome['right'] else 'WRONG'
+            print('  %s %-42s first cause: %s' % (verdict, outcome['fault'][:42], outcome['title']), flush=True)
         print('  rc %d in %.0f s; blamed without a fault: %s; causes nobody placed: %s; recovered: %s; the simulated '
               'world predicts %d of the lab\'s %d failures and %d more' % (
                   done.returncode, seconds, healthy or 'none', unplaced or 'none', recovered.returncode == 0,

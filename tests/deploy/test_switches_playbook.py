@@ -128,8 +128,8 @@ def validate(lab, *extra):
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
     report_dir = lab['base'] / 'validation'
-    argv = ansible_cli('playbook') + ['-i', str(lab['inventory']), '-i', os.path.join(lab['fleet'].state_dir,
-                                                                                     'inventory.yml'),
+    fleet_inventory = os.path.join(lab['fleet'].state_dir, 'inventory.yml')
+    argv = ansible_cli('playbook') + ['-i', str(lab['inventory']), '-i', fleet_inventory,
                                       os.path.join(ROOT, 'playbooks', 'validate.yml'), '--limit', 'switches', '-e',
                                       json.dumps({'validate_report_dir': str(report_dir), 'validate_settle_timeout': 0,
                                                   'validate_health_interval': 0})] + list(extra)

@@ -219,8 +219,10 @@ class CablesSwapped(Kind):
     def lab(self, world, target):
         name, (first, second) = target['device'], target['ports']
         wait = 'for try in 1 2 3 4 5 6 7 8 9 10; do lldpcli show interfaces >/dev/null 2>&1 && break; sleep 0.5; done'
-        rename = lambda a, b: 'ip link set %s name aifabric-swap && ip link set %s name %s && ip link set aifabric-swap name %s' % (
-            a, b, a, b)
+
+        def rename(a, b):
+            return 'ip link set %s name aifabric-swap && ip link set %s name %s && ip link set aifabric-swap name %s' % (
+                a, b, a, b)
         announce = [{'device': peer, 'argv': ['lldpcli', 'update']} for peer in sorted(
             {world.far_end(name, port)[0] for port in _ports(world, name)})]
         return {'inject': ['sh', '-c', '%s && service lldpd restart && %s' % (rename(first, second), wait)],
@@ -380,8 +382,9 @@ def _vxlan_add(world, leaf, vlan, vni, local=None, tos=True):
     name = 'vxlan%d' % vlan['vni']
     inherit = ' tos inherit' if tos and evpn['tunnel_qos']['encap_dscp'] == 'copy' else ''
     return ('ip link add %s type vxlan id %d local %s dstport %d%s nolearning && ip link set %s mtu %d master br%d up '
-            '&& bridge link set dev %s learning off' % (name, vni, local or evpn['vtep_ip'], evpn['udp_port'], inherit,
-                                                         name, world.port(leaf, name)['mtu'], vlan['vlan'], name))
+            '&& bridge link set dev %s learning off' % (
+                name, vni, local or evpn['vtep_ip'], evpn['udp_port'], inherit, name, world.port(leaf, name)['mtu'],
+                vlan['vlan'], name))
 
 
 class _Vni(Kind):
@@ -400,8 +403,8 @@ class _Vni(Kind):
                     if vlan['vni'] == target['vni'])
 
     def recreate(self, world, target):
-        return _sh('ip link del vxlan%d' % target['vni'], _vxlan_add(world, target['device'], self.vlan(world, target),
-                                                                    target['vni']))
+        return _sh('ip link del vxlan%d' % target['vni'],
+                   _vxlan_add(world, target['device'], self.vlan(world, target), target['vni']))
 
 
 class VniMissing(_Vni):
@@ -636,7 +639,9 @@ class NcclConf(HostRule):
         world.devices[target['device']]['nccl'][target['key']] = 'aifabric-drift'
 
     def lab(self, world, target):
-        line = lambda value: "sed -i 's|^%s=.*|%s=%s|' /etc/nccl.conf" % (target['key'], target['key'], value)
+
+        def line(value):
+            return "sed -i 's|^%s=.*|%s=%s|' /etc/nccl.conf" % (target['key'], target['key'], value)
         return {'inject': ['sh', '-c', line('aifabric-drift')], 'undo': ['sh', '-c', line(target['value'])]}
 
 

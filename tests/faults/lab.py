@@ -68,8 +68,8 @@ def regression(world, generator):
                   '%s %s has MTU 1500, the design %d' % (host, rail, model(host)['mtu'])))
     leaf = pick(2)
     item = vlan(leaf)
-    items.append(('wrong_route_target', kinds['route_target'].fault(world, {'device': leaf, 'vni': item['vni'],
-                                                                           'vlan': item['vlan']}),
+    target = {'device': leaf, 'vni': item['vni'], 'vlan': item['vlan']}
+    items.append(('wrong_route_target', kinds['route_target'].fault(world, target),
                   '%s VNI %d imports and exports route-target 64999:%d where the design has %s' % (
                       leaf, item['vni'], item['vni'], item['route_target'])))
     leaf = pick(3)

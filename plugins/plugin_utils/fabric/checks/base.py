@@ -51,8 +51,8 @@ class Result:
 
     def to_dict(self) -> dict:
         item: dict = {'device': self.device, 'check': self.check, 'subject': self.subject, 'status': self.status,
-                'expected': self.expected, 'seen': self.seen, 'message': self.message, 'rule': self.rule,
-                'category': self.category, 'source': self.source, 'link': self.link}
+                      'expected': self.expected, 'seen': self.seen, 'message': self.message, 'rule': self.rule,
+                      'category': self.category, 'source': self.source, 'link': self.link}
         if self.facts is not None:
             item['facts'] = self.facts
         return item

@@ -442,8 +442,8 @@ class EvpnRouteTarget(_Vni):
             title = '%s VNI %d imports and exports route-target %s where the design has %s' % (
                 node[1], node[2], facts['import'][0], facts['designed'])
         else:
-            title = '%s VNI %d has route-targets %s where the design has %s' % (node[1], node[2], evidence[0].seen,
-                                                                              facts['designed'])
+            title = '%s VNI %d has route-targets %s where the design has %s' % (
+                node[1], node[2], evidence[0].seen, facts['designed'])
         return ('route_target', title, 'set the route-target of VNI %d on %s as designed' % (node[2], node[1]))
 
 
@@ -626,9 +626,9 @@ def _cabling_finding(graph, name, evidence):
     own = next((item for item in evidence if item.device == name), evidence[0])
     heard = own.facts['seen'][0]
     planned = own.facts['designed']
-    return ('cabling', '%s %s is cabled to %s %s (the plan: %s %s)' % (own.device, own.facts['port'], heard[0], heard[1],
-                                                                     planned[0], planned[1]),
-            'move the cable or correct the cabling plan')
+    title = '%s %s is cabled to %s %s (the plan: %s %s)' % (
+        own.device, own.facts['port'], heard[0], heard[1], planned[0], planned[1])
+    return ('cabling', title, 'move the cable or correct the cabling plan')
 
 
 # --------------------------------------------------------------------------- interfaces
@@ -900,14 +900,14 @@ def marking_finding(graph, node, evidence):
     probe = next((item.facts for item in evidence if item.check == 'dataplane_marking'), None)
     parts = []
     if device:
-        parts.append('%s has tos %s, the design %s' % (device['ifname'], _tos_text(device['tos']),
-                                                      _tos_text(device['designed_tos'])))
+        parts.append('%s has tos %s, the design %s' % (
+            device['ifname'], _tos_text(device['tos']), _tos_text(device['designed_tos'])))
     if probe:
         parts.extend('%s DSCP %s arrives at %s with outer DSCP %s' % (item['name'], item['inner'], item['where'],
                                                                       item['outer']) for item in probe['wrong'][:2])
     return ('marking', '%s does not copy the DSCP to the outer VXLAN header of VNI %d (%s)' % (
-        name, number, '; '.join(parts)), 'create the VXLAN device of VNI %d on %s with tos inherit (as designed)'
-            % (number, name))
+        name, number, '; '.join(parts)), 'create the VXLAN device of VNI %d on %s with tos inherit (as designed)' % (
+        number, name))
 
 
 # --------------------------------------------------------------------------- pings
@@ -1098,8 +1098,8 @@ class VtepRoute(Check):
                 node[1], facts['vtep'], node[2]), 'read the BGP table of %s for %s' % (node[1], facts['vtep']))
         route = facts['route']
         how = ('into a %s route %s' % (route['type'], route['dst']) if route['type'] != 'unicast' else
-               'over %s (route %s, protocol %s)' % (', '.join(route['devs']) or 'no port', route['dst'],
-                                                     route['protocol'] or 'none'))
+               'over %s (route %s, protocol %s)' % (
+                   ', '.join(route['devs']) or 'no port', route['dst'], route['protocol'] or 'none'))
         return ('route', '%s sends the VXLAN packets for %s (VTEP %s) %s, a route the design does not have' % (
             node[1], node[2], facts['vtep'], how), 'remove that route from %s' % node[1])
 

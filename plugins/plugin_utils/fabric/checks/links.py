@@ -79,8 +79,8 @@ class LinkMtu(Check):
                  ((name, port, local, designed), (peer, peer_port, remote, peer_designed)) if value != want]
         return failed(seen, message='look at %s (differs from the design)' % ' and '.join(wrong) if wrong
                       else 'the designed MTUs do not fit each other',
-                      facts={'port': port, 'ends': [[name, port, local, designed], [peer, peer_port, remote,
-                                                                                     peer_designed]]})
+                      facts={'port': port,
+                             'ends': [[name, port, local, designed], [peer, peer_port, remote, peer_designed]]})
 
     def fact_node(self, graph, result, facts):
         return ('link_mtu',) + graph.link(result.device, facts['port'])[1:]

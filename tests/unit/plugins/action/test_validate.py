@@ -443,7 +443,7 @@ def test_settling_compares_facts_not_words():
     def lldpd_down(stamp):
         def change(raw):
             raw['lldp'] = {'rc': 1, 'stdout': '', 'stderr': '%s [WARN/control] unable to connect to socket '
-                                                             '/run/lldpd.socket: No such file or directory' % stamp}
+                           '/run/lldpd.socket: No such file or directory' % stamp}
         return change
 
     def bgp(state):

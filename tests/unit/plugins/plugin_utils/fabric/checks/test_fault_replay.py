@@ -93,8 +93,8 @@ def test_a_blackhole_route_for_a_remote_vtep_blames_the_leaf_holding_it():
 
 def test_a_vxlan_device_without_tos_inherit_blames_the_leaf_not_the_probing_server():
     [cause] = check(LAB, [_fault('marking', device='leaf001', vni=10100, vlan=100)])
-    assert cause.devices == ['leaf001'] and {item.check for item in cause.results} >= {'vxlan_device',
-                                                                                        'dataplane_marking'}
+    assert cause.devices == ['leaf001']
+    assert {item.check for item in cause.results} >= {'vxlan_device', 'dataplane_marking'}
 
 
 def test_a_frozen_spine_is_one_cause_and_no_leaf_fails():

@@ -71,8 +71,8 @@ def test_lldp_malformed(result, fragment):
 def test_lldpd_not_running_is_a_fact_not_an_error():
     """lldpcli without an lldpd (Debian bookworm's lldpd 1.0.16 stopped, as printed in the lab): rc 1 and a warning
     with a time stamp. It is the daemon being down, not unreadable output, and the time stamp is not part of it."""
-    result = {'rc': 1, 'stdout': '', 'stderr': '2026-12-02T01:10:45 [WARN/control] unable to connect to socket '
-                                             '/run/lldpd.socket: No such file or directory\n'}
+    stderr = '2026-12-02T01:10:45 [WARN/control] unable to connect to socket /run/lldpd.socket: No such file or directory\n'
+    result = {'rc': 1, 'stdout': '', 'stderr': stderr}
     with pytest.raises(DaemonDown) as caught:
         lldp.parse_lldp_neighbors(result)
     assert caught.value.daemon == 'lldpd' and caught.value.message == 'lldpd is not running'
