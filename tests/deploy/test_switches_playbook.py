@@ -149,7 +149,7 @@ def test_validation_reports_what_a_switch_runs_apart_from_what_the_deploy_pushes
     output, rc, report = validate(lab)
     drift = {item['device']: item for item in report['results'] if item['check'] == 'config_drift'}
     assert rc == 0 and set(drift) == set(SWITCHES), output[-4000:]
-    assert {item['status'] for item in drift.values()} == {'pass'}, [item for item in drift.values()]
+    assert {item['status'] for item in drift.values()} == {'pass'}, list(drift.values())
     lab['fleet'].devices[eos].run_cmds(['enable', 'configure', 'router bgp %s' % asn, 'maximum-paths 1', 'end'])
     try:
         output, rc, report = validate(lab)
