@@ -3,7 +3,7 @@
 
     python benchmarks/bench_causes.py                        # 200 rounds x 3 faults on each fabric shape, seed 36
     python benchmarks/bench_causes.py --seed 7 --rounds 500 --per-round 4
-    python benchmarks/bench_causes.py --shapes inventories/lab/intent.yml --kinds vtep_blackhole,marking
+    python benchmarks/bench_causes.py --shapes fabrics/lab.yml --kinds vtep_blackhole,marking
 
 Each round draws `--per-round` faults on disjoint devices (tests/faults/generator.py: 26 kinds, any place the design
 has for them), simulates what every device then shows (tests/faults/world.py; its agreement with the lab is measured
@@ -31,7 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import _common  # noqa: E402  pylint: disable=wrong-import-position
 
-FRR_SHAPES = ['inventories/lab/intent.yml', 'tests/unit/fixtures/state/captured/intent.yml',
+FRR_SHAPES = ['fabrics/lab.yml', 'tests/unit/fixtures/state/captured/intent.yml',
               'tests/unit/fixtures/intents/frr_unnumbered.yml', 'tests/unit/fixtures/intents/frr_vrf.yml',
               'tests/unit/fixtures/intents/frr_routed.yml', 'tests/unit/fixtures/intents/shape2.yml']
 VENDOR_SHAPES = ['tests/unit/fixtures/intents/eos_small.yml', 'tests/unit/fixtures/intents/sonic_small.yml',

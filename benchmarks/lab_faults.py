@@ -30,6 +30,7 @@ import _common  # noqa: E402  pylint: disable=wrong-import-position
 
 ROOT = _common.ROOT
 INVENTORY = os.path.join(ROOT, 'inventories', 'lab')
+INTENT = os.path.join(ROOT, 'fabrics', 'lab.yml')
 CAPTURE_PLAY = '''
 - name: Read every device's state as validation does, and keep it
   hosts: switches:gpu_servers
@@ -104,7 +105,7 @@ def simulated(faults):
     """The failures the simulated world predicts for these faults: {(device, check, subject)}."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
     from tests.faults.judge import simulate
-    design = design_from_file(os.path.join(INVENTORY, 'intent.yml'))
+    design = design_from_file(INTENT)
     results, _found = simulate(design, faults)
     return {(item.device, item.check, item.subject) for item in results if item.status in ('fail', 'error')}
 
@@ -126,7 +127,7 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else int(time.time())
     print('seed %d: python benchmarks/lab_faults.py --seed %d --rounds %d --per-round %d%s' % (
         seed, seed, args.rounds, args.per_round, ' --regression' if args.regression else ''), flush=True)
-    faults = lab.plan(os.path.join(INVENTORY, 'intent.yml'), seed, 0, args.rounds, args.per_round, args.regression,
+    faults = lab.plan(INTENT, seed, 0, args.rounds, args.per_round, args.regression,
                       [name for name in args.kinds.split(',') if name] or None)
 
     def container_of(name):

@@ -125,7 +125,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('capture')
     parser.add_argument('out')
-    parser.add_argument('--intent', default='inventories/lab/intent.yml')
+    parser.add_argument('--intent', default='fabrics/lab.yml')
     parser.add_argument('--seed', type=int, required=True)
     parser.add_argument('--rounds', type=int, required=True)
     parser.add_argument('--per-round', type=int, default=3)

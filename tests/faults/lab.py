@@ -6,7 +6,7 @@ always made, now placed by the generator's kinds) and faults drawn by the genera
 of faults on disjoint devices. Each fault carries the commands that make and undo it on the lab's nodes and what
 validation must name first (the cause's kind on the fault's device, and for the regression set its title).
 
-    python -m tests.faults.lab --intent inventories/lab/intent.yml --seed 7 --extra 3
+    python -m tests.faults.lab --intent fabrics/lab.yml --seed 7 --extra 3
     python -m tests.faults.lab --intent ... --seed 7 --rounds 5 --per-round 3 --no-regression   (a campaign)
 
 Run from the collection root (the scenario does). The seed is printed on standard error and kept in the output.

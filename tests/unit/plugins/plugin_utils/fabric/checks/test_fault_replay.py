@@ -17,8 +17,8 @@ from tests.faults.judge import judge, simulate
 from tests.faults.world import World
 from tests.unit.utils.paths import ROOT as REPO
 
-LAB = 'inventories/lab/intent.yml'
-SHAPES = ['inventories/lab/intent.yml', 'tests/unit/fixtures/state/captured/intent.yml',
+LAB = 'fabrics/lab.yml'
+SHAPES = ['fabrics/lab.yml', 'tests/unit/fixtures/state/captured/intent.yml',
           'tests/unit/fixtures/intents/frr_unnumbered.yml', 'tests/unit/fixtures/intents/frr_vrf.yml',
           'tests/unit/fixtures/intents/shape2.yml']
 DESIGNS = {}

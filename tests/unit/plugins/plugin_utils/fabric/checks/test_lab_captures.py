@@ -22,7 +22,7 @@ from tests.unit.utils.paths import ROOT as REPO
 
 @pytest.fixture(scope='module')
 def lab():
-    return design_from_file('%s/inventories/lab/intent.yml' % REPO)
+    return design_from_file('%s/fabrics/lab.yml' % REPO)
 
 
 def replay(design, states):
