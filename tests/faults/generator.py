@@ -191,7 +191,12 @@ class PortMissing(PortDown):
         name, port = target['device'], target['port']
         gone = ('x' + port)[:15]
         undo = ['ip link set %s name %s' % (gone, port)]
-        undo += _restore_rail(world, name, port) if world.devices[name]['role'] == 'host' else ['ip link set %s up' % port]
+        if world.devices[name]['role'] == 'host':
+            undo += _restore_rail(world, name, port)
+        else:
+            # FRR 8.4's zebra keeps the next-hop group it had without the port after the rename back (the route
+            # stays rejected in BGP while the kernel's is healthy); a restart rebuilds it from the kernel.
+            undo += ['ip link set %s up' % port, '/usr/lib/frr/frrinit.sh restart']
         return {'inject': _sh('ip link set %s down' % port, 'ip link set %s name %s' % (port, gone)), 'undo': _sh(*undo)}
 
 
