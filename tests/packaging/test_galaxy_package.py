@@ -246,13 +246,17 @@ IN_A_CHECKOUT = re.compile(r'checkout of the repository[^\n]*:\n\n?```.*?```', r
 def document_problems(files, read, documents=None):
     """Links and repository paths in the installed documents that lead outside the installed collection: relative
     links that leave it or name a missing file, and paths of this repository (a top-level name followed by /...,
-    or a top-level file name) that the tarball does not hold. Placeholders (<name>, {x}, *) end the checked part; a
+    or a top-level file name) that neither the tarball nor one of its example projects holds. Placeholders (<name>,
+    {x}, *) end the checked part; a
     code block introduced as run in a checkout of the repository is left alone."""
     tracked = _git_files()
     tops = sorted({name.split('/')[0] for name in tracked}, key=len, reverse=True)
     top_files = {name for name in tracked if '/' not in name} - GENERIC_NAMES
     path_token = re.compile(r'(?<![\w./$~-])((?:%s)(?:/[\w.<>{}*-]+)*/?)' % '|'.join(re.escape(top) for top in tops))
     directories = {'/'.join(name.split('/')[:depth]) for name in files for depth in range(1, name.count('/') + 1)}
+    # A path of the collection, or of one of its example projects (the docs describe their layout).
+    bases = [''] + sorted({'/'.join(name.split('/')[:2]) + '/' for name in files
+                           if name.startswith('examples/') and name.count('/') >= 2})
     problems = []
     for document in documents or sorted(name for name in files if DOCUMENTS.match(name)):
         text = IN_A_CHECKOUT.sub(' ', read(document))
@@ -270,7 +274,7 @@ def document_problems(files, read, documents=None):
                 continue  # otherwise a word that happens to be a top-level directory name ("docs", "tests")
             placeholder = re.search(r'[<{*]', token)
             fixed = (token[:token.rfind('/', 0, placeholder.start())] if placeholder else token).rstrip('/')
-            if fixed not in files and fixed not in directories:
+            if not any(base + fixed in files or base + fixed in directories for base in bases):
                 problems.append('%s: path %s' % (document, token))
     return problems
 
@@ -287,13 +291,15 @@ def test_the_document_check_finds_links_and_paths_outside(tarball_files):
                          '[usage](usage.md), `docs/platform-<nos>.md`, `constraints.txt`, '
                          '[Makefile](https://github.com/aifabric/aifabric.fabric/blob/main/Makefile) and '
                          'https://github.com/aifabric/aifabric.fabric/blob/main/benchmarks/README.md.\n'
+                         'The AWX project holds `fabrics/pod1.yml`, not `fabrics/pod2.yml`.\n'
                          '\n```\npytest tests/unit/plugins\n```\n\n'
                          'In a checkout of the repository (the tarball leaves the test suites out):\n\n'
                          '```\npytest tests/roles\n```\n'}
     files = set(tarball_files) | {'docs/a.md'}
     problems = document_problems(files, text.get, documents=['docs/a.md'])
     assert problems == ['docs/a.md: link ../benchmarks/README.md', 'docs/a.md: path benchmarks/run_all.py',
-                        'docs/a.md: path constraints.txt', 'docs/a.md: path tests/unit/plugins']
+                        'docs/a.md: path constraints.txt', 'docs/a.md: path fabrics/pod2.yml',
+                        'docs/a.md: path tests/unit/plugins']
 
 
 def test_manifest_names_the_collection_and_its_dependencies(tarball):
