@@ -11,15 +11,23 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.lab import (
     containerlab_twin, lab_inventory, lab_names, lab_nodes,
 )
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import COLLECTION
+
+# The lab role's scripts, by where this collection is: computed here, never templated from a path Ansible gives
+# (role_path is the path of the collection, which a checkout under a directory named like a template would make a
+# template on the releases that template such values).
+LAB_SCRIPTS = {'setup_script': os.path.join(COLLECTION, 'scripts', 'setup-host.sh'),
+               'image_script': os.path.join(COLLECTION, 'roles', 'lab', 'files', 'build-node-image.sh')}
 
 
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
-    _VALID_ARGS = frozenset(('intent', 'image', 'workdir', 'prefix', 'vendor_images', 'vendor_kinds'))
+    _VALID_ARGS = frozenset(('intent', 'image', 'workdir', 'prefix', 'vendor_images', 'vendor_kinds', 'allow_system_dir'))
     _requires_connection = False
 
     def run(self, tmp=None, task_vars=None):
@@ -32,10 +40,14 @@ class ActionModule(ActionBase):
             'prefix': {'type': 'str', 'default': 'aifabric'},
             'vendor_images': {'type': 'dict', 'default': {}},
             'vendor_kinds': {'type': 'dict', 'default': {}},
+            'allow_system_dir': {'type': 'bool', 'default': False},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
-        workdir = args['workdir'].rstrip('/')
+        workdir = os.path.abspath(args['workdir'])
+        problem = destination_problem(workdir, 'lab work directory', inventory_sources(task_vars), args['allow_system_dir'])
+        if problem:
+            raise AnsibleActionFail('%s Nothing was created.' % problem)
         public_key = '%s/ssh/id_ed25519.pub' % workdir
         private_key = '%s/ssh/id_ed25519' % workdir
         try:
@@ -60,5 +72,7 @@ class ActionModule(ActionBase):
             inventory=lab_inventory(design, os.path.realpath(intent), private_key, args['prefix']),
             private_key=private_key,
             public_key=public_key,
+            workdir=workdir,
+            **LAB_SCRIPTS,
         )
         return result

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
 
 from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import perf
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import prometheus
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import report
 
 
 def _runs(registered):
@@ -39,7 +39,8 @@ def markdown(fabric, gated, meta) -> str:
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _requires_connection = False
-    _VALID_ARGS = frozenset(('intent', 'plan_var', 'clients_var', 'nccl_var', 'output_dir', 'options', 'fail'))
+    _VALID_ARGS = frozenset(('intent', 'plan_var', 'clients_var', 'nccl_var', 'output_dir', 'options', 'fail',
+                             'allow_system_dir'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -52,6 +53,7 @@ class ActionModule(ActionBase):
             'output_dir': {'type': 'path'},
             'options': {'type': 'dict', 'default': {}},
             'fail': {'type': 'bool', 'default': True},
+            'allow_system_dir': {'type': 'bool', 'default': False},
         })[1]
         intent = intent_path(args['intent'], task_vars)
         design = get_design(intent)
@@ -80,13 +82,20 @@ class ActionModule(ActionBase):
                 'efficiency_all_reduce': perf.options_with_defaults(args['options'])['efficiency_all_reduce']}
         result.update(changed=False, verdict=gated['verdict'], results=gated['results'],
                       not_applicable=gated['not_applicable'])
+        unwritten = ''
         if args['output_dir']:
-            os.makedirs(args['output_dir'], exist_ok=True)
-            paths = {'json': os.path.join(args['output_dir'], 'perf.json'),
-                     'markdown': os.path.join(args['output_dir'], 'perf.md')}
-            prometheus.write(paths['json'], json.dumps(dict(gated, fabric=design.name, meta=meta), indent=1) + '\n')
-            prometheus.write(paths['markdown'], markdown(design.name, gated, meta))
-            result['report'] = paths
+            unwritten = destination_problem(args['output_dir'], 'performance report directory',
+                                            inventory_sources(task_vars), args['allow_system_dir'])
+            try:
+                if unwritten:
+                    raise report.ReportError(unwritten)
+                written = report.write_files(args['output_dir'], {
+                    'perf.json': json.dumps(dict(gated, fabric=design.name, meta=meta), indent=1) + '\n',
+                    'perf.md': markdown(design.name, gated, meta)})
+            except report.ReportError as exc:
+                unwritten = str(exc)
+            else:
+                result['report'] = {'json': written['perf.json'], 'markdown': written['perf.md']}
         bad = [item for item in gated['results'] if item['status'] == 'fail']
         headline = 'Performance gate of fabric %s: %s (%d tests, %d below the gate)' % (
             design.name, gated['verdict'], len(gated['results']), len(bad))
@@ -98,4 +107,7 @@ class ActionModule(ActionBase):
             result['msg'] = '%s\n%s' % (headline, '\n'.join(lines))
         else:
             result['msg'] = headline
+        if unwritten:  # the gate ran: its verdict stands, and the task fails naming the directory
+            result['msg'] += '\nThe performance report was not written: %s' % unwritten
+            result.update(failed=True, report_error=unwritten)
         return result

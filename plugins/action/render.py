@@ -20,14 +20,16 @@ from ansible.plugins.action import ActionBase
 from ansible.utils.display import Display
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs, netbox
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff import DiffCollector
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    CONFIGS, DOCS, OutputError, StagedOutput, installed_collection_conflict, inventory_conflict, read_manifest)
+    CONFIGS, DOCS, OutputError, StagedOutput, read_manifest)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, mask_secrets, render_fabric, render_into, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, render_fabric, render_into, switch_user_hashes)
 
 ARGUMENT_SPEC = {
     'intent': {'type': 'path'},
@@ -45,6 +47,7 @@ ARGUMENT_SPEC = {
     'progress_interval': {'type': 'float', 'default': 2.0},
     'workers': {'type': 'int', 'default': 0},
     'take_over': {'type': 'path'},
+    'allow_system_dir': {'type': 'bool', 'default': False},
 }
 FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
@@ -81,10 +84,11 @@ class ActionModule(ActionBase):
         dest = os.path.abspath(args['dest'] or os.path.join(args['out'], design.name))
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
-        conflict = (inventory_conflict(dest, task_vars.get('ansible_inventory_sources'))
-                    or installed_collection_conflict(dest))
-        if conflict:
-            raise AnsibleActionFail('dest %s %s. Nothing was written: choose a directory outside it.' % (dest, conflict))
+        sources = inventory_sources(task_vars)
+        for what, path in (('out', args['out']), ('dest', dest)):
+            problem = path and destination_problem(path, what, sources, args['allow_system_dir'])
+            if problem:
+                raise AnsibleActionFail('%s Nothing was written.' % problem)
         take_over = args['take_over'] is not None and os.path.realpath(args['take_over']) == os.path.realpath(dest)
         if args['take_over'] is not None and not take_over:
             raise AnsibleActionFail('take_over names %s, but the render goes to %s: take_over must name the output '
@@ -103,7 +107,7 @@ class ActionModule(ActionBase):
                 names = [name for name in names if name in wanted]
 
         diffs = DiffCollector(args['diff_max_files'], args['diff_max_lines'],
-                              mask=functools.partial(mask_secrets, hashes=user_hashes)) if self._task.diff else None
+                              mask=functools.partial(mask, hashes=user_hashes)) if self._task.diff else None
         try:
             output = StagedOutput(dest, check_mode=self._task.check_mode, lock_timeout=args['lock_timeout'],
                                   on_change=diffs.add if diffs else None, take_over=take_over).open()

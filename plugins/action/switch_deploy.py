@@ -11,8 +11,9 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask_data, shown
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
-    USERS_VARIABLE, SecretsError, mask_secrets, switch_user_hashes)
+    USERS_VARIABLE, SecretsError, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import StepTimeout, TransportError, deadline
 
@@ -26,6 +27,9 @@ CONNECTION_VARIABLES = (
     'ansible_httpapi_ca_path', 'aifabric_ssh_known_hosts', 'aifabric_ssh_host_key_checking')
 SECRET_VARIABLES = ('ansible_password', 'ansible_ssh_pass', 'ansible_httpapi_pass')
 STEPS = ('push', 'confirm', 'rollback')
+# How much of the switch's words a failure quotes, and of a --diff (the running configuration's lines among them).
+ERROR_CHARS = 4000
+DIFF_CHARS = 500000
 
 
 class NotReviewedFail(AnsibleActionFail):
@@ -83,16 +87,17 @@ class ActionModule(ActionBase):
             step = driver.step or args['step']
             result.update(failed=True, changed=False, outcome=driver.outcome_if_stopped, failed_step=step,
                           msg='%s: %s failed: %s (the deadline of the %s step, option timeout)'
-                          % (device, step, error.message, args['step']))
+                          % (device, step, shown(error.message, ERROR_CHARS, hashes=hashes, secrets=secrets),
+                             args['step']))
             return result
         except TransportError as error:
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
-                          failed_step=error.step, msg=mask_secrets(str(error), hashes, secrets))
+                          failed_step=error.step, msg=shown(str(error), ERROR_CHARS, hashes=hashes, secrets=secrets))
             return result
         except NotReviewedFail as error:  # said as data too: validation's drift check is then not applicable
             result.update(failed=True, changed=False, not_reviewed=True, msg=error.message)
             return result
-        result.update(outcome)
+        result.update(mask_data(outcome, hashes, secrets))
         return result
 
     def _step(self, driver, args, reviewed, hashes, secrets, result):
@@ -106,7 +111,7 @@ class ActionModule(ActionBase):
                 raise NotReviewedFail('%s: %s. Nothing was pushed.' % (device, exc)) from None
             outcome = contract.push(driver, files, check_mode=self._task.check_mode,
                                     confirm_seconds=args['confirm_timeout'])
-            diff = mask_secrets(outcome.pop('diff'), hashes, secrets)
+            diff = shown(outcome.pop('diff'), DIFF_CHARS, lines=True, hashes=hashes, secrets=secrets)
             if self._task.diff and diff.strip():
                 result['diff'] = {'prepared': diff}
             if self._task.check_mode:  # what the push would change, also without --diff (validation's drift check)

@@ -13,11 +13,13 @@ from ansible.errors import AnsibleActionFail
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report)
 
 GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane', 'drift')
+ANTA_CATALOG = 'anta-catalog.yml'
 
 
 class ActionModule(ActionBase):
@@ -25,7 +27,8 @@ class ActionModule(ActionBase):
     _requires_connection = False
     _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
-                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var'))
+                             'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var',
+                             'allow_system_dir'))
 
     def run(self, tmp=None, task_vars=None):
         result = super().run(tmp, task_vars)
@@ -49,6 +52,7 @@ class ActionModule(ActionBase):
             'prometheus_file': {'type': 'path'},
             'anta_catalog': {'type': 'bool', 'default': True},
             'started_at': {'type': 'float'},
+            'allow_system_dir': {'type': 'bool', 'default': False},
         })[1]
         problems = health.threshold_problems(args['health_thresholds'])
         if args['prometheus_file'] and not args['prometheus_file'].endswith('.prom'):
@@ -117,19 +121,9 @@ class ActionModule(ActionBase):
         summary = built['summary']
         result['changed'] = False
         result['summary'] = summary
-        if args['output_dir']:
-            result['report'] = report.write(design, built, args['output_dir'])
-            eapi = [name for name in devices if ctx.state(name).provides(anta_catalog.ANTA_KEY)
-                    and ctx.model(name)['role'] in anta_catalog.SWITCHES]
-            if args['anta_catalog'] and eapi:
-                result['report']['anta_catalog'] = self._write_catalog(ctx, eapi, args['output_dir'])
-        targets = [path for path in (os.path.join(args['output_dir'], 'aifabric-%s.prom' % design.name)
-                                     if args['output_dir'] else None, args['prometheus_file']) if path]
-        if targets:
-            text = prometheus.build(design.name, results, summary, now.timestamp(), health.counter_links(ctx, devices))
-            for path in targets:
-                result.setdefault('report', {})['prometheus' if path == targets[0] else 'prometheus_file'] = \
-                    prometheus.write(path, text)
+        written, unwritten = self._write_reports(args, ctx, design, built, results, devices, now, task_vars)
+        if written:
+            result['report'] = written
         failures = report.failure_lines(results, limit=args['failure_lines'])
         result['failures'] = failures
         result['causes'] = [cause.headline() for cause in found]
@@ -162,19 +156,60 @@ class ActionModule(ActionBase):
             result['msg'] = 'Validation passed for %s%s' % (headline, '\nreport: %s' % where if where else '')
         if summary['failed'] + summary['errors'] and args['fail']:
             result['failed'] = True
+        if unwritten:  # the checks ran: the verdict above stands, and the task fails naming the directory
+            result['msg'] += '\nThe reports were not written: %s' % unwritten
+            result.update(failed=True, report_error=unwritten)
         return result
 
+    def _write_reports(self, args, ctx, design, built, results, devices, now, task_vars):
+        """({kind: path}, problem): report.json, .md, .html, the Prometheus textfile and the ANTA catalog written into
+        output_dir as one set, and the copy of the textfile at prometheus_file; or why they could not be (a directory
+        refused, a full or read-only file system), said with the directory."""
+        if not (args['output_dir'] or args['prometheus_file']):
+            return {}, ''
+        sources = inventory_sources(task_vars)
+        textfile = prometheus.build(design.name, results, built['summary'], now.timestamp(),
+                                    health.counter_links(ctx, devices))
+        paths, problems = {}, []
+        if args['output_dir']:
+            problem = destination_problem(args['output_dir'], 'validation report directory', sources,
+                                          args['allow_system_dir'])
+            extra = {'aifabric-%s.prom' % design.name: textfile}
+            eapi = [name for name in devices if ctx.state(name).provides(anta_catalog.ANTA_KEY)
+                    and ctx.model(name)['role'] in anta_catalog.SWITCHES]
+            if args['anta_catalog'] and eapi:
+                extra[ANTA_CATALOG] = self._catalog(ctx, eapi)
+            try:
+                if problem:
+                    raise report.ReportError(problem)
+                written = report.write(design, built, args['output_dir'], extra)
+            except report.ReportError as exc:
+                problems.append(str(exc))
+            else:
+                paths = {kind: written[kind] for kind in ('json', 'markdown', 'html')}
+                paths['prometheus'] = written['aifabric-%s.prom' % design.name]
+                if ANTA_CATALOG in written:
+                    paths['anta_catalog'] = written[ANTA_CATALOG]
+        if args['prometheus_file']:
+            directory, name = os.path.split(os.path.abspath(args['prometheus_file']))
+            problem = destination_problem(directory, 'directory of prometheus_file', sources, args['allow_system_dir'])
+            try:
+                if problem:
+                    raise report.ReportError(problem)
+                paths['prometheus_file'] = report.write_files(directory, {name: textfile})[name]
+            except report.ReportError as exc:
+                problems.append(str(exc))
+        return paths, '; '.join(problems)
+
     @staticmethod
-    def _write_catalog(ctx, names, directory):
+    def _catalog(ctx, names):
         """anta-catalog.yml beside the report, so people can run `anta nrfu` with ANTA's own CLI."""
         import yaml  # pylint: disable=import-outside-toplevel
-        path = os.path.join(directory, 'anta-catalog.yml')
         header = ('# ANTA catalog of fabric %s, generated from the design by aifabric.fabric.validate.\n'
                   '# Each test runs on its device (filters.tags). Run it yourself with an ANTA inventory of these '
                   'switches:\n#   anta nrfu --catalog %s --inventory anta-inventory.yml table\n'
-                  % (ctx.design.name, os.path.basename(path)))
-        prometheus.write(path, header + yaml.safe_dump(anta_catalog.fabric_catalog(ctx, sorted(names)), sort_keys=False))
-        return path
+                  % (ctx.design.name, ANTA_CATALOG))
+        return header + yaml.safe_dump(anta_catalog.fabric_catalog(ctx, sorted(names)), sort_keys=False)
 
     @staticmethod
     def _intent_of(play_hosts, hostvars, task_vars):

@@ -15,7 +15,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog, catalog
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import mask_hashes_in
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask, mask_data, shown
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import COUNTERS, SECOND, TIMES, UNREADABLE
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
@@ -189,7 +189,7 @@ class ActionModule(ActionBase):
             device=device,
             fabric=design.name,
             platform=gatherer.platform,
-            state=mask_hashes_in(raw),  # running configurations carry the users' password hashes (shown at -v)
+            state=raw,  # masked as it was read (_read): no secret reaches -v output, reports or the play's variables
             attempts=attempt,
             seconds=round(time.monotonic() - started, 1),
             started_at=started_at,
@@ -234,10 +234,11 @@ class ActionModule(ActionBase):
         answering, e.g. a frozen sshd behind a live SSH ControlMaster, is unreadable, not a hang)."""
         try:
             with deadline(args['timeout'], target.device, step):
-                return gatherer.read(target, commands)
-        except ReadFailed as error:  # reading again would not help: the task fails, naming why
-            raise AnsibleActionFail(str(error)) from None
+                # Secrets masked where they enter: running configurations carry keys, passwords, communities, hashes.
+                return mask_data(gatherer.read(target, commands))
+        except ReadFailed as error:  # reading again would not help: the task fails, naming why (device text shown)
+            raise AnsibleActionFail(shown(str(error), 600)) from None
         except TransportError as error:
-            return {UNREADABLE: str(error)}
+            return {UNREADABLE: mask(str(error))}
         except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
-            return {UNREADABLE: '%s is unreachable: %s' % (target.device, error)}
+            return {UNREADABLE: mask('%s is unreachable: %s' % (target.device, error))}

@@ -22,7 +22,15 @@ description:
   - Fails inside an installed collection (a directory C(ansible_collections/<namespace>/<name>) with the
     C(MANIFEST.json) and C(FILES.json) of C(ansible-galaxy collection install)), which files written there would
     change, and whose next upgrade would delete them.
-  - The render and validate playbooks and the lab use it on every directory they write to.
+  - Fails for a system directory, through symbolic links, unless O(allow_system=true). That is anything under
+    C(/etc), C(/usr), C(/boot), C(/dev), C(/proc), C(/sys), C(/run), C(/bin), C(/sbin) or C(/lib*), and the directories
+    that hold everyone's directories themselves (C(/), C(/home), C(/var), C(/var/lib), C(/tmp), C(/opt), C(/srv), the
+    user's home, ...). An AWX survey may expose the output directory as free text.
+  - The inventory sources are those of the running Ansible command, read from its command line as plain text. Do not
+    pass the magic variable C(ansible_inventory_sources), since ansible-core 2.19 and later template its text, so an
+    inventory directory named C(p{{ lookup('pipe', ...) }}q) would run its command.
+  - The render and validate playbooks, the performance gate and the lab use it on every directory they write to, and
+    their actions check the same again.
 author:
   - aifabric contributors (@aifabric)
 positional: inventory_sources
@@ -32,10 +40,14 @@ options:
     type: path
     required: true
   inventory_sources:
-    description: The inventory sources of the run, normally the magic variable C(ansible_inventory_sources).
+    description:
+      - The inventory sources to compare with. Leave it out, so that those of the running command are used.
     type: list
     elements: str
-    default: []
+  allow_system:
+    description: Allow a system directory (the user says so explicitly).
+    type: bool
+    default: false
   what:
     description: What the directory is for, used in the error message.
     type: str
@@ -45,7 +57,7 @@ options:
 EXAMPLES = r"""
 - name: Render into the fabric's output directory, never into the inventory
   aifabric.fabric.render:
-    dest: "{{ aifabric_output_dir | aifabric.fabric.output_dir(ansible_inventory_sources) }}"
+    dest: "{{ aifabric_output_dir | aifabric.fabric.output_dir(what='render directory') }}"
   run_once: true
 """
 
@@ -59,25 +71,17 @@ import os
 
 from ansible.errors import AnsibleFilterError
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    installed_collection_conflict, inventory_conflict)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils import destinations
 
 
-def output_dir(path, inventory_sources=None, what='output directory'):
+def output_dir(path, inventory_sources=None, what='output directory', allow_system=False):
     if not isinstance(path, str) or not path.strip():
         raise AnsibleFilterError('The %s is not set (got %r): give a directory path.' % (what, path))
     absolute = os.path.abspath(os.path.expanduser(path))
-    conflict = inventory_conflict(absolute, inventory_sources)
-    if conflict:
-        raise AnsibleFilterError(
-            'The %s %s %s, so the generated files would break the inventory on the next run. Choose a directory '
-            'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that '
-            'sets this directory).' % (what, absolute, conflict))
-    conflict = installed_collection_conflict(absolute)
-    if conflict:
-        raise AnsibleFilterError('The %s %s %s. Choose a directory outside it (output_dir in the aifabric.fabric.fabric '
-                                 'inventory configuration, or the variable that sets this directory).'
-                                 % (what, absolute, conflict))
+    sources = destinations.inventory_sources() if inventory_sources is None else list(inventory_sources)
+    problem = destinations.destination_problem(absolute, what, sources, allow_system=allow_system)
+    if problem:
+        raise AnsibleFilterError(problem)
     return absolute
 
 

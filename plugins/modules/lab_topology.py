@@ -40,8 +40,17 @@ options:
   workdir:
     description:
       - The lab's work directory; the topology file, SSH key and lab directory live there.
+      - Refused inside an inventory source and, unless O(allow_system_dir), in a system directory.
     type: path
     required: true
+  allow_system_dir:
+    description:
+      - Allow O(workdir) to be a system directory. That is anything under C(/etc), C(/usr), C(/boot), C(/dev),
+        C(/proc), C(/sys), C(/run), C(/bin), C(/sbin) or C(/lib*), and the directories that hold everyone's
+        directories themselves (C(/), C(/home), C(/var), C(/var/lib), C(/tmp), C(/opt), C(/srv), the user's home, ...).
+      - The lab role sets it from the variable C(aifabric_allow_system_dir).
+    type: bool
+    default: false
   prefix:
     description:
       - Prefix of container and management network names (C(<prefix>-<fabric>-<node>)).
@@ -144,6 +153,18 @@ private_key:
   type: str
 public_key:
   description: Path of the lab's SSH public key (bound into every node as root's authorized_keys).
+  returned: always
+  type: str
+workdir:
+  description: The work directory, as an absolute path.
+  returned: always
+  type: str
+setup_script:
+  description: The collection's host preparation script (C(scripts/setup-host.sh)).
+  returned: always
+  type: str
+image_script:
+  description: The collection's node image build script (the lab role's C(files/build-node-image.sh)).
   returned: always
   type: str
 """

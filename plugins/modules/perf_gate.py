@@ -38,8 +38,19 @@ options:
     type: str
     default: perf_nccl
   output_dir:
-    description: Directory for C(perf.json) and C(perf.md). No report is written when omitted.
+    description:
+      - Directory for C(perf.json) and C(perf.md), written as one set (whole or not at all). No report is written when
+        omitted. When they cannot be written the verdict is still given and the task fails naming the directory.
+      - Refused inside an inventory source and, unless O(allow_system_dir), in a system directory.
     type: path
+  allow_system_dir:
+    description:
+      - Allow O(output_dir) to be a system directory. That is anything under C(/etc), C(/usr), C(/boot), C(/dev),
+        C(/proc), C(/sys), C(/run), C(/bin), C(/sbin) or C(/lib*), and the directories that hold everyone's
+        directories themselves (C(/), C(/home), C(/var), C(/var/lib), C(/tmp), C(/opt), C(/srv), the user's home, ...).
+      - The perf role sets it from the variable C(aifabric_allow_system_dir).
+    type: bool
+    default: false
   options:
     description: The same options as M(aifabric.fabric.perf_plan) (the efficiencies are read here).
     type: dict
@@ -85,6 +96,10 @@ not_applicable:
   elements: str
 report:
   description: Paths of perf.json and perf.md.
-  returned: when output_dir is set
+  returned: when output_dir is set and the files were written
   type: dict
+report_error:
+  description: Why the report was not written, naming the directory (the verdict in the message stands).
+  returned: when it could not be written
+  type: str
 """

@@ -94,6 +94,15 @@ options:
         directory); its files are kept, carried into every generation and never removed.
       - A directory that holds an inventory source, or that Ansible reads as inventory, is refused whatever this says.
     type: path
+  allow_system_dir:
+    description:
+      - A system directory is refused as O(dest) or O(out) unless this is true. That is anything under C(/etc), C(/usr),
+        C(/boot), C(/dev), C(/proc), C(/sys), C(/run), C(/bin), C(/sbin) or C(/lib*), and the directories that hold
+        everyone's directories themselves (C(/), C(/home), C(/var), C(/var/lib), C(/tmp), C(/opt), C(/srv), the user's
+        home, ...), through symbolic links.
+      - The playbooks set it from the variable C(aifabric_allow_system_dir).
+    type: bool
+    default: false
   diff_max_files:
     description:
       - With C(--diff), show at most this many distinct changes; the rest are counted. Files whose change is the same

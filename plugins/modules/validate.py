@@ -82,8 +82,22 @@ options:
     type: str
     default: validate_drift_state
   output_dir:
-    description: Directory for the reports. No report is written when omitted.
+    description:
+      - Directory for the reports. No report is written when omitted.
+      - The reports (C(report.json), C(report.md), C(report.html), the Prometheus textfile, the ANTA catalog) are
+        written as one set, whole or not at all. When they cannot be written (a full or read-only file system, a
+        directory refused) the verdict is still given and the task fails naming the directory and the reason.
+      - Refused inside an inventory source and, unless O(allow_system_dir), in a system directory.
     type: path
+  allow_system_dir:
+    description:
+      - Allow O(output_dir) and the directory of O(prometheus_file) to be system directories. That is anything under
+        C(/etc), C(/usr), C(/boot), C(/dev), C(/proc), C(/sys), C(/run), C(/bin), C(/sbin) or C(/lib*), and the
+        directories that hold everyone's directories themselves (C(/), C(/home), C(/var), C(/var/lib), C(/tmp),
+        C(/opt), C(/srv), the user's home, ...).
+      - The validate role sets it from the variable C(aifabric_allow_system_dir).
+    type: bool
+    default: false
   fail:
     description: Fail the task when any check failed or errored.
     type: bool
@@ -196,6 +210,10 @@ report:
   description:
     - Paths of the written files (json, markdown, html, prometheus, prometheus_file, and anta_catalog when switches
       read over eAPI were checked).
-  returned: when output_dir or prometheus_file is set
+  returned: when output_dir or prometheus_file is set and the files were written
   type: dict
+report_error:
+  description: Why the reports were not written, naming the directory (the verdict in the message stands).
+  returned: when they could not be written
+  type: str
 """

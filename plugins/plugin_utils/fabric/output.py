@@ -177,6 +177,29 @@ def installed_collection_conflict(directory) -> str:
             'collection verify fails) and its next upgrade deletes them' % found)
 
 
+# Where generated files never go unless the user says so (allow_system_dir): the trees of the operating system
+# (Filesystem Hierarchy Standard 3.0, https://refspecs.linuxfoundation.org/FHS_3.0/fhs/index.html: /etc host
+# configuration, /usr, /boot, /dev, /proc, /sys, /run, and /bin, /sbin, /lib* which are /usr on merged systems), and
+# the directories that hold everyone's directories (the root, /home, /var, ...) themselves: a render into /var makes
+# /var/<fabric>, one into /etc makes /etc/<fabric>.
+SYSTEM_TREES = ('/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/sys',
+                '/usr')
+SYSTEM_HOLDERS = ('/', '/home', '/media', '/mnt', '/opt', '/root', '/srv', '/tmp', '/var', '/var/cache', '/var/lib',
+                  '/var/log', '/var/spool', '/var/tmp')
+
+
+def system_directory(directory) -> str:
+    """Why `directory` is a system directory ('' when it is not), through symbolic links (/lib is /usr/lib)."""
+    resolved = os.path.realpath(directory)
+    for tree in SYSTEM_TREES:
+        if _inside(resolved, os.path.realpath(tree)) or _inside(os.path.abspath(directory), tree):
+            return 'is under %s, a directory of the operating system' % tree
+    holders = {os.path.realpath(path): path for path in SYSTEM_HOLDERS + (os.path.expanduser('~'),)}
+    if resolved in holders:
+        return 'is %s, which holds the directories of the system or of its users' % holders[resolved]
+    return ''
+
+
 def sha256_file(path) -> str:
     digest = hashlib.sha256()
     with open(path, 'rb') as handle:
@@ -732,5 +755,6 @@ def _now():
     return datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
 
 
-__all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'inventory_conflict', 'verify', 'read_manifest',
-           'MANIFEST', 'CONFIGS', 'DOCS']
+__all__ = ['StagedOutput', 'OutputError', 'OutputBusy', 'check_relative', 'inventory_conflict', 'system_directory',
+           'installed_collection', 'installed_collection_conflict', 'verify', 'read_manifest', 'MANIFEST', 'CONFIGS',
+           'DOCS']

@@ -40,37 +40,6 @@ class SecretsError(ValueError):
     """A secret the rendered configuration needs is missing or malformed (the message never holds its value)."""
 
 
-# Any crypt(3) hash (`$6$salt$...`, `$y$...`, `$1$...`), also one a switch already holds, is masked as well.
-CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'"]+')
-
-
-def mask_secrets(text, hashes=None, secrets=()):
-    """`text` without password hashes and login secrets, for diffs, errors and results: a hash of `hashes` ({user:
-    hash}, aifabric_switch_users) is named after its variable, any other crypt hash is `<password hash>`."""
-    if not text or not isinstance(text, str):
-        return text
-    for name, value in (hashes or {}).items():
-        text = text.replace(value, '<hash of %s.%s>' % (USERS_VARIABLE, name))
-    for value in secrets:
-        if value:
-            text = text.replace(value, '********')
-    return CRYPT_HASH.sub('<password hash>', text) if '$' in text else text
-
-
-def mask_hashes_in(data):
-    """`data` (results of reading devices: dicts, lists, text) with every password hash masked; the parts without
-    one are the same objects (nothing is copied for them)."""
-    if isinstance(data, str):
-        return mask_secrets(data)
-    if isinstance(data, dict):
-        masked = {key: mask_hashes_in(value) for key, value in data.items()}
-        return data if all(masked[key] is value for key, value in data.items()) else masked
-    if isinstance(data, list):
-        masked = [mask_hashes_in(value) for value in data]
-        return data if all(new is old for new, old in zip(masked, data)) else masked
-    return data
-
-
 def switch_user_hashes(declared, users) -> dict:
     """{name: hash} for the users the intent declares, from the Ansible variable aifabric_switch_users.
 

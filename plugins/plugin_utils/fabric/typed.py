@@ -23,6 +23,8 @@ Number = Union[int, float]
 def problems(value, kind, path='value', limit=5, first=False) -> list:
     """What is wrong with `value` as a `kind` (empty list: nothing). `first`: of each list and mapping only its first
     item is looked at (what a parser leaves out, it leaves out of every item), at a fraction of the cost."""
+    if not first and conforms(value, kind):
+        return []
     found = []
     _check(value, kind, path, found, limit, first)
     return found[:limit]
@@ -49,6 +51,57 @@ def _name(kind):
     if typing.get_origin(kind) is Union:  # Optional[str] -> 'str or null'
         return ' or '.join('null' if option is NoneType else _name(option) for option in typing.get_args(kind))
     return getattr(kind, '__name__', None) or str(kind).replace('typing.', '')
+
+
+def conforms(value, kind) -> bool:
+    """Whether `value` is a `kind`, every item of it: problems() without the sentences, a sixth of its cost (a
+    checker compiled once per type), so that every value a device gave can be held against its type."""
+    return _conformer(kind)(value)
+
+
+def _any(_value):
+    return True
+
+
+@functools.lru_cache(maxsize=None)
+def _conformer(kind):  # pylint: disable=too-many-return-statements
+    """A function value -> bool for `kind`, built once (the same rules as _check)."""
+    if kind is Any:
+        return _any
+    origin = typing.get_origin(kind)
+    if origin is Union:
+        options = typing.get_args(kind)
+        nullable = type(None) in options
+        others = tuple(_conformer(option) for option in options if option is not type(None))
+        return lambda value: (nullable and value is None) or any(check(value) for check in others)
+    if _is_typed_dict(kind):
+        fields = tuple((field, _conformer(field_kind)) for field, field_kind in _hints(kind).items())
+
+        def typed_dict(value):
+            if not isinstance(value, dict):
+                return False
+            for field, check in fields:
+                if field not in value or not check(value[field]):
+                    return False
+            return True
+        return typed_dict
+    if origin in (list, List):
+        (item,) = typing.get_args(kind) or (Any,)
+        check = _conformer(item)
+        return lambda value: isinstance(value, list) and (check is _any or all(map(check, value)))
+    if origin in (dict, Dict):
+        _key, item = typing.get_args(kind) or (Any, Any)
+        check = _conformer(item)
+        return lambda value: isinstance(value, dict) and (check is _any or all(map(check, value.values())))
+    if kind is bool:
+        return lambda value: value is True or value is False
+    if kind is int:
+        return lambda value: isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return lambda value: isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(kind, type):
+        return lambda value: isinstance(value, kind)
+    return _any
 
 
 def _check(value, kind, path, found, limit, first):
@@ -108,4 +161,4 @@ def _short(value):
     return value if len(text) <= 40 else text[:37] + '...'
 
 
-__all__ = ['problems', 'Number']
+__all__ = ['problems', 'conforms', 'Number']

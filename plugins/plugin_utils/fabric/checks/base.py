@@ -20,6 +20,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
+from ..device_text import visible
 from ..state import DaemonDown, StateError
 
 PASS = 'pass'
@@ -63,10 +64,12 @@ class Result:
         return (self.check, self.subject, self.status, _frozen(self.facts) if self.facts is not None else self.seen)
 
     def line(self) -> str:
-        """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures."""
-        text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, self.subject, self.expected, self.seen)
+        """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures: one line, each value
+        made visible and bounded (device_text.visible; report.json keeps them whole)."""
+        text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, visible(self.subject),
+                                                     visible(self.expected), visible(self.seen))
         if self.message:
-            text += ' (%s)' % self.message
+            text += ' (%s)' % visible(self.message)
         return text
 
 
@@ -153,11 +156,18 @@ def problem_facts(device, exc) -> dict:
     return facts
 
 
-def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None):
-    """Result for state that could not be read. A daemon that is down is a failure, not an error."""
+def state_problem(device, check_id, subject, exc, expected, category='fabric', rule=None, command=None):
+    """Result for state that could not be read, naming the command that read it (`command`, the platform's own
+    words). A daemon that is down is a failure, not an error."""
     status = FAIL if isinstance(exc, DaemonDown) else ERROR
-    return Result(device, check_id, subject, status, expected, exc.message, 'state: %s' % exc.source,
-                  rule=rule, category=category, source=exc.source, facts=problem_facts(device, exc))
+    message = 'state %s, read with %s' % (exc.source, command) if command else 'state: %s' % exc.source
+    return Result(device, check_id, subject, status, expected, exc.message, message,
+                  rule=rule, category=category, source=command or exc.source, facts=problem_facts(device, exc))
+
+
+class Unjudged(StateError):
+    """The state a device gave could not be judged: a value no parser or check foresaw. It is that device's error,
+    never the run's (every other device is still judged)."""
 
 
 @dataclass(frozen=True)
@@ -318,6 +328,9 @@ class Check:
             except StateError as exc:
                 self._problem(ctx, model, subject, exc, results, collapsed)
                 continue
+            except Exception as exc:  # pylint: disable=broad-exception-caught  whatever a device printed
+                self._problem(ctx, model, subject, self._unjudged(exc), results, collapsed)
+                continue
             if outcome is None:
                 continue
             source = outcome.source
@@ -335,7 +348,15 @@ class Check:
                                   category, source, ctx.link_of(name, subject.port) if subject.port else None,
                                   None if outcome.status == PASS else outcome.facts if outcome.facts is not None
                                   else {'phase': subject.phase} if subject.phase else None))
-        for finding in self.unexpected(ctx, model):
+        try:
+            findings = list(self.unexpected(ctx, model))
+        except StateError:
+            findings = []  # unreadable state: the subjects' results above already say so
+        except Exception as exc:  # pylint: disable=broad-exception-caught  whatever a device printed
+            findings = []
+            self._problem(ctx, model, Subject('state the design does not have'), self._unjudged(exc), results,
+                          collapsed)
+        for finding in findings:
             subject = Subject(finding.subject, finding.expected, port=finding.port)
             result = self.result(ctx, model, subject, FAIL, finding.seen, finding.message)
             result.facts = dict(finding.facts or {}, unexpected=True)
@@ -358,9 +379,10 @@ class Check:
         results.append(first)
 
     def _problem(self, ctx, model, subject, exc, results, collapsed):
+        command = self._command(ctx, model, subject)
         if self.error_subject is None:
             result = state_problem(model['name'], self.id, subject.name, exc, subject.expected, self.category,
-                                   ','.join(self.rules) or None)
+                                   ','.join(self.rules) or None, command)
             result.link = ctx.link_of(model['name'], subject.port) if subject.port else None
             results.append(result)
             return
@@ -368,10 +390,27 @@ class Check:
         if (ERROR, name) in collapsed:
             return
         result = state_problem(model['name'], self.id, name, exc, self.na_expected, self.category,
-                               ','.join(self.rules) or None)
+                               ','.join(self.rules) or None, command)
         collapsed[(ERROR, name)] = result
         results.append(result)
 
+    def _unjudged(self, exc):
+        return Unjudged(', '.join(self.state) or self.id, 'the %s check cannot judge what the device gave: %s'
+                        % (self.id, exception_text(exc)))
+
+    def _command(self, ctx, model, subject):
+        """The commands behind the state of a problem, or None where they cannot be told (no gatherer)."""
+        try:
+            return self.source(ctx, model, subject)
+        except Exception:  # pylint: disable=broad-exception-caught  an error about an error must not end the run
+            return None
+
+
+def exception_text(exc) -> str:
+    """What an unexpected exception says, in one line without its class name (a person reads it, not a developer)."""
+    return ' '.join(str(exc).split())[:300] or 'an unexpected value'
+
 
 __all__ = ['Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'Result', 'passed', 'failed', 'verdict',
-           'state_problem', 'not_applicable_text', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']
+           'state_problem', 'not_applicable_text', 'Unjudged', 'exception_text', 'PASS', 'FAIL', 'ERROR',
+           'NOT_APPLICABLE', 'STATUSES']

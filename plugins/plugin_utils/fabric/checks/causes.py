@@ -28,6 +28,7 @@ to exactly one cause.
 from __future__ import annotations
 
 from . import ERROR, FAIL, REGISTRY
+from ..device_text import LIMIT, visible
 from .graph import ALL, LOCAL, Graph
 
 
@@ -38,11 +39,11 @@ class Cause:
         self.kind = kind
         self.devices = list(dict.fromkeys(devices))  # to blame: the play fails there
         self.suspects = [name for name in dict.fromkeys(suspects) if name not in self.devices]
-        self.title = title
+        self.title = visible(title, 2 * LIMIT)  # written from facts that quote what devices showed: one line
         self.evidence = list(evidence)
         self.consequences = []
         self.notes = []
-        self.hint = hint
+        self.hint = visible(hint, 2 * LIMIT)
         self.node = node
         self.drift = []  # lines of configuration that differ from what the deploy pushes (config_drift)
         self.sessions_down = 0  # designed BGP sessions among its results, each counted once (not once per end)
@@ -70,9 +71,12 @@ class Cause:
         parts = ['%s%s' % (key, ' x%d' % count if count > 1 else '') for key, count in counts.items()]
         return ', '.join(parts[:limit]) + (', ... (%d more)' % (len(parts) - limit) if len(parts) > limit else '')
 
+    def visible_notes(self, limit=None) -> list:
+        return [visible(note, 2 * LIMIT) for note in self.notes[:limit]]
+
     def to_dict(self, index) -> dict:
         return {'id': index, 'kind': self.kind, 'devices': self.devices, 'suspects': self.suspects,
-                'title': self.title, 'headline': self.headline(), 'hint': self.hint, 'notes': list(self.notes),
+                'title': self.title, 'headline': self.headline(), 'hint': self.hint, 'notes': self.visible_notes(),
                 'node': list(self.node) if self.node else None, 'drift': list(self.drift),
                 'evidence': [result.line() for result in self.evidence],
                 'consequences': [result.line() for result in self.consequences]}

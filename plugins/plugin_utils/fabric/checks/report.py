@@ -20,8 +20,10 @@ import json
 import math
 import os
 import re
+import tempfile
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
+from ..device_text import LIMIT, visible
 from ..terms import TOP_DOWN
 
 STATUS_LABEL = {PASS: 'pass', FAIL: 'FAIL', ERROR: 'ERROR', NOT_APPLICABLE: 'n/a'}
@@ -33,6 +35,9 @@ FAILURE_ROWS = 2000
 # Above this many results, report.json aggregates the passes per check and device group (every failure stays).
 FULL_RESULTS = 20000
 HEALTH = 'health'
+REPORT_FILES = {'json': 'report.json', 'markdown': 'report.md', 'html': 'report.html'}
+FILE_MODE = 0o644
+DETAIL_CHARS = 4000  # a line of the run's details (the devices without state, how settling ended)
 NOT_CONVERGED = 'NOT CONVERGED'
 
 
@@ -171,7 +176,7 @@ def cause_lines(causes, limit=20) -> list:
             lines.append('   ... and %d more like it' % (len(cause.evidence) - 2))
         if cause.consequences:
             lines.append('   consequences: %s' % cause.summary_of_consequences())
-        lines.extend('   note: %s' % note for note in cause.notes[:3])
+        lines.extend('   note: %s' % note for note in cause.visible_notes(3))
         if cause.hint:
             lines.append('   what to do: %s' % cause.hint)
     if len(causes) > limit:
@@ -180,8 +185,11 @@ def cause_lines(causes, limit=20) -> list:
 
 
 # --------------------------------------------------------------------------- Markdown
-def _cell(value) -> str:
-    return str(value if value not in (None, '') else '-').replace('|', '\\|').replace('\n', ' ')
+def _cell(value, limit=LIMIT) -> str:
+    """A value in report.md: visible and bounded (device_text.visible), and inert where Markdown is rendered: no HTML
+    (a device's `<script>`), no table break, no code span."""
+    text = visible(value if value not in (None, '') else '-', limit)
+    return html.escape(text, quote=False).replace('|', '\\|').replace('`', '&#96;')
 
 
 def _table(headers, rows) -> list:
@@ -264,24 +272,24 @@ def markdown(report) -> str:
         lines += [VERDICT_NOTES[summary_['verdict']], '']
     details = _details(report['meta'])
     if details:
-        lines += ['- ' + item for item in details] + ['']
+        lines += ['- ' + _cell(item, DETAIL_CHARS) for item in details] + ['']
     if report.get('causes'):
         lines += ['## Causes (%d)' % len(report['causes']), '',
                   'Each cause with the failures it explains folded under it (the design says which session rides which '
                   'link, which VNI lives on which leaf, which server reaches which leaf); the flat list follows.', '']
         for cause in report['causes']:
             lines.append('%d. **%s**%s' % (cause['id'], _cell(cause['title']), cause['headline'][len(cause['title']):]))
-            lines.extend('   - shown by: `%s`' % line for line in cause['evidence'][:5])
+            lines.extend('   - shown by: <code>%s</code>' % _cell(line) for line in cause['evidence'][:5])
             if len(cause['evidence']) > 5:
                 lines.append('   - ... and %d more like it' % (len(cause['evidence']) - 5))
             if cause['consequences']:
                 lines.append('   - <details><summary>%d consequences</summary>' % len(cause['consequences']))
                 lines.append('')
-                lines.extend('     - `%s`' % line for line in cause['consequences'][:FAILURE_ROWS])
+                lines.extend('     - <code>%s</code>' % _cell(line) for line in cause['consequences'][:FAILURE_ROWS])
                 lines += ['', '     </details>']
-            lines.extend('   - note: %s' % note for note in cause['notes'])
+            lines.extend('   - note: %s' % _cell(note) for note in cause['notes'])
             if cause['hint']:
-                lines.append('   - what to do: %s' % cause['hint'])
+                lines.append('   - what to do: %s' % _cell(cause['hint']))
         lines.append('')
     lines += ['## Summary', '']
     lines += _table(SUMMARY_HEADERS, _summary_row(summary_))
@@ -461,11 +469,16 @@ def picture(design, report, max_per_row=16) -> str:
 
 
 # --------------------------------------------------------------------------- HTML
+def _html(value, limit=LIMIT) -> str:
+    """A value in report.html: visible and bounded (device_text.visible), then escaped."""
+    return html.escape(visible(value if value not in (None, '') else '-', limit))
+
+
 def _html_table(headers, rows, classes=None) -> str:
     out = ['<table><tr>%s</tr>' % ''.join('<th>%s</th>' % html.escape(str(item)) for item in headers)]
     for index, row in enumerate(rows):
         css = ' class="%s"' % classes[index] if classes else ''
-        cells = ''.join('<td>%s</td>' % html.escape(str(value if value not in (None, '') else '-')) for value in row)
+        cells = ''.join('<td>%s</td>' % _html(value) for value in row)
         out.append('<tr%s>%s</tr>' % (css, cells))
     out.append('</table>')
     return ''.join(out)
@@ -474,15 +487,15 @@ def _html_table(headers, rows, classes=None) -> str:
 def _html_causes(report) -> str:
     out = ['<h2>Causes (%d)</h2><ol class="causes">' % len(report['causes'])]
     for cause in report['causes']:
-        parts = ['<b>%s</b>%s' % (html.escape(cause['title']), html.escape(cause['headline'][len(cause['title']):]))]
-        parts.extend('<br>shown by: <code>%s</code>' % html.escape(line) for line in cause['evidence'][:5])
+        parts = ['<b>%s</b>%s' % (_html(cause['title']), html.escape(cause['headline'][len(cause['title']):]))]
+        parts.extend('<br>shown by: <code>%s</code>' % _html(line) for line in cause['evidence'][:5])
         if cause['consequences']:
             parts.append('<details><summary>%d consequences</summary><ul>%s</ul></details>' % (
-                len(cause['consequences']), ''.join('<li><code>%s</code></li>' % html.escape(line)
+                len(cause['consequences']), ''.join('<li><code>%s</code></li>' % _html(line)
                                                     for line in cause['consequences'][:FAILURE_ROWS])))
-        parts.extend('<br>note: %s' % html.escape(note) for note in cause['notes'])
+        parts.extend('<br>note: %s' % _html(note) for note in cause['notes'])
         if cause['hint']:
-            parts.append('<br>what to do: %s' % html.escape(cause['hint']))
+            parts.append('<br>what to do: %s' % _html(cause['hint']))
         out.append('<li>%s</li>' % ''.join(parts))
     out.append('</ol>')
     return ''.join(out)
@@ -496,7 +509,7 @@ def to_html(design, report) -> str:
             % (html.escape(report['fabric']), verdict_class, html.escape(headline(report)))]
     if summary_['verdict'] in VERDICT_NOTES:
         body.append('<p class="verdict-none">%s</p>' % html.escape(VERDICT_NOTES[summary_['verdict']]))
-    body.append('<p>%s</p>' % html.escape('; '.join(_details(report['meta']))))
+    body.append('<p>%s</p>' % '; '.join(_html(item, DETAIL_CHARS) for item in _details(report['meta'])))
     if report.get('causes'):
         body.append(_html_causes(report))
     body.append(_html_table(SUMMARY_HEADERS, _summary_row(summary_)))
@@ -538,25 +551,55 @@ def to_html(design, report) -> str:
             % (html.escape(report['fabric']), _CSS, '\n'.join(body)))
 
 
-def _write(path, text):
-    temporary = path + '.tmp'
-    with open(temporary, 'w', encoding='utf-8') as handle:
-        handle.write(text)
-    os.replace(temporary, path)
+class ReportError(Exception):
+    """The reports could not be written (a full or read-only file system, a permission); the message names the
+    directory and the system's reason. The previous set of reports is left as it was."""
 
 
-def write(design, report, directory) -> dict:
-    """Write report.json, report.md and report.html into `directory`; return their paths."""
-    os.makedirs(directory, exist_ok=True)
-    paths = {'json': os.path.join(directory, 'report.json'), 'markdown': os.path.join(directory, 'report.md'),
-             'html': os.path.join(directory, 'report.html')}
+def write_files(directory, contents) -> dict:
+    """Write {file name: text} into `directory` as one set, whole or not at all: every file goes to a temporary file
+    first, and only when all of them are written are they renamed over the previous ones (one run's files never mix
+    with another's; a failure leaves no temporary file). Text that cannot be UTF-8 (a lone surrogate a device printed
+    and nothing made visible) is written escaped, never a failure. Returns {file name: path}."""
+    staged = []
+    try:
+        os.makedirs(directory, exist_ok=True)
+        for name, text in contents.items():
+            handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, suffix='.tmp', dir=directory)
+            staged.append((temporary, os.path.join(directory, name)))
+            with os.fdopen(handle, 'wb') as stream:
+                stream.write(text.encode('utf-8', 'backslashreplace'))
+            os.chmod(temporary, FILE_MODE)
+        for temporary, path in staged:
+            os.replace(temporary, path)
+    except OSError as exc:
+        for temporary, _path in staged:
+            try:
+                os.unlink(temporary)
+            except OSError:
+                pass
+        raise ReportError('cannot write the reports in %s: %s' % (
+            directory, exc.strerror or exc)) from None
+    return {name: path for name, (_temporary, path) in zip(contents, staged)}
+
+
+def contents(design, report) -> dict:
+    """{file name: text} of report.json, report.md and report.html."""
     compact = len(report['results']) > 2000
     text = json.dumps(report, indent=None if compact else 1, separators=(',', ':') if compact else None)
-    contents = {'json': text + '\n', 'markdown': markdown(report), 'html': to_html(design, report)}
-    for kind, path in paths.items():
-        _write(path, contents[kind])
+    return {REPORT_FILES['json']: text + '\n', REPORT_FILES['markdown']: markdown(report),
+            REPORT_FILES['html']: to_html(design, report)}
+
+
+def write(design, report, directory, extra=None) -> dict:
+    """Write report.json, report.md, report.html and the `extra` files ({file name: text}: the Prometheus textfile,
+    the ANTA catalog) into `directory` as one set (write_files); return the reports' paths by kind
+    ({'json', 'markdown', 'html'}) and the extra files' paths by name. Raises ReportError."""
+    written = write_files(directory, dict(contents(design, report), **(extra or {})))
+    paths = {kind: written[name] for kind, name in REPORT_FILES.items()}
+    paths.update((name, written[name]) for name in extra or {})
     return paths
 
 
-__all__ = ['build', 'markdown', 'to_html', 'write', 'failure_lines', 'cause_lines', 'sort_results', 'picture', 'verdict',
-           'headline']
+__all__ = ['build', 'markdown', 'to_html', 'write', 'write_files', 'contents', 'ReportError', 'failure_lines',
+           'cause_lines', 'sort_results', 'picture', 'verdict', 'headline']

@@ -76,6 +76,24 @@ class ModelSection:
     title: str  # what it holds, for messages ('HWSKU ports and buffers')
 
 
+@dataclass(frozen=True)
+class SecretForms:
+    """How a NOS prints its secrets in what is read from it (running configuration, its databases, its diffs), so
+    that device_text.mask() hides them wherever that text goes. Each form comes from the vendor's documented syntax.
+
+    lines:  regular expressions over one line of its configuration text; the group named `secret` is the secret
+            (`tacacs-server key 7 (?P<secret>\\S+)`)
+    fields: keys of its structured configuration (JSON, YAML) whose value is a secret (`passkey`, `secret`)
+    names:  keys whose entries are named by a secret (SNMP communities: `SNMP_COMMUNITY`, `readonly-community`)
+    words:  the words without which no line pattern matches (a quick test before the patterns run)
+    """
+
+    lines: tuple = ()
+    fields: tuple = ()
+    names: tuple = ()
+    words: tuple = ()
+
+
 @dataclass(frozen=True, kw_only=True)
 class Platform:
     name: str
@@ -147,6 +165,8 @@ class Platform:
     # (import_in_controller).
     deploy_libraries: tuple = ()
     state_libraries: tuple = ()
+    # How it prints secrets (device_text masks them in everything read from it, wherever it is shown).
+    secrets: SecretForms = SecretForms()
     # Filled in by the registry: the Python package of the folder and the folder itself.
     package: str = ''
     folder: str = ''
@@ -291,5 +311,5 @@ def import_in_controller(part, platform_names=None):
             pass
 
 
-__all__ = ['Platform', 'PlatformError', 'TimerRule', 'WatchdogRules', 'ModelSection', 'PLATFORMS', 'PARTS', 'get_platform',
-           'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder', 'import_in_controller']
+__all__ = ['Platform', 'PlatformError', 'SecretForms', 'TimerRule', 'WatchdogRules', 'ModelSection', 'PLATFORMS', 'PARTS',
+           'get_platform', 'platform_names', 'refresh', 'registered', 'add_folder', 'remove_folder', 'import_in_controller']

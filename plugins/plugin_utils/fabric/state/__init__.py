@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 
+from ..device_text import visible
+
 
 class StateError(ValueError):
     """Gathered state could not be read: the command failed or printed something unparseable."""
@@ -38,9 +40,9 @@ class DaemonDown(StateError):
 
 
 def excerpt(text, limit=120) -> str:
-    """A short, single-line excerpt of `text` for error messages."""
+    """A short, single-line excerpt of what a device printed, for error messages: visible (device_text.visible)."""
     text = ' '.join(str(text).split())
-    return text if len(text) <= limit else text[:limit - 3] + '...'
+    return visible(text if len(text) <= limit else text[:limit - 3] + '...', max(limit, 60))
 
 
 def command_output(source: str, result) -> str:
@@ -88,6 +90,19 @@ def require_mapping(source: str, value, what='the top level'):
     return value
 
 
+def integer(source: str, value, what: str) -> int:
+    """`value` (a number, or text of one such as '3' or ' 9216 ') as an int; anything else (a queue key 'TxQ<b>3</b>',
+    an MTU 'jumbo', a float, a list) is a StateError naming `what` and the value the device printed."""
+    if isinstance(value, bool):
+        raise StateError(source, '%s is %r, expected a number' % (what, value))
+    if isinstance(value, int):
+        return value
+    text = value.strip() if isinstance(value, str) else None
+    if text and (text.isascii() and text.isdigit() or text[0] == '-' and text[1:].isascii() and text[1:].isdigit()):
+        return int(text)
+    raise StateError(source, '%s is %s, expected a number' % (what, excerpt(repr(value), 80)))
+
+
 def as_list(value) -> list:
     """Tools print one item as an object and several as a list (lldpcli json); always return a list."""
     if value is None:
@@ -97,4 +112,4 @@ def as_list(value) -> list:
     return [value]
 
 
-__all__ = ['StateError', 'DaemonDown', 'command_output', 'load_json', 'require_mapping', 'as_list', 'excerpt']
+__all__ = ['StateError', 'DaemonDown', 'command_output', 'load_json', 'require_mapping', 'as_list', 'excerpt', 'integer']

@@ -8,13 +8,33 @@ Watchdog timers in seconds as the AVD eos_cli_config_gen schema gives them (gith
 
 from __future__ import annotations
 
-from .. import Platform, TimerRule, WatchdogRules
+from .. import Platform, SecretForms, TimerRule, WatchdogRules
 
 
 def port_name(model, cage, subport, lanes, mode):
     """Ethernet<port>/<first lane>: Ethernet1/1, and Ethernet1/5 for the second 400G of an 8-lane cage."""
     return {'name': 'Ethernet%d/%d' % (cage, 1 + subport * lanes), 'parent': 'Ethernet%d/1' % cage}
 
+
+# How EOS prints its secrets in its running configuration, as AVD's eos_cli_config_gen writes each line
+# (github.com/aristanetworks/avd, python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/: tacacs-servers.j2 at 66d0cf1d,
+# radius-server.j2 and local-users.j2 at 41a2e029, router-bgp.j2 at 000975f4, snmp-server.j2 at 026fa946,
+# enable-password.j2 at 32666f05, ntp.j2 at 0dc169fd). Type-7 keys are reversible: they are secrets as much as the
+# clear text.
+SECRETS = SecretForms(
+    lines=(
+        r'^\s*(?:tacacs|radius)-server\b.*?\bkey (?:[0-9]+ |8a )?(?P<secret>\S+)',  # tacacs-server host H key 7 K
+        r'\bneighbor \S+ password (?!shared-secret\b)(?:[0-9]+ |8a )?(?P<secret>\S+)',  # neighbor X password 7 K
+        r'^\s*snmp-server community (?P<secret>\S+)',
+        r'^\s*snmp-server host \S+(?: vrf \S+)? version (?:1|2c) (?P<secret>\S+)',
+        r'^\s*snmp-server user\b.*?\bauth \S+ (?P<secret>\S+)',
+        r'^\s*snmp-server user\b.*?\bpriv \S+ (?P<secret>\S+)',
+        r'^\s*enable (?:password|secret) (?:sha512 |[0-9]+ )?(?P<secret>\S+)',
+        r'^\s*username \S+\b.*?\b(?:secret|password) (?:sha512 |[0-9]+ )?(?P<secret>\S+)',
+        r'^\s*ntp authentication-key [0-9]+ \S+ (?:[0-9]+ )?(?P<secret>\S+)',
+    ),
+    words=('tacacs-server', 'radius-server', 'password', 'secret', 'snmp-server', 'authentication-key'),
+)
 
 PLATFORM = Platform(
     name='eos',
@@ -47,4 +67,5 @@ PLATFORM = Platform(
     lab_kinds=('ceos',),
     deploy_libraries=('napalm',),
     state_libraries=('napalm', 'anta.catalog', 'anta.device'),
+    secrets=SECRETS,
 )

@@ -34,7 +34,7 @@ from __future__ import annotations
 import re
 from typing import Any, cast
 
-from ...state import StateError, excerpt, require_mapping
+from ...state import StateError, excerpt, integer, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
 from ...state.views import identity, lossless_state, port_view
@@ -349,10 +349,12 @@ def _vni_bindings(source, data):
     bindings = {}
     for intf, block in require_mapping(source, data.get('vxlanIntfs', {}), 'vxlanIntfs').items():
         for vni, info in (block.get('vniBindings') or {}).items():
-            bindings[int(vni)] = {'vni': int(vni), 'type': 'L2', 'vxlan_if': intf, 'vlan': (info or {}).get('vlan')}
+            vni = integer(source, vni, '%s VNI' % intf)
+            bindings[vni] = {'vni': vni, 'type': 'L2', 'vxlan_if': intf, 'vlan': (info or {}).get('vlan')}
         for vni, info in (block.get('vniBindingsToVrf') or {}).items():
-            bindings[int(vni)] = {'vni': int(vni), 'type': 'L3', 'vxlan_if': intf, 'vlan': (info or {}).get('vlan'),
-                                  'vrf': (info or {}).get('vrfName')}
+            vni = integer(source, vni, '%s VNI' % intf)
+            bindings[vni] = {'vni': vni, 'type': 'L3', 'vxlan_if': intf, 'vlan': (info or {}).get('vlan'),
+                             'vrf': (info or {}).get('vrfName')}
     return bindings
 
 
@@ -447,6 +449,18 @@ def parse_bgp_evpn_vni(output) -> BgpEvpnVnis:
 
 
 # --------------------------------------------------------------------------- counters
+_QUEUE = re.compile(r'(?:TxQ|TC|UC|MC)?([0-9]{1,2})')
+
+
+def _queue(source, name, what) -> int:
+    """The number of a queue or traffic class as EOS names it ('TxQ3', 'TC3', '3'); anything else is the device's
+    error, named."""
+    match = _QUEUE.fullmatch(str(name))
+    if not match:
+        raise StateError(source, '%s %s is not a queue EOS names (TxQ<n>, TC<n> or <n>)' % (what, excerpt(repr(name), 60)))
+    return int(match.group(1))
+
+
 def parse_counters(output) -> Counters:
     """Neutral counters (state/counters.py) from the four counter commands."""
     source = 'EOS counters'
@@ -461,7 +475,7 @@ def parse_counters(output) -> Counters:
     for port, info in require_mapping(source, table, 'watchdog counters').items():
         view = ports.setdefault(port, {})
         for queue, values in ((info or {}).get('txQueues') or {}).items():
-            index = int(str(queue).replace('TxQ', ''))
+            index = _queue(source, queue, '%s watchdog queue' % port)
             view.setdefault('wd_storms', {})[index] = number(source, values.get('stuckCount', 0), '%s stuckCount' % port)
             view.setdefault('wd_restored', {})[index] = number(source, values.get('recoveryCount', 0),
                                                                '%s recoveryCount' % port)
@@ -471,7 +485,7 @@ def parse_counters(output) -> Counters:
     for port, info in require_mapping(source, egress.get('interfaces', {}), 'egress interfaces').items():
         classes = (((info or {}).get('ucastQueues') or {}).get('trafficClasses') or {})
         for name, detail in classes.items():
-            index = int(re.sub(r'\D', '', name.split('-')[0]) or 0)
+            index = _queue(source, name.split('-')[0], '%s traffic class' % port)
             dropped = sum(number(source, (dp or {}).get('droppedPackets', 0), '%s %s droppedPackets' % (port, name))
                           for dp in ((detail or {}).get('dropPrecedences') or {}).values())
             ports.setdefault(port, {}).setdefault('queue_dropped', {})[index] = dropped
@@ -479,7 +493,8 @@ def parse_counters(output) -> Counters:
         for queue, value in ((info or {}).get('queueCounters') or {}).items():
             if value == '-':
                 continue  # ECN not configured on this queue
-            ports.setdefault(port, {}).setdefault('queue_ecn_marked', {})[int(queue)] = number(
+            index = _queue(source, queue, '%s ECN queue' % port)
+            ports.setdefault(port, {}).setdefault('queue_ecn_marked', {})[index] = number(
                 source, value, '%s queue %s ECN marks' % (port, queue))
     return {'ports': ports}
 

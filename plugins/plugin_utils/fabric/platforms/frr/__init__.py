@@ -6,7 +6,24 @@
 
 from __future__ import annotations
 
-from .. import Platform
+from .. import Platform, SecretForms
+
+
+# How FRR prints secrets in its configuration (frr.conf, vtysh show running-config), after FRR's user guide
+# (https://docs.frrouting.org/en/latest/): `neighbor PEER password PASSWORD` (bgp.html), `password` and
+# `enable password` of the VTY (basic.html), `ip ospf authentication-key` and `ip ospf message-digest-key KEYID md5 KEY`
+# (ospfd.html), `key-string` of a key chain (ripd.html). SONiC's bgp container runs FRR: the same lines.
+SECRETS = SecretForms(
+    lines=(
+        r'\bneighbor \S+ password (?P<secret>\S+)\s*$',
+        r'^\s*(?:enable )?password (?P<secret>\S+)\s*$',
+        r'\bip ospf authentication-key (?P<secret>\S+)',
+        r'\bip ospf message-digest-key [0-9]+ md5 (?P<secret>\S+)',
+        r'^\s*key-string (?P<secret>\S+)',
+    ),
+    words=('password', 'authentication-key', 'message-digest-key', 'key-string'),
+)
+
 
 PLATFORM = Platform(
     name='frr',
@@ -25,4 +42,5 @@ PLATFORM = Platform(
     svi_interface='br{vlan}',  # render.py bridge_name(): the routed network's bridge holds the gateway
     lab_kinds=('linux',),
     deploy_libraries=('netmiko',),
+    secrets=SECRETS,
 )

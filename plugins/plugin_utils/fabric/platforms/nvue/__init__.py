@@ -9,13 +9,24 @@ Limits from the Cumulus Linux 5.x NVUE command reference (pfc-watchdog polling-i
 
 from __future__ import annotations
 
-from .. import Platform, TimerRule, WatchdogRules
+from .. import Platform, SecretForms, TimerRule, WatchdogRules
 
 
 def port_name(model, cage, subport, lanes, mode):
     """swp<port>, or swp<port>s<sub-port> on a split cage (`nv set interface swp1 link breakout 2x`)."""
     return {'name': 'swp%d' % cage if mode.ports == 1 else 'swp%ds%d' % (cage, subport), 'parent': 'swp%d' % cage}
 
+
+# Secrets in NVUE's configuration (nv config show), as the NVUE command reference names them
+# (https://docs.nvidia.com/networking-ethernet-software/nvue-reference/): `system aaa tacacs server <priority> secret`
+# (Set-and-Unset-Commands/TACACS/), `system aaa radius server <host> secret` (RADIUS/), `vrf <vrf> router bgp neighbor
+# <peer> password` (BGP/), `system aaa user <user> password` and `hashed-password` (User-Accounts/), and
+# `system snmp-server readonly-community <community>` (`service snmp-server` up to Cumulus Linux 5.10) and
+# `readonly-community-v6`, whose entries are named by the community (SNMP-Server/).
+SECRETS = SecretForms(
+    fields=('secret', 'password', 'hashed-password'),
+    names=('readonly-community', 'readonly-community-v6'),
+)
 
 PLATFORM = Platform(
     name='nvue',
@@ -42,4 +53,5 @@ PLATFORM = Platform(
     # NVUE keeps these for itself ("NVUE Format Reference",
     # https://docs.nvidia.com/networking-ethernet-software/cumulus-linux-515/NVUE-Format-Reference/).
     reserved_vrf_names=('auto', 'none', 'null', 'any', 'all'),
+    secrets=SECRETS,
 )

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...state import StateError, excerpt, load_json, require_mapping
+from ...state import StateError, excerpt, integer, load_json, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
 from ...state.shell import SHELL
@@ -116,15 +116,15 @@ def _split_cage(intf) -> bool:
                                               int(str(key)[:-1]) > 1 for key in breakout)
 
 
-def _ints(mapping):
-    return sorted(int(key) for key in (mapping or {}))
+def _ints(source, mapping, what):
+    return sorted(integer(source, key, what) for key in (mapping or {}))
 
 
 def lossless_from_tree(tree, operational=None, source: str = 'applied configuration') -> Lossless:
     """The neutral `lossless` state (state/views.py) of an NVUE configuration tree."""
     qos = tree.get('qos') or {}
-    poll = int(_get(qos, 'pfc-watchdog', 'polling-interval', default=100))
-    robustness = int(_get(qos, 'pfc-watchdog', 'robustness', default=3))
+    poll = integer(source, _get(qos, 'pfc-watchdog', 'polling-interval', default=100), 'pfc-watchdog polling-interval')
+    robustness = integer(source, _get(qos, 'pfc-watchdog', 'robustness', default=3), 'pfc-watchdog robustness')
     ports = {}
     for name, intf in (tree.get('interface') or {}).items():
         if (intf or {}).get('type') != 'swp' and not str(name).startswith('swp'):
@@ -135,29 +135,32 @@ def lossless_from_tree(tree, operational=None, source: str = 'applied configurat
         profiles = {kind: _get(intf, 'qos', kind, 'profile', default='default-global')
                     for kind in ('mapping', 'pfc', 'congestion-control', 'egress-scheduler')}
         mapping = _get(qos, 'mapping', profiles['mapping'], default={}) or {}
-        to_tc = {sp: int(_get(entry, 'traffic-class', default=sp)) for sp, entry in
-                 ((int(key), value) for key, value in
-                  (_get(qos, 'egress-queue-mapping', 'default-global', 'switch-priority', default={}) or {}).items())}
+        to_tc = {sp: integer(source, _get(entry, 'traffic-class', default=sp), 'switch-priority %d traffic-class' % sp)
+                 for sp, entry in ((integer(source, key, 'egress-queue-mapping switch-priority'), value) for key, value in
+                                   (_get(qos, 'egress-queue-mapping', 'default-global', 'switch-priority', default={})
+                                    or {}).items())}
         dscp_to_tc = None
         if mapping.get('dscp'):
             dscp_to_tc = {}
             for dscp, entry in mapping['dscp'].items():
-                sp = int(_get(entry, 'switch-priority', default=0))
-                dscp_to_tc[int(dscp)] = to_tc.get(sp, sp)
+                sp = integer(source, _get(entry, 'switch-priority', default=0), 'dscp %s switch-priority' % dscp)
+                dscp_to_tc[integer(source, dscp, 'qos mapping dscp')] = to_tc.get(sp, sp)
         pfc_profile = _get(qos, 'pfc', profiles['pfc'], default=None)
         pfc = []
         if isinstance(pfc_profile, dict) and _on(pfc_profile.get('rx', 'enable')) and _on(pfc_profile.get('tx', 'enable')):
-            pfc = _ints(pfc_profile.get('switch-priority'))
+            pfc = _ints(source, pfc_profile.get('switch-priority'), 'pfc switch-priority')
         queues = {}
         for tc, entry in (_get(qos, 'egress-scheduler', profiles['egress-scheduler'], 'traffic-class', default={})
                           or {}).items():
             strict = str((entry or {}).get('mode', 'dwrr')).lower() == 'strict'
-            queues.setdefault(int(tc), {'scheduler': None, 'wred': None})['scheduler'] = {
+            queues.setdefault(integer(source, tc, 'egress-scheduler traffic-class'),
+                              {'scheduler': None, 'wred': None})['scheduler'] = {
                 'type': 'STRICT' if strict else 'DWRR', 'weight': None if strict else (entry or {}).get('bw-percent')}
         for tc, entry in (_get(qos, 'congestion-control', profiles['congestion-control'], 'traffic-class', default={})
                           or {}).items():
             if _on((entry or {}).get('ecn', 'disable')):
-                queues.setdefault(int(tc), {'scheduler': None, 'wred': None})['wred'] = {
+                queues.setdefault(integer(source, tc, 'congestion-control traffic-class'),
+                                  {'scheduler': None, 'wred': None})['wred'] = {
                     'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': entry.get('min-threshold'),
                     'max_bytes': entry.get('max-threshold'), 'probability': entry.get('probability', 100)}
         watchdog_on = _on(_get(intf, 'qos', 'pfc-watchdog', 'state', default='disable'))
@@ -166,10 +169,11 @@ def lossless_from_tree(tree, operational=None, source: str = 'applied configurat
         mtu = _get(intf, 'link', 'mtu', default=9216)
         if operational and name in operational:
             mtu = operational[name]['mtu']
-        lossless_pool = int(_get(qos, 'traffic-pool', 'default-lossless', 'memory-percent', default=0) or 0) > 0 or \
-            int(_get(qos, 'traffic-pool', 'roce-lossless', 'memory-percent', default=0) or 0) > 0
+        lossless_pool = any(integer(source, _get(qos, 'traffic-pool', pool, 'memory-percent', default=0) or 0,
+                                    'traffic-pool %s memory-percent' % pool) > 0 for pool in ('default-lossless', 'roce-lossless'))
         ports[name] = port_view(
-            mtu=int(mtu), trust={'l3': 'dscp', 'l2': 'cos', 'both': 'both', 'port': 'port'}.get(str(mapping.get('trust'))),
+            mtu=integer(source, mtu, 'interface %s mtu' % name),
+            trust={'l3': 'dscp', 'l2': 'cos', 'both': 'both', 'port': 'port'}.get(str(mapping.get('trust'))),
             dscp_to_tc=dscp_to_tc, dscp_map='qos mapping %s' % profiles['mapping'] if dscp_to_tc else None,
             pfc=pfc, pfcwd=pfc if watchdog else [], watchdog=watchdog, poll_ms=poll,
             tc_to_pg=identity(range(8)), tc_to_queue=identity(range(8)), pfc_to_queue=to_tc or identity(range(8)),
@@ -214,7 +218,8 @@ def parse_interfaces(output) -> dict[str, Interface]:
             if '.' in address:
                 addresses.append({'family': 'inet', 'address': address, 'prefixlen': int(length) if length.isdigit() else None})
         up = str(oper).lower() == 'up'
-        interfaces[name] = {'ifname': name, 'mtu': int(link['mtu']), 'operstate': 'UP' if up else 'DOWN',
+        interfaces[name] = {'ifname': name, 'mtu': integer(source, link['mtu'], 'interface %s mtu' % name),
+                            'operstate': 'UP' if up else 'DOWN',
                             'admin_up': str(admin).lower() == 'up', 'lower_up': up, 'master': None,
                             'kind': body.get('type'), 'vxlan': None, 'addresses': addresses}
     return interfaces
@@ -287,10 +292,7 @@ def parse_evpn_vni(output) -> dict[Any, EvpnVni]:
         return {}
     vnis: dict[Any, EvpnVni] = {}
     for key, info in require_mapping(source, data).items():
-        try:
-            vni = int(key)
-        except ValueError:
-            raise StateError(source, 'VNI key %r is not a number' % excerpt(key, 30)) from None
+        vni = integer(source, key, 'VNI key')
         info = require_mapping(source, info or {}, 'VNI %s' % key)
         remote = info.get('remote-vtep') or {}
         vteps = sorted(remote) if isinstance(remote, dict) else sorted(str(item) for item in remote)
@@ -311,7 +313,7 @@ def parse_bgp_evpn_vni(output) -> BgpEvpnVnis:
     for key, entry in (_get(tree, 'evpn', 'vni', default={}) or {}).items():
         targets = (entry or {}).get('route-target') or {}
         both = sorted(targets.get('both') or {})
-        vni = int(key)
+        vni = integer(source, key, 'evpn vni key')
         vnis[vni] = {'vni': vni, 'type': 'L2', 'rd': (entry or {}).get('rd'), 'originator_ip': None,
                      'in_kernel': vni in operational,
                      'import_rts': sorted(set(both) | set(targets.get('import') or {})),

@@ -8,7 +8,7 @@ Limits from SONiC's YANG models (sonic-buildimage src/sonic-yang-models: sonic-p
 
 from __future__ import annotations
 
-from .. import ModelSection, Platform, TimerRule, WatchdogRules
+from .. import ModelSection, Platform, SecretForms, TimerRule, WatchdogRules
 
 # The pools every SKU has, as sonic-swss buffermgrd and orchagent name them: the lossless PGs' ingress pool and the
 # egress lossless pool (on Spectrum the SKU's whole buffer).
@@ -75,6 +75,16 @@ def hardware_facts(model):
     return {'sonic': {'platform': sonic['platform'], 'hwsku': sonic['hwsku']} if sonic else None}
 
 
+# Secrets in CONFIG_DB as sonic-buildimage's YANG models define them (src/sonic-yang-models/yang-models/):
+# sonic-system-tacacs.yang at 01688967 (TACPLUS|global and TACPLUS_SERVER|<address> passkey), sonic-system-radius.yang
+# at 8e991bc2 (RADIUS|global and RADIUS_SERVER|<address> passkey), sonic-snmp.yang at 0c4a8a4e (SNMP_COMMUNITY keyed by
+# the community itself; SNMP_USER's authentication and encryption passwords). The bgp container's FRR prints FRR's.
+SECRETS = SecretForms(
+    fields=('passkey', 'SNMP_USER_AUTH_PASSWORD', 'SNMP_USER_ENCRYPTION_PASSWORD'),
+    names=('SNMP_COMMUNITY',),
+)
+
+
 PLATFORM = Platform(
     name='sonic',
     title='SONiC (CONFIG_DB + FRR)',
@@ -106,4 +116,5 @@ PLATFORM = Platform(
     # sonic-vm runs the whole SONiC image (sshd, sonic-utilities with GCU) that the deploy drives.
     lab_kinds=('sonic-vm', 'sonic-vs'),
     deploy_libraries=('netmiko',),
+    secrets=SECRETS,
 )

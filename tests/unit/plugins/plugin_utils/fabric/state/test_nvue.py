@@ -148,7 +148,7 @@ def test_counters_per_port_loops():
     (nvue.parse_bgp_summary, {'rc': 1, 'stdout': '', 'stderr': 'Error: vrf default not found'}, 'command failed \\(rc 1\\)'),
     (nvue.parse_bgp_summary, '{"swp51": {"remote-as": 65199}}', 'neighbour swp51 has no state'),
     (nvue.parse_bgp_summary, '{"error": "Not Found"}', 'NVUE error: Not Found'),
-    (nvue.parse_evpn_vni, '{"vni10": {}}', "VNI key 'vni10' is not a number"),
+    (nvue.parse_evpn_vni, '{"vni10": {}}', "VNI key is 'vni10', expected a number"),
     (nvue.parse_counters, ['{}', ''], 'does not start with a port marker|empty output'),
     (nvue.parse_counters, ['== swp1\n{"pfc-stats": {"3": {"rx-pause-frames": "lots"}}}', '== swp1\n{}'],
      'rx-pause-frames is not a number'),

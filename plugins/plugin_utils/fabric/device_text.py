@@ -1,0 +1,200 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Text a device gave, as a person may see it: no secret, nothing a terminal or a report interprets, a bounded length.
+
+What a switch or a server prints is the device's, not ours. A broken or hostile one prints ESC and OSC sequences
+(clear the screen, set the window title; AWX renders ANSI in job output), a CR or a newline that forges lines of a
+message, bidi overrides and look-alike letters, lone surrogates (what a JSON writer prints for a byte that is not
+UTF-8), megabytes, and its own secrets. Every path that shows such text to a person goes through here:
+
+    mask(text) / mask_data(data)   every secret form the platforms declare (Platform.secrets: type-7 keys, BGP
+                                   neighbour passwords, SNMP communities, TACACS+/RADIUS passkeys and secrets) and
+                                   every crypt(3) hash, replaced by a placeholder
+    visible(text, limit)           printable ASCII only: anything else escaped the way Python writes it (\\x1b, \\n,
+                                   \\u0430, \\udcff), cut to `limit` characters saying how many more there were
+    shown(text, limit)             both
+
+mask_data() is applied where gathered state and switch text enter the controller (validate_gather, switch_deploy),
+so nothing downstream (results, reports, -v output, custom stats) holds a secret; visible() where text leaves for a
+person (the task messages, report.md, report.html, deploy errors). report.json keeps each gathered value whole
+(masked), for machines.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+
+from .platforms import SecretForms, registered
+
+MASKED = '<secret>'
+HASH_MASK = '<password hash>'
+LIMIT = 300  # characters of one device value in a message or a report line
+_CUT_ROOM = 40  # room kept for the note that says how much was cut, so that visible() of visible() changes nothing
+# Any crypt(3) hash (`$6$salt$...`, `$y$...`, `$1$...`), also one a switch already holds.
+CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'",]+')
+_SPECIAL = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
+
+
+# --------------------------------------------------------------------------- visible
+def _escape(char) -> str:
+    code = ord(char)
+    if char in _SPECIAL:
+        return _SPECIAL[char]
+    if code < 0x100:
+        return '\\x%02x' % code
+    return '\\u%04x' % code if code < 0x10000 else '\\U%08x' % code
+
+
+def visible(value, limit=LIMIT, lines=False) -> str:
+    """`value` as printable ASCII of at most `limit` characters: control, format and non-ASCII characters escaped
+    (a look-alike 'а' is \\u0430), newlines too unless `lines` (a diff keeps its lines, each made visible). Text
+    longer than `limit` is cut, saying how many characters were left out."""
+    text = value if isinstance(value, str) else str(value)
+    if text.isascii() and (text.isprintable() or lines and text.replace('\n', '').isprintable()):
+        return text if len(text) <= limit else _cut(text[:max(limit - _CUT_ROOM, 1)], len(text) - max(limit - _CUT_ROOM, 1))
+    out, size, room = [], 0, max(limit - _CUT_ROOM, 1)
+    for index, char in enumerate(text):
+        piece = char if ' ' <= char <= '~' or lines and char == '\n' else _escape(char)
+        if size + len(piece) > room and (len(text) - index > 1 or size + len(piece) > limit):
+            return _cut(''.join(out), len(text) - index)
+        out.append(piece)
+        size += len(piece)
+    return ''.join(out)
+
+
+def _cut(text, left_out) -> str:
+    return '%s ...[%d more characters]' % (text, left_out)
+
+
+# --------------------------------------------------------------------------- secrets
+@functools.lru_cache(maxsize=1)
+def _forms():
+    """(line patterns, secret fields, fields whose entries are named by a secret, a quick test) of every platform."""
+    forms = [platform.secrets for platform in registered().values()] + [SecretForms()]
+    lines = tuple(re.compile(pattern) for form in forms for pattern in form.lines)
+    fields = frozenset(name.lower() for form in forms for name in form.fields)
+    names = frozenset(name.lower() for form in forms for name in form.names)
+    words = sorted(fields | names | {word for form in forms for word in form.words}, key=len, reverse=True)
+    quick = re.compile('|'.join(re.escape(word) for word in words) + r'|\$', re.IGNORECASE)
+    field = re.compile(r'(?P<open>(?<![\w-])["\']?(?:%s)["\']?\s*[:=]\s*)(?P<value>"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^\s,}]+)'
+                       % '|'.join(re.escape(name) for name in sorted(fields, key=len, reverse=True)), re.IGNORECASE)
+    return lines, fields, names, quick, field
+
+
+def forget_forms():
+    """Read the platforms' secret forms again (the registry changed: tests add a platform folder)."""
+    _forms.cache_clear()
+
+
+def mask(text, hashes=None, secrets=()):
+    """`text` without secrets: a hash of `hashes` ({user: hash}, aifabric_switch_users) named after its variable,
+    each of `secrets` (login passwords) as ********, every secret form of every platform as <secret>, any other
+    crypt hash as <password hash>. Text in no secret form is returned as it is (the same object)."""
+    if not text or not isinstance(text, str):
+        return text
+    for name, value in (hashes or {}).items():
+        if value:
+            text = text.replace(value, '<hash of aifabric_switch_users.%s>' % name)
+    for value in secrets:
+        if value:
+            text = text.replace(value, '********')
+    lines, _fields, names, quick, field = _forms()
+    if not quick.search(text):
+        return text
+    stripped = text.lstrip()
+    if stripped[:1] in '{[':  # a JSON document (CONFIG_DB, NVUE's configuration): its structure says what is secret
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, (dict, list)):
+            masked = mask_data(data)
+            return text if masked is data else json.dumps(masked, indent=1)
+    out, block, child = [], None, None  # a key whose entries are named by a secret: its indentation, its entries'
+    for line in text.split('\n'):
+        indent, key = _line_key(line)
+        if block is not None and line.strip():
+            if indent <= block:
+                block = None
+            elif key is not None and indent == (child if child is not None else indent):
+                child = indent
+                out.append(_ENTRY.sub(r'\1\2%s\2' % MASKED, line, count=1))
+                continue
+        if key is not None and key.lower() in names and re.search(r':\s*\{?\s*$', line):
+            block, child = indent, None
+        line = CRYPT_HASH.sub(HASH_MASK, line) if '$' in line else line
+        for pattern in lines:
+            line = pattern.sub(_masker, line)
+        out.append(field.sub(_field_masker, line))
+    return '\n'.join(out)
+
+
+_ENTRY = re.compile(r'^([+-]?\s*)(["\']?)[^\s"\':]+\2(?=\s*:)')
+_KEY = re.compile(r'^[+-]?(\s*)["\']?([^\s"\':]+)["\']?\s*:')
+
+
+def _line_key(line):
+    """(indentation, key) of a YAML or indented-JSON line, a diff's +/- marker left aside; key None: not a key line."""
+    match = _KEY.match(line)
+    if match is None:
+        return len(line) - len(line.lstrip(' +-')), None
+    return len(match.group(1)), match.group(2)
+
+
+_PLACEHOLDERS = (MASKED, HASH_MASK, '<hash of ', '********')
+
+
+def _masker(match) -> str:
+    start, end = match.span('secret')
+    if match.string.startswith(_PLACEHOLDERS, start):
+        return match.group(0)  # masked already (a crypt hash, or by another platform's form of the same line)
+    whole, offset = match.group(0), match.start()
+    return whole[:start - offset] + MASKED + whole[end - offset:]
+
+
+def _field_masker(match) -> str:
+    value = match.group('value')
+    if value.strip('"\'').startswith(_PLACEHOLDERS):
+        return match.group(0)
+    return match.group('open') + ('"%s"' % MASKED if value[:1] == '"' else "'%s'" % MASKED if value[:1] == "'" else MASKED)
+
+
+def mask_data(data, hashes=None, secrets=()):
+    """`data` (gathered state: mappings, lists, text) with every secret masked: text as mask() does, the value of a
+    secret field, the names of the entries of a community list (SNMP_COMMUNITY, readonly-community), and mapping keys
+    that are configuration lines (EOS's running-config tree). The parts without a secret are the same objects."""
+    _lines, fields, names, _quick, _field = _forms()
+    if isinstance(data, str):
+        return mask(data, hashes, secrets)
+    if isinstance(data, dict):
+        masked, changed = {}, False
+        for number, (key, value) in enumerate(data.items(), 1):
+            name = str(key).lower()
+            new_key = mask(key, hashes, secrets) if isinstance(key, str) else key
+            if name in fields and isinstance(value, (str, int)) and value != '':
+                new_value = MASKED
+            elif name in names and isinstance(value, dict):
+                new_value = {'%s %d' % (MASKED, index): mask_data(entry, hashes, secrets)
+                             for index, entry in enumerate(value.values(), 1)} if value else value
+            else:
+                new_value = mask_data(value, hashes, secrets)
+            if new_key in masked:
+                new_key = '%s %d' % (new_key, number)  # two lines that differed only in their secret
+            changed = changed or new_key is not key or new_value is not value
+            masked[new_key] = new_value
+        return masked if changed else data
+    if isinstance(data, list):
+        masked = [mask_data(value, hashes, secrets) for value in data]
+        return data if all(new is old for new, old in zip(masked, data)) else masked
+    return data
+
+
+def shown(text, limit=LIMIT, lines=False, hashes=None, secrets=()) -> str:
+    """Device text as a person sees it: masked, then visible."""
+    return visible(mask(text, hashes, secrets) if isinstance(text, str) else text, limit, lines)
+
+
+__all__ = ['mask', 'mask_data', 'visible', 'shown', 'forget_forms', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']
