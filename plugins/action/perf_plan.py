@@ -60,7 +60,9 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail('Unknown perf option(s) %s (allowed: %s)' % (', '.join(sorted(unknown)), allowed))
         readiness = {}
         for name in hosts:
-            values = hostvars.get(name, {}) if name != me else dict(hostvars.get(name, {}), **task_vars)
+            # This host's own registered results are in task_vars; another's are read key by key: copying a host's
+            # hostvars whole templates each of them, ansible_inventory_sources among them (the text of -i).
+            values = task_vars if name == me else hostvars.get(name, {})
             readiness[name] = perf.host_readiness(design.device(name), facts_of(values.get(args['gpu_var']), 'aifabric_gpu'),
                                                   facts_of(values.get(args['rnic_var']), 'aifabric_rnic'),
                                                   tools_of(values.get(args['tools_var'])))

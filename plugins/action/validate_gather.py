@@ -89,7 +89,9 @@ class TaskConnection:
             raise ReadFailed(self.device, 'reading its state', 'connection %s cannot pass a script on standard input '
                              '(ssh, paramiko_ssh, local and the container connections can)' % self.name)
         shell = ' '.join(part for part in (self.action._compute_environment_string(), '/bin/sh') if part)
-        return self.action._low_level_execute_command(shell, in_data=script)
+        # Bytes: the connection writes them to the shell's standard input as they are (the local connection of
+        # ansible-core 2.19 refuses text there).
+        return self.action._low_level_execute_command(shell, in_data=script.encode('utf-8'))
 
     def run_module(self, name, args):
         """The module's one fact, or its whole result when it failed (the parser reports it)."""

@@ -33,17 +33,17 @@ def inventory_sources(task_vars=None) -> list:
 
 
 def destination_problem(path, what, sources, allow_system=False) -> str:
-    """Why generated files must not go to `path` ('' when they may): it lies in or holds an inventory source, or it
-    is a system directory (unless `allow_system`). The sentence names `what` the directory is for and the path."""
+    """Why generated files must not go to `path` ('' when they may): it is a system directory (unless `allow_system`),
+    or it lies in or holds an inventory source. The sentence names `what` the directory is for and the path."""
     absolute = os.path.abspath(os.path.expanduser(path))
+    system = '' if allow_system else system_directory(absolute)
+    if system:
+        return 'The %s %s %s: choose a directory of your own, or %s.' % (what, absolute, system, SYSTEM_HINT)
     conflict = inventory_conflict(absolute, sources)
     if conflict:
         return ('The %s %s %s, so the generated files would break the inventory on the next run. Choose a directory '
                 'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that sets '
                 'this directory).' % (what, absolute, conflict))
-    system = '' if allow_system else system_directory(absolute)
-    if system:
-        return 'The %s %s %s: choose a directory of your own, or %s.' % (what, absolute, system, SYSTEM_HINT)
     return ''
 
 
