@@ -196,7 +196,9 @@ class ActionModule(ActionBase):
             try:
                 if problem:
                     raise report.ReportError(problem)
-                paths['prometheus_file'] = report.write_files(directory, {name: textfile})[name]
+                # alone, the textfile is the report's 'prometheus' (as before output_dir wrote one beside the reports)
+                paths['prometheus_file' if args['output_dir'] else 'prometheus'] = \
+                    report.write_files(directory, {name: textfile})[name]
             except report.ReportError as exc:
                 problems.append(str(exc))
         return paths, '; '.join(problems)

@@ -15,6 +15,7 @@ opens from the output directory offline.
 
 from __future__ import annotations
 
+import errno
 import html
 import json
 import math
@@ -564,6 +565,10 @@ def write_files(directory, contents) -> dict:
     staged = []
     try:
         os.makedirs(directory, exist_ok=True)
+        for name in contents:  # what a rename cannot replace is found before any file is replaced
+            path = os.path.join(directory, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                raise IsADirectoryError(errno.EISDIR, 'a directory is in the way', path)
         for name, text in contents.items():
             handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, suffix='.tmp', dir=directory)
             staged.append((temporary, os.path.join(directory, name)))
@@ -578,8 +583,9 @@ def write_files(directory, contents) -> dict:
                 os.unlink(temporary)
             except OSError:
                 pass
-        raise ReportError('cannot write the reports in %s: %s' % (
-            directory, exc.strerror or exc)) from None
+        raise ReportError('cannot write the reports in %s: %s%s' % (
+            directory, exc.strerror or exc, ' (%s)' % exc.filename if exc.filename and exc.filename != directory else '')
+        ) from None
     return {name: path for name, (_temporary, path) in zip(contents, staged)}
 
 

@@ -132,7 +132,8 @@ class DeviceShell:
         self.scripts = []
 
     def __call__(self, cmd, sudoable=True, in_data=None, **_kwargs):
-        self.scripts.append(in_data if in_data is not None else cmd)
+        assert in_data is None or isinstance(in_data, bytes), 'a connection takes bytes on standard input'
+        self.scripts.append(in_data.decode() if in_data is not None else cmd)
         answer = self.answers[min(len(self.scripts), len(self.answers)) - 1]
         if isinstance(answer, BaseException):
             raise answer
@@ -276,7 +277,7 @@ def test_gather_runs_the_script_on_stdin_with_the_task_environment(action_loader
             patch.object(action, '_compute_environment_string', return_value="PATH='/opt/frr bin:/usr/bin'"):
         action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert shell.call_args.args == ("PATH='/opt/frr bin:/usr/bin' /bin/sh",)
-    assert shell.call_args.kwargs['in_data'].startswith('d=$(mktemp -d)')
+    assert shell.call_args.kwargs['in_data'].startswith(b'd=$(mktemp -d)')
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
     action._connection.has_pipelining, action._connection.transport = False, 'ansible.netcommon.network_cli'
     with pytest.raises(AnsibleActionFail, match='leaf001: reading its state failed: connection ansible.netcommon.network_cli cannot pass a script'):

@@ -1,0 +1,191 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Device text as a person sees it (device_text.py): every secret form each NOS prints is masked, and nothing a device
+prints reaches a terminal or a report as control characters, look-alike letters or megabytes.
+
+Each secret form is written the way the vendor documents it (the source is beside each case); the platform that
+prints it declares it (Platform.secrets), and mask() applies every platform's forms to whatever it is given.
+"""
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import (
+    HASH_MASK, MASKED, mask, mask_data, shown, visible)
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import SecretForms, registered
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
+from tests.unit.plugins.plugin_utils.fabric.state.recorded import recorded
+
+AVD = 'github.com/aristanetworks/avd python-avd/pyavd/_eos_cli_config_gen/j2templates/eos/'
+YANG = 'github.com/sonic-net/sonic-buildimage src/sonic-yang-models/yang-models/'
+NVUE = 'docs.nvidia.com/networking-ethernet-software/nvue-reference/Set-and-Unset-Commands/'
+FRR = 'docs.frrouting.org/en/latest/'
+SHA512 = '$6$rounds=5000$saltsaltsalt$' + 'H' * 86
+
+# (platform, form, text as the NOS prints it, the secret, what stays readable, source)
+FORMS = [
+    ('eos', 'TACACS+ server type-7 key', 'tacacs-server host 10.1.1.1 vrf MGMT key 7 070E33455D1D18544541',
+     '070E33455D1D18544541', 'tacacs-server host 10.1.1.1 vrf MGMT key 7', AVD + 'tacacs-servers.j2 at 66d0cf1d'),
+    ('eos', 'TACACS+ global type-7 key', 'tacacs-server key 7 0207165218120E',
+     '0207165218120E', 'tacacs-server key 7', AVD + 'tacacs-servers.j2 at 66d0cf1d'),
+    ('eos', 'RADIUS server type-7 key', 'radius-server host 10.1.1.2 vrf MGMT timeout 5 key 7 011057175804575D72',
+     '011057175804575D72', 'radius-server host 10.1.1.2 vrf MGMT timeout 5 key 7', AVD + 'radius-server.j2 at 41a2e029'),
+    ('eos', 'BGP neighbour type-7 password', '   neighbor 10.0.0.1 password 7 AQQVlkDOx0u5NfrmOmlqNQ==',
+     'AQQVlkDOx0u5NfrmOmlqNQ==', 'neighbor 10.0.0.1 password 7', AVD + 'router-bgp.j2 at 000975f4'),
+    ('eos', 'BGP peer group type-7 password', '   neighbor SPINES password 7 q+VNViP5i4rVjW1cxFv2wA==',
+     'q+VNViP5i4rVjW1cxFv2wA==', 'neighbor SPINES password 7', AVD + 'router-bgp.j2 at 000975f4'),
+    ('eos', 'SNMP community', 'snmp-server community s3cretRO view all ro SNMP-ACL',
+     's3cretRO', 'snmp-server community', AVD + 'snmp-server.j2 at 026fa946'),
+    ('eos', 'SNMP trap host community', 'snmp-server host 10.9.9.9 vrf MGMT version 2c trapS3cret',
+     'trapS3cret', 'snmp-server host 10.9.9.9 vrf MGMT version 2c', AVD + 'snmp-server.j2 at 026fa946'),
+    ('eos', 'SNMPv3 user passphrases', 'snmp-server user ops RO v3 auth sha authPassPhrase1 priv aes privPassPhrase2',
+     'authPassPhrase1', 'snmp-server user ops RO v3 auth sha', AVD + 'snmp-server.j2 at 026fa946'),
+    ('eos', 'SNMPv3 user privacy passphrase', 'snmp-server user ops RO v3 auth sha authPassPhrase1 priv aes privPassPhrase2',
+     'privPassPhrase2', 'priv aes', AVD + 'snmp-server.j2 at 026fa946'),
+    ('eos', 'enable password hash', 'enable password sha512 ' + SHA512,
+     SHA512, 'enable password sha512', AVD + 'enable-password.j2 at 32666f05'),
+    ('eos', 'local user secret', 'username admin privilege 15 role network-admin secret sha512 ' + SHA512,
+     SHA512, 'username admin privilege 15 role network-admin secret sha512', AVD + 'local-users.j2 at 41a2e029'),
+    ('eos', 'NTP authentication key', 'ntp authentication-key 1 sha1 7 0202165D1A0B1C',
+     '0202165D1A0B1C', 'ntp authentication-key 1 sha1 7', AVD + 'ntp.j2 at 0dc169fd'),
+    ('sonic', 'TACPLUS global passkey (CONFIG_DB)', '{"TACPLUS": {"global": {"auth_type": "pap", "passkey": "tacKey1"}}}',
+     'tacKey1', '"auth_type": "pap"', YANG + 'sonic-system-tacacs.yang at 01688967'),
+    ('sonic', 'TACPLUS_SERVER passkey (CONFIG_DB)',
+     '{"TACPLUS_SERVER": {"10.1.1.1": {"priority": "1", "tcp_port": "49", "passkey": "perServer9"}}}',
+     'perServer9', '"10.1.1.1"', YANG + 'sonic-system-tacacs.yang at 01688967'),
+    ('sonic', 'TACPLUS passkey (sonic-db-cli HGETALL)', "{'auth_type': 'pap', 'passkey': 'tacKey1', 'timeout': '5'}",
+     'tacKey1', "'timeout': '5'", YANG + 'sonic-system-tacacs.yang at 01688967'),
+    ('sonic', 'RADIUS passkey (CONFIG_DB)', '{"RADIUS_SERVER": {"10.1.1.2": {"passkey": "rad1us", "auth_port": "1812"}}}',
+     'rad1us', '"auth_port": "1812"', YANG + 'sonic-system-radius.yang at 8e991bc2'),
+    ('sonic', 'SNMP community (CONFIG_DB key)', '{"SNMP_COMMUNITY": {"c0mmun1ty": {"TYPE": "RO"}}}',
+     'c0mmun1ty', '"TYPE": "RO"', YANG + 'sonic-snmp.yang at 0c4a8a4e'),
+    ('sonic', 'SNMP community (a config_db.json diff line)',
+     '     "SNMP_COMMUNITY": {\n+        "c0mmun1ty": {\n+            "TYPE": "RO"\n+        }\n     },',
+     'c0mmun1ty', '"TYPE": "RO"', YANG + 'sonic-snmp.yang at 0c4a8a4e'),
+    ('sonic', 'SNMPv3 user passwords (CONFIG_DB)',
+     '{"SNMP_USER": {"ops1": {"SNMP_USER_TYPE": "Priv", "SNMP_USER_AUTH_PASSWORD": "authP4ssword",'
+     ' "SNMP_USER_ENCRYPTION_PASSWORD": "encP4ssword"}}}',
+     'authP4ssword', '"SNMP_USER_TYPE": "Priv"', YANG + 'sonic-snmp.yang at 0c4a8a4e'),
+    ('nvue', 'TACACS+ server secret (nv config show -o json)',
+     '[{"set": {"system": {"aaa": {"tacacs": {"server": {"5": {"host": {"192.168.0.30": {}}, "secret": "mytacacskey"}}}}}}}]',
+     'mytacacskey', '"192.168.0.30"', NVUE + 'TACACS/'),
+    ('nvue', 'RADIUS server secret (nv config show, YAML)',
+     'system:\n  aaa:\n    radius:\n      server:\n        192.168.0.254:\n          secret: myradiuskey\n          port: 42\n',
+     'myradiuskey', 'port: 42', NVUE + 'RADIUS/'),
+    ('nvue', 'BGP neighbour password (nv config diff)',
+     '        neighbor:\n          swp51:\n+           password: myBgpPass\n            remote-as: external\n',
+     'myBgpPass', 'remote-as: external', NVUE + 'BGP/'),
+    ('nvue', 'SNMP read-only community (YAML)',
+     'system:\n  snmp-server:\n    readonly-community:\n      simplepassword:\n        access:\n          any: {}\n'
+     '    state: enabled\n',
+     'simplepassword', 'state: enabled', NVUE + 'SNMP-Server/'),
+    ('nvue', 'SNMP read-only community (JSON)',
+     '{"service": {"snmp-server": {"readonly-community-v6": {"v6community": {"access": {"any": {}}}}}}}',
+     'v6community', '"access"', NVUE + 'SNMP-Server/'),
+    ('nvue', 'user password', '{"system": {"aaa": {"user": {"ops": {"password": "plainPass", "role": "system-admin"}}}}}',
+     'plainPass', '"role": "system-admin"', NVUE + 'User-Accounts/'),
+    ('frr', 'BGP neighbour password', ' neighbor 10.0.0.1 password frrBgpPass',
+     'frrBgpPass', 'neighbor 10.0.0.1 password', FRR + 'bgp.html'),
+    ('frr', 'VTY password', 'password zebraPass', 'zebraPass', 'password', FRR + 'basic.html'),
+    ('frr', 'enable password', 'enable password enablePass', 'enablePass', 'enable password', FRR + 'basic.html'),
+    ('frr', 'OSPF authentication key', ' ip ospf authentication-key ospfKey1', 'ospfKey1', 'ip ospf authentication-key',
+     FRR + 'ospfd.html'),
+    ('frr', 'OSPF MD5 key', ' ip ospf message-digest-key 1 md5 md5Key22', 'md5Key22', 'ip ospf message-digest-key 1 md5',
+     FRR + 'ospfd.html'),
+    ('frr', 'key chain key-string', '  key-string chainKey3', 'chainKey3', 'key-string', FRR + 'ripd.html'),
+]
+
+
+@pytest.mark.parametrize('platform, form, text, secret, kept, source', FORMS,
+                         ids=['%s: %s' % (case[0], case[1]) for case in FORMS])
+def test_every_secret_form_is_masked(platform, form, text, secret, kept, source):  # pylint: disable=unused-argument
+    masked = mask(text)
+    assert secret not in masked, masked
+    assert kept in masked and (MASKED in masked or HASH_MASK in masked), masked
+    assert secret not in json.dumps(mask_data({'stdout': text, 'lines': [text]}))
+
+
+def test_every_platform_declares_its_secret_forms():
+    """A NOS prints secrets somewhere: a platform folder without its forms would show them."""
+    for name, platform in registered().items():
+        assert isinstance(platform.secrets, SecretForms) and platform.secrets != SecretForms(), name
+        assert any(case[0] == name for case in FORMS), 'no secret form of %s is tested' % name
+
+
+def test_crypt_hashes_are_masked_on_every_path():
+    assert SHA512 not in mask('hashed-password: %s' % SHA512)
+    assert mask('x $y$j9T$salt$hash y') == 'x %s y' % HASH_MASK
+
+
+def test_configuration_line_keys_are_masked_too():
+    """EOS's running-config as eAPI JSON: the lines are the keys of the tree."""
+    tree = {'cmds': {'tacacs-server key 7 0207165218120E': None,
+                     'router bgp 65000': {'cmds': {'neighbor 10.0.0.1 password 7 AQQVlk==': None,
+                                                   'neighbor 10.0.0.1 send-community extended': None}}}}
+    masked = json.dumps(mask_data(tree))
+    assert '0207165218120E' not in masked and 'AQQVlk==' not in masked
+    assert 'neighbor 10.0.0.1 send-community extended' in masked
+
+
+def test_two_communities_stay_two_entries():
+    masked = mask_data({'SNMP_COMMUNITY': {'one': {'TYPE': 'RO'}, 'two': {'TYPE': 'RW'}}})
+    assert sorted(entry['TYPE'] for entry in masked['SNMP_COMMUNITY'].values()) == ['RO', 'RW']
+
+
+def test_text_without_a_secret_is_the_same_object():
+    text = 'interface Ethernet1/1\n   mtu 9214\n   neighbor 10.0.0.1 send-community extended\n'
+    assert mask(text) is text
+    data = {'stdout': text, 'rc': 0}
+    assert mask_data(data) is data
+
+
+@pytest.mark.parametrize('platform', sorted(registered()) + ['host'])
+def test_masking_changes_nothing_a_check_reads(platform):
+    """Every recorded output of the platform, masked as validate_gather masks what it reads, parses to the same
+    neutral state: the forms touch secrets only."""
+    for model, raw in recorded(platform):
+        gatherer = gatherer_for(model)
+        for key, output in raw.items():
+            assert gatherer.parse(key, mask_data(output)) == gatherer.parse(key, output), (model['name'], key)
+
+
+# --------------------------------------------------------------------------- visible
+@pytest.mark.parametrize('text, expected', [
+    ('spine\udcff001', 'spine\\udcff001'),  # what a JSON writer prints for a byte that is not UTF-8
+    ('\x1b]0;owned\x07\x1b[2Jleaf', '\\x1b]0;owned\\x07\\x1b[2Jleaf'),  # OSC window title, clear screen
+    ('leaf001\r\nERROR forged line', 'leaf001\\r\\nERROR forged line'),
+    ('l\u0430b', 'l\\u0430b'),  # a Cyrillic a that looks like lab
+    ('\u202eevil', '\\u202eevil'),  # bidi override
+    ('<script>alert(1)</script>', '<script>alert(1)</script>'),  # printable: the report formats escape it
+    ('\U0001F600', '\\U0001f600'),
+])
+def test_visible_escapes_what_a_terminal_or_a_reader_would_take_for_something_else(text, expected):
+    assert visible(text) == expected
+
+
+def test_visible_bounds_the_length_and_says_what_it_cut():
+    huge = 'x' * 10 * 1024 * 1024
+    shown_text = visible(huge)
+    assert len(shown_text) <= 300 and shown_text.endswith('...[%d more characters]' % (len(huge) - 260))
+    wide = '\u0430' * 1000
+    assert len(visible(wide)) <= 300 and 'more characters]' in visible(wide)
+
+
+def test_visible_keeps_the_lines_of_a_diff_when_asked():
+    assert visible('-a\x1b\n+b\r', lines=True) == '-a\\x1b\n+b\\r'
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(max_size=400), st.integers(min_value=60, max_value=400))
+def test_visible_is_printable_ascii_bounded_and_stable(text, limit):
+    out = visible(text, limit)
+    assert out.isascii() and out.isprintable() and len(out) <= limit
+    assert visible(out, limit) == out
+
+
+def test_shown_masks_then_makes_visible():
+    assert shown('tacacs-server key 7 0207165218120E\n\x1b[2J') == 'tacacs-server key 7 %s\\n\\x1b[2J' % MASKED
