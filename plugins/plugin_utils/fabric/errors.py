@@ -8,8 +8,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .device_text import visible
+
 
 _PLAIN_KEY = re.compile(r'[A-Za-z0-9_-]{1,64}')
+REPORT_LINE = 2000  # characters of one problem in the report
 
 
 def format_path(parts) -> str:
@@ -54,9 +57,10 @@ class Issue:
 
 
 def _short(value) -> str:
-    """repr() of the value, bounded: control characters and newlines are escaped, never printed raw."""
+    """ascii() of the value, bounded: control characters, newlines and every letter beyond ASCII are escaped, never
+    printed raw (a Cyrillic 'а' in 'lаb' shows as 'l\\u0430b', not as a look-alike of 'lab')."""
     try:
-        text = repr(value)
+        text = ascii(value)
     except Exception:  # a hostile object's __repr__
         text = '<%s>' % type(value).__name__
     return text if len(text) <= 80 else text[:77] + '...'
@@ -82,7 +86,9 @@ class IntentError(ValueError):
     def report(self) -> str:
         count = len(self.issues)
         lines = ['Fabric intent has %d problem%s:' % (count, '' if count == 1 else 's')]
-        lines.extend('  - %s' % issue for issue in self.issues)
+        # A message may quote what the intent holds (a validator's own words): each line is shown visible, like
+        # the values (device_text.visible: no control character, no look-alike letter).
+        lines.extend('  - %s' % visible(str(issue), REPORT_LINE) for issue in self.issues)
         return '\n'.join(lines)
 
 
