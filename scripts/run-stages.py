@@ -189,8 +189,10 @@ def _run(stages, jobs, log_dir, cgroup) -> int:
             stage.load_at_start or '-'))
     print('| all | %s | %s | | load %s before, %s after |' % ('passed' if not failed else 'FAILED', clock(total),
                                                               load_before, load()))
+    # A stage that never started (a failure stopped the run before its turn) did not fail: it is counted apart.
     passed = sum(stage.status == 'passed' for stage in stages)
-    print('stages: %d passed, %d failed' % (passed, len(stages) - passed), flush=True)
+    not_run = sum(stage.status == 'waiting' for stage in stages)
+    print('stages: %d passed, %d failed, %d not run' % (passed, len(stages) - passed - not_run, not_run), flush=True)
     return 1 if failed or passed != len(stages) else 0
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from tests.doubles import faults
 from tests.doubles.pytest_doubles import GOLDEN
-from tests.unit.utils.waiting import wait_for
+from tests.unit.utils.waiting import patient, wait_for
 
 LEAF = os.path.join(GOLDEN, 'nvue', 'nvue_small', 'leaf001.yaml')
 UNNUMBERED = os.path.join(GOLDEN, 'nvue', 'nvue_unnumbered', 'spine001.yaml')
@@ -194,10 +194,8 @@ def test_confirm_timer_reverts_when_the_session_drops(ssh_double):
     started = time.time()
     with pytest.raises(Exception):
         cmd(conn, 'nv config apply --confirm 2 -y', read_timeout=5)
-    deadline = time.time() + 30  # the switch cuts the session right after the apply (slow on a busy machine)
-    while conn.remote_conn.get_transport().is_active() and time.time() < deadline:
-        time.sleep(0.2)
-    assert not conn.remote_conn.get_transport().is_active()
+    # the switch cuts the session right after the apply (slow on a busy machine)
+    assert wait_for(lambda: not conn.remote_conn.get_transport().is_active(), patient(30), interval=0.2)
     faults.clear(double.state_dir)
     conn = connect()
     assert applied(conn) != before and revisions(conn)['2']['state'] == 'confirm'

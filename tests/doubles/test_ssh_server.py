@@ -5,13 +5,13 @@ import getpass
 import os
 import shutil
 import sys
-import time
 
 import pytest
 from netmiko import ConnectHandler
 
 from tests.doubles.pytest_doubles import ROOT
 from tests.doubles.ssh.server import SshDouble
+from tests.unit.utils.waiting import patient, wait_for
 
 
 def test_a_checkout_and_an_interpreter_under_tmp_still_run_the_switch_commands(tmp_path, ssh_key):
@@ -21,7 +21,12 @@ def test_a_checkout_and_an_interpreter_under_tmp_still_run_the_switch_commands(t
                     ignore=shutil.ignore_patterns('__pycache__', 'test_*.py'))
     python = checkout / '.venv' / 'bin' / 'python'
     os.makedirs(python.parent)
-    python.write_text('#!/bin/sh\nexec %s "$@"\n' % sys.executable)
+    # The wrapper runs inside the switch too, where the machine's /tmp is hidden behind the switch's own: it runs the
+    # interpreter binary a venv's python links to (the double gives the venv's packages through PYTHONPATH), never
+    # this test process's interpreter by a path that may itself lie under /tmp (a clone under /tmp).
+    interpreter = os.path.realpath(sys.executable)
+    assert not interpreter.startswith('/tmp/'), 'the interpreter binary itself must live outside /tmp: %s' % interpreter
+    python.write_text('#!/bin/sh\nexec %s "$@"\n' % interpreter)
     python.chmod(0o755)
     with open(ssh_key + '.pub', encoding='utf-8') as handle:
         double = SshDouble('leaf001', 'sonic', str(tmp_path / 'leaf001'), handle.read(), python=str(python),
@@ -34,9 +39,7 @@ def test_a_checkout_and_an_interpreter_under_tmp_still_run_the_switch_commands(t
         connection.send_command("sudo systemd-run --on-active=1 --unit=probe sh -c 'show version > /tmp/fired'")
         connection.disconnect()
         fired = tmp_path / 'leaf001' / 'tmp' / 'fired'
-        deadline = time.monotonic() + 15
-        while not (fired.exists() and fired.read_text()) and time.monotonic() < deadline:
-            time.sleep(0.2)
+        assert wait_for(lambda: fired.exists() and fired.read_text(), patient(15)), 'the timer job ran'
         assert 'SONiC Software Version' in fired.read_text()
     finally:
         double.stop()

@@ -69,3 +69,15 @@ def test_a_background_session_stays_in_the_cgroup_and_leaves_with_it():
             child.wait()
     finally:
         run_stages.remove_cgroup(cgroup)
+
+
+def test_a_stage_that_never_started_is_not_counted_as_failed(tmp_path, monkeypatch, capsys):
+    """One stage fails: the stages waiting behind it never start. The run fails, and its count says one failure, not
+    one per stage that did not run ("10 passed, 2 failed" for one failure)."""
+    (tmp_path / 'Makefile').write_text('good:\n\ttrue\nbad:\n\tfalse\nlater:\n\ttrue\n')
+    monkeypatch.chdir(tmp_path)
+    code = run_stages.run(['good', 'bad:good', 'later:bad'], jobs=1, log_dir=str(tmp_path / 'logs'))
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.rstrip().splitlines()[-1] == 'stages: 1 passed, 1 failed, 1 not run', out
+    assert '| later | not run |' in out and '| bad | FAILED (exit 2) |' in out
