@@ -23,11 +23,10 @@ person (the task messages, report.md, report.html, deploy errors). report.json k
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 
-from .platforms import SecretForms, registered
+from .platforms import registered
 
 MASKED = '<secret>'
 HASH_MASK = '<password hash>'
@@ -70,23 +69,28 @@ def _cut(text, left_out) -> str:
 
 
 # --------------------------------------------------------------------------- secrets
-@functools.lru_cache(maxsize=1)
+_COMPILED = {}
+
+
 def _forms():
-    """(line patterns, secret fields, fields whose entries are named by a secret, a quick test) of every platform."""
-    forms = [platform.secrets for platform in registered().values()] + [SecretForms()]
+    """(line patterns, secret fields, fields whose entries are named by a secret, a quick test, a field pattern) of
+    every platform of the registry, compiled once per registry (a test that adds a platform folder makes a new one)."""
+    registry = registered()
+    if _COMPILED.get('registry') is not registry:
+        _COMPILED.update(registry=registry, forms=_compile([platform.secrets for platform in registry.values()]))
+    return _COMPILED['forms']
+
+
+def _compile(forms):
     lines = tuple(re.compile(pattern) for form in forms for pattern in form.lines)
     fields = frozenset(name.lower() for form in forms for name in form.fields)
     names = frozenset(name.lower() for form in forms for name in form.names)
     words = sorted(fields | names | {word for form in forms for word in form.words}, key=len, reverse=True)
     quick = re.compile('|'.join(re.escape(word) for word in words) + r'|\$', re.IGNORECASE)
     field = re.compile(r'(?P<open>(?<![\w-])["\']?(?:%s)["\']?\s*[:=]\s*)(?P<value>"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^\s,}]+)'
-                       % '|'.join(re.escape(name) for name in sorted(fields, key=len, reverse=True)), re.IGNORECASE)
+                       % '|'.join(re.escape(name) for name in sorted(fields, key=len, reverse=True))
+                       if fields else r'(?!)', re.IGNORECASE)
     return lines, fields, names, quick, field
-
-
-def forget_forms():
-    """Read the platforms' secret forms again (the registry changed: tests add a platform folder)."""
-    _forms.cache_clear()
 
 
 def mask(text, hashes=None, secrets=()):
@@ -197,4 +201,4 @@ def shown(text, limit=LIMIT, lines=False, hashes=None, secrets=()) -> str:
     return visible(mask(text, hashes, secrets) if isinstance(text, str) else text, limit, lines)
 
 
-__all__ = ['mask', 'mask_data', 'visible', 'shown', 'forget_forms', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']
+__all__ = ['mask', 'mask_data', 'visible', 'shown', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']
