@@ -17,7 +17,8 @@ import os
 
 from ansible import context
 
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import inventory_conflict, system_directory
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
+    installed_collection_conflict, inventory_conflict, system_directory)
 
 SYSTEM_HINT = 'set allow_system_dir (aifabric_allow_system_dir in the playbooks) to write there on purpose'
 
@@ -34,7 +35,8 @@ def inventory_sources(task_vars=None) -> list:
 
 def destination_problem(path, what, sources, allow_system=False) -> str:
     """Why generated files must not go to `path` ('' when they may): it is a system directory (unless `allow_system`),
-    or it lies in or holds an inventory source. The sentence names `what` the directory is for and the path."""
+    it lies in or holds an inventory source, or it lies in an installed collection. The sentence names `what` the
+    directory is for and the path."""
     absolute = os.path.abspath(os.path.expanduser(path))
     system = '' if allow_system else system_directory(absolute)
     if system:
@@ -44,6 +46,10 @@ def destination_problem(path, what, sources, allow_system=False) -> str:
         return ('The %s %s %s, so the generated files would break the inventory on the next run. Choose a directory '
                 'outside it (output_dir in the aifabric.fabric.fabric inventory configuration, or the variable that sets '
                 'this directory).' % (what, absolute, conflict))
+    conflict = installed_collection_conflict(absolute)
+    if conflict:
+        return ('The %s %s %s. Choose a directory outside it (output_dir in the aifabric.fabric.fabric inventory '
+                'configuration, or the variable that sets this directory).' % (what, absolute, conflict))
     return ''
 
 
