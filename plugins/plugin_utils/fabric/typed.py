@@ -54,7 +54,7 @@ def _name(kind):
 
 
 def conforms(value, kind) -> bool:
-    """Whether `value` is a `kind`, every item of it: problems() without the sentences, a sixth of its cost (a
+    """Whether `value` is a `kind`, every item of it: problems() without building its sentences (a
     checker compiled once per type), so that every value a device gave can be held against its type."""
     return _conformer(kind)(value)
 
