@@ -125,6 +125,24 @@ def test_kubernetes_manifests_go_to_the_output_directory_without_templating_a_pa
     assert 'manifests in %s' % (project['out'] / 'k8s') in result.stdout, result.stdout[-3000:]
 
 
+def test_kubernetes_manifests_without_the_fabric_inventory_ask_for_their_directory(project):
+    """A plain inventory gives no aifabric_output_dir: the role says which variable to set, it never falls back on a
+    path Ansible was given (playbook_dir)."""
+    intent = yaml.safe_load((project['inventory'] / 'intent.yml').read_text())
+    intent['hosts']['kubernetes'] = {'mode': 'macvlan'}
+    # A plain inventory's values are the user's own, templated by design: this one's paths hold no template.
+    (project['cwd'] / 'k8s-intent.yml').write_text(yaml.safe_dump(intent))
+    plain = project['cwd'] / 'plain.yml'
+    plain.write_text(yaml.safe_dump({'all': {'hosts': {'gpu0001': {'aifabric_intent': str(project['cwd'] / 'k8s-intent.yml')}}}}))
+    playbook = project['root'] / 'k8s.yml'
+    playbook.write_text('- hosts: gpu0001\n  gather_facts: false\n  roles:\n    - role: aifabric.fabric.host_k8s_network\n'
+                        '      host_k8s_network_check_nodes: false\n')
+    result = _run(project, playbook, '--check', *LOCAL, inventory=plain)
+    _never_ran(project, result)
+    assert result.returncode != 0
+    assert 'host_k8s_network_dest is not set and gpu0001 has no aifabric_output_dir' in ' '.join(result.stdout.split())
+
+
 # The magic variables that hold a path Ansible was given (a directory name anyone can choose): ansible-core templates
 # them when a template reads them (2.19 and later: ansible_inventory_sources, the text of -i; 2.18 and earlier: all).
 PATH_VARIABLES = ('ansible_inventory_sources', 'inventory_dir', 'inventory_file', 'playbook_dir', 'role_path',
