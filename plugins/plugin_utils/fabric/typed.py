@@ -18,6 +18,7 @@ from types import NoneType
 from typing import Any, Dict, List, Literal, Union
 
 Number = Union[int, float]
+_NONE = type(None)  # Optional[X] is Union[X, NoneType]
 
 
 def problems(value, kind, path='value', limit=5, first=False) -> list:
@@ -71,8 +72,8 @@ def _conformer(kind):  # pylint: disable=too-many-return-statements
     origin = typing.get_origin(kind)
     if origin is Union:
         options = typing.get_args(kind)
-        nullable = type(None) in options
-        others = tuple(_conformer(option) for option in options if option is not type(None))
+        nullable = _NONE in options
+        others = tuple(_conformer(option) for option in options if option is not _NONE)
         return lambda value: (nullable and value is None) or any(check(value) for check in others)
     if _is_typed_dict(kind):
         fields = tuple((field, _conformer(field_kind)) for field, field_kind in _hints(kind).items())

@@ -328,7 +328,7 @@ class Check:
             except StateError as exc:
                 self._problem(ctx, model, subject, exc, results, collapsed)
                 continue
-            except Exception as exc:  # pylint: disable=broad-exception-caught  whatever a device printed
+            except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever a device printed
                 self._problem(ctx, model, subject, self._unjudged(exc), results, collapsed)
                 continue
             if outcome is None:
@@ -352,7 +352,7 @@ class Check:
             findings = list(self.unexpected(ctx, model))
         except StateError:
             findings = []  # unreadable state: the subjects' results above already say so
-        except Exception as exc:  # pylint: disable=broad-exception-caught  whatever a device printed
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever a device printed
             findings = []
             self._problem(ctx, model, Subject('state the design does not have'), self._unjudged(exc), results,
                           collapsed)
@@ -402,7 +402,7 @@ class Check:
         """The commands behind the state of a problem, or None where they cannot be told (no gatherer)."""
         try:
             return self.source(ctx, model, subject)
-        except Exception:  # pylint: disable=broad-exception-caught  an error about an error must not end the run
+        except Exception:  # pylint: disable=broad-exception-caught  # an error about an error must not end the run
             return None
 
 

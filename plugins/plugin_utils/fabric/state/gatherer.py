@@ -106,7 +106,7 @@ class Gatherer:
             value = parser(output)
         except StateError:
             raise
-        except Exception as exc:  # pylint: disable=broad-exception-caught  whatever a device prints is its error
+        except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever a device prints is its error
             raise StateError(key, 'the %s gatherer cannot read this output: %s' % (
                 self.title, ' '.join(str(exc).split())[:300] or 'an unexpected value')) from None
         # Every item, against the key's type (typed.conforms, a checker compiled once per type): a value the device printed where
