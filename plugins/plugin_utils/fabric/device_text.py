@@ -13,6 +13,7 @@ UTF-8), megabytes, and its own secrets. Every path that shows such text to a per
                                    every crypt(3) hash, replaced by a placeholder
     visible(text, limit)           printable ASCII only: anything else escaped the way Python writes it (\\x1b, \\n,
                                    \\u0430, \\udcff), cut to `limit` characters saying how many more there were
+                                   (printable.py: below the platform registry, for every layer)
     shown(text, limit)             both
 
 mask_data() is applied where gathered state and switch text enter the controller (validate_gather, switch_deploy),
@@ -27,45 +28,12 @@ import json
 import re
 
 from .platforms import registered
+from .printable import LIMIT, visible
 
 MASKED = '<secret>'
 HASH_MASK = '<password hash>'
-LIMIT = 300  # characters of one device value in a message or a report line
-_CUT_ROOM = 40  # room kept for the note that says how much was cut, so that visible() of visible() changes nothing
 # Any crypt(3) hash (`$6$salt$...`, `$y$...`, `$1$...`), also one a switch already holds.
 CRYPT_HASH = re.compile(r'\$(?:1|5|6|y|2[aby]?)\$[^\s\'",]+')
-_SPECIAL = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
-
-
-# --------------------------------------------------------------------------- visible
-def _escape(char) -> str:
-    code = ord(char)
-    if char in _SPECIAL:
-        return _SPECIAL[char]
-    if code < 0x100:
-        return '\\x%02x' % code
-    return '\\u%04x' % code if code < 0x10000 else '\\U%08x' % code
-
-
-def visible(value, limit=LIMIT, lines=False) -> str:
-    """`value` as printable ASCII of at most `limit` characters: control, format and non-ASCII characters escaped
-    (a look-alike 'а' is \\u0430), newlines too unless `lines` (a diff keeps its lines, each made visible). Text
-    longer than `limit` is cut, saying how many characters were left out."""
-    text = value if isinstance(value, str) else str(value)
-    if text.isascii() and (text.isprintable() or lines and text.replace('\n', '').isprintable()):
-        return text if len(text) <= limit else _cut(text[:max(limit - _CUT_ROOM, 1)], len(text) - max(limit - _CUT_ROOM, 1))
-    out, size, room = [], 0, max(limit - _CUT_ROOM, 1)
-    for index, char in enumerate(text):
-        piece = char if ' ' <= char <= '~' or lines and char == '\n' else _escape(char)
-        if size + len(piece) > room and (len(text) - index > 1 or size + len(piece) > limit):
-            return _cut(''.join(out), len(text) - index)
-        out.append(piece)
-        size += len(piece)
-    return ''.join(out)
-
-
-def _cut(text, left_out) -> str:
-    return '%s ...[%d more characters]' % (text, left_out)
 
 
 # --------------------------------------------------------------------------- secrets

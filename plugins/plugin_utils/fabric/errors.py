@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .device_text import visible
+from .printable import visible
 
 
 _PLAIN_KEY = re.compile(r'[A-Za-z0-9_-]{1,64}')
@@ -87,7 +87,7 @@ class IntentError(ValueError):
         count = len(self.issues)
         lines = ['Fabric intent has %d problem%s:' % (count, '' if count == 1 else 's')]
         # A message may quote what the intent holds (a validator's own words): each line is shown visible, like
-        # the values (device_text.visible: no control character, no look-alike letter).
+        # the values (printable.visible: no control character, no look-alike letter).
         lines.extend('  - %s' % visible(str(issue), REPORT_LINE) for issue in self.issues)
         return '\n'.join(lines)
 

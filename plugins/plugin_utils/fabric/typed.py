@@ -75,14 +75,21 @@ def _conformer(kind):  # pylint: disable=too-many-return-statements
         nullable = _NONE in options
         others = tuple(_conformer(option) for option in options if option is not _NONE)
         return lambda value: (nullable and value is None) or any(check(value) for check in others)
+    if origin is Literal:
+        allowed = typing.get_args(kind)
+        return lambda value: value in allowed
     if _is_typed_dict(kind):
-        fields = tuple((field, _conformer(field_kind)) for field, field_kind in _hints(kind).items())
+        required = _required(kind)
+        fields = tuple((field, field in required, _conformer(field_kind)) for field, field_kind in _hints(kind).items())
 
         def typed_dict(value):
             if not isinstance(value, dict):
                 return False
-            for field, check in fields:
-                if field not in value or not check(value[field]):
+            for field, needed, check in fields:
+                if field in value:
+                    if not check(value[field]):
+                        return False
+                elif needed:
                     return False
             return True
         return typed_dict

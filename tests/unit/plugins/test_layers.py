@@ -26,16 +26,16 @@ P = F + 'platforms.'
 LAYERS = (
     ('foundation', 'helpers with no knowledge of fabrics or platforms',
      [F[:-1]] + [F + name for name in ('errors', 'typed', 'jsontext', 'compile_cache', 'intent_yaml', 'asic',
-                                       'progress', 'transport', 'terms')]),
+                                       'progress', 'transport', 'terms', 'printable')]),
     ('registry', 'the platform registry and what each platform is (the PLATFORM data in its folder)',
      [F + 'platforms', P + '*']),
     ('platform parts', 'what a platform folder builds on: the device model\'s types, the state seam and shared '
                        'parsers, the deploy contract, the Jinja2 environment, the output writer, lab kinds, GPU server '
-                       'files, shared FRR',
+                       'files, shared FRR, device text with the secrets every platform declares masked',
      [F + 'model', F + 'environment', F + 'output', F + 'lab', F + 'hosts', F + 'frrouting', F + 'frrouting.**', F + 'state',
       F + 'state.gatherer', F + 'state.reader', F + 'state.shell', F + 'state.schema', F + 'state.host',
       F + 'state.iproute2', F + 'state.lldp', F + 'state.ping', F + 'state.probe', F + 'state.rnic',
-      F + 'state.counters', F + 'state.views', F + 'state.vtysh', F + 'deploy', F + 'deploy.contract']),
+      F + 'state.counters', F + 'state.views', F + 'state.vtysh', F + 'deploy', F + 'deploy.contract', F + 'device_text']),
     ('platforms', 'the platform folders, each apart from the others', [P + '*.**']),
     ('intent', 'the intent, its schema and the switch hardware models',
      [F + 'intent', F + 'switch_models', F + 'schema_doc']),
@@ -45,7 +45,8 @@ LAYERS = (
      [F + 'state.sources', F + 'deploy.reviewed', F + 'deploy.batches']),
     ('rendering', 'device files and fabric documents, and their diffs', [F + 'render', F + 'docs', F + 'config_diff', F + 'netbox']),
     ('checks', 'validation and its reports, the performance gate', [F + 'checks', F + 'checks.**', F + 'perf']),
-    ('controller', 'the design cache of the Ansible controller', ['plugin_utils.design_cache']),
+    ('controller', 'what only the Ansible controller has: the design cache, the run\'s inventory sources',
+     ['plugin_utils.design_cache', 'plugin_utils.destinations']),
     ('ansible', 'the Ansible plugins', ['action.*', 'inventory.*', 'filter.*']),
 )
 __doc__ += ''.join('\n%2d. %s: %s.' % (index, name, says) for index, (name, says, _patterns) in enumerate(LAYERS, 1))

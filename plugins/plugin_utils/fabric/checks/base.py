@@ -20,7 +20,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 
-from ..device_text import visible
+from ..printable import visible
 from ..state import DaemonDown, StateError
 
 PASS = 'pass'
@@ -65,7 +65,7 @@ class Result:
 
     def line(self) -> str:
         """'leaf001 bgp_session [10.0.0.0 spine001]: expected ..., seen ...' for logs and failures: one line, each value
-        made visible and bounded (device_text.visible; report.json keeps them whole)."""
+        made visible and bounded (printable.visible; report.json keeps them whole)."""
         text = '%s %s [%s]: expected %s; seen %s' % (self.device, self.check, visible(self.subject),
                                                      visible(self.expected), visible(self.seen))
         if self.message:

@@ -28,7 +28,7 @@ to exactly one cause.
 from __future__ import annotations
 
 from . import ERROR, FAIL, REGISTRY
-from ..device_text import LIMIT, visible
+from ..printable import LIMIT, visible
 from .graph import ALL, LOCAL, Graph
 
 

@@ -24,7 +24,7 @@ import re
 import tempfile
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
-from ..device_text import LIMIT, visible
+from ..printable import LIMIT, visible
 from ..terms import TOP_DOWN
 
 STATUS_LABEL = {PASS: 'pass', FAIL: 'FAIL', ERROR: 'ERROR', NOT_APPLICABLE: 'n/a'}
@@ -187,7 +187,7 @@ def cause_lines(causes, limit=20) -> list:
 
 # --------------------------------------------------------------------------- Markdown
 def _cell(value, limit=LIMIT) -> str:
-    """A value in report.md: visible and bounded (device_text.visible), and inert where Markdown is rendered: no HTML
+    """A value in report.md: visible and bounded (printable.visible), and inert where Markdown is rendered: no HTML
     (a device's `<script>`), no table break, no code span."""
     text = visible(value if value not in (None, '') else '-', limit)
     return html.escape(text, quote=False).replace('|', '\\|').replace('`', '&#96;')
@@ -471,7 +471,7 @@ def picture(design, report, max_per_row=16) -> str:
 
 # --------------------------------------------------------------------------- HTML
 def _html(value, limit=LIMIT) -> str:
-    """A value in report.html: visible and bounded (device_text.visible), then escaped."""
+    """A value in report.html: visible and bounded (printable.visible), then escaped."""
     return html.escape(visible(value if value not in (None, '') else '-', limit))
 
 

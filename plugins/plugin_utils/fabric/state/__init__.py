@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from ..device_text import visible
+from ..printable import visible
 
 
 class StateError(ValueError):
@@ -40,7 +40,7 @@ class DaemonDown(StateError):
 
 
 def excerpt(text, limit=120) -> str:
-    """A short, single-line excerpt of what a device printed, for error messages: visible (device_text.visible)."""
+    """A short, single-line excerpt of what a device printed, for error messages: visible (printable.visible)."""
     text = ' '.join(str(text).split())
     return visible(text if len(text) <= limit else text[:limit - 3] + '...', max(limit, 60))
 

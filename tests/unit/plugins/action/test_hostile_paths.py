@@ -24,10 +24,12 @@ import sys
 import pytest
 import yaml
 
-from tests.unit.utils.ansible_cli import ansible_cli
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import INVENTORIES, ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-LAB = os.path.join(ROOT, 'inventories', 'lab')
+pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
+
+LAB = os.path.join(INVENTORIES, 'lab')
 HOSTILE = "p{{ lookup('pipe', 'touch templated') }}q"
 SENTINEL = 'templated'  # the lookup runs in the playbook's directory, or the current one: looked for everywhere
 # What a copy of the collection needs to run its playbooks and roles.
@@ -56,10 +58,8 @@ def project(tmp_path):
 
 
 def _run(project, playbook, *extra, inventory=None):
-    env = dict(os.environ, ANSIBLE_CONFIG=str(project['collection'] / 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
-               ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default',
-               ANSIBLE_COLLECTIONS_PATH=str(project['root'] / 'collections'))
-    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    env = ansible_env(ANSIBLE_CONFIG=project['collection'] / 'ansible.cfg',
+                      ANSIBLE_COLLECTIONS_PATH=project['root'] / 'collections')
     return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory or project['inventory']), str(playbook)]
                           + list(extra), cwd=str(project['cwd']), env=env, capture_output=True, text=True, timeout=600,
                           check=False)

@@ -20,12 +20,9 @@ import textwrap
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))))
-sys.path.insert(0, ROOT)
-
-from tests.unit.plugins.action.test_validate import (  # noqa: E402  pylint: disable=wrong-import-position
-    INTENT, _outputs, _shell, gathered_vars, make_action)
-from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states  # noqa: E402
+from tests.unit.plugins.action.test_validate import INTENT, _outputs, _shell, gathered_vars, make_action
+from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states
+from tests.unit.utils.paths import ROOT
 
 INVISIBLE = re.compile(r'[^\x20-\x7e\n]')  # what no message or report line may hold (the report's own newlines aside)
 
