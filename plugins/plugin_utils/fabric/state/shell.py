@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import binascii
 
+from ..device_text import mask
 from ..transport import quote
 from . import excerpt
 from .reader import ReadFailed, Reader, Target
@@ -98,8 +99,9 @@ class ShellBatchReader(Reader):
         if argv_items:
             ran = connection.run_script(command_batch(argv_items, target.command_timeout, target.parallel))
             if ran.get('rc') != 0:
+                # Masked while its lines are whole (a secret form is a line's), before the excerpt joins them.
                 raise ReadFailed(target.device, 'reading its state', 'the script exited with rc %s: %s' % (
-                    ran.get('rc'), excerpt(ran.get('stderr') or ran.get('stdout') or 'no output', 300)))
+                    ran.get('rc'), excerpt(mask(ran.get('stderr') or ran.get('stdout') or 'no output'), 300)))
             outputs.update(batch_outputs(argv_items, target.command_timeout, ran.get('stdout') or ''))
         for label, command in commands:
             if isinstance(command, dict):

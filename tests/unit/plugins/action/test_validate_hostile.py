@@ -196,3 +196,19 @@ def test_gather_returns_no_secret_of_what_it_read(action_loader, printed, secret
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert secret not in json.dumps(result) and '<secret>' in result['state']['interfaces']['stderr']
     assert result['summary']['error'] == 0  # the parsed state is the same: only the secret changed
+
+
+def test_a_failed_read_names_the_device_with_its_stderr_visible_and_masked(action_loader):
+    """The shell's own error (the script did not run) reaches the task message: escapes, a forged line and a secret
+    the device printed there are not passed on."""
+    from unittest.mock import patch
+    from ansible.errors import AnsibleActionFail
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {})
+    stderr = '\x1b]0;owned\x07mktemp: failed\r\nERROR forged line\ntacacs-server key 7 070E33455D1D18544541'
+    with patch.object(action, '_low_level_execute_command', return_value={'rc': 125, 'stdout': '', 'stderr': stderr}):
+        with pytest.raises(AnsibleActionFail) as failed:
+            action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    message = str(failed.value)
+    assert message.startswith('leaf001: reading its state failed: the script exited with rc 125: ')
+    assert not INVISIBLE.search(message) and '\n' not in message, message
+    assert '\\x1b]0;owned\\x07mktemp: failed' in message and '070E33455D1D18544541' not in message, message
