@@ -109,8 +109,8 @@ class Gatherer:
         except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever a device prints is its error
             raise StateError(key, 'the %s gatherer cannot read this output: %s' % (
                 self.title, ' '.join(str(exc).split())[:300] or 'an unexpected value')) from None
-        # Every item, against the key's type (typed.conforms, a checker compiled once per type): a value the device printed where
-        # another kind belongs (a text MTU, a list for a counter) stops here, before a check trips over it.
+        # Every item, against the key's type (typed.conforms, a checker compiled once per type): a value the device
+        # printed where another kind belongs (a text MTU, a list for a counter) stops here, before a check trips on it.
         found = problems(key[:-len(SECOND)] if key.endswith(SECOND) else key, value)
         if found:
             raise StateError(key, 'the %s gatherer gave state of the wrong shape (a value the device printed, or a '
