@@ -25,7 +25,7 @@ import pytest
 import yaml
 
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
-from tests.unit.utils.paths import INVENTORIES, ROOT
+from tests.unit.utils.paths import INVENTORIES, LAB_INTENT, ROOT
 
 pytestmark = pytest.mark.integration  # it starts Ansible's command line tools (make integration runs it)
 
@@ -38,11 +38,15 @@ COLLECTION_PARTS = ('galaxy.yml', 'meta', 'plugins', 'roles', 'playbooks', 'scri
 
 @pytest.fixture
 def project(tmp_path):
-    """<tmp>/p{{...}}q: inventory/ (the lab inventory, output_dir ../out), collections/ (a copy of this collection),
-    and a current directory elsewhere."""
+    """<tmp>/p{{...}}q: inventory/ (the lab inventory, output_dir ../out), fabrics/lab.yml (its intent, outside the
+    inventory directory as the repository keeps it), collections/ (a copy of this collection), and a current directory
+    elsewhere."""
     root = tmp_path / HOSTILE
     shutil.copytree(LAB, root / 'inventory')
-    (root / 'inventory' / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\noutput_dir: ../out\n')
+    (root / 'fabrics').mkdir()
+    shutil.copy(LAB_INTENT, root / 'fabrics' / 'lab.yml')
+    (root / 'inventory' / 'fabric.yml').write_text(
+        'plugin: aifabric.fabric.fabric\nintent: ../fabrics/lab.yml\noutput_dir: ../out\n')
     collection = root / 'collections' / 'ansible_collections' / 'aifabric' / 'fabric'
     for part in COLLECTION_PARTS:
         source = os.path.join(ROOT, part)
@@ -53,8 +57,8 @@ def project(tmp_path):
             shutil.copy(source, collection / part)
     elsewhere = tmp_path / 'elsewhere'
     elsewhere.mkdir()
-    return {'root': root, 'inventory': root / 'inventory', 'collection': collection, 'cwd': elsewhere,
-            'out': root / 'out' / 'lab', 'tmp': tmp_path}
+    return {'root': root, 'inventory': root / 'inventory', 'intent': root / 'fabrics' / 'lab.yml',
+            'collection': collection, 'cwd': elsewhere, 'out': root / 'out' / 'lab', 'tmp': tmp_path}
 
 
 def _run(project, playbook, *extra, inventory=None):
@@ -113,9 +117,9 @@ def test_lab_up_finds_its_work_directory_without_templating_a_path(project):
 
 def test_kubernetes_manifests_go_to_the_output_directory_without_templating_a_path(project):
     """roles/host_k8s_network: the manifests' directory (it read playbook_dir), in check mode on this machine."""
-    intent = yaml.safe_load((project['inventory'] / 'intent.yml').read_text())
+    intent = yaml.safe_load(project['intent'].read_text())
     intent['hosts']['kubernetes'] = {'mode': 'macvlan'}
-    (project['inventory'] / 'intent.yml').write_text(yaml.safe_dump(intent))
+    project['intent'].write_text(yaml.safe_dump(intent))
     playbook = project['root'] / 'k8s.yml'
     playbook.write_text('- hosts: gpu0001\n  gather_facts: false\n  roles:\n    - role: aifabric.fabric.host_k8s_network\n'
                         '      host_k8s_network_check_nodes: false\n')
@@ -128,7 +132,7 @@ def test_kubernetes_manifests_go_to_the_output_directory_without_templating_a_pa
 def test_kubernetes_manifests_without_the_fabric_inventory_ask_for_their_directory(project):
     """A plain inventory gives no aifabric_output_dir: the role says which variable to set, it never falls back on a
     path Ansible was given (playbook_dir)."""
-    intent = yaml.safe_load((project['inventory'] / 'intent.yml').read_text())
+    intent = yaml.safe_load(project['intent'].read_text())
     intent['hosts']['kubernetes'] = {'mode': 'macvlan'}
     # A plain inventory's values are the user's own, templated by design: this one's paths hold no template.
     (project['cwd'] / 'k8s-intent.yml').write_text(yaml.safe_dump(intent))
