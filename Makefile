@@ -62,7 +62,7 @@ SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metad
 # APIs: inventory (with its error path on hostile intents through ansible-inventory), action and filter plugins,
 # modules (argument handling, check mode). The playbooks (tests/unit/playbooks) and everything else run once, on the
 # newest release, with pytest (`make unit integration`); sanity's import test runs each release's loader. So does the
-# invalid-intent corpus, whose 196 cases test the intent's validation (this collection's code), not the release.
+# invalid-intent corpus, whose 202 cases test the intent's validation (this collection's code), not the release.
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
   tests/unit/plugins/modules/

@@ -20,7 +20,8 @@ daemon...). Then:
 4. a configuration that differs from what the deploy pushes (`config_drift`) is a cause of its own; on a device that
    also has a local cause, its lines join that cause as evidence (the same fault seen twice).
 
-Cause text comes from the facts (each check's `finding`). Nothing here reads the words of a result or orders devices
+Cause text comes from the facts (each check's `finding`), made visible (it quotes what devices showed); facts a
+check cannot place or word stay on that check of that device. Nothing here reads the words of a result or orders devices
 to choose one. analyse() returns the causes, those that blame a device first; every failed or errored result belongs
 to exactly one cause.
 """
@@ -28,6 +29,7 @@ to exactly one cause.
 from __future__ import annotations
 
 from . import ERROR, FAIL, REGISTRY
+from .base import exception_text
 from ..printable import LIMIT, visible
 from .graph import ALL, LOCAL, Graph
 
@@ -96,8 +98,7 @@ class _Engine:
             if result.device in converging:  # still changing at its deadline: everything on it waits for it
                 node = ('device', result.device)
             else:
-                node = REGISTRY[result.check].node(self.graph, result) if result.check in REGISTRY else (
-                    'check', result.device, result.check)
+                node = _node(self.graph, result)
             self.observed.setdefault(node, []).append(result)
         self._failing = {}
 
@@ -148,13 +149,29 @@ def _ordered(evidence):
     return sorted(evidence, key=lambda result: order.get(result.check, len(order)))
 
 
+def _node(graph, result):
+    """The node a failed or errored result is evidence of. Facts its check cannot place (a value a device gave that
+    nobody foresaw) leave it on that check of that device: one device's output never stops the analysis."""
+    check = REGISTRY.get(result.check)
+    if check is not None:
+        try:
+            node = check.node(graph, result)
+            hash(node)
+            return node
+        except Exception:  # pylint: disable=broad-exception-caught  # whatever a device gave
+            pass
+    return ('check', result.device, result.check)
+
+
 def _cause(engine, node, evidence):
     evidence = _ordered(evidence)
     check = REGISTRY.get(evidence[0].check)
+    kind, title, hint = evidence[0].check, evidence[0].line(), evidence[0].message
     if check is not None:
-        kind, title, hint = check.finding(engine.graph, node, evidence)
-    else:
-        kind, title, hint = evidence[0].check, evidence[0].line(), evidence[0].message
+        try:
+            kind, title, hint = check.finding(engine.graph, node, evidence)
+        except Exception:  # pylint: disable=broad-exception-caught  # facts nobody foresaw: the result's own line
+            pass
     owners = engine.graph.owners(node) or list(dict.fromkeys(result.device for result in evidence))[:20]
     if node[0] in LOCAL or node[0] == 'lossless_design':
         return Cause(kind, owners, title, evidence, hint, node)
@@ -164,9 +181,33 @@ def _cause(engine, node, evidence):
 
 
 def analyse(ctx, results) -> list:
-    """Causes of the failed and errored results, those that blame a device first; each such result belongs to one."""
+    """Causes of the failed and errored results, those that blame a device first; each such result belongs to one.
+    Should the dependencies of what devices gave not be followed, each check of each device is a cause of its own
+    (saying so): the verdict and every other device's results stand."""
     if not any(result.status in (FAIL, ERROR) for result in results):
         return []
+    try:
+        return _analyse(ctx, results)
+    except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever devices gave
+        return _unplaced(results, exc)
+
+
+def _unplaced(results, exc) -> list:
+    """One cause per failing check of each device, blaming that device, when the engine could not place them."""
+    found = {}
+    for result in results:
+        if result.status in (FAIL, ERROR):
+            found.setdefault((result.device, result.check), []).append(result)
+    causes = []
+    for (device, check), evidence in found.items():
+        cause = Cause(check, [device], evidence[0].line(), evidence, evidence[0].message, ('check', device, check))
+        cause.notes.append('root cause not placed: the dependencies of what the devices gave could not be followed '
+                           '(%s)' % exception_text(exc))
+        causes.append(cause)
+    return causes
+
+
+def _analyse(ctx, results) -> list:
     engine = _Engine(ctx, results)
     roots = [node for node in engine.observed if not engine.failed_needs(node)]
     causes = {node: _cause(engine, node, engine.observed[node]) for node in roots}

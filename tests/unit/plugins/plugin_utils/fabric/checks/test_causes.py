@@ -345,3 +345,62 @@ def test_a_local_fact_on_one_end_is_the_cause_and_the_other_end_follows(design):
     assert (cause.kind, cause.devices) == ('session_shutdown', ['spine001'])
     assert cause.title == 'spine001 has BGP neighbour 10.0.0.1 (leaf001 eth1) shut down in its configuration (Idle (Admin))'
     assert [(item.device, item.check) for item in cause.consequences][:1] == [('leaf001', 'bgp_session')]
+
+
+# --------------------------------------------------------------------------- what devices gave that nobody foresaw
+def _each_failure_once(results, found):
+    bad = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    assert sorted(id(item) for cause in found for item in cause.results) == sorted(map(id, bad))
+
+
+def test_facts_a_check_cannot_place_stay_on_that_device(design, monkeypatch):
+    """A check whose node() trips over one device's facts: those results are that check's on that device, and the
+    other causes are found as before (the uplink admin down on leaf001 explains spine001's failures)."""
+    check = type(checks.REGISTRY['interface_state'])
+    placed = check.node
+
+    def node(self, graph, result):
+        if result.device == 'spine001':
+            raise TypeError("'<' not supported between instances of 'str' and 'int'")
+        return placed(self, graph, result)
+    monkeypatch.setattr(check, 'node', node)
+    results, found = analyse(design, scenario_states('link_down'))
+    _each_failure_once(results, found)
+    assert found[0].title == 'leaf001 eth2 is admin down'
+    assert any(cause.node == ('check', 'spine001', 'interface_state') and cause.devices == ['spine001']
+               for cause in found), [cause.node for cause in found]
+
+
+def test_a_finding_that_trips_over_its_facts_is_told_by_the_results_own_line(design, monkeypatch):
+    check = type(checks.REGISTRY['interface_state'])
+    monkeypatch.setattr(check, 'finding', lambda self, graph, node, evidence: {}['port'])
+    results, found = analyse(design, scenario_states('link_down'))
+    _each_failure_once(results, found)
+    cause = next(cause for cause in found if cause.devices == ['leaf001'])
+    assert cause.title == cause.evidence[0].line() and cause.title.startswith('leaf001 interface_state [eth2]')
+
+
+def test_dependencies_that_cannot_be_followed_leave_each_failing_check_its_own_cause(design, monkeypatch):
+    def broken(self, node):
+        raise RecursionError('maximum recursion depth exceeded')
+    monkeypatch.setattr(causes._Engine, 'failed_needs', broken)
+    results, found = analyse(design, scenario_states('link_down'))
+    _each_failure_once(results, found)
+    bad = {(item.device, item.check) for item in results if item.status in (checks.FAIL, checks.ERROR)}
+    assert {(cause.devices[0], cause.kind) for cause in found} == bad
+    assert all('root cause not placed' in cause.notes[0] and 'maximum recursion depth' in cause.notes[0]
+               for cause in found)
+
+
+def test_cause_text_written_from_a_devices_facts_is_visible(design, monkeypatch):
+    """A finding quotes what a device showed (an LLDP name, a drift line): escapes, a forged line and a look-alike
+    letter are shown escaped, on one line, bounded."""
+    check = type(checks.REGISTRY['interface_state'])
+    hostile = 'spine\udcff001\x1b]0;owned\x07\r\nERROR forged l\u0430b' + 'x' * 50000
+    monkeypatch.setattr(check, 'finding', lambda self, graph, node, evidence: ('odd', hostile, hostile))
+    _results, found = analyse(design, scenario_states('link_down'))
+    cause = next(cause for cause in found if cause.kind == 'odd')
+    cause.notes.append(hostile)
+    for text in [cause.headline(), cause.hint] + cause.visible_notes() + [cause.to_dict(1)['title']]:
+        assert text.isascii() and text.isprintable() and len(text) < 20000, repr(text[:200])
+    assert 'spine\\udcff001\\x1b]0;owned\\x07\\r\\nERROR forged l\\u0430b' in cause.title
