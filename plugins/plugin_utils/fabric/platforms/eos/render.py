@@ -130,11 +130,22 @@ def acl_entries(sources: list[str]) -> list[str]:
             for index, source in enumerate(sources)]
 
 
+# The one file and its template: sections/ holds one template per configuration section, included in order.
+FILE = 'startup-config.cfg'
+TEMPLATE = 'eos/startup-config.cfg.j2'
+
+
 def render(model: SwitchModel, env: Environment) -> dict[str, str]:
+    return {FILE: env.get_template(TEMPLATE).render(context(model))}
+
+
+def context(model: SwitchModel) -> dict[str, Any]:
+    """What the templates format: the model and the view derived from it (each section template renders alone
+    from it)."""
     qos = model['qos']
     evpn = model['evpn']
     management = model['management']
-    context = {
+    return {
         'm': model,
         'mgmt': management,
         'in_vrf': ' vrf %s' % management['vrf'] if management['vrf'] else '',
@@ -160,4 +171,3 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
         'tc_maps': traffic_class_maps(qos, bool(evpn and evpn['tunnel_qos']['encap_dscp'] == 'from_traffic_class'))
         if qos else [],
     }
-    return {'startup-config.cfg': env.get_template('eos/startup-config.cfg.j2').render(context)}

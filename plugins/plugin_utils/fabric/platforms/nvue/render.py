@@ -175,7 +175,18 @@ def services(model: SwitchModel, words, vrf) -> tuple:
     return service, system
 
 
+# The one file and its template: sections/ holds one template per top-level key, included in order.
+FILE = 'startup.yaml'
+TEMPLATE = 'nvue/startup.yaml.j2'
+
+
 def render(model: SwitchModel, env: Environment) -> dict[str, str]:
+    return {FILE: env.get_template(TEMPLATE).render(context(model))}
+
+
+def context(model: SwitchModel) -> dict[str, Any]:
+    """What the templates format: the model and the view derived from it (each section template renders alone
+    from it)."""
     qos = model['qos']
     evpn = model['evpn']
     loopback = ['%s/32' % model['router_id']]
@@ -184,7 +195,7 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
     management = model['management']
     words = release_words(model['nos_release'])
     service, system = services(model, words, management['vrf'] or 'default')
-    context = {
+    return {
         'm': model,
         'mgmt': management,
         'service_vrf': management['vrf'] or 'default',
@@ -209,4 +220,3 @@ def render(model: SwitchModel, env: Environment) -> dict[str, str]:
         'tenant_vrfs': sorted(evpn['vrfs'], key=lambda vrf: vrf['name']) if evpn else [],
         'breakouts': breakouts(model['interfaces']),
     }
-    return {'startup.yaml': env.get_template('nvue/startup.yaml.j2').render(context)}
