@@ -7,7 +7,8 @@ A folder `platforms/<name>/` is a platform when its `__init__.py` defines `PLATF
 what the NOS is (limits, watchdog rules, releases, port naming, management) as data. Beside it, by convention:
 
     render.py      render(model, env) -> {file name: text}: the device model in the NOS's own shape
-    templates/     its Jinja2 templates, named '<name>/<file>' in the shared environment (render.environment)
+    templates/     its Jinja2 templates, named '<name>/<file>' in the shared environment (render.environment); a long
+                   file's template only includes templates/sections/<section>.j2, one per configuration section
     deploy.py      DRIVER: a deploy.contract.Driver (push / confirm / rollback with a confirm timer on the switch)
     state.py       GATHERER: a state.gatherer.Gatherer whose parsers give the neutral state (state/schema.py)
     lab.py         KINDS: the lab.LabKind of each containerlab kind in Platform.lab_kinds (none: no lab.py)
