@@ -108,6 +108,16 @@ def test_design_only_validation_toy_fabric():
     assert set(run['sizes']) == {'json', 'markdown', 'html', 'prometheus'} and 'checks' in run['phases']
 
 
+def test_template_sections_toy_fabric():
+    """bench_template_sections on a toy fabric: both ways render the same files, and both are timed."""
+    import bench_template_sections  # pylint: disable=import-outside-toplevel
+    results = [bench_template_sections.run(name, switches=4, repeat=1, servers=8)
+               for name in bench_template_sections.sectioned()]
+    assert results and all(result['switches'] > 0 for result in results)
+    assert all(set(result['ms_per_switch']) == {'sections', 'one template'} for result in results)
+    assert 'ratio' in bench_template_sections.report(results)
+
+
 def test_netbox_bundle_toy_fabric():
     """bench_netbox on a toy fabric: every file of the bundle is made and counted."""
     import bench_netbox  # pylint: disable=import-outside-toplevel
