@@ -38,16 +38,15 @@ def section_problems(env, template, folder) -> list:
     """What is wrong with the sections of `template` (its name in `env`) whose files are in `folder`: a section not
     included, one included twice, an include from elsewhere, anything in the template besides includes, a section
     without its one-line comment."""
-    source = env.loader.get_source(env, template)[0]
-    body = env.parse(source).body
-    included = list(jinja2.meta.find_referenced_templates(env.parse(source)))
+    tree = env.parse(env.loader.get_source(env, template)[0])
+    included = list(jinja2.meta.find_referenced_templates(tree))
     prefix = '%s/%s/' % (template.split('/', 1)[0], SECTIONS)
     files = sorted(prefix + file_name for file_name in os.listdir(folder) if file_name.endswith('.j2'))
     problems = ['%s is in %s but not included by %s' % (name, folder, template) for name in files if name not in included]
     problems += ['%s is included %d times' % (name, included.count(name)) for name in sorted(set(included))
                  if included.count(name) > 1]
     problems += ['%s includes %s, not a file of %s' % (template, name, folder) for name in included if name not in files]
-    problems += ['%s holds a %s: only includes of its sections' % (template, type(node).__name__) for node in body
+    problems += ['%s holds a %s: only includes of its sections' % (template, type(node).__name__) for node in tree.body
                  if not isinstance(node, jinja2.nodes.Include)]
     for name in files:
         with open(os.path.join(folder, name[len(prefix):]), encoding='utf-8') as handle:
