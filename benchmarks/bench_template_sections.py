@@ -73,9 +73,9 @@ def report(results) -> str:
     lines = ['Template render CPU per switch of the 16,384-GPU fabric, best of the rounds (%s)' % _common.load_text(),
              '%-8s %9s %15s %11s %7s' % ('platform', 'switches', 'one template', 'sections', 'ratio')]
     for result in results:
-        per = result['ms_per_switch']
-        lines.append('%-8s %9d %12.3f ms %8.3f ms %6.2fx' % (result['platform'], result['switches'], per['one template'],
-                                                            per['sections'], per['sections'] / per['one template']))
+        one, sections = result['ms_per_switch']['one template'], result['ms_per_switch']['sections']
+        row = (result['platform'], result['switches'], one, sections, sections / one)
+        lines.append('%-8s %9d %12.3f ms %8.3f ms %6.2fx' % row)
     return '\n'.join(lines)
 
 
