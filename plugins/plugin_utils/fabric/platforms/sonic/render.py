@@ -25,7 +25,6 @@ from typing import Any, cast
 from jinja2 import Environment
 
 from . import INGRESS_LOSSLESS_POOL
-from ...frrouting.config import bfd_profile_lines
 from ...model import SwitchModel
 
 # DEVICE_METADATA|localhost.type per fabric role (YANG pattern in sonic-device_metadata.yang): SONiC's T0/T1/T2.
@@ -554,7 +553,7 @@ def frr_context(model: SwitchModel) -> dict:
     return {
         'name': model['name'],
         'bgp': bgp,
-        'bfd_profile': bfd_profile_lines(bgp['bfd_timers']),
+        'set_src': model['router_id'],  # Loopback0's address (LOOPBACK_ROUTER_ID)
         'neighbors': neighbors,
         'peer_groups': [group for group in ('UPLINK', 'DOWNLINK') if group in used],
         'evpn': evpn,

@@ -533,7 +533,9 @@ def test_unnumbered_interfaces_and_bgp(unnumbered):
     assert db['INTERFACE'] == {name: {'ipv6_use_link_local_only': 'enable'} for name in uplinks}
     for name in uplinks:
         assert ' neighbor %s interface peer-group UPLINK\n' % name in files['frr.conf']
-    assert ' neighbor UPLINK bfd\n' in files['frr.conf']
+    # the bgp container runs no bfdd with bgpcfgd (supervisord.conf.common.j2): no BFD line, the BGP timers detect
+    assert model['bgp']['bfd'] and ' bfd\n' not in files['frr.conf'] and 'bfd profile' not in files['frr.conf']
+    assert ' neighbor UPLINK timers 3 9\n' in files['frr.conf']
     spine = render_device(unnumbered, 'spine001')['frr.conf']
     assert ' neighbor UPLINK activate\n' in spine and ' neighbor DOWNLINK activate\n' in spine
     assert 'advertise-all-vni' not in spine
