@@ -62,8 +62,8 @@ class ActionModule(ActionBase):
         if device not in design.nodes or design.nodes[device].role == 'host':
             raise AnsibleActionFail('%s is not a switch of fabric %s' % (device, design.name))
         platform = design.nodes[device].platform
-        host_vars = {name: self._templar.template(task_vars[name]) for name in CONNECTION_VARIABLES
-                     if task_vars.get(name) is not None}
+        names = CONNECTION_VARIABLES + getattr(contract.driver_class(platform), 'host_variables', ())
+        host_vars = {name: self._templar.template(task_vars[name]) for name in names if task_vars.get(name) is not None}
         declared = design.intent['management']['users']
         try:  # only to mask them: the rendered files already hold the hashes
             hashes = switch_user_hashes(declared, self._templar.template(task_vars.get(USERS_VARIABLE))

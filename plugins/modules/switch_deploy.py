@@ -29,6 +29,8 @@ description:
     C(ansible_user), C(ansible_password) or C(ansible_ssh_private_key_file), C(ansible_port); for an HTTPS API the
     C(ansible_httpapi_*) variables of ansible.netcommon's httpapi connection; SSH host keys are checked against
     C(aifabric_ssh_known_hosts) (default C(~/.ssh/known_hosts)) unless C(aifabric_ssh_host_key_checking=false).
+    A platform's driver may read host variables of its own (SONiC C(aifabric_sonic_commit_path),
+    C(aifabric_sonic_commit_timeout); docs/platform-sonic.md).
     Passwords and password hashes (C(aifabric_switch_users)) never appear in results, diffs or errors.
 author:
   - aifabric contributors (@aifabric)

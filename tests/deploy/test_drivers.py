@@ -12,6 +12,7 @@ from tests.doubles import faults
 from tests.doubles.fleet import TEST_PASSWORD_HASH, load_design
 from tests.doubles.ssh import nvue as nvue_double
 from tests.doubles.ssh import sonic as sonic_double
+from tests.doubles.ssh import sonic_bgp
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import (
     CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
@@ -148,6 +149,13 @@ def test_a_rejected_line_leaves_the_switch_as_it_was_and_quotes_the_switch(switc
 def test_the_switch_reverts_by_itself_when_the_session_drops_after_commit(switch, fleet):
     platform, name, driver, files = switch
     before = running(fleet, name, platform)
+    if platform == 'sonic':
+        # SONiC commits as a transient service of the switch and waits for it across cut sessions (a load restarts
+        # eth0, a management VRF change moves it): the cut is survived, the confirm timer still guards the push
+        faults.write(fleet.state_dir_of(name), drop_after_commit=True)
+        assert contract.push(driver(), files, confirm_seconds=60)['outcome'] == PENDING_CONFIRM
+        assert contract.confirm(driver(), files)['outcome'] == CONFIRMED
+        return
     # A timer long enough for the rollback's new session to find the revision pending on a loaded machine (one
     # that ran out first would leave nothing to roll back, and the push would read as refused before its commit)
     _short_nvue_minutes(fleet, platform, name, minute_s=10)
@@ -244,31 +252,56 @@ def _deploy_state(directory):
         return handle.read().strip()
 
 
-def test_sonic_check_mode_asks_the_switch_config_replace_dry_run(fleet):
-    """Check mode runs GCU's own checks on the switch (`config replace --dry-run`): what it refuses fails there."""
+def test_sonic_check_mode_on_a_factory_switch_names_the_load_and_changes_nothing(fleet):
+    """A factory switch (no BGP session, never deployed) is not in service: check mode says its push would load the
+    whole configuration (config reload, which the switch checks against YANG before anything stops)."""
     name, directory, driver, files = _sonic(fleet)
     before = running(fleet, name, 'sonic')
-    faults.write(directory, reject_lines=[r'^LOOPBACK_INTERFACE\|'])
-    with pytest.raises(DeployError) as caught:
-        contract.push(driver(), files, check_mode=True)
-    assert caught.value.step == 'config replace --dry-run' and 'Entry "LOOPBACK_INTERFACE|' in str(caught.value)
+    result = contract.push(driver(), files, check_mode=True)
+    assert result['outcome'] == WOULD_CHANGE and result['diff'].startswith(
+        '# commit path: config reload of the whole configuration (the switch is not in service')
+    assert '+PFC_WD|GLOBAL ' in result['diff'] and '+BUFFER_POOL|ingress_lossless_pool ' in result['diff']
     assert running(fleet, name, 'sonic') == before
 
 
-def test_sonic_migrates_frr_to_split_unified_and_rolls_it_back(fleet):
-    """A factory bgp container runs `separated` (bgpd.conf, zebra.conf; frr-reload.py refuses it): the push restarts
-    it in split-unified with frr.conf, the rollback brings its own files and mode back."""
+def test_sonic_day_n_check_mode_asks_the_switch_config_replace_dry_run(fleet):
+    """A switch in service (deployed before): check mode runs GCU's own checks on the switch (`config replace
+    --dry-run`), and what it refuses fails there, before anything changes."""
     name, directory, driver, files = _sonic(fleet)
-    assert sonic_double.container_mode(directory) == 'separated'
+    contract.push(driver(), files, confirm_seconds=60)
+    contract.confirm(driver(), files)
+    changed = _day_n(files)
+    before = running(fleet, name, 'sonic')
+    faults.write(directory, reject_lines=[r'^PORT\|Ethernet8 .*day N'])
+    with pytest.raises(DeployError) as caught:
+        contract.push(driver(), changed, check_mode=True)
+    assert caught.value.step == 'config replace --dry-run' and 'Entry "PORT|Ethernet8' in str(caught.value)
+    assert running(fleet, name, 'sonic') == before
+
+
+def _day_n(files, description='day N'):
+    """The rendered files with a port description changed and a network more advertised (CONFIG_DB and FRR)."""
+    tables = json.loads(files['config_db.json'])
+    tables['PORT']['Ethernet8']['description'] = description
+    frr = files['frr.conf'].replace(' address-family ipv4 unicast\n', ' address-family ipv4 unicast\n  network 10.250.0.0/24\n', 1)
+    return dict(files, **{'config_db.json': json.dumps(tables, indent=2, sort_keys=True), 'frr.conf': frr})
+
+
+def test_sonic_greenfield_load_then_rollback_brings_the_factory_back(fleet):
+    """The factory bgp container runs `separated` (bgpd.conf, zebra.conf): the load restarts it in split-unified with
+    frr.conf in place; the rollback loads the CONFIG_DB and FRR files of before and the container's mode comes back."""
+    name, directory, driver, files = _sonic(fleet)
+    assert sonic_bgp.container_mode(directory) == 'separated'
     before_files = sorted(os.listdir(os.path.join(directory, 'etc', 'sonic', 'frr')))
     before = running(fleet, name, 'sonic')
     pushed = contract.push(driver(), files, confirm_seconds=60)
-    assert '# the bgp container does not run split-unified' in pushed['diff']
-    assert sonic_double.container_mode(directory) == 'split-unified' and sonic_double.integrated(directory)
+    assert '# the whole frr.conf boots with the bgp container the load restarts' in pushed['diff']
+    assert sonic_bgp.container_mode(directory) == 'split-unified' and sonic_bgp.integrated(directory)
     assert _deploy_state(directory) == 'pending'
     assert contract.rollback(driver()) == {'outcome': ROLLED_BACK, 'changed': True}
-    assert sonic_double.container_mode(directory) == 'separated' and not sonic_double.integrated(directory)
-    assert sorted(os.listdir(os.path.join(directory, 'etc', 'sonic', 'frr'))) == before_files
+    assert sonic_bgp.container_mode(directory) == 'separated' and not sonic_bgp.integrated(directory)
+    assert sorted(name for name in os.listdir(os.path.join(directory, 'etc', 'sonic', 'frr'))
+                  if not name.startswith('aifabric-')) == before_files
     assert running(fleet, name, 'sonic') == before and _deploy_state(directory) == 'rolled-back'
 
 
@@ -337,13 +370,32 @@ def test_sonic_refuses_a_configuration_for_another_switch_model(fleet):
         contract.push(driver(), dict(files, **{'config_db.json': json.dumps(tables)}), check_mode=True)
 
 
-def test_sonic_refuses_buffer_pools_smaller_than_the_design_needs(fleet):
-    """GCU changes no BUFFER_POOL: the switch keeps its SKU's pools, and a design that needs more is refused."""
+def test_sonic_in_service_refuses_what_gcu_cannot_do_and_loads_it_in_a_maintenance_window(fleet):
+    """Deployed before: another design's buffer pools are beyond GCU (no BUFFER_POOL change), so the push is refused
+    before anything changes, naming what and how to do it; `aifabric_sonic_commit_path: load` loads it."""
     name, directory, driver, files = _sonic(fleet)
+    contract.push(driver(), files, confirm_seconds=60)
+    contract.confirm(driver(), files)
     tables = json.loads(files['config_db.json'])
-    tables['BUFFER_POOL']['ingress_lossless_pool']['size'] = str(10 ** 12)
-    with pytest.raises(DeployError, match='buffer pools failed: buffer pool ingress_lossless_pool has size'):
-        contract.push(driver(), dict(files, **{'config_db.json': json.dumps(tables)}), check_mode=True)
+    tables['BUFFER_POOL']['egress_lossless_pool']['size'] = str(int(tables['BUFFER_POOL']['egress_lossless_pool']['size']) - 1)
+    resized = dict(files, **{'config_db.json': json.dumps(tables)})
+    before = running(fleet, name, 'sonic')
+    with pytest.raises(DeployError) as caught:
+        contract.push(driver(), resized, check_mode=True)
+    assert caught.value.step == 'commit path' and 'deployed before by this collection' in str(caught.value)
+    assert 'BUFFER_POOL changes (egress_lossless_pool): GCU changes no buffer pool' in str(caught.value)
+    assert 'aifabric_sonic_commit_path: load' in str(caught.value) and running(fleet, name, 'sonic') == before
+    window = contract.driver_for('sonic', name, dict(fleet.host_vars[name], aifabric_sonic_commit_path='load'))
+    assert contract.push(window, resized, confirm_seconds=60)['outcome'] == PENDING_CONFIRM
+    assert contract.confirm(window, resized)['outcome'] == CONFIRMED
+
+
+@pytest.mark.parametrize('name, value', [('aifabric_sonic_commit_path', 'reload'), ('aifabric_sonic_commit_timeout', 5),
+                                         ('aifabric_sonic_commit_timeout', 'soon'), ('aifabric_sonic_commit_timeout', True)])
+def test_sonic_settings_are_checked_before_anything(fleet, name, value):
+    with pytest.raises(DeployError) as caught:
+        contract.driver_for('sonic', SWITCH['sonic'], dict(fleet.host_vars[SWITCH['sonic']], **{name: value}))
+    assert caught.value.step == 'settings' and name in str(caught.value) and repr(value) in str(caught.value)
 
 
 # -- EOS: the lock-out guard and the commit timer's bound --------------------------------------------------------

@@ -70,6 +70,9 @@ def plan(design):
             'remote_vteps_by_vni': {str(vni): sorted(vteps[other] for other in vteps if other != name and vni in vnis[other])
                                     for vni in vnis.get(name, ())},
             'vtep_ip': vteps.get(name),
+            # the BGP speaker behind each port (the design's neighbour): a session comes up only with it
+            'bgp_peers': {item['interface']: {'ip': item.get('ip'), 'asn': item['remote_asn']}
+                          for item in (model.get('bgp') or {}).get('neighbors', []) if item.get('interface')},
         }
         entries.append({'name': name, 'platform': model['platform'], 'kind': KINDS.get(model['platform']),
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,
@@ -96,8 +99,12 @@ def switch_model_facts(name):
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import switch_models
     switch = switch_models.load_models()[name]
     sonic = switch.section('sonic')
+    # the SKU's pg_profile_lookup.ini rows (the Dell models carry them: headroom_lookup; NVIDIA's: sonic_buffers.py)
+    xon_offset = sonic['buffers'].get('lossless_pg', {}).get('xon_offset')
+    lookup = [[speed * 1000, cable, size, xon, xoff, 0, xon_offset]
+              for (speed, cable), (xon, xoff, size) in sorted((switch.headroom_lookup or {}).items())]
     return {'hwsku': sonic['hwsku'], 'platform': sonic['platform'],
-            'asic_type': ASIC_TYPE.get(switch.vendor, 'broadcom'),
+            'asic_type': ASIC_TYPE.get(switch.vendor, 'broadcom'), 'asic_family': switch.asic, 'pg_lookup': lookup,
             'port_map': [[port['name'], ','.join(str(lane) for lane in port['lanes']), port['alias']]
                          for port in sonic['ports']],
             'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': sonic['buffers']}

@@ -114,16 +114,26 @@ def test_every_rendered_configuration_passes_the_vendor_rules():
         seen[platform].add(hardware)
         where = '%s %s %s' % (intent, hardware, name)
         if platform == 'sonic':
+            # The first deploy loads the whole configuration on the factory switch (`config reload FILE`: the YANG
+            # models and no table without one); a later one replaces it with GCU (here: the same file again, and a
+            # PFC watchdog change, which GCU refuses on the ASICs it does not know).
             from tests.doubles.fleet import switch_model_facts
+            from tests.doubles.ssh import sonic
             from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
             facts = dict(switch_model_facts(hardware), name=name, tacacs_passkey='out-of-band-key')
-            running = sonic_factory.config_db(facts)
-            target = deploy_target(copy.deepcopy(running), yaml.safe_load(files['config_db.json']))
+            config_db = yaml.safe_load(files['config_db.json'])
+            target = deploy_target(sonic_factory.config_db(facts), config_db)
+            assert sonic.reload_problem(target) is None, (where, sonic.reload_problem(target))
+            running = corpus.loaded(facts, config_db)
+            sonic_gcu.check_target(running, deploy_target(copy.deepcopy(running), config_db), facts)
+            changed = deploy_target(copy.deepcopy(running), config_db)
+            port = next(key for key in changed['PFC_WD'] if key != 'GLOBAL')
+            changed['PFC_WD'][port]['detection_time'] = '300'
             if hardware in GCU_UNKNOWN_ASIC:
                 with pytest.raises(sonic_gcu.Refused, match='Modification of PFC_WD table is illegal'):
-                    sonic_gcu.check_target(running, target, facts)
-                target['PFC_WD'] = running['PFC_WD']  # the rest of the deploy is valid on these switches too
-            sonic_gcu.check_target(running, target, facts)
+                    sonic_gcu.check_target(running, changed, facts)
+            else:
+                sonic_gcu.check_target(running, changed, facts)
         elif platform == 'eos':
             lines = [line.strip() for line in files['startup-config.cfg'].splitlines()
                      if line.strip() and not line.strip().startswith('!')]

@@ -34,7 +34,7 @@ def rendered(name, file_name):
     return _mixed()[name][file_name]
 
 
-# -- SONiC: the deploy target of leaf002 (an SN5600) on its factory switch -----------------------------------------
+# -- SONiC: a day-N change of leaf002 (an SN5600) once its first deploy loaded it ----------------------------------
 def sonic_facts(**overrides):
     from tests.doubles.fleet import switch_model_facts
     facts = dict(switch_model_facts('nvidia-sn5600'), name='leaf002', tacacs_passkey='out-of-band-key',
@@ -43,16 +43,25 @@ def sonic_facts(**overrides):
     return facts
 
 
-def sonic_case(case=None):
-    """(running, target, facts) of a corpus case (or of the untouched deploy)."""
+def loaded(facts, config_db):
+    """The CONFIG_DB of a factory switch (sonic_factory.py) once a first deploy loaded `config_db` (config reload of
+    the deploy target: /etc/sonic/init_cfg.json, then the file)."""
     from tests.doubles.ssh import sonic_factory
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
+    return sonic_factory.merged(sonic_factory.init_cfg(facts), deploy_target(sonic_factory.config_db(facts), config_db))
+
+
+def sonic_case(case=None):
+    """(running, target, facts) of a corpus case (or of the untouched deploy): the switch runs leaf002's configuration
+    (its first deploy loaded it) and `config replace` gets the rendered one with the case's change."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
     case = case or {}
     facts = sonic_facts(**case.get('facts', {}))
-    running = sonic_factory.config_db(facts)
+    config_db = json.loads(rendered('leaf002', 'config_db.json'))
+    running = loaded(facts, config_db)
     if case.get('running'):
         running = jsonpatch.apply_patch(running, case['running'])
-    target = deploy_target(copy.deepcopy(running), json.loads(rendered('leaf002', 'config_db.json')))
+    target = deploy_target(copy.deepcopy(running), config_db)
     if case.get('patch'):
         target = jsonpatch.apply_patch(target, case['patch'])
     return running, target, facts

@@ -51,6 +51,28 @@ def drop_my_session():
         os.kill(victim, signal.SIGKILL)
 
 
+def drop_all_sessions():
+    """The management interface restarts: every SSH session of this switch ends (its sshd session processes, found in
+    this mount namespace: each switch has its own); the listener stays."""
+    mine = os.readlink('/proc/self/ns/mnt')
+    import signal  # pylint: disable=import-outside-toplevel
+    for entry in os.listdir('/proc'):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink('/proc/%s/ns/mnt' % entry) != mine:
+                continue
+            with open('/proc/%s/cmdline' % entry, 'rb') as handle:
+                command = handle.read().replace(b'\0', b' ').decode(errors='replace')
+        except OSError:
+            continue
+        if command.startswith('sshd: ') and '[listener]' not in command:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 def main(argv=None):
     argv = list(sys.argv[1:] if argv is None else argv)
     directory = os.environ.get('DOUBLE_STATE')

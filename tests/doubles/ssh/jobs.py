@@ -1,6 +1,7 @@
 """`systemd-run --on-active=...` and `systemctl`: the transient timers a switch's systemd offers, with systemd's
 semantics (systemd-run(1), systemctl(1), systemd.timer(5)):
 
+- `systemd-run --unit=NAME [--collect] CMD...` runs CMD now as the transient service NAME.service;
 - `systemd-run --on-active=SPAN --unit=NAME [--collect] CMD...` creates NAME.timer and NAME.service; a name whose
   timer or service is still loaded is refused ("Unit NAME.timer was already loaded or has a fragment file.");
 - the timer is `active` while it waits, while its service runs, and after it elapsed (RemainAfterElapse= defaults to
@@ -9,7 +10,7 @@ semantics (systemd-run(1), systemctl(1), systemd.timer(5)):
   it runs, `failed` after a failure: a failed service stays loaded until `systemctl reset-failed`, or is unloaded at
   once with `--collect` ("Unload the transient unit after it completed, even if it failed");
 - `systemctl show UNIT -p ActiveState -p SubState -p Result`, `systemctl list-timers`, `systemctl restart bgp`
-  (SONiC: the bgp container restarts: sonic.start_bgp_container).
+  (SONiC: the bgp container restarts: sonic_bgp.start).
 Spans as systemd.time(7) (`300`, `300s`, `5min`).
 """
 
@@ -69,8 +70,8 @@ def _run(directory, args):
             unit = value
         elif option in ('--collect', '-G'):
             collect = True
-    if delay is None or not rest:
-        sys.stderr.write('The double supports only: systemd-run --on-active=SPAN [--unit=NAME] [--collect] COMMAND...\n')
+    if not rest:
+        sys.stderr.write('The double supports only: systemd-run [--on-active=SPAN] [--unit=NAME] [--collect] COMMAND...\n')
         return 1
     unit = unit or 'run-double-%d' % len(state.jobs(directory))
     with state.locked(directory):
@@ -78,7 +79,10 @@ def _run(directory, args):
             sys.stderr.write('Failed to start transient timer unit: Unit %s.timer was already loaded or has a fragment '
                              'file.\n' % unit)
             return 1
-        state.schedule(directory, unit, delay, rest, collect=collect)
+        state.schedule(directory, unit, delay or 0, rest, collect=collect, timer=delay is not None)
+    if delay is None:  # a transient service, started now
+        sys.stdout.write('Running as unit: %s.service\n' % unit)
+        return 0
     sys.stdout.write('Running timer as unit: %s.timer\nWill run service as unit: %s.service\n' % (unit, unit))
     return 0
 
@@ -107,8 +111,8 @@ def main(directory, command, args):
         return 0
     if args[:1] in (['restart'], ['start'], ['reload']) and len(args) == 2 and args[1] in ('bgp', 'bgp.service') \
             and state.device(directory).get('kind') == 'sonic':
-        from tests.doubles.ssh import sonic
-        sonic.start_bgp_container(directory)
+        from tests.doubles.ssh import sonic_bgp
+        sonic_bgp.start(directory)
         return 0
     if args[:1] == ['is-active'] and len(args) == 2 and args[1].endswith(('.timer', '.service')):
         kind = 'timer' if args[1].endswith('.timer') else 'service'

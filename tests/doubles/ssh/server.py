@@ -157,6 +157,10 @@ class SshDouble:
         # fault knob `unreachable` (tests/doubles/faults.py): the management plane answers nothing, every session ends
         unreachable = 'grep -q \'"unreachable": true\' %s 2>/dev/null && exit 255\n' % shlex.quote(
             os.path.join(inside, 'faults.json'))
+        # the management interface restarting (SONiC `config reload`, a management VRF change): until the time in
+        # outage_until, no new session
+        outage = shlex.quote(os.path.join(inside, 'outage_until'))
+        unreachable += '[ -f %s ] && [ "$(date +%%s)" -lt "$(cat %s)" ] && exit 255\n' % (outage, outage)
         self._write('bin/.login', '#!/bin/bash\n' + unreachable + exports + 'export DOUBLE_PRIVILEGED=0\ncd "$HOME"\n'
                     'if [ -n "$SSH_ORIGINAL_COMMAND" ]; then exec /bin/bash -c "$SSH_ORIGINAL_COMMAND"; fi\n'
                     'exec /bin/bash --noprofile --rcfile %s -i\n' % shlex.quote(os.path.join(inside, 'etc', 'bashrc')), 0o755)

@@ -22,18 +22,12 @@ import sys
 import time
 import zlib
 
-from tests.doubles.ssh import accounts, frr, sonic_factory, state
+from tests.doubles.ssh import accounts, sonic_bgp, sonic_factory, state
 # sonic_gcu (jsonpatch, the YANG rules), shutil and subprocess are imported by the commands that use them: every
 # command is a process of its own and the show commands, most of them, would pay for their import.
-from tests.doubles.ssh.cli import drop_my_session, table
-from tests.doubles.world import remote_vteps
+from tests.doubles.ssh.cli import drop_all_sessions, table
 
 GCU_SINCE = 202205
-CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
-INTEGRATED_MODES = ('split-unified', 'unified')
-# docker_init.sh write_default_zebra_config: what zebra needs to program routes through fpmsyncd.
-ZEBRA_DEFAULTS = ('no fpm use-next-hop-groups', 'fpm address 127.0.0.1')
-DAEMON_FILES = ('bgpd.conf', 'zebra.conf', 'staticd.conf', 'sharpd.conf')
 
 
 def _release(facts):
@@ -46,6 +40,10 @@ def factory(directory, facts):
     config = sonic_factory.config_db(facts)
     state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), config)
     state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), config)
+    state.write_json(state.path(directory, 'etc', 'sonic', 'init_cfg.json'), sonic_factory.init_cfg(facts))
+    for stale in ('outage_until',):
+        if os.path.exists(state.path(directory, stale)):
+            os.remove(state.path(directory, stale))
     frr_dir = state.path(directory, 'etc', 'sonic', 'frr')
     for leftover in (frr_dir, state.path(directory, 'etc', 'sonic', 'aifabric-deploy'),
                      state.path(directory, 'etc', 'sonic', 'checkpoints')):
@@ -55,91 +53,13 @@ def factory(directory, facts):
     os.makedirs(frr_dir)
     accounts.factory(directory)
     os.makedirs(state.path(directory, 'frr'), exist_ok=True)
-    start_bgp_container(directory, config)
+    sonic_bgp.start(directory, config)
+    from tests.doubles.ssh import sonic_buffers
+    sonic_buffers.restart(directory)
 
 
 def running(directory):
     return state.read_json(state.path(directory, 'db', 'CONFIG_DB.json'), {})
-
-
-# -- the bgp container (docker-fpm-frr) ---------------------------------------------------------------------------
-def _generated_frr(config):
-    """What sonic-cfggen's bgpd/zebra templates make of CONFIG_DB in `separated` mode (hostname, ASN, router-id from
-    Loopback0, a neighbour per BGP_NEIGHBOR row): enough for a deploy to read back and replace."""
-    metadata = config.get('DEVICE_METADATA', {}).get('localhost', {})
-    loopback = next((key.split('|', 1)[1].split('/')[0] for key in config.get('LOOPBACK_INTERFACE', {})
-                     if key.startswith('Loopback0|')), None)
-    lines = ['hostname %s' % metadata.get('hostname', 'sonic'), '!', 'router bgp %s' % metadata.get('bgp_asn', '65100')]
-    if loopback:
-        lines.append(' bgp router-id %s' % loopback)
-    for peer, fields in sorted(config.get('BGP_NEIGHBOR', {}).items()):
-        if fields.get('asn'):
-            lines.append(' neighbor %s remote-as %s' % (peer, fields['asn']))
-    return '\n'.join(lines + ['!', 'end']) + '\n'
-
-
-def _with_zebra_defaults(text):
-    missing = [line for line in ZEBRA_DEFAULTS if not re.search(r'^%s$' % re.escape(line), text, re.M)]
-    return text if not missing else text.rstrip('\n') + '\n' + '\n'.join(missing) + '\n'
-
-
-def container_mode(directory):
-    return state.read_json(state.path(directory, 'frr', 'container.json'), {}).get('mode', 'separated')
-
-
-def start_bgp_container(directory, config=None):
-    """`systemctl restart bgp`: docker_init.sh with the running CONFIG_DB's docker_routing_config_mode."""
-    config = running(directory) if config is None else config
-    mode = config.get('DEVICE_METADATA', {}).get('localhost', {}).get('docker_routing_config_mode') or 'separated'
-    frr_dir = state.path(directory, 'etc', 'sonic', 'frr')
-    os.makedirs(frr_dir, exist_ok=True)
-
-    def write(name, text):
-        with open(os.path.join(frr_dir, name), 'w', encoding='utf-8') as handle:
-            handle.write(text)
-
-    def remove(*names):
-        for name in names:
-            if os.path.exists(os.path.join(frr_dir, name)):
-                os.remove(os.path.join(frr_dir, name))
-
-    def read(name):
-        path = os.path.join(frr_dir, name)
-        if not os.path.exists(path):
-            return ''
-        with open(path, encoding='utf-8') as handle:
-            return handle.read()
-
-    if mode in INTEGRATED_MODES:
-        write('vtysh.conf', 'service integrated-vtysh-config\n')
-        remove(*DAEMON_FILES)
-        if mode == 'unified':
-            write('frr.conf', _generated_frr(config))
-        write('frr.conf', _with_zebra_defaults(read('frr.conf')))
-        text = read('frr.conf')
-    else:
-        write('vtysh.conf', 'no service integrated-vtysh-config\n')
-        remove('frr.conf')
-        if mode == 'separated':
-            write('bgpd.conf', _generated_frr(config))
-            write('zebra.conf', '')
-        write('zebra.conf', _with_zebra_defaults(read('zebra.conf')))
-        text = ''.join(read(name) for name in DAEMON_FILES)
-    with state.locked(directory):
-        with open(state.path(directory, 'frr', 'running.conf'), 'w', encoding='utf-8') as handle:
-            handle.write(text)
-        state.write_json(state.path(directory, 'frr', 'container.json'), {'mode': mode, 'started': time.time()})
-        # every BGP session of the switch starts over
-        state.write_json(state.path(directory, 'bgp_first_seen.json'), {})
-
-
-def integrated(directory):
-    """frr-reload.py's test: /etc/frr/vtysh.conf does not say `no service integrated-vtysh-config`."""
-    path = state.path(directory, 'etc', 'sonic', 'frr', 'vtysh.conf')
-    if not os.path.exists(path):
-        return True
-    with open(path, encoding='utf-8') as handle:
-        return not any(line.strip() == 'no service integrated-vtysh-config' for line in handle)
 
 
 # -- config: the generic config updater ----------------------------------------------------------------------------
@@ -154,17 +74,57 @@ def _reject_lines(target, faults):
                                             'Entry "%s|%s" refused by the device.' % (table_name, key))
 
 
-def _apply_target(directory, faults, target, dry_run):
-    """GCU's checks, then (unless a dry run) the target becomes the running CONFIG_DB."""
+def _check_target(directory, faults, target):
+    """GCU's checks of the whole target against the running CONFIG_DB; returns the patch (raises Refused)."""
     from tests.doubles.ssh import sonic_gcu
-    facts = state.device(directory)
-    current = running(directory)
-    patch = sonic_gcu.check_target(current, target, facts)
+    patch = sonic_gcu.check_target(running(directory), target, state.device(directory))
     _reject_lines(target, faults)
-    if not dry_run:
-        state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
-        faults.committed()
     return patch
+
+
+def _sort(faults, patch):
+    """The patch sorter's time (patch_sorter.py: a search over orders of the patch's changes; no source states how
+    long it takes, public reports range from seconds to hours: sonic-utilities #2263, sonic-buildimage #23945): the
+    fault knob `gcu_sort_s_per_change` (seconds per change of the patch). GCU holds no lock meanwhile (S20)."""
+    seconds = float(faults.get('gcu_sort_s_per_change') or 0) * len(patch)
+    if seconds > 0:
+        sys.stdout.write('Patch Applier: localhost: sorting patch updates.\n')
+        sys.stdout.flush()
+        time.sleep(seconds)
+
+
+def _commit(directory, faults, target):
+    """The target becomes the running CONFIG_DB; returns the CONFIG_DB it replaced."""
+    with state.locked(directory):
+        before = running(directory)
+        state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
+    faults.committed()
+    return before
+
+
+def after_commit(directory, faults, before):
+    """What the switch's daemons do once CONFIG_DB changed: bgpcfgd (sonic_bgp.after_commit), buffermgrd
+    (sonic_buffers.after_commit) and, when the management VRF changes, hostcfgd restarting the management interface
+    (SONiC Command Reference, `config vrf add mgmt`: eth0 moves into the VRF and every SSH session over it ends)."""
+    from tests.doubles.ssh import sonic_buffers
+    now = running(directory)
+    sonic_bgp.after_commit(directory)
+    sonic_buffers.after_commit(directory, before, now)
+    vrf = lambda config: config.get('MGMT_VRF_CONFIG', {}).get('vrf_global', {}).get('mgmtVrfEnabled', 'false')
+    if vrf(before) != vrf(now):
+        restart_management(directory, faults)
+
+
+def restart_management(directory, faults, drop=True):
+    """eth0 restarts (networking / interfaces-config): new SSH sessions are refused for the fault knob
+    `management_restart_s` (config/main.py _restart_services: "cause device lost network for 10 seconds"); with `drop`
+    (its address or VRF changed) every SSH session ends as well."""
+    seconds = float(faults.get('management_restart_s', 1))
+    with open(state.path(directory, 'outage_until'), 'w', encoding='utf-8') as handle:
+        handle.write('%d\n' % int(time.time() + seconds + 0.999))
+    sys.stdout.flush()
+    if drop:
+        drop_all_sessions()
 
 
 def _fail(subcommand, usage, message, verb):
@@ -193,7 +153,7 @@ def config(directory, faults, args):
     gcu = _release(facts) >= GCU_SINCE
     sub, rest = (args[0], args[1:]) if args else ('', [])
     gcu_commands = ('replace', 'apply-patch', 'checkpoint', 'list-checkpoints', 'rollback', 'delete-checkpoint')
-    if sub in gcu_commands and not gcu or sub not in gcu_commands + ('save', 'reload', 'load'):
+    if sub in gcu_commands and not gcu or sub not in gcu_commands + ('save', 'reload', 'load', 'interface'):
         sys.stderr.write('Usage: config [OPTIONS] COMMAND [ARGS]...\nTry "config -h" for help.\n\n'
                          'Error: No such command "%s".\n' % sub)
         return 2
@@ -208,90 +168,176 @@ def config(directory, faults, args):
     if dry_run:
         sys.stdout.write('** DRY RUN EXECUTION **\n')
     checkpoints = state.path(directory, 'etc', 'sonic', 'checkpoints')
-    with state.locked(directory):
-        if sub in ('replace', 'apply-patch'):
-            usage = 'TARGET_FILE_PATH' if sub == 'replace' else 'PATCH_FILE_PATH'
-            verb = 'replace config' if sub == 'replace' else 'apply patch'
-            if len(positional) != 1:
-                return _fail(sub, usage, 'Missing argument "%s".' % usage, verb)
-            try:
-                with open(positional[0], encoding='utf-8') as handle:
-                    document = json.load(handle)
-                if sub == 'apply-patch':
-                    from tests.doubles.ssh import sonic_gcu
-                    document = sonic_gcu.apply_patch(running(directory), document)
-                sys.stdout.write('Patch Applier: localhost: Patch application starting.\n'
-                                 'Patch Applier: localhost getting current config db.\n'
-                                 'Patch Applier: localhost: simulating the target full config after applying the patch.\n'
-                                 'Patch Applier: localhost: validating all JsonPatch operations are permitted on the specified fields\n')
-                patch = _apply_target(directory, faults, document, dry_run)
-            except (OSError, ValueError) as exc:
-                return _fail(sub, usage, exc, verb)
-            sys.stdout.write('Patch Applier: The localhost patch was converted into %d change%s.\n'
-                             'Patch Applier: localhost patch application completed.\n'
-                             % (len(patch), '' if len(patch) == 1 else 's'))
-            sys.stdout.write('Config replaced successfully.\n' if sub == 'replace' else 'Patch applied successfully.\n')
-            sys.stdout.flush()
-            if faults.get('drop_after_commit') and not dry_run:
-                drop_my_session()
+    if sub in ('replace', 'apply-patch'):
+        return _replace(directory, faults, sub, positional, dry_run)
+    if sub == 'checkpoint':
+        if len(positional) != 1:
+            return _fail(sub, 'CHECKPOINT_NAME', 'Missing argument "CHECKPOINT_NAME".', 'create a config checkpoint')
+        sys.stdout.write('Config Rollbacker: Config checkpoint starting.\nConfig Rollbacker: Checkpoint name: %s.\n'
+                         'Config Rollbacker: Getting current config db.\nConfig Rollbacker: Getting checkpoint full-path.\n'
+                         'Config Rollbacker: Ensuring checkpoint directory exist.\nConfig Rollbacker: Saving config db content '
+                         'to %s.\nConfig Rollbacker: Config checkpoint completed.\n'
+                         % (positional[0], '/etc/sonic/checkpoints/%s.cp.json' % positional[0]))
+        state.write_json(os.path.join(checkpoints, positional[0] + '.cp.json'), running(directory))
+        sys.stdout.write('Checkpoint created successfully.\n')
+        return 0
+    if sub == 'list-checkpoints':
+        names = sorted(name[:-8] for name in os.listdir(checkpoints) if name.endswith('.cp.json')) \
+            if os.path.isdir(checkpoints) else []
+        sys.stdout.write(json.dumps(names, indent=4) + '\n')
+        return 0
+    if sub in ('rollback', 'delete-checkpoint'):
+        verb = 'rollback config' if sub == 'rollback' else 'delete config checkpoint'
+        if len(positional) != 1:
+            return _fail(sub, 'CHECKPOINT_NAME', 'Missing argument "CHECKPOINT_NAME".', verb)
+        file_path = os.path.join(checkpoints, positional[0] + '.cp.json')
+        if not os.path.exists(file_path):
+            return _fail(sub, 'CHECKPOINT_NAME', "Checkpoint '%s' does not exist" % positional[0], verb)
+        if sub == 'delete-checkpoint':
+            os.remove(file_path)
+            sys.stdout.write('Checkpoint deleted successfully.\n')
             return 0
-        if sub == 'checkpoint':
-            if len(positional) != 1:
-                return _fail(sub, 'CHECKPOINT_NAME', 'Missing argument "CHECKPOINT_NAME".', 'create a config checkpoint')
-            sys.stdout.write('Config Rollbacker: Config checkpoint starting.\nConfig Rollbacker: Checkpoint name: %s.\n'
-                             'Config Rollbacker: Getting current config db.\nConfig Rollbacker: Getting checkpoint full-path.\n'
-                             'Config Rollbacker: Ensuring checkpoint directory exist.\nConfig Rollbacker: Saving config db content '
-                             'to %s.\nConfig Rollbacker: Config checkpoint completed.\n'
-                             % (positional[0], '/etc/sonic/checkpoints/%s.cp.json' % positional[0]))
-            state.write_json(os.path.join(checkpoints, positional[0] + '.cp.json'), running(directory))
-            sys.stdout.write('Checkpoint created successfully.\n')
-            return 0
-        if sub == 'list-checkpoints':
-            names = sorted(name[:-8] for name in os.listdir(checkpoints) if name.endswith('.cp.json')) \
-                if os.path.isdir(checkpoints) else []
-            sys.stdout.write(json.dumps(names, indent=4) + '\n')
-            return 0
-        if sub in ('rollback', 'delete-checkpoint'):
-            verb = 'rollback config' if sub == 'rollback' else 'delete config checkpoint'
-            if len(positional) != 1:
-                return _fail(sub, 'CHECKPOINT_NAME', 'Missing argument "CHECKPOINT_NAME".', verb)
-            file_path = os.path.join(checkpoints, positional[0] + '.cp.json')
-            if not os.path.exists(file_path):
-                return _fail(sub, 'CHECKPOINT_NAME', "Checkpoint '%s' does not exist" % positional[0], verb)
-            if sub == 'delete-checkpoint':
-                os.remove(file_path)
-                sys.stdout.write('Checkpoint deleted successfully.\n')
-                return 0
-            try:
-                _apply_target(directory, faults, state.read_json(file_path), dry_run)
-            except ValueError as exc:
-                return _fail(sub, 'CHECKPOINT_NAME', exc, verb)
-            sys.stdout.write('Config rolled back successfully.\n')
-            return 0
-        if sub == 'save':
-            if not flags & {'-y', '--yes'}:
-                sys.stdout.write('Existing files will be overwritten, continue? [y/N]: \nAborted!\n')
-                return 1
-            sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json\n')
-            state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), running(directory))
-            return 0
-        # reload / load: the pre-GCU ways (no validation, services restart)
+        return _replace(directory, faults, sub, [file_path], dry_run)
+    if sub == 'save':
         if not flags & {'-y', '--yes'}:
-            sys.stdout.write('Aborted!\n')
+            sys.stdout.write('Existing files will be overwritten, continue? [y/N]: \nAborted!\n')
             return 1
-        source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
-        try:
-            with open(source, encoding='utf-8') as handle:
-                document = json.load(handle)
-        except (OSError, ValueError) as exc:
-            sys.stderr.write('%s\n' % exc)
-            return 1
-        target = document if sub == 'reload' else _merge(running(directory), document)
-        state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), target)
-        sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -j %s --write-to-db\n' % source)
+        sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json\n')
+        state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), running(directory))
+        return 0
+    if sub == 'interface':
+        return _interface(directory, faults, positional)
+    if not flags & {'-y', '--yes'}:
+        sys.stdout.write('Aborted!\n')
+        return 1
     if sub == 'reload':
-        start_bgp_container(directory)  # config reload restarts every service, the bgp container included
+        return _reload(directory, faults, positional)
+    # config load: sonic-cfggen -j FILE --write-to-db, no validation, no service restarts
+    source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
+    try:
+        with open(source, encoding='utf-8') as handle:
+            document = json.load(handle)
+    except (OSError, ValueError) as exc:
+        sys.stderr.write('%s\n' % exc)
+        return 1
+    sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -j %s --write-to-db\n' % source)
+    before = _commit(directory, faults, _merge(running(directory), document))
+    after_commit(directory, faults, before)
     return 0
+
+
+def _replace(directory, faults, sub, positional, dry_run):
+    """config replace FILE, apply-patch FILE, rollback NAME (FILE: the checkpoint): GCU's pipeline
+    (generic_updater.py PatchApplier.apply), the sorter's time, then the changes."""
+    usage, verb = {'replace': ('TARGET_FILE_PATH', 'replace config'), 'apply-patch': ('PATCH_FILE_PATH', 'apply patch'),
+                   'rollback': ('CHECKPOINT_NAME', 'rollback config')}[sub]
+    if len(positional) != 1:
+        return _fail(sub, usage, 'Missing argument "%s".' % usage, verb)
+    try:
+        with open(positional[0], encoding='utf-8') as handle:
+            document = json.load(handle)
+        if sub == 'apply-patch':
+            from tests.doubles.ssh import sonic_gcu
+            document = sonic_gcu.apply_patch(running(directory), document)
+        if sub != 'rollback':
+            sys.stdout.write('Patch Applier: localhost: Patch application starting.\n'
+                             'Patch Applier: localhost getting current config db.\n'
+                             'Patch Applier: localhost: simulating the target full config after applying the patch.\n'
+                             'Patch Applier: localhost: validating all JsonPatch operations are permitted on the specified fields\n')
+        patch = _check_target(directory, faults, document)
+    except (OSError, ValueError) as exc:
+        return _fail(sub, usage, exc, verb)
+    if not dry_run:
+        _sort(faults, patch)
+        before = _commit(directory, faults, document)
+    if sub != 'rollback':
+        sys.stdout.write('Patch Applier: The localhost patch was converted into %d change%s.\n'
+                         'Patch Applier: localhost patch application completed.\n'
+                         % (len(patch), '' if len(patch) == 1 else 's'))
+    sys.stdout.write({'replace': 'Config replaced successfully.\n', 'apply-patch': 'Patch applied successfully.\n',
+                      'rollback': 'Config rolled back successfully.\n'}[sub])
+    sys.stdout.flush()
+    if not dry_run:
+        after_commit(directory, faults, before)
+        if faults.get('drop_after_commit') and sub != 'rollback':
+            drop_all_sessions()  # the management connection dies (a replace may run in a job, away from any session)
+    return 0
+
+
+def _interface(directory, faults, positional):
+    """config interface shutdown|startup PORT (config/main.py: PORT admin_status down|up)."""
+    if len(positional) != 2 or positional[0] not in ('shutdown', 'startup'):
+        sys.stderr.write('Usage: config interface [OPTIONS] COMMAND [ARGS]...\n\nError: the double supports '
+                         'config interface shutdown|startup PORT\n')
+        return 2
+    config = running(directory)
+    if positional[1] not in config.get('PORT', {}):
+        sys.stderr.write('Error: Interface name is invalid. Please enter a valid interface name!!\n')
+        return 2
+    config['PORT'][positional[1]]['admin_status'] = 'down' if positional[0] == 'shutdown' else 'up'
+    before = _commit(directory, faults, config)
+    after_commit(directory, faults, before)
+    return 0
+
+
+def _reload(directory, faults, positional):
+    """config reload -y [FILE] (config/main.py reload): a given file must load against the YANG models and every
+    table of it must have one (config_file_yang_validation); the services stop, CONFIG_DB is flushed and written from
+    /etc/sonic/init_cfg.json then the file, the services start again: the bgp container (docker_init.sh with the new
+    mode), swss (buffermgrd picks its model at start, buffermgrd.sh), and eth0 ("device lost network for 10 seconds"):
+    every SSH session ends. The fault knob `reload_s` is how long the services take to come back."""
+    from tests.doubles.ssh import sonic_buffers, sonic_yang
+    source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
+    try:
+        with open(source, encoding='utf-8') as handle:
+            document = json.load(handle)
+    except (OSError, ValueError) as exc:
+        sys.stdout.write('Failed to read config file %s: %s\n' % (source, exc))
+        sys.stdout.write('Aborted!\n')
+        return 1
+    problem = reload_problem(document, source) if positional else None
+    if positional and not problem:
+        from tests.doubles.ssh import sonic_gcu
+        try:
+            _reject_lines(document, faults)  # the fault knob: an entry the switch refuses
+        except sonic_gcu.Refused as error:
+            problem = '%s fails YANG validation! Error: %s' % (source, str(error).split('Error: ', 1)[-1])
+    if problem:
+        sys.stdout.write(problem + '\nAborted!\n')
+        return 1
+    sys.stdout.write('Disabling container and routeCheck monitoring ...\nStopping SONiC target ...\n')
+    init = state.read_json(state.path(directory, 'etc', 'sonic', 'init_cfg.json'), {})
+    sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -j /etc/sonic/init_cfg.json -j %s --write-to-db\n'
+                     % source)
+    sys.stdout.flush()
+    time.sleep(float(faults.get('reload_s') or 0))
+    before = _commit(directory, faults, sonic_factory.merged(init, document))
+    sys.stdout.write('Restarting SONiC target ...\nReloading Monit configuration ...\n')
+    sys.stdout.flush()
+    sonic_bgp.start(directory)
+    sonic_buffers.restart(directory)
+    restart_management(directory, faults, drop=_management(before) != _management(running(directory)))
+    return 0
+
+
+def reload_problem(document, source='FILE'):
+    """Why `config reload FILE` refuses the file before it stops anything (config/main.py
+    config_file_yang_validation: not a JSON object, a YANG error, tables without a YANG model), or None."""
+    from tests.doubles.ssh import sonic_yang
+    if not isinstance(document, dict):
+        return "Invalid config file:'%s'!" % source
+    try:
+        sonic_yang.validate({table: rows for table, rows in document.items() if table in sonic_yang.YANG_TABLES})
+    except sonic_yang.Invalid as error:
+        return '%s fails YANG validation! Error: Data Loading Failed\n%s' % (source, error)
+    without = sorted(table for table in document if table not in sonic_yang.YANG_TABLES and table != 'bgpraw')
+    if without:
+        return 'Config tables are missing yang models: dict_keys(%r)' % without
+    return None
+
+
+def _management(config):
+    return (config.get('MGMT_INTERFACE', {}), config.get('MGMT_VRF_CONFIG', {}))
 
 
 def _merge(base, extra):
@@ -384,6 +430,8 @@ def databases(directory, faults):
     for port, item in _lldp(directory, faults, config).items():
         appl['LLDP_ENTRY_TABLE:' + port] = {'lldp_rem_sys_name': item['device'], 'lldp_rem_port_id': item['port'],
                                             'lldp_rem_port_desc': item.get('description', ''), 'lldp_rem_chassis_id_subtype': '4'}
+    from tests.doubles.ssh import sonic_buffers
+    appl.update(sonic_buffers.appl_db(directory, config))
     counters = {key: (value if isinstance(value, dict) else value) for key, value in counters_db(directory, faults).items()}
     return {'CONFIG_DB': flat, 'APPL_DB': appl, 'STATE_DB': state_db, 'COUNTERS_DB': counters}
 
@@ -494,203 +542,6 @@ def show(directory, faults, args):
     return 0
 
 
-# -- FRR in the bgp container -----------------------------------------------------------------------------
-def _frr_running(directory):
-    with open(state.path(directory, 'frr', 'running.conf'), encoding='utf-8') as handle:
-        return handle.read()
-
-
-def _link_up(directory, faults, config):
-    # INTERFACE keys: 'Ethernet0' (the port's own entry) and 'Ethernet0|10.0.0.1/31'
-    owner = frr.subnet_owner((prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {})))
-
-    def link_up(name, peer):
-        port = peer['interface'] or owner(name)
-        return port_up(directory, faults, port, config) if port else True
-    return link_up
-
-
-def vtysh(directory, faults, args):
-    if args[:1] == ['-C'] or args[:2] == ['-C', '-f'] or ('-C' in args and '-f' in args):
-        file_path = args[args.index('-f') + 1]
-        code, output = frr.check(file_path)
-        sys.stdout.write(output)
-        return code
-    commands = [args[index + 1] for index, item in enumerate(args) if item == '-c' and index + 1 < len(args)]
-    if not commands:
-        sys.stderr.write('The double supports vtysh -c COMMAND... and vtysh -C -f FILE\n')
-        return 1
-    config = running(directory)
-    text = _frr_running(directory)
-    vrfs = frr.parse(text)
-    seen = state.first_seen(directory, frr.peer_keys(vrfs))
-    for command in commands:
-        words = ' '.join(command.split())
-        if words == 'show version':
-            sys.stdout.write('FRRouting 8.5.4 (%s) on Linux(6.1.0-22-2-amd64).\nCopyright 1996-2005 Kunihiro Ishiguro, et al.\n'
-                             % state.device(directory).get('name', 'sonic'))
-        elif words in ('show running-config', 'show run', 'show running-config no-header'):
-            sys.stdout.write('Building configuration...\n\nCurrent configuration:\n' + text)
-        elif words in ('show bgp summary json', 'show ip bgp summary json', 'show bgp vrf default summary json'):
-            sys.stdout.write(json.dumps(frr.summary(vrfs, seen, faults, _link_up(directory, faults, config)), indent=2) + '\n')
-        elif words in ('show bgp vrf all summary json', 'show ip bgp vrf all summary json'):
-            sys.stdout.write(json.dumps(frr.summary(vrfs, seen, faults, _link_up(directory, faults, config), 'all'), indent=2) + '\n')
-        elif words == 'show evpn vni json':
-            sys.stdout.write(json.dumps(evpn_vni(directory, config, vrfs), indent=2) + '\n')
-        elif words == 'show bgp l2vpn evpn vni json':
-            sys.stdout.write(json.dumps(bgp_evpn_vni(directory, config, vrfs), indent=2) + '\n')
-        elif words == 'show bgp l2vpn evpn route type multicast json':
-            sys.stdout.write(json.dumps(bgp_evpn_imet(directory, config, vrfs), indent=2) + '\n')
-        elif words in ('write memory', 'write', 'copy running-config startup-config'):
-            import shutil  # pylint: disable=import-outside-toplevel
-            shutil.copyfile(state.path(directory, 'frr', 'running.conf'), state.path(directory, 'etc', 'sonic', 'frr', 'frr.conf'))
-            sys.stdout.write('Note: this version of vtysh never writes vtysh.conf\nBuilding Configuration...\n'
-                             'Integrated configuration saved to /etc/frr/frr.conf\n[OK]\n')
-        else:
-            sys.stdout.write('% Unknown command: ' + command + '\n')
-            return 1
-    return 0
-
-
-def evpn_vni(directory, config, vrfs):
-    if not vrfs.get('default', {}).get('advertise_all_vni'):
-        return {}
-    world = state.device(directory).get('world', {})
-    out = {}
-    for _key, fields in sorted(config.get('VXLAN_TUNNEL_MAP', {}).items()):
-        vni = int(fields['vni'])
-        remote = remote_vteps(world, vni)
-        out[str(vni)] = {'vni': vni, 'type': 'L2', 'vxlanIf': 'vtep-%s' % fields.get('vlan', '')[4:], 'numMacs': 0,
-                         'numArpNd': 0, 'numRemoteVteps': len(remote), 'tenantVrf': 'default', 'remoteVteps': list(remote)}
-    return out
-
-
-def _evpn_vnis(directory, config, vrfs):
-    """{vni: (rd, import RTs, export RTs)} of the VNIs bgpd advertises (FRR's defaults: RD router-id:VLAN-ish
-    index, RT ASN:VNI), as `vni N` blocks of `address-family l2vpn evpn` override them."""
-    bgpd = vrfs.get('default', {})
-    vnis = {}
-    for index, vni in enumerate(sorted(int(key) for key in evpn_vni(directory, config, vrfs)), start=1):
-        block = (bgpd.get('vnis') or {}).get(vni) or {'rd': None, 'import': [], 'export': []}
-        default_rt = '%s:%d' % (bgpd.get('asn'), vni)
-        vnis[vni] = (block['rd'] or '%s:%d' % (bgpd.get('router_id') or '0.0.0.0', index),
-                     block['import'] or [default_rt], block['export'] or [default_rt])
-    return vnis
-
-
-def _own_vtep(config):
-    return next((fields.get('src_ip') for fields in config.get('VXLAN_TUNNEL', {}).values()), None)
-
-
-def bgp_evpn_vni(directory, config, vrfs):
-    """`show bgp l2vpn evpn vni json` (FRR 8.x): bgpd's VNIs with their RD and route-targets."""
-    vnis = _evpn_vnis(directory, config, vrfs)
-    out = {'advertiseAllVnis': 'Enabled' if vrfs.get('default', {}).get('advertise_all_vni') else 'Disabled',
-           'numVnis': len(vnis), 'numL2Vnis': len(vnis), 'numL3Vnis': 0}
-    for vni, (rd, imports, exports) in vnis.items():
-        out[str(vni)] = {'vni': vni, 'type': 'L2', 'inKernel': 'True', 'rd': rd, 'originatorIp': _own_vtep(config),
-                         'advertiseGatewayMacip': 'Disabled', 'importRTs': imports, 'exportRTs': exports}
-    return out
-
-
-def bgp_evpn_imet(directory, config, vrfs):
-    """`show bgp l2vpn evpn route type multicast json`: this switch's IMET route per VNI and one per remote VTEP
-    of that VNI, with the VNI's route-targets (one RT per VNI in the fabric)."""
-    world = state.device(directory).get('world', {})
-    own = _own_vtep(config)
-    out, count = {}, 0
-    for vni, (rd, _imports, exports) in _evpn_vnis(directory, config, vrfs).items():
-        remote = [('%s:%d' % (vtep, vni % 65536), vtep, vtep) for vtep in remote_vteps(world, vni)]
-        origins = ([(rd, own, None)] if own else []) + remote
-        for route_rd, vtep, peer in origins:
-            prefix = '[3]:[0]:[32]:[%s]' % vtep
-            path = {'valid': True, 'bestpath': True, 'ethTag': 0, 'ip': vtep, 'path': '' if peer is None else '65100',
-                    'extendedCommunity': {'string': ' '.join('RT:%s' % target for target in exports) + ' ET:8'},
-                    'nexthops': [{'ip': vtep or '0.0.0.0', 'afi': 'ipv4', 'used': True}]}
-            if peer:
-                path['peerId'] = peer
-            out.setdefault(route_rd, {'rd': route_rd})[prefix] = {'prefix': prefix, 'prefixLen': 352, 'paths': [[path]]}
-            count += 1
-    out['numPrefix'] = count
-    out['numPaths'] = count
-    return out
-
-
-RELOAD_OPTIONS_WITH_VALUE = ('--bindir', '--confdir', '--vty_socket', '--rundir', '--log-level', '--pathspace', '-N',
-                             '--daemon', '--logfile')
-
-
-def frr_reload(directory, args):
-    """frr-reload.py (--reload | --test) [options] FILENAME."""
-    rest, files = list(args), []
-    while rest:
-        item = rest.pop(0)
-        if item in RELOAD_OPTIONS_WITH_VALUE:
-            if rest:
-                rest.pop(0)
-        elif not item.startswith('-'):
-            files.append(item)
-    mode = 'reload' if '--reload' in args else ('test' if '--test' in args else None)
-    if mode is None or len(files) != 1:
-        sys.stderr.write('usage: frr-reload.py [-h] (--reload | --test) [--debug] [--stdout] [--confdir CONFDIR] filename\n')
-        return 1
-    if not os.path.exists(files[0]):
-        sys.stderr.write('Filename %s does not exist\n' % files[0])
-        return 1
-    with open(files[0], encoding='utf-8') as handle:
-        new = handle.read()
-    code, output = frr.check(files[0])
-    if code != 0:
-        sys.stdout.write('vtysh failed to process new configuration: %s\n' % output.strip())
-        return 1
-    old = _frr_running(directory)
-    if mode == 'test':
-        sys.stdout.write(frr.reload_diff(old, new))
-        return 0
-    if not integrated(directory) and '--daemon' not in args:
-        # FRR tools/frr-reload.py: a reload needs `service integrated-vtysh-config` (docker_init.sh writes `no service
-        # integrated-vtysh-config` in the separated and split modes); the message goes to its log.
-        sys.stderr.write("'service integrated-vtysh-config' is not configured, this is required for 'service frr reload'\n")
-        return 1
-    with state.locked(directory):
-        with open(state.path(directory, 'frr', 'running.conf'), 'w', encoding='utf-8') as handle:
-            handle.write(new)
-    return 0
-
-
-def docker(directory, faults, args):
-    if args[:1] == ['ps']:
-        sys.stdout.write('CONTAINER ID   IMAGE                COMMAND                  NAMES\n'
-                         '0123456789ab   docker-fpm-frr:latest  "/usr/bin/docker_ini…"   bgp\n')
-        return 0
-    if args[:1] == ['cp'] and len(args) == 3:
-        source, target = (item.split(':', 1)[1] if ':' in item else item for item in args[1:])
-        source, target = (CONTAINER_FRR + item[len('/etc/frr'):] if item.startswith('/etc/frr/') else item
-                          for item in (source, target))
-        import shutil  # pylint: disable=import-outside-toplevel
-        shutil.copyfile(source, target)
-        return 0
-    if args[:1] != ['exec']:
-        sys.stderr.write('The double supports docker exec [-i] [-t] bgp CMD..., docker cp, docker ps\n')
-        return 1
-    rest = args[1:]
-    while rest and rest[0].startswith('-'):
-        rest.pop(0)
-    if not rest or rest[0] != 'bgp':
-        sys.stderr.write('Error: No such container: %s\n' % (rest[0] if rest else ''))
-        return 1
-    # SONiC mounts /etc/sonic/frr as /etc/frr in the bgp container; the double's container shares the switch's
-    # filesystem otherwise, so only that mapping is applied (to the arguments of the command).
-    inner = [CONTAINER_FRR + item[len('/etc/frr'):] if item == '/etc/frr' or item.startswith('/etc/frr/') else item
-             for item in rest[1:]]
-    if inner[:1] == ['vtysh']:
-        return vtysh(directory, faults, inner[1:])
-    if inner[:1] and inner[0] in frr.FRR_RELOAD_PATHS or inner[:2] in (['python3', p] for p in frr.FRR_RELOAD_PATHS):
-        return frr_reload(directory, inner[1:] if inner[0] != 'python3' else inner[2:])
-    import subprocess  # pylint: disable=import-outside-toplevel
-    return subprocess.run(inner, check=False).returncode
-
-
 def sonic_cfggen(directory, args):
     if '-d' in args and '--print-data' in args:
         sys.stdout.write(json.dumps(running(directory), indent=4, sort_keys=True) + '\n')
@@ -716,8 +567,8 @@ def main(directory, faults, command, args):
     if command == 'sonic-cfggen':
         return sonic_cfggen(directory, args)
     if command == 'vtysh':
-        return vtysh(directory, faults, args)
+        return sonic_bgp.vtysh(directory, faults, args)
     if command == 'docker':
-        return docker(directory, faults, args)
+        return sonic_bgp.docker(directory, faults, args)
     sys.stderr.write('%s: command not found\n' % command)
     return 127

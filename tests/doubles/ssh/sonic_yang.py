@@ -3,15 +3,21 @@
 then validate_lanes and validate_bgp_peer_group).
 
 Every rule below is written from the model named beside it, sonic-buildimage src/sonic-yang-models/yang-models/
-<model>.yang (typedefs from yang-templates/sonic-types.yang.j2), at commit 086b03bd70. Error texts are libyang 1's,
-the library sonic_yang loads the models with (CESNET/libyang, libyang1 branch, src/common.c `ly_errs`):
-  Invalid value "%s" in "%s" element.
-  Value "%s" does not satisfy the constraint "%s" (range, length, or pattern).
-  Missing required element "%s" in "%s".
-  Leafref "%s" of value "%s" points to a non-existing leaf.
-  Must condition "%s" not satisfied.            (or the model's own error-message)
-  Unknown element "%s".
-sonic_yang wraps them as "Data Loading Failed\n<libyang message>" (src/sonic-yang-mgmt/sonic_yang_ext.py loadData).
+<model>.yang (typedefs from yang-templates/sonic-types.yang.j2), at commit 086b03bd70. Error texts are those of
+libyang 3.12.2, the release the snapshot builds (rules/libyang3.mk) and sonic_yang loads through its Python binding
+(src/sonic-yang-mgmt/sonic_yang.py `import libyang`, rules/libyang3-py3.mk 3.1.0): CESNET/libyang v3.12.2
+src/ly_common.h, src/plugins_types.c and src/plugins_types/*.c:
+  Invalid type uint32 value "%s".                      Value "%s" is out of type uint8 min/max bounds.
+  Unsatisfied range - value "%s" is out of the allowed range.
+  Unsatisfied pattern - "%s" does not conform to "%s".  Unsatisfied length - string "%s" length is not allowed.
+  Invalid enumeration value "%s".                      Invalid boolean value "%s".
+  Invalid union value "%s" - no matching subtype found  Failed to convert IPv4 address "%s".
+  Invalid leafref value "%s" - no target instance "%s" with the same value.
+  Mandatory node "%s" instance does not exist.         Must condition "%s" not satisfied. (or the model's message)
+  Node "%s" not found as a child of "%s" node.         List instance is missing its key "%s".
+libyang-python prefixes "failed to parse data tree: " (libyang/context.py parse_data_mem, error()) and sonic_yang
+wraps the result as "Data Loading Failed\n<that>" (src/sonic-yang-mgmt/sonic_yang_ext.py loadData). libyang-python
+also appends the error's data and schema paths; the double leaves them out (their exact form is unverified).
 
 Tables with a YANG model that this double does not check field by field are accepted as given (YANG_TABLES lists
 every table that has a model; a table without one is cropped by sonic_yang and refused by GCU when a patch changes
@@ -57,12 +63,21 @@ class Invalid(Exception):
 
 
 # -- leaf types (each a function of the value that raises Invalid) ------------------------------------------------
-def _inval(value, element):
-    return Invalid('Invalid value "%s" in "%s" element.' % (value, element))
+PARSE = 'failed to parse data tree: '  # libyang-python Context.parse_data_mem -> error()
 
 
-def _noconstr(value, constraint):
-    return Invalid('Value "%s" does not satisfy the constraint "%s" (range, length, or pattern).' % (value, constraint))
+def _inval(value, element, kind='string'):
+    """A value its type cannot parse (plugins_types.c: "Invalid type %s value")."""
+    return Invalid(PARSE + 'Invalid type %s value "%s".' % (kind, value))
+
+
+def _noconstr(value, constraint, what='pattern'):
+    """A value outside its range, length or pattern (ly_common.h LY_ERRMSG_NORANGE / NOLENGTH / NOPATTERN)."""
+    if what == 'range':
+        return Invalid(PARSE + 'Unsatisfied range - value "%s" is out of the allowed range.' % value)
+    if what == 'length':
+        return Invalid(PARSE + 'Unsatisfied length - string "%s" length is not allowed.' % value)
+    return Invalid(PARSE + 'Unsatisfied pattern - "%s" does not conform to "%s".' % (value, constraint))
 
 
 class Type:
@@ -75,10 +90,12 @@ class Type:
 def uint(low, high, bits=32):
     def check(value, element):
         text = str(value)
-        if not re.fullmatch(r'\d+', text) or int(text) >= 2 ** bits:
-            raise _inval(text, element)
+        if not re.fullmatch(r'\d+', text):
+            raise _inval(text, element, 'uint%d' % bits)
+        if int(text) >= 2 ** bits:
+            raise Invalid(PARSE + 'Value "%s" is out of type uint%d min/max bounds.' % (text, bits))
         if not low <= int(text) <= high:
-            raise _noconstr(text, '%d..%d' % (low, high))
+            raise _noconstr(text, '%d..%d' % (low, high), 'range')
     return Type(check, 'uint%d %d..%d' % (bits, low, high))
 
 
@@ -86,9 +103,9 @@ def integer(low, high):
     def check(value, element):
         text = str(value)
         if not re.fullmatch(r'-?\d+', text):
-            raise _inval(text, element)
+            raise _inval(text, element, 'int32')
         if not low <= int(text) <= high:
-            raise _noconstr(text, '%d..%d' % (low, high))
+            raise _noconstr(text, '%d..%d' % (low, high), 'range')
     return Type(check, 'int32 %d..%d' % (low, high))
 
 
@@ -97,16 +114,16 @@ def one_of(*allowed):
     def check(value, element):
         text = str(value)
         if not re.fullmatch(r'\d+', text):
-            raise _inval(text, element)
+            raise _inval(text, element, 'uint32')
         if int(text) not in allowed:
-            raise _noconstr(text, '|'.join(str(item) for item in allowed))
+            raise _noconstr(text, '|'.join(str(item) for item in allowed), 'range')
     return Type(check, 'range %s' % '|'.join(str(item) for item in allowed))
 
 
 def enum(*names):
     def check(value, element):
         if str(value) not in names:
-            raise _inval(value, element)
+            raise Invalid(PARSE + 'Invalid enumeration value "%s".' % value)
     return Type(check, 'enumeration %s' % '|'.join(names))
 
 
@@ -117,7 +134,7 @@ def pattern(regex, low=None, high=None):
     def check(value, element):
         text = str(value)
         if low is not None and not low <= len(text) <= high:
-            raise _noconstr(text, '%d..%d' % (low, high))
+            raise _noconstr(text, '%d..%d' % (low, high), 'length')
         if not compiled.fullmatch(text):
             raise _noconstr(text, regex)
     return Type(check, 'pattern %s' % regex)
@@ -127,18 +144,22 @@ def string(low=None, high=None):
     def check(value, element):
         text = str(value)
         if low is not None and not low <= len(text) <= high:
-            raise _noconstr(text, '%d..%d' % (low, high))
+            raise _noconstr(text, '%d..%d' % (low, high), 'length')
     return Type(check, 'string' if low is None else 'string %d..%d' % (low, high))
 
 
 def _addr(kinds):
+    """inet:ip-address is a union of the IPv4 and IPv6 types (union.c: "Invalid union value"); inet:ipv4-address alone
+    fails its pattern."""
     def check(value, element):
         try:
             address = ipaddress.ip_address(str(value))
         except ValueError:
-            raise _inval(value, element) from None
-        if address.version not in kinds:
-            raise _inval(value, element)
+            address = None
+        if address is None or address.version not in kinds:
+            if len(kinds) > 1:
+                raise Invalid(PARSE + 'Invalid union value "%s" - no matching subtype found.' % value)
+            raise _noconstr(value, 'ietf-inet-types ipv4-address pattern')
     return check
 
 
@@ -158,7 +179,7 @@ def _ip_prefix(value, element):
             return
     except ValueError:
         pass
-    raise _inval(text, element)
+    raise Invalid(PARSE + 'Invalid union value "%s" - no matching subtype found.' % text)
 
 
 IP_PREFIX = Type(_ip_prefix, 'sonic-ip-prefix')
@@ -172,7 +193,7 @@ def _host(value, element):
         return
     except ValueError:
         if not re.fullmatch(HOSTNAME_RE, str(value)) or len(str(value)) > 253:
-            raise _inval(value, element) from None
+            raise Invalid(PARSE + 'Invalid union value "%s" - no matching subtype found.' % value) from None
 
 
 HOST = Type(_host, 'inet:host')
@@ -253,7 +274,7 @@ REF_PATH = {table: _ref_path(module, table, key) for table, module, key in (
 
 
 def _must(condition, message=None):
-    return Invalid(message or 'Must condition "%s" not satisfied.' % condition)
+    return Invalid(PARSE + (message or 'Must condition "%s" not satisfied.' % condition))
 
 
 def _family_matches(row, key_values, config):
@@ -560,6 +581,11 @@ TABLES = {
         'profile_list': Leaf(ref='BUFFER_PROFILE', many=True)})},
     'BUFFER_PORT_EGRESS_PROFILE_LIST': {'list': List('BUFFER_PORT_EGRESS_PROFILE_LIST_LIST', [('port', Leaf(ref='PORT'))], {
         'profile_list': Leaf(ref='BUFFER_PROFILE', many=True)})},
+    # sonic-default-lossless-buffer-parameter.yang, sonic-lossless-traffic-pattern.yang (the dynamic buffer model)
+    'DEFAULT_LOSSLESS_BUFFER_PARAMETER': {'list': List('DEFAULT_LOSSLESS_BUFFER_PARAMETER_LIST', [('name', MAP_NAME)], {
+        'default_dynamic_th': Leaf(integer(-8, 7)), 'over_subscribe_ratio': Leaf(uint(0, 65535, 16))})},
+    'LOSSLESS_TRAFFIC_PATTERN': {'list': List('LOSSLESS_TRAFFIC_PATTERN_LIST', [('name', MAP_NAME)], {
+        'mtu': Leaf(uint(1, 9216, 16)), 'small_packet_percentage': Leaf(uint(0, 100, 8))})},
     'CABLE_LENGTH': {'list': List('CABLE_LENGTH_LIST', [('name', MAP_NAME)],
                                   inner=(Leaf(ref='PORT'), pattern(r'[0-9]+m'), 'port', 'length'))},
     # sonic-hash.yang, sonic-flex_counter.yang, sonic-breakout_cfg.yang (port: a string, deliberately no leafref)
@@ -590,12 +616,13 @@ def _check_leaf(name, leaf, value, config, stage):
                 leaf.kind.check(item, name)
         elif tables and leaf.kind is None and item not in literals and not any(item in config.get(table, {})
                                                                                for table in tables):
-            raise Invalid('Leafref "%s" of value "%s" points to a non-existing leaf.' % (REF_PATH[tables[0]], item))
+            raise Invalid(PARSE + 'Invalid leafref value "%s" - no target instance "%s" with the same value.'
+                          % (item, REF_PATH[tables[0]]))
 
 
 def _check_row(table, model, row, key_values, config, stage):
     if not isinstance(row, dict):
-        raise Invalid('Invalid value "%s" in "%s" element.' % (row, table))
+        raise Invalid(PARSE + 'Node "%s" not found as a child of "%s" node.' % (row, table))
     for (name, kind), value in zip(model.keys, key_values):
         _check_leaf(name, kind if isinstance(kind, Leaf) else Leaf(kind), value, config, stage)
     if model.inner:  # a list of lists: every field of the row is an inner key with its value
@@ -607,12 +634,12 @@ def _check_row(table, model, row, key_values, config, stage):
         return
     for field, value in row.items():
         if field not in model.leaves:
-            raise Invalid('Unknown element "%s".' % field)
+            raise Invalid(PARSE + 'Node "%s" not found as a child of "%s" node.' % (field, model.name))
         _check_leaf(field, model.leaves[field], value, config, stage)
     if stage == 'refs':
         for field, leaf in model.leaves.items():
             if leaf.mandatory and field not in row:
-                raise Invalid('Missing required element "%s" in "%s".' % (field, model.name))
+                raise Invalid(PARSE + 'Mandatory node "%s" instance does not exist.' % field)
         for check in model.checks:
             check(row, key_values, config)
 
@@ -629,11 +656,12 @@ def _rows(config):
                 parts = key.split('|')
                 model = spec.get('list') or spec.get(len(parts))
                 if model is None or len(parts) != len(model.keys):
-                    raise Invalid('List keys or position missing ("%s|%s").' % (table, key))
+                    raise Invalid(PARSE + 'List instance is missing its key "%s".' % (
+                        model.keys[min(len(parts), len(model.keys) - 1)][0] if model else key))
                 yield table, model, rows[key], parts
             else:
                 if key not in spec:
-                    raise Invalid('Unknown element "%s".' % key)
+                    raise Invalid(PARSE + 'Node "%s" not found as a child of "%s" node.' % (key, table))
                 yield table, List(key, [], spec[key].leaves, spec[key].checks), rows[key], [key]
 
 

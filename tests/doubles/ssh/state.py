@@ -132,9 +132,11 @@ def save_job(directory, record):
             os.remove(_job_path(directory, record['unit']))
 
 
-def schedule(directory, unit, seconds, argv, collect=False):
+def schedule(directory, unit, seconds, argv, collect=False, timer=True):
+    """A transient unit: with `timer`, NAME.timer that starts NAME.service in `seconds`; without, NAME.service that
+    starts now (systemd-run without a timer option)."""
     save_job(directory, {'unit': unit, 'due': time.time() + seconds, 'argv': argv, 'collect': collect,
-                         'timer': 'waiting', 'service': 'inactive', 'result': None, 'pid': None})
+                         'timer': 'waiting', 'service': 'inactive', 'result': None, 'pid': None, 'timer_unit': timer})
 
 
 def cancel(directory, unit):
@@ -165,8 +167,10 @@ def jobs(directory):
 
 
 def run_due_timers(directory, inside=None, namespace_pid=None, python=None, python_path=None):
-    """Called every 100 ms by the double's timer thread; jobs run inside the device's mount namespace, with the
-    interpreter and its PYTHONPATH (the checkout, site-packages) as the switch sees them."""
+    """Called every 100 ms by the double's timer thread: starts the jobs that are due, each waited for by a thread of
+    its own (a long transient service does not hold back a timer, as systemd runs units side by side). Jobs run inside
+    the device's mount namespace, with the interpreter and its PYTHONPATH (the checkout, site-packages) as the switch
+    sees them."""
     now = time.time()
     for record in jobs(directory):
         if record.get('timer') != 'waiting' or record['due'] > now:
@@ -177,24 +181,33 @@ def run_due_timers(directory, inside=None, namespace_pid=None, python=None, pyth
         env['PATH'] = path(where, 'bin') + ':' + env.get('PATH', '/usr/bin:/bin')
         import subprocess  # pylint: disable=import-outside-toplevel  # the timer thread's; not every command's
         argv = ['nsenter', '--target', str(namespace_pid), '--mount', '--'] + record['argv'] if namespace_pid else record['argv']
-        with open(path(directory, 'jobs.log'), 'a', encoding='utf-8') as log:
-            log.write('%s run %s: %s\n' % (time.ctime(), record['unit'], ' '.join(record['argv'])))
-            log.flush()
-            process = subprocess.Popen(argv, env=env, stdout=log, stderr=log, cwd='/')  # pylint: disable=consider-using-with
-            record.update(timer='running', service='active', pid=process.pid)
-            save_job(directory, record)
-            code = process.wait()
-            log.write('%s %s exited %d\n' % (time.ctime(), record['unit'], code))
-        record = job(directory, record['unit']) or record
-        record.update(service='inactive' if code == 0 else 'failed', result='success' if code == 0 else 'exit-code', pid=None)
+        log = open(path(directory, 'jobs.log'), 'a', encoding='utf-8')  # pylint: disable=consider-using-with
+        log.write('%s run %s: %s\n' % (time.ctime(), record['unit'], ' '.join(record['argv'])))
+        log.flush()
+        process = subprocess.Popen(argv, env=env, stdout=log, stderr=log, cwd='/')  # pylint: disable=consider-using-with
+        record.update(timer='running' if record.get('timer_unit', True) else None, service='active', pid=process.pid)
+        save_job(directory, record)
+        threading.Thread(target=_finish, args=(directory, record['unit'], process, log), daemon=True).start()
+    if device(directory).get('kind') == 'nvue':
+        from tests.doubles.ssh import nvue
+        nvue.expire_confirm(directory)
+
+
+def _finish(directory, unit, process, log):
+    code = process.wait()
+    log.write('%s %s exited %d\n' % (time.ctime(), unit, code))
+    log.close()
+    with locked(directory):
+        record = job(directory, unit)
+        if not record:
+            return
+        record.update(service='inactive' if code == 0 else 'failed', result='success' if code == 0 else 'exit-code',
+                      pid=None)
         if record.get('timer') == 'running':
             record['timer'] = 'elapsed'
         if record['service'] == 'inactive' or record.get('collect'):
             record['service'] = None  # unloaded: an inactive unit always, a failed one with --collect
         save_job(directory, record)
-    if device(directory).get('kind') == 'nvue':
-        from tests.doubles.ssh import nvue
-        nvue.expire_confirm(directory)
 
 
 def interpreter():

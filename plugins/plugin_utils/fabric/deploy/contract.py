@@ -36,6 +36,9 @@ class Driver:
     # (name, what its vendor default password is) of the account a fresh switch has that a deploy only secures when
     # management.users lists it (None: the deployed configuration replaces the switch's accounts)
     default_account: tuple[str, str] | None = None
+    # host variables of the platform's own that the driver reads beside the connection ones (e.g. how long a commit
+    # may take); the deploy action passes them on, templated
+    host_variables: tuple[str, ...] = ()
 
     def __init__(self, device, host_vars):
         self.device = device
@@ -122,6 +125,12 @@ def address_problems(host, interface, addresses) -> list:
         return []
     return ['the deploy reaches the switch at %s, but the file gives %s %s' % (
         host, interface, ', '.join(str(item) for item in interfaces))]
+
+
+def driver_class(platform):
+    """The DRIVER class of `platform` (platforms/<platform>/deploy.py), or None."""
+    found = registered().get(platform)
+    return found.part('deploy').DRIVER if found is not None and found.has_part('deploy') else None
 
 
 def driver_for(platform, device, host_vars) -> Driver:

@@ -146,15 +146,19 @@ class Buffers:
                                                       lookup=lookup, shared_headroom=shared)
                 # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
                 total += (room.xoff if shared else room.size) * priorities
-            sku_buffers = get_platform(node.platform).sku_buffers
-            sku, source = (sku_buffers(model) if sku_buffers and model else None) or (None, None)
+            platform = get_platform(node.platform)
+            sku, source = (platform.sku_buffers(model) if platform.sku_buffers and model else None) or (None, None)
             budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet',
-                      'pools': None, 'sku': None}
+                      'pools': None, 'sku': None, 'reserved_bytes': 0}
             if sku:
-                pools, note, room_for_headroom = sku_pools(sku, total, shared, buffer_spec['pool_bytes'])
+                reserved, what = 0, ''
+                if platform.buffer_reserves and not shared:
+                    reserved, what = platform.buffer_reserves(model, asic, _port_lanes(node, model, asic),
+                                                              self._lossy_pgs(), len(node.links))
+                pools, note, room_for_headroom = sku_pools(sku, total, shared, buffer_spec['pool_bytes'], reserved)
                 pool = pools[sku['ingress_lossless_pool']]['size']
-                budget.update(pool_source=source + note, pools=pools, sku=sku,
-                              egress_lossless_pool_bytes=pools[sku['egress_lossless_pool']]['size'])
+                budget.update(pool_source=source + note, pools=pools, sku=sku, reserved_bytes=reserved,
+                              reserved=what, egress_lossless_pool_bytes=pools[sku['egress_lossless_pool']]['size'])
             else:
                 pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
                 budget.update(egress_lossless_pool_bytes=asic.buffer_bytes)
@@ -164,15 +168,19 @@ class Buffers:
             if total > room_for_headroom:
                 entry = over.setdefault(node.role, [0, None])
                 entry[0] += 1
-                candidate = (total - room_for_headroom, node.name, total, room_for_headroom, budget['pool_source'])
-                if entry[1] is None or candidate > entry[1]:
+                candidate = (total - room_for_headroom, node.name, total, room_for_headroom, budget)
+                if entry[1] is None or candidate[:4] > entry[1][:4]:
                     entry[1] = candidate
         self.headroom = cache
-        for role, (count, (_unused, name, total, room, source)) in over.items():
-            issues.add('lossless.buffer', self.intent['lossless']['buffer'],
-                       '%d %s(s) need more lossless headroom than the buffer holds; worst %s needs %d bytes where '
-                       '%d are left (%s; raise lossless_pool_percent or pool_bytes where they apply, shorten cables, '
-                       'or use fewer lossless priorities)' % (count, ROLE_LABEL[role], name, total, room, source))
+        for role, (count, (_unused, name, total, room, budget)) in over.items():
+            issues.add('lossless.buffer', self.intent['lossless']['buffer'], over_message(
+                count, ROLE_LABEL[role], name, total, room, budget, len(self.lossless['lossless_priorities'])))
+
+    def _lossy_pgs(self):
+        """How many lossy priority groups a port has (every PG the TCs map to that is not lossless)."""
+        tc_to_pg = self.lossless['tc_to_pg']
+        lossless = set(self.lossless['lossless_priorities'])
+        return len({pg for pg in tc_to_pg.values() if pg not in lossless})
 
     def room(self, node, link):
         """The headroom (xon, xoff, size) of `link`'s lossless PGs on `node`, or None (no lossless data plane)."""
@@ -201,18 +209,43 @@ class Buffers:
                     asic_buffer_bytes=get_asic(node.asic).buffer_bytes)
 
 
-def sku_pools(sku, total, shared, pool_bytes):
+def _port_lanes(node, model, asic):
+    """The lane count of every port of the switch that is up once deployed, its fabric ports first: the ports of its
+    links, then every cage they leave unused (whole: a factory switch has every port up, and the deploy keeps the
+    ports it does not use)."""
+    used = [asic.lanes(link.speed_gbps) for link in node.links]
+    cages = 0
+    for lanes in set(used):
+        per_cage = max(model.lanes // lanes, 1)
+        cages += -(-used.count(lanes) // per_cage)
+    return used + [model.lanes] * max(model.port_count - cages, 0)
+
+
+def over_message(count, role, name, total, room, budget, priorities):
+    """Why `name` (the worst of `count` switches of its role) cannot hold its lossless headroom, with the numbers and
+    what to change."""
+    reserved = budget.get('reserved_bytes') or 0
+    where = budget['pool_source'] + ('; SONiC reserves %d B beside them: %s' % (reserved, budget['reserved'])
+                                     if reserved else '')
+    return ('%d %s(s) need more lossless headroom than the buffer holds; worst %s needs %d bytes (%d lossless '
+            'priorit%s) where %d are left (%s). Use fewer lossless priorities, shorter cables, fewer lossless ports '
+            'per switch, or a larger lossless_pool_percent or pool_bytes where they apply'
+            % (count, role, name, total, priorities, 'y' if priorities == 1 else 'ies', room, where))
+
+
+def sku_pools(sku, total, shared, pool_bytes, reserved=0):
     """(pools, note for pool_source, bytes left for headroom) of a SKU's pools holding `total` bytes of headroom.
     The pools are the SKU's (sku['pools'], Platform.sku_buffers); an explicit pool_bytes sizes its ingress lossless
     pool (sku['ingress_lossless_pool']).
 
     Shared headroom (Broadcom SKUs): every PG's xoff sits in the ingress lossless pool's shared headroom pool, which is
     the SKU's own or the design's headroom where that needs more. Independent headroom (Spectrum): the SKU's total
-    buffer (its egress lossless pool, sku['egress_lossless_pool']) holds the ingress pools plus every PG's reserved
-    headroom. When the SKU's defaults leave too little, the pools shrink as SONiC's own Mellanox calculator sizes them
-    (sonic-swss cfgmgr/buffer_pool_mellanox.lua: the ingress pools and the egress lossy pool all get what the total
-    leaves, split over the ingress pools), but never below a quarter of the SKU's default: below that the lossless
-    class would pause at every burst.
+    buffer (its egress lossless pool, sku['egress_lossless_pool']) holds the ingress pools, every PG's reserved
+    headroom and what the NOS reserves beside them (`reserved`, Platform.buffer_reserves). The shared pools get what
+    is left, split over the ingress pools, as SONiC's Mellanox calculator sizes them (sonic-swss
+    cfgmgr/buffer_pool_mellanox.lua: the ingress pools and the egress lossy pool alike): always where the switch
+    computes them (sku['dynamic']), otherwise only when the SKU's defaults leave too little. Never below a quarter of
+    the SKU's default: below that the lossless class would pause at every burst.
     """
     pools = {name: dict(fields) for name, fields in sku['pools'].items()}
     ingress = pools[sku['ingress_lossless_pool']]
@@ -223,12 +256,17 @@ def sku_pools(sku, total, shared, pool_bytes):
         return pools, '', ingress['size']
     ingress_pools = [fields for fields in pools.values() if fields['type'] == 'ingress']
     mmu = pools[sku['egress_lossless_pool']]['size']
-    room = mmu - sum(fields['size'] for fields in ingress_pools)
-    if pool_bytes or room >= total:
+    room = mmu - reserved - sum(fields['size'] for fields in ingress_pools)
+    if pool_bytes or (room >= total and not sku.get('dynamic')):
         return pools, '', room
     floor = sku['pools'][sku['ingress_lossless_pool']]['size'] // MIN_SHRUNK_POOL_DIVISOR
-    size = max((mmu - total) // len(ingress_pools), floor)
+    size = max((mmu - reserved - total) // len(ingress_pools), floor)
     for name, fields in pools.items():
         if name != sku['egress_lossless_pool']:
             fields['size'] = size
-    return pools, ', shared pools shrunk to fit the headroom', mmu - size * len(ingress_pools)
+    # the headroom may take what the buffer leaves once the reserves and the pools at their floor are out
+    room = mmu - reserved - floor * len(ingress_pools)
+    if sku.get('dynamic'):
+        return pools, ', shared pools computed by the switch (%d B each)' % size, room
+    return pools, ', shared pools shrunk to fit the headroom', room if size == floor else mmu - reserved - size * len(
+        ingress_pools)

@@ -124,6 +124,10 @@ class Platform:
     # sku['egress_lossless_pool'] name the pools the design sizes for the headroom (design/lossless.py sku_pools);
     # the rest is the renderer's. None: the NOS sizes its pools itself.
     sku_buffers: object = None
+    # Buffer the NOS keeps out of the shared pools beside the lossless headroom, for a SKU with independent headroom:
+    # buffer_reserves(model, asic, port_lanes, lossy_pgs_per_port, lossless_ports) -> (bytes, what they are), where
+    # port_lanes lists the lane count of every port that is up (used or not). None: nothing is reserved.
+    buffer_reserves: object = None
     # What the device model says of the switch beyond its model (hardware_facts(model) -> {key: value}).
     hardware_facts: object = None
     # Its own section of the switch model files, when it keeps data there (ModelSection; read through

@@ -8,6 +8,8 @@ Limits from SONiC's YANG models (sonic-buildimage src/sonic-yang-models: sonic-p
 
 from __future__ import annotations
 
+import re
+
 from .. import ModelSection, Platform, SecretForms, TimerRule, WatchdogRules
 
 # The pools every SKU has, as sonic-swss buffermgrd and orchagent name them: the lossless PGs' ingress pool and the
@@ -59,14 +61,57 @@ def port_name(model, cage, subport, lanes, mode):
             'alias': parent['alias'] + ('abcdefgh'[subport] if mode.ports > 1 else '')}
 
 
+# The vendors whose images build with the dynamic buffer model: NVIDIA (sonic-buildimage platform/mellanox/rules.mk
+# SONIC_BUFFER_MODEL=dynamic, written into init_cfg.json's DEVICE_METADATA.buffer_model). There buffermgrd computes
+# every lossless PG's headroom from the port's speed, cable length and the LOSSLESS_TRAFFIC_PATTERN
+# (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) and the shared pools' sizes from what is left
+# (cfgmgr/buffer_pool_mellanox.lua), again after a port goes down and up; `config qos reload` uses it on mellanox and
+# barefoot (sonic-utilities config/main.py vendors_supporting_dynamic_buffer).
+DYNAMIC_BUFFER_VENDORS = ('nvidia',)
+# buffer_pool_mellanox.lua's reserves: the management pool, egress mirror headroom per port that is up (none from
+# SN6000 on, which reserve 32 MiB of modification descriptors instead).
+MANAGEMENT_POOL_BYTES = 256 * 1024
+EGRESS_MIRROR_BYTES = 10 * 1024
+MODIFICATION_DESCRIPTORS_BYTES = 32 * 1024 * 1024
+
+
 def sku_buffers(model):
-    """The HWSKU's buffer objects (the model's sonic section: buffers_defaults_t1.j2 and the templates it uses) with
-    the pools the design sizes named, and where they come from; None without HWSKU data."""
+    """The HWSKU's buffer objects (the model's sonic section: buffers_defaults_t1.j2 and the templates it uses) with the
+    pools the design sizes named, whether the switch computes its headroom and pools itself (the dynamic model of
+    the vendor's image), and where they come from; None without HWSKU data."""
     sonic = model.section('sonic')
     if not sonic:
         return None
     return (dict(sonic['buffers'], ingress_lossless_pool=INGRESS_LOSSLESS_POOL,
-                 egress_lossless_pool=EGRESS_LOSSLESS_POOL), '%s HWSKU defaults' % sonic['hwsku'])
+                 egress_lossless_pool=EGRESS_LOSSLESS_POOL, dynamic=model.vendor in DYNAMIC_BUFFER_VENDORS),
+            '%s HWSKU defaults' % sonic['hwsku'])
+
+
+def buffer_reserves(model, asic, port_lanes, lossy_pgs, lossless_ports):
+    """What SONiC's Mellanox pool calculator (sonic-swss @ e6b0c5b5d cfgmgr/buffer_pool_mellanox.lua) takes from the
+    SKU's buffer before the shared pools, beside the lossless PGs: per port that is up, a management PG of the
+    pipeline latency (twice it less 1 KiB on 8-lane ports); per lossy PG of a port, the same again ("the implicitly
+    reserved buffer for lossy profile applied on PG"); per port with a profile list, its egress lossy profile's size;
+    per port that is up, 10 KiB of egress mirror headroom; the 256 KiB management pool; from SN6000 on 32 MiB of
+    modification descriptors and no mirror headroom. Returns (bytes, what they are)."""
+    latency = asic.pipeline_latency_bytes
+    sonic = model.section('sonic')
+    spc6 = any(int(number) >= 6000 for number in re.findall(r'sn(\d+)', sonic['platform']))
+
+    def pg(lanes):
+        return 2 * latency - 1024 if lanes == 8 else latency
+    buffers = sonic['buffers']
+    egress_lossy = buffers['profiles'][buffers['port_profile_lists']['egress'][-1]]['size'] \
+        if buffers.get('port_profile_lists') else 0
+    management_pgs = sum(pg(lanes) for lanes in port_lanes)
+    lossy = sum(pg(lanes) * lossy_pgs for lanes in port_lanes[:lossless_ports])
+    mirror = 0 if spc6 else EGRESS_MIRROR_BYTES * len(port_lanes)
+    fixed = MANAGEMENT_POOL_BYTES + (MODIFICATION_DESCRIPTORS_BYTES if spc6 else 0)
+    total = management_pgs + lossy + egress_lossy * lossless_ports + mirror + fixed
+    return total, ('%d ports up: management PGs %d B, lossy PGs %d B, egress lossy profiles %d B, egress mirror %d B; '
+                   'management pool%s %d B (sonic-swss buffer_pool_mellanox.lua)'
+                   % (len(port_lanes), management_pgs, lossy, egress_lossy * lossless_ports, mirror,
+                      ' and modification descriptors' if spc6 else '', fixed))
 
 
 def hardware_facts(model):
@@ -101,6 +146,7 @@ PLATFORM = Platform(
     uses_models=True,
     port_naming=port_name,
     sku_buffers=sku_buffers,
+    buffer_reserves=buffer_reserves,
     # render.py LOOPBACK_ROUTER_ID, LOOPBACK_VTEP, vlan_name()
     loopback_interface='Loopback0',
     vtep_interface='Loopback1',

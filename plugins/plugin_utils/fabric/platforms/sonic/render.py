@@ -104,44 +104,26 @@ def _str_map(mapping) -> dict:
 # How a deploy combines the rendered CONFIG_DB with the switch's: the rows of these tables are merged field by field
 # into the running ones (the switch keeps its unused ports, its MAC and counters the renderer does not name) ...
 MERGED_TABLES = frozenset({'DEVICE_METADATA', 'PORT', 'BREAKOUT_CFG', 'FLEX_COUNTER_TABLE'})
-# ... the switch's rows of these stay as they are: SONiC's config updater refuses every change to BUFFER_POOL, adding a
-# pool or a field included (sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: no field
-# or operation allowed on any ASIC); the SKU's pools come from `config qos reload`. buffer_pool_shortfall() says
-# where they hold less than the design needs ...
-KEPT_TABLES = frozenset({'BUFFER_POOL'})
 # ... these get the file's rows whole, next to the running rows the file does not name (the SKU's zero profiles and
 # the rest of its `config qos reload`); a SKU profile the switch already has (the file names it for the per-port
 # profile lists) stays as the switch has it: the config updater would refuse a change to its pool or size ...
 ROW_TABLES = frozenset({'BUFFER_PROFILE'})
-# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed); the
-# per-port profile lists name the SKU's profiles for active ports, where a factory switch names zero profiles. FRR is
+# ... and these the rendered file owns: they are replaced whole (a row or table it no longer has is removed). The
+# buffer pools are the design's: a first deploy loads them whole, a later one may not change them (the config updater
+# changes no BUFFER_POOL: platforms/sonic/deploy.py beyond_gcu); the per-port profile lists name the SKU's profiles
+# for active ports. FRR is
 # configured by frr.conf alone (split-unified), so the factory's BGP_NEIGHBOR rows go: bgpcfgd, which runs in every
 # routing config mode (sonic-buildimage dockers/docker-fpm-frr/frr/supervisord/supervisord.conf.common.j2), would
 # otherwise add those peers to FRR.
 REPLACED_TABLES = frozenset({
-    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_PORT_EGRESS_PROFILE_LIST', 'BUFFER_PORT_INGRESS_PROFILE_LIST',
-    'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEVICE_NEIGHBOR', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE',
+    'AAA', 'BGP_NEIGHBOR', 'BUFFER_PG', 'BUFFER_POOL', 'BUFFER_PORT_EGRESS_PROFILE_LIST',
+    'BUFFER_PORT_INGRESS_PROFILE_LIST', 'BUFFER_QUEUE', 'CABLE_LENGTH', 'DEFAULT_LOSSLESS_BUFFER_PARAMETER',
+    'DEVICE_NEIGHBOR', 'LOSSLESS_TRAFFIC_PATTERN', 'DNS_NAMESERVER', 'DSCP_TO_TC_MAP', 'INTERFACE',
     'LOOPBACK_INTERFACE', 'MAP_PFC_PRIORITY_TO_QUEUE', 'MGMT_INTERFACE', 'MGMT_PORT', 'MGMT_VRF_CONFIG', 'NTP',
     'NTP_SERVER', 'PFC_PRIORITY_TO_PRIORITY_GROUP_MAP', 'PFC_WD', 'PORT_QOS_MAP', 'QUEUE', 'SCHEDULER', 'SWITCH_HASH',
     'SYSLOG_SERVER', 'TACPLUS_SERVER', 'TC_TO_PRIORITY_GROUP_MAP', 'TC_TO_QUEUE_MAP', 'VLAN', 'VLAN_INTERFACE',
     'VLAN_MEMBER', 'VRF', 'VXLAN_EVPN_NVO', 'VXLAN_TUNNEL', 'VXLAN_TUNNEL_MAP', 'WRED_PROFILE'})
-DEPLOYED_TABLES = MERGED_TABLES | KEPT_TABLES | ROW_TABLES | REPLACED_TABLES
-
-
-def buffer_pool_shortfall(running: dict, rendered: dict) -> list:
-    """Where the switch's buffer pools, which a deploy keeps, hold less than the rendered ones: a pool missing, or a
-    size or shared-headroom xoff smaller. Each item is one sentence."""
-    have = running.get('BUFFER_POOL') or {}
-    short = []
-    for name, fields in sorted((rendered.get('BUFFER_POOL') or {}).items()):
-        if name not in have:
-            short.append('buffer pool %s is missing' % name)
-            continue
-        for field in ('size', 'xoff'):
-            if field in fields and int(have[name].get(field) or 0) < int(fields[field]):
-                short.append('buffer pool %s has %s %s, the design needs %s' % (
-                    name, field, have[name].get(field, 0), fields[field]))
-    return short
+DEPLOYED_TABLES = MERGED_TABLES | ROW_TABLES | REPLACED_TABLES
 
 
 def _lanes(fields) -> set:
@@ -162,8 +144,6 @@ def deploy_target(running: dict, rendered: dict) -> dict:
                   for table, rows in target.items()}
         target = {table: rows for table, rows in target.items() if rows}
     for table, rows in rendered.items():
-        if table in KEPT_TABLES and table in running:
-            continue
         if table in MERGED_TABLES:
             merged = {key: dict(fields) for key, fields in target.get(table, {}).items()}
             for key, fields in rows.items():
@@ -186,8 +166,8 @@ def config_db(model: SwitchModel) -> dict:
         'hostname': model['name'],
         'bgp_asn': str(model['bgp']['asn']),
         'type': DEVICE_TYPE[model['role']],
-        # Static buffer tables written by this file; `dynamic` would recompute (and replace) them.
-        'buffer_model': 'traditional',
+        # The SKU's model: dynamic where the vendor's image computes headroom and pools (_add_buffers).
+        'buffer_model': 'dynamic' if ((model.get('buffer') or {}).get('sku') or {}).get('dynamic') else 'traditional',
         # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (sonic-buildimage
         # dockers/docker-fpm-frr: split-unified mode).
         'docker_routing_config_mode': 'split-unified',
@@ -390,24 +370,37 @@ def _strings(fields):
 
 
 def _add_buffers(tables, model):
-    """The SKU's buffer objects (model buffer.pools, buffer.sku: buffers_defaults_t1.j2 and the templates it uses)
-    plus one lossless PG profile per (speed, cable), as buffermgrd would write it from pg_profile_lookup.ini:
-    pool ingress_lossless_pool, xon, xon_offset where the SKU's lookup has it, xoff, size and the threshold named
-    after the pool's mode (sonic-swss cfgmgr/buffermgr.cpp)."""
+    """The SKU's buffer objects (model buffer.pools, buffer.sku: buffers_defaults_t1.j2 and the templates it uses) and
+    the lossless PGs in the SKU's buffer model:
+    - dynamic (the NVIDIA images' default, sonic-buildimage platform/mellanox/rules.mk): as buffers_defaults_objects.j2
+      writes it in dynamic mode, the shared pools without a size (buffermgrd computes them) beside the egress lossless
+      pool that is the SKU's buffer, each lossless PG with profile NULL (buffermgrd computes its headroom from speed,
+      cable length and LOSSLESS_TRAFFIC_PATTERN, with the design's lossless MTU and small-packet share: the design
+      computes the same, sonic-swss cfgmgr/buffer_headroom_mellanox.lua), DEFAULT_LOSSLESS_BUFFER_PARAMETER with the
+      SKU's lossless threshold (buffers_config.j2);
+    - traditional: one lossless PG profile per (speed, cable), as buffermgrd would write it from pg_profile_lookup.ini:
+      pool ingress_lossless_pool, xon, xon_offset where the SKU's lookup has it, xoff, size and the threshold named
+      after the pool's mode (sonic-swss cfgmgr/buffermgr.cpp)."""
     qos, buffer = model['qos'], model['buffer']
     sku = buffer['sku']
-    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (buffermgr.cpp).
-    tables['BUFFER_POOL'] = {name: _strings(fields) for name, fields in buffer['pools'].items()}
+    dynamic = bool(sku.get('dynamic'))
     lossless_pg = sku['lossless_pg']
+    # With a shared headroom pool (the ingress pool's xoff) a profile's xoff only triggers PAUSE (buffermgr.cpp).
+    tables['BUFFER_POOL'] = {name: _strings({key: value for key, value in fields.items() if not (
+        dynamic and key == 'size' and name != sku['egress_lossless_pool'])}) for name, fields in buffer['pools'].items()}
     threshold = buffer['pools'][INGRESS_LOSSLESS_POOL]['mode'] + '_th'
     profiles = {}
-    for profile in buffer['profiles']:
+    for profile in [] if dynamic else buffer['profiles']:
         # Same names as buffermgrd's pg_lossless_<speed>_<cable>_profile, so it reuses them (buffermgr.cpp).
         fields = {'pool': INGRESS_LOSSLESS_POOL, 'size': str(profile['size']), 'xon': str(profile['xon']),
                   'xoff': str(profile['xoff']), threshold: str(lossless_pg['threshold'])}
         if 'xon_offset' in lossless_pg:
             fields['xon_offset'] = str(lossless_pg['xon_offset'])
         profiles[profile['name']] = fields
+    if dynamic:
+        tables['DEFAULT_LOSSLESS_BUFFER_PARAMETER'] = {'AZURE': {'default_dynamic_th': str(lossless_pg['threshold'])}}
+        tables['LOSSLESS_TRAFFIC_PATTERN'] = {'AZURE': {'mtu': str(qos['buffer']['lossless_mtu']),
+                                                        'small_packet_percentage': str(qos['buffer']['small_packet_percent'])}}
     for own, role in OWN_PROFILES.items():
         profiles[own] = _strings(sku['profiles'][sku[role]])
     lists = sku.get('port_profile_lists') or {}
@@ -425,6 +418,7 @@ def _add_buffers(tables, model):
     lossy_queue_keys = ['|' + key for key in id_ranges(set(all_queues) - set(lossless_queues))]
     buffer_pg, buffer_queue, cable = {}, {}, {}
     profile_rows = {name: {'profile': name} for name in profiles}
+    computed = {'profile': 'NULL'}  # the dynamic model's lossless PG: buffermgrd computes it
     lossy_pg, lossless_queue, lossy_queue = (profile_rows[INGRESS_LOSSY_PROFILE], profile_rows[EGRESS_LOSSLESS_PROFILE],
                                              profile_rows[EGRESS_LOSSY_PROFILE])
     list_rows = {direction: {'profile_list': ','.join(names)} for direction, names in lists.items()}
@@ -432,7 +426,7 @@ def _add_buffers(tables, model):
     for item in model['interfaces']:
         name = item['name']
         for key in lossless_pg_keys:
-            buffer_pg[name + key] = profile_rows[item['buffer_profile']]
+            buffer_pg[name + key] = computed if dynamic else profile_rows[item['buffer_profile']]
         for key in lossy_pg_keys:
             buffer_pg[name + key] = lossy_pg
         for key in lossless_queue_keys:

@@ -61,8 +61,17 @@ def _frr_bfd(files):
         assert ' neighbor %s timers 3 9\n' % group in text
 
 
-# How each platform writes BFD and the BGP timers (SONiC's bgp container runs FRR).
-RENDERED_BFD = {'eos': _eos_bfd, 'nvue': _nvue_bfd, 'sonic': _frr_bfd, 'frr': _frr_bfd}
+def _sonic_bfd(files):
+    # The community bgp container runs no bfdd beside bgpcfgd (sonic-buildimage docker-fpm-frr
+    # supervisord.conf.common.j2 starts bfdd only with frr_mgmt_framework_config): FRR would drop every BFD line,
+    # so none is written and the BGP timers detect a dead peer (docs/platform-sonic.md).
+    text = files['frr.conf']
+    assert 'bfd profile' not in text and not re.search(r'^ neighbor \S+ bfd$', text, re.M)
+    assert re.findall(r'^ neighbor (\S+) timers 3 9$', text, re.M)
+
+
+# How each platform writes BFD and the BGP timers.
+RENDERED_BFD = {'eos': _eos_bfd, 'nvue': _nvue_bfd, 'sonic': _sonic_bfd, 'frr': _frr_bfd}
 
 
 def test_bfd_is_on_by_default_with_the_intent_timers(leaf):

@@ -188,11 +188,19 @@ def test_headroom_per_interface_and_budget():
     assert rooms[5] < rooms[40]
     budget = leaf['buffer']
     assert budget['headroom_bytes'] == sum(item['headroom']['size'] for item in leaf['interfaces'])
-    # SONiC on the default SN5600: pool sizes are the ACS-SN5600 HWSKU defaults (buffers_defaults_t1.j2), not
-    # a share of the datasheet buffer; the reserved headroom must fit what the SKU's total leaves beside them.
-    assert budget['pool_bytes'] == 52161690 and budget['egress_lossless_pool_bytes'] == 158229504
-    assert budget['headroom_room_bytes'] == 158229504 - 52161690 - 52161690 >= budget['headroom_bytes']
-    assert budget['pool_source'] == 'ACS-SN5600 HWSKU defaults'
+    # SONiC on the default SN5600 (dynamic buffer model, NVIDIA's image): the switch computes the shared pools from
+    # the SKU's buffer (egress lossless pool of buffers_defaults_t1.j2) less every PG's headroom and what its pool
+    # calculator reserves (sonic-swss cfgmgr/buffer_pool_mellanox.lua), split over the two ingress pools. Written out
+    # here: 4 lossless 100G ports (one 100G lane each, in one cage) and 63 unused 8-lane cages, all up; Spectrum-4
+    # pipeline latency 19 KiB, twice less 1 KiB on an 8-lane port.
+    ports_up, lossless_ports, kib = 4 + 63, 4, 1024
+    management = lossless_ports * 19 * kib + (ports_up - lossless_ports) * (2 * 19 - 1) * kib
+    reserved = management + lossless_ports * 19 * kib + lossless_ports * 9216 + ports_up * 10 * kib + 256 * kib
+    assert budget['reserved_bytes'] == reserved, budget['reserved']
+    assert budget['egress_lossless_pool_bytes'] == 158229504
+    assert budget['pool_bytes'] == (158229504 - reserved - budget['headroom_bytes']) // 2
+    assert budget['headroom_room_bytes'] == 158229504 - reserved - 2 * (52161690 // 4) >= budget['headroom_bytes']
+    assert budget['pool_source'].startswith('ACS-SN5600 HWSKU defaults, shared pools computed by the switch')
     assert [profile['name'] for profile in budget['profiles']] == ['pg_lossless_100000_40m_profile',
                                                                    'pg_lossless_100000_5m_profile']
 

@@ -146,8 +146,11 @@ def test_pod1k_index_summary(pod1k):
     for link in ('(cabling.md)', '(cabling.csv)', '(addressing.md)', '(asn.md)', '(devices.md)', '(overlay.md)',
                  '(topology.svg)'):
         assert link in text
-    # SN5600 (ACS-SN5600 SKU): headroom against what the SKU's buffer leaves beside its ingress pools.
-    assert '| leaf | leaf001 | 18,448,384 / 53,906,124 B (34.2%) |' in text
+    # SN5600 (ACS-SN5600 SKU, dynamic model): headroom against what the SKU's buffer (158,229,504 B) leaves once SONiC's
+    # pool calculator has its reserves (5,537,792 B on a leaf: buffer_pool_mellanox.lua) and the two ingress pools
+    # their floor (a quarter of the SKU's default, 2 x 13,040,422 B).
+    assert '| leaf | leaf001 | 18,448,384 / 126,610,868 B (14.6%) |' in text
+    assert '| spine | spine001 | 40,763,392 / 124,415,412 B (32.8%) |' in text
 
 
 def test_device_pages_of_a_lossless_switch_and_a_host(pod1k):

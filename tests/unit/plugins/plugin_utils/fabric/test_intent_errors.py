@@ -210,7 +210,7 @@ CASES = [
     ('headroom-beyond-the-sku-buffer', _both(_set(['lossless', 'cable_length_m'], {'host_leaf': 999, 'leaf_spine': 10000}),
                                              _set(['topology', 'rail_optimized', 'servers'], 64),
                                              _set(['topology', 'rail_optimized', 'leaf_radix'], 128)),
-     'lossless.buffer', 'ACS-SN5600 HWSKU defaults, shared pools shrunk to fit the headroom'),
+     'lossless.buffer', 'ACS-SN5600 HWSKU defaults, shared pools computed by the switch'),
     ('asic-without-a-shipped-model', _set(['topology', 'asic'], {'leaf': 'trident3'}), 'topology.asic.leaf',
      'no shipped switch model runs sonic with this ASIC'),
     ('model-not-for-this-nos', _set(['topology', 'model'], {'leaf': 'arista-7060dx5-64s'}), 'topology.model.leaf',

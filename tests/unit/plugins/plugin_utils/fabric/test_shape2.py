@@ -58,8 +58,9 @@ def _sonic(files):
         if key != 'global':
             assert (row['pfc_enable'], row['pfcwd_sw_enable']) == (str(LOSSLESS), str(LOSSLESS))
     assert {key.split('|')[1] for key, row in db['QUEUE'].items() if 'wred_profile' in row} == {str(LOSSLESS)}
-    assert {key.split('|')[1] for key, row in db['BUFFER_PG'].items() if row['profile'].startswith('pg_lossless')} == \
-        {str(LOSSLESS)}
+    # lossless PGs: a profile of the traditional model, NULL where the switch computes them (dynamic)
+    assert {key.split('|')[1] for key, row in db['BUFFER_PG'].items()
+            if row['profile'].startswith('pg_lossless') or row['profile'] == 'NULL'} == {str(LOSSLESS)}
     assert {key.split('|')[1] for key, row in db['QUEUE'].items() if row['scheduler'] == 'AIFABRIC_CNP'} == {str(CNP)}
 
 
@@ -110,7 +111,8 @@ def test_non_default_values_reach_every_platform_and_host(device):
 # ----------------------------------------------------------------------------------------------- no default left
 # Default values of the collection's lossless profile, in the contexts where they would be QoS settings.
 DEFAULT_QOS_PATTERNS = {
-    'config_db.json': [r'"26": "3"', r'"48": "6"', r'"pfc_enable": "3"', r'"pfcwd_sw_enable": "3"', r'"Ethernet\d+\|3": \{\s*"profile": "pg_lossless',
+    'config_db.json': [r'"26": "3"', r'"48": "6"', r'"pfc_enable": "3"', r'"pfcwd_sw_enable": "3"',
+                       r'"Ethernet\d+\|3": \{\s*"profile": "(pg_lossless|NULL)',
                        r'"Ethernet\d+\|6": \{\s*"scheduler": "AIFABRIC_CNP"'],
     'startup-config.cfg': [r'\b26\b[^\n]* to traffic-class 3', r'\b48\b[^\n]* to traffic-class 6',
                            r'priority-flow-control priority 3 no-drop', r'traffic-class 3 to dscp 26',

@@ -259,7 +259,10 @@ MUTATIONS = [
     ('lossless_chain', lambda db: db['TC_TO_PRIORITY_GROUP_MAP']['AIFABRIC'].update({'3': '0'}), 'PG 0 of TC 3 is not a PFC priority'),
     ('lossless_chain', lambda db: db['MAP_PFC_PRIORITY_TO_QUEUE']['AIFABRIC'].update({'3': '4'}), 'differs from the queue 4'),
     ('lossless_buffers', lambda db: db['BUFFER_PG'].pop('Ethernet0|3'), 'no lossless ingress buffer for PG 3'),
-    ('lossless_buffers', lambda db: db['BUFFER_PROFILE']['pg_lossless_400000_5m_profile'].update(xoff='1000'),
+    # a static profile on the (dynamic) NVIDIA leaf whose headroom is short of the design's
+    ('lossless_buffers', lambda db: (db['BUFFER_PROFILE'].update(pg_lossless_400000_5m_profile={
+        'pool': 'ingress_lossless_pool', 'size': '20000', 'xon': '19456', 'xoff': '1000', 'dynamic_th': '0'}),
+        db['BUFFER_PG'].update({'Ethernet0|3': {'profile': 'pg_lossless_400000_5m_profile'}})),
      'xoff 1000 < designed headroom'),
     ('lossless_buffers', lambda db: db['CABLE_LENGTH']['AZURE'].update(Ethernet0='1m'), 'cable length 1 m < cabled 5 m'),
     ('lossless_buffers', lambda db: db['BUFFER_QUEUE'].update({'Ethernet0|3': {'profile': 'AIFABRIC_EGRESS_LOSSY'}}),

@@ -155,7 +155,9 @@ def format_problems(db):
     for name, fields in pools.items():
         if fields.get('type') not in ('ingress', 'egress', 'both') or fields.get('mode') not in ('static', 'dynamic'):
             add('BUFFER_POOL|%s: type/mode %r/%r' % (name, fields.get('type'), fields.get('mode')))
-        if not fields.get('size', '').isdigit():
+        # the dynamic model computes the shared pools: no size (buffers_defaults_objects.j2 dynamic_mode)
+        computed = metadata.get('buffer_model') == 'dynamic' and name != 'egress_lossless_pool' and 'size' not in fields
+        if not computed and not fields.get('size', '').isdigit():
             add('BUFFER_POOL|%s.size %r' % (name, fields.get('size')))
     profiles = db.get('BUFFER_PROFILE', {})
     for name, fields in profiles.items():
@@ -170,7 +172,8 @@ def format_problems(db):
             members = _ids(ids)
             if members is None or max(members) > limit:
                 add('%s|%s: id must be 0..%d or a range' % (table, key, limit))
-            if fields.get('profile') not in profiles:
+            null = table == 'BUFFER_PG' and fields.get('profile') == 'NULL' and metadata.get('buffer_model') == 'dynamic'
+            if fields.get('profile') not in profiles and not null:  # sonic-buffer-pg.yang: NULL, buffermgrd computes
                 add('%s|%s.profile -> missing BUFFER_PROFILE|%s' % (table, key, fields.get('profile')))
     watchdog = db.get('PFC_WD', {})
     poll = watchdog.get('GLOBAL', {}).get('POLL_INTERVAL')
@@ -274,7 +277,12 @@ def chain_problems(db, roce_dscp=26, cnp_dscp=48):
             add('%s: pfcwd_sw_enable does not cover pfc_enable (C12)' % port)
         pg_row = _row(db.get('BUFFER_PG', {}), port, int(pg))
         profile = profiles.get((pg_row or {}).get('profile'), {})
-        if not profile.get('xoff', '0').isdigit() or int(profile.get('xoff', '0')) <= 0:
+        dynamic = db.get('DEVICE_METADATA', {}).get('localhost', {}).get('buffer_model') == 'dynamic'
+        if dynamic and (pg_row or {}).get('profile') == 'NULL':
+            # buffermgrd computes the headroom from the port's speed, its cable and the lossless traffic pattern
+            if not db.get('LOSSLESS_TRAFFIC_PATTERN', {}).get('AZURE', {}).get('mtu', '').isdigit():
+                add('%s: dynamic PG %s without LOSSLESS_TRAFFIC_PATTERN (C06)' % (port, pg))
+        elif not profile.get('xoff', '0').isdigit() or int(profile.get('xoff', '0')) <= 0:
             add('%s: BUFFER_PG for PG %s has no lossless profile with xoff > 0 (C06)' % (port, pg))
         queue_row = _row(db.get('BUFFER_QUEUE', {}), port, int(queue))
         egress = profiles.get((queue_row or {}).get('profile'), {})
@@ -396,8 +404,10 @@ def test_metadata_and_roles(small, unnumbered):
         model = design.device(device)
         meta = json.loads(render_model(model)['config_db.json'])['DEVICE_METADATA']['localhost']
         sku = model['hardware']['sonic']
+        # the SKU vendor's image model: NVIDIA's dynamic (platform/mellanox/rules.mk), the others traditional
+        model_name = 'dynamic' if model['hardware']['vendor'] == 'nvidia' else 'traditional'
         assert meta == {'hostname': device, 'bgp_asn': str(model['asn']), 'type': kind,
-                        'buffer_model': 'traditional', 'docker_routing_config_mode': 'split-unified',
+                        'buffer_model': model_name, 'docker_routing_config_mode': 'split-unified',
                         'default_pfcwd_status': 'disable', 'platform': sku['platform'], 'hwsku': sku['hwsku']}
 
 
@@ -477,22 +487,35 @@ def test_qos_objects_follow_the_model(small):
 
 
 def test_buffers_follow_the_model(small):
+    """NVIDIA SKU, dynamic model: the shared pools without size, the SKU's buffer as the egress lossless pool, lossless
+    PGs NULL (buffermgrd computes them from speed, cable and LOSSLESS_TRAFFIC_PATTERN), no lossless PG profile."""
     model = small.device('leaf001')
     db = json.loads(render_model(model)['config_db.json'])
     buffer = model['buffer']
-    assert db['BUFFER_POOL']['ingress_lossless_pool'] == {'type': 'ingress', 'mode': 'dynamic',
-                                                          'size': str(buffer['pool_bytes'])}
-    for profile in buffer['profiles']:
-        assert db['BUFFER_PROFILE'][profile['name']] == {
-            'pool': 'ingress_lossless_pool', 'size': str(profile['size']), 'xon': str(profile['xon']),
-            'xoff': str(profile['xoff']), 'dynamic_th': '0'}
+    assert buffer['sku']['dynamic'] and db['DEVICE_METADATA']['localhost']['buffer_model'] == 'dynamic'
+    assert db['BUFFER_POOL']['ingress_lossless_pool'] == {'type': 'ingress', 'mode': 'dynamic'}
+    assert db['BUFFER_POOL']['egress_lossless_pool']['size'] == str(buffer['egress_lossless_pool_bytes'])
+    assert not [name for name in db['BUFFER_PROFILE'] if name.startswith('pg_lossless_')]
+    assert db['LOSSLESS_TRAFFIC_PATTERN'] == {'AZURE': {'mtu': '1024', 'small_packet_percentage': '100'}}
+    assert db['DEFAULT_LOSSLESS_BUFFER_PARAMETER'] == {'AZURE': {'default_dynamic_th': '0'}}
     for item in model['interfaces']:
-        assert db['BUFFER_PG']['%s|3' % item['name']] == {'profile': item['buffer_profile']}
+        assert db['BUFFER_PG']['%s|3' % item['name']] == {'profile': 'NULL'}
         assert db['BUFFER_PG']['%s|0' % item['name']] == {'profile': 'AIFABRIC_INGRESS_LOSSY'}
         assert db['CABLE_LENGTH']['AZURE'][item['name']] == '%dm' % item['cable_length_m']
-        # buffermgrd's name for (speed, cable) is the model's, so it reuses our profile (sonic-swss cfgmgr/buffermgr.cpp).
+
+
+def test_traditional_buffers_follow_the_model(unnumbered):
+    """Broadcom SKU, traditional model: one profile per (speed, cable) named as buffermgrd names it, so it reuses ours
+    (sonic-swss cfgmgr/buffermgr.cpp)."""
+    model = unnumbered.device('leaf001')
+    db = json.loads(render_model(model)['config_db.json'])
+    assert db['DEVICE_METADATA']['localhost']['buffer_model'] == 'traditional' and 'LOSSLESS_TRAFFIC_PATTERN' not in db
+    for profile in model['buffer']['profiles']:
+        assert db['BUFFER_PROFILE'][profile['name']]['xoff'] == str(profile['xoff'])
+    for item in model['interfaces']:
         assert item['buffer_profile'] == 'pg_lossless_%d_%s_profile' % (
             int(db['PORT'][item['name']]['speed']), db['CABLE_LENGTH']['AZURE'][item['name']])
+        assert db['BUFFER_PG']['%s|3-4' % item['name']] == {'profile': item['buffer_profile']}
 
 
 def test_vendor_specific_tables(unnumbered):
@@ -512,7 +535,7 @@ def test_two_priorities_and_watchdog_settings(unnumbered):
     db = json.loads(render_device(unnumbered, 'spine001')['config_db.json'])
     port = 'Ethernet0'
     assert db['PORT_QOS_MAP'][port]['pfc_enable'] == '3,4' == db['PORT_QOS_MAP'][port]['pfcwd_sw_enable']
-    assert db['BUFFER_PG']['%s|3-4' % port]['profile'].startswith('pg_lossless_400000_')
+    assert db['BUFFER_PG']['%s|3-4' % port] == {'profile': 'NULL'}  # Spectrum-4: computed by the switch
     assert db['BUFFER_QUEUE']['%s|3-4' % port] == {'profile': 'AIFABRIC_EGRESS_LOSSLESS'}
     assert set(key for key in db['BUFFER_QUEUE'] if key.startswith(port + '|')) == \
         {'%s|0-2' % port, '%s|3-4' % port, '%s|5-7' % port}

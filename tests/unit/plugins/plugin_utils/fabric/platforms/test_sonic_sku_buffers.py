@@ -13,7 +13,11 @@ hardware YAML the renderer reads:
   pool, one static egress pool, no lossy pools) with files/build_templates/buffers_config.j2 (PG 0 ->
   ingress_lossy_profile, queues 0-2/5-6 -> egress_lossy_profile, no port profile lists), and the xon_offset column
   of pg_profile_lookup.ini.
-- sonic-swss cfgmgr/buffermgr.cpp: a lossless PG profile is {pool ingress_lossless_pool, xon, xon_offset (when the
+- NVIDIA images build with the dynamic buffer model (platform/mellanox/rules.mk SONIC_BUFFER_MODEL=dynamic): as
+  buffers_defaults_objects.j2 writes it in dynamic_mode, the ingress and egress lossy pools have no size (buffermgrd
+  computes them), the egress lossless pool keeps the SKU's, and a lossless PG's profile is NULL (buffermgrd computes
+  it from speed, cable length and LOSSLESS_TRAFFIC_PATTERN).
+- sonic-swss cfgmgr/buffermgr.cpp (traditional model): a lossless PG profile is {pool ingress_lossless_pool, xon, xon_offset (when the
   lookup file has the column), xoff, size, <ingress_lossless_pool mode>_th: threshold}.
 - sonic-utilities generic_config_updater/gcu_field_operation_validators.conf.json: an existing profile's pool and
   size cannot be changed, so the PGs and queues use our own profiles (AIFABRIC_*) with the SKU's values, and the SKU's
@@ -45,7 +49,7 @@ def _mellanox(ingress, egress_lossless):
                   'egress_lossless_pool': {'type': 'egress', 'mode': 'dynamic', 'size': egress_lossless},
                   'egress_lossy_pool': {'type': 'egress', 'mode': 'dynamic', 'size': ingress}},
         'profiles': MELLANOX_PROFILES, 'lossy_pg': 'ingress_lossy_profile', 'lossy_queue': 'q_lossy_profile',
-        'lists': MELLANOX_LISTS, 'lossless_pg': {'dynamic_th': '0'}, 'shared_headroom_pool': None,
+        'lists': MELLANOX_LISTS, 'lossless_pg': {'dynamic_th': '0'}, 'shared_headroom_pool': None, 'dynamic': True,
     }
 
 
@@ -102,6 +106,8 @@ def test_pools_are_the_skus(rendered):
         for pool, fields in sku['pools'].items():
             got = dict(pools[pool])
             xoff = got.pop('xoff', None)
+            if sku.get('dynamic') and pool != 'egress_lossless_pool':
+                fields = {key: value for key, value in fields.items() if key != 'size'}  # computed by buffermgrd
             assert got == fields, pool
             if pool == 'ingress_lossless_pool':
                 if sku['shared_headroom_pool'] is None:
@@ -123,15 +129,19 @@ def test_profiles_and_their_users_are_the_skus(rendered):
         lossless = {key: value for key, value in profiles.items() if key.startswith('pg_lossless_')}
         assert {key: value for key, value in profiles.items() if key not in lossless} == dict(
             ours, **{profile: sku['profiles'][profile] for profile in listed})
-        assert lossless and {item['buffer_profile'] for item in model['interfaces']} == set(lossless)
-        for profile in model['buffer']['profiles']:
+        if sku.get('dynamic'):
+            assert not lossless and all(db['BUFFER_PG'][item['name'] + '|3'] == {'profile': 'NULL'}
+                                        for item in model['interfaces'])
+        else:
+            assert lossless and {item['buffer_profile'] for item in model['interfaces']} == set(lossless)
+        for profile in [] if sku.get('dynamic') else model['buffer']['profiles']:
             fields = dict({'pool': 'ingress_lossless_pool', 'size': str(profile['size']), 'xon': str(profile['xon']),
                            'xoff': str(profile['xoff'])}, **sku['lossless_pg'])
             assert lossless[profile['name']] == fields
         for item in model['interfaces']:
             port = item['name']
             assert db['BUFFER_PG'][port + '|0'] == {'profile': 'AIFABRIC_INGRESS_LOSSY'}
-            assert db['BUFFER_PG'][port + '|3'] == {'profile': item['buffer_profile']}
+            assert db['BUFFER_PG'][port + '|3'] == {'profile': 'NULL' if sku.get('dynamic') else item['buffer_profile']}
             assert db['BUFFER_QUEUE'][port + '|3'] == {'profile': 'AIFABRIC_EGRESS_LOSSLESS'}
             for queues in ('0-2', '4-7'):  # the CNP queue 6 is lossy too
                 assert db['BUFFER_QUEUE'][port + '|' + queues] == {'profile': 'AIFABRIC_EGRESS_LOSSY'}
@@ -143,7 +153,7 @@ def test_profiles_and_their_users_are_the_skus(rendered):
                     assert db[table][port] == {'profile_list': sku['lists'][direction]}
         # Every reference resolves: profiles to pools, PGs, queues and lists to profiles.
         assert {fields['pool'] for fields in profiles.values()} <= set(db['BUFFER_POOL'])
-        used = {row['profile'] for table in ('BUFFER_PG', 'BUFFER_QUEUE') for row in db[table].values()}
+        used = {row['profile'] for table in ('BUFFER_PG', 'BUFFER_QUEUE') for row in db[table].values()} - {'NULL'}
         for direction in ('INGRESS', 'EGRESS'):
             for row in db.get('BUFFER_PORT_%s_PROFILE_LIST' % direction, {}).values():
                 used.update(row['profile_list'].split(','))
