@@ -485,3 +485,29 @@ def test_every_platform_names_the_account_a_fresh_switch_has():
     assert contract.driver_for('sonic', 'x', host).default_account[0] == 'admin'
     assert contract.driver_for('nvue', 'x', host).default_account[0] == 'cumulus'
     assert contract.driver_for('eos', 'x', host).default_account is None
+
+
+def test_eos_full_replace_keeps_the_switchs_eapi_ssl_profile(fleet):
+    """The rendered configuration names no certificate: a replace keeps the SSL profile the switch's eAPI uses
+    (`protocol https ssl profile`, its `management security` block), so eAPI keeps its certificate."""
+    from tests.doubles.eos.config import Config
+    from tests.doubles.eos.device import default_config
+    name = SWITCH['eos']
+    _reset(fleet, name, 'eos')
+    device = fleet.devices[name]
+    profile = ('management security\n   ssl profile EAPI\n      tls versions 1.2 1.3\n'
+               '      certificate eapi.crt key eapi.key\n!\n')
+    with device.lock:
+        text = default_config(name, device.management)
+        text = text.replace('management api http-commands\n', profile + 'management api http-commands\n'
+                            '   protocol https ssl profile EAPI\n', 1)
+        device.running = Config.parse(text)
+        device.startup = device.running.render()
+    assert '   protocol https ssl profile EAPI' in device.running.render()
+    files = render_device(DESIGN, name, USERS)
+    pushed = contract.push(contract.driver_for('eos', name, fleet.host_vars[name]), files, confirm_seconds=60)
+    assert pushed['outcome'] == PENDING_CONFIRM
+    assert not [line for line in pushed['diff'].splitlines() if line.startswith('-') and 'EAPI' in line], pushed['diff']
+    after = device.running.render()
+    assert '   protocol https ssl profile EAPI\n' in after and '      certificate eapi.crt key eapi.key\n' in after
+    contract.rollback(contract.driver_for('eos', name, fleet.host_vars[name]))

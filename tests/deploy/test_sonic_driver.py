@@ -149,3 +149,21 @@ def test_a_replace_past_its_bound_ends_and_leaves_the_lock_to_the_revert(switch)
     assert caught.value.outcome == ROLLED_BACK and 'ran out of its 30 s bound' in str(caught.value)
     assert time.monotonic() - started < 240
     assert running(directory) == after_greenfield and deploy_state(directory) == 'rolled-back'
+
+
+def test_a_management_vrf_change_cuts_the_session_and_the_push_survives_it(switch):
+    """`mgmtVrfEnabled true` moves eth0 into the mgmt VRF and ends every SSH session on it (SONiC Command Reference,
+    management VRF): the replace runs as a service of the switch, the driver reconnects and the push goes on."""
+    directory, driver, files = switch
+    tables = json.loads(files['config_db.json'])
+    assert tables['MGMT_VRF_CONFIG'] == {'vrf_global': {'mgmtVrfEnabled': 'true'}}
+    tables['MGMT_VRF_CONFIG']['vrf_global']['mgmtVrfEnabled'] = 'false'
+    without = dict(files, **{'config_db.json': json.dumps(tables, indent=2, sort_keys=True) + '\n'})
+    contract.push(driver(), without, confirm_seconds=120)
+    contract.confirm(driver(), without)
+    outage = os.path.join(directory, 'outage_until')
+    before = os.path.getmtime(outage)
+    assert contract.push(driver(), files, confirm_seconds=120)['outcome'] == PENDING_CONFIRM
+    assert os.path.getmtime(outage) > before, 'the management interface restarted during the push'
+    assert contract.confirm(driver(), files)['outcome'] == CONFIRMED
+    assert sonic.running(directory)['MGMT_VRF_CONFIG']['vrf_global']['mgmtVrfEnabled'] == 'true'

@@ -55,9 +55,9 @@ def test_replace_diff_apply_confirm_and_idempotence(ssh_double):
     assert diff.startswith('- unset:\n    interface:\n      eth0:\n        ip:\n          address: {}\n')
     assert "\n- set:\n    bridge:\n      domain:\n        br_default:\n          vlan:\n            '101':" in diff
     assert applied(conn) == factory, 'replace only builds the pending revision'
-    code, output = exit_code(conn, 'nv config apply --confirm 60s -y')
-    assert (code, output) == (1, "Error: Invalid confirm time '60s'"), 'a time is a number of minutes'
-    assert cmd(conn, 'nv config apply --confirm 1 -y') == 'applied [rev_id: 2]'
+    code, output = exit_code(conn, 'nv config apply --confirm 60x -y')
+    assert (code, output) == (1, "Error: Invalid confirm time '60x'"), 'minutes, or a number with s, m, h or d'
+    assert cmd(conn, 'nv config apply --confirm 60s -y') == 'applied [rev_id: 2]', 'a switch takes --confirm 300s'
     assert revisions(conn)['2']['state'] == 'confirm'
     assert cmd(conn, 'nv config apply --confirm-status').startswith('Confirm timeout remaining: ')
     assert cmd(conn, 'nv config apply --confirm-yes') == 'applied [rev_id: 2]'

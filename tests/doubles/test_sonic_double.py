@@ -477,3 +477,72 @@ def test_switch_filesystem_bgp_container_paths_and_no_leftovers(ssh_double):
     assert alive(pid)
     double.stop()
     assert not alive(pid), 'a detached job of the switch ends with it'
+
+
+def _traditional(tmp_path, cable='10m'):
+    """The golden SN5600 configuration in the traditional model as the driver before issue 35 rendered it: static
+    pools, a lossless profile named as buffermgrd names its own (pg_lossless_<speed>_<cable>_profile), `cable` on
+    Ethernet0 (pod1k's host cables are 10 m; ACS-SN5600's pg_profile_lookup.ini has rows for 5, 40 and 300 m only)."""
+    with open(CONFIG_DB, encoding='utf-8') as handle:
+        data = json.load(handle)
+    data['DEVICE_METADATA']['localhost']['buffer_model'] = 'traditional'
+    for name, fields in data['BUFFER_POOL'].items():
+        fields.setdefault('size', '52161690')
+    for table in ('LOSSLESS_TRAFFIC_PATTERN', 'DEFAULT_LOSSLESS_BUFFER_PARAMETER'):
+        data.pop(table)
+    name = 'pg_lossless_400000_%s_profile' % cable
+    data['BUFFER_PROFILE'][name] = {'pool': 'ingress_lossless_pool', 'size': '261120', 'xon': '19456',
+                                    'xoff': '241664', 'dynamic_th': '0'}
+    data['CABLE_LENGTH']['AZURE']['Ethernet0'] = cable
+    for key in data['BUFFER_PG']:
+        if data['BUFFER_PG'][key]['profile'] == 'NULL':
+            data['BUFFER_PG'][key] = {'profile': name}
+    path = tmp_path / 'traditional.json'
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+def _flap(conn, port):
+    cmd(conn, 'sudo config interface shutdown %s' % port)
+    down = running(conn)
+    cmd(conn, 'sudo config interface startup %s' % port)
+    return down, running(conn)
+
+
+def test_traditional_buffermgrd_on_nvidia_loses_a_pg_whose_cable_has_no_lookup_row(ssh_double, tmp_path):
+    """sonic-swss cfgmgr/buffermgr.cpp, traditional model on Mellanox: admin down deletes a lossless PG whose profile
+    is named pg_lossless_<speed>_<cable>_profile; admin up re-adds it only from a pg_profile_lookup.ini row. A 10 m
+    cable has none on ACS-SN5600: the port keeps PFC without headroom (issue 35 item 6)."""
+    _double, connect = sn5600(ssh_double)
+    conn = load(connect(), connect, tmp_path, source=_traditional(tmp_path))
+    assert running(conn)['BUFFER_PG']['Ethernet0|3'] == {'profile': 'pg_lossless_400000_10m_profile'}
+    down, up = _flap(conn, 'Ethernet0')
+    assert 'Ethernet0|3' not in down['BUFFER_PG'] and 'Ethernet0|3' not in up['BUFFER_PG']
+    assert up['PORT_QOS_MAP']['Ethernet0']['pfc_enable'] == '3', 'PFC still on, no headroom'
+    # a 40 m cable has a row: the PG comes back, on the profile of that name (ours, reused)
+    conn.disconnect()
+    _other, connect = sn5600(ssh_double, 'leaf002')
+    conn = load(connect(), connect, tmp_path, source=_traditional(tmp_path, '40m'))
+    down, up = _flap(conn, 'Ethernet0')
+    assert 'Ethernet0|3' not in down['BUFFER_PG']
+    assert up['BUFFER_PG']['Ethernet0|3'] == {'profile': 'pg_lossless_400000_40m_profile'}
+    conn.disconnect()
+
+
+def test_the_dynamic_model_keeps_the_pg_and_recomputes_it_after_a_flap(ssh_double, tmp_path):
+    """NVIDIA's dynamic model (what the collection renders for Spectrum): CONFIG_DB keeps the NULL PG; buffermgrd
+    computes its headroom in APPL_DB for an up port, removes it while the port is down, computes it again at up."""
+    _double, connect = sn5600(ssh_double)
+    conn = load(connect(), connect, tmp_path)
+    key = 'BUFFER_PG_TABLE:Ethernet0:3'
+    profile = cmd(conn, 'sonic-db-cli APPL_DB HGET %s profile' % key)
+    assert profile == 'pg_lossless_400000_5m_profile'
+    xoff = int(cmd(conn, 'sonic-db-cli APPL_DB HGET BUFFER_PROFILE_TABLE:%s xoff' % profile))
+    assert xoff > 0
+    cmd(conn, 'sudo config interface shutdown Ethernet0')
+    assert running(conn)['BUFFER_PG']['Ethernet0|3'] == {'profile': 'NULL'}
+    assert cmd(conn, 'sonic-db-cli APPL_DB EXISTS %s' % key) == '0'
+    cmd(conn, 'sudo config interface startup Ethernet0')
+    assert cmd(conn, 'sonic-db-cli APPL_DB HGET %s profile' % key) == profile
+    assert int(cmd(conn, 'sonic-db-cli APPL_DB HGET BUFFER_PROFILE_TABLE:%s xoff' % profile)) == xoff
+    conn.disconnect()

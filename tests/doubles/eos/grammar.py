@@ -243,6 +243,8 @@ ip access-list standard <name> -> acl-standard
 # management-api-http.j2, management-ssh.j2
 management api http-commands -> management-api
 management ssh -> management-ssh
+# management-security.j2 (the SSL profiles an operator gives eAPI's HTTPS)
+management security -> management-security
 ''',
     # vlans.j2
     'vlan': '''
@@ -414,6 +416,19 @@ shutdown @1
 no shutdown @1
 ip access-group <name> @2
 ipv6 access-group <name> @2
+''',
+    # management-security.j2 (AVD eos_cli_config_gen @ 0a29e185)
+    'management-security': '''
+ssl profile <name> -> management-security-ssl
+''',
+    'management-security-ssl': '''
+tls versions ... @1
+fips restrictions @1
+cipher-list ... @1
+trust certificate <word>
+chain certificate <word>
+certificate <word> key <word> @1
+crl <word>
 ''',
     # management-ssh.j2: the access groups are lines of `management ssh` itself (`ip access-group <acl> [vrf <vrf>] in`),
     # its `vrf <name>` sub-mode takes only shutdown / no shutdown

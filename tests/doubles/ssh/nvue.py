@@ -7,7 +7,7 @@ Linux 5.x user guide ("NVUE CLI"). Configuration is a revision tree: `replace`/`
 `apply` validates it against the schema (messages in NVUE's form: `Invalid config [rev_id: N]` then
 `Config invalid at <path>: <reason>`) and makes it the applied revision; with `--confirm` the previous applied
 revision comes back unless `--confirm-yes` arrives in time (bare numbers are minutes, as the reference's
-"--confirm 60 requires you to confirm within one hour"; `s`/`m`/`h`/`d` suffixes too).
+"--confirm 60 requires you to confirm within one hour"; `s`/`m`/`h`/`d` suffixes too, as `--confirm 300s`).
 """
 
 from __future__ import annotations
@@ -499,13 +499,19 @@ def _revision(data, directory, base_id):
 PROMPT = 'cumulus'
 
 
+CONFIRM_UNITS = {'s': 1 / 60, 'm': 1, 'h': 60, 'd': 24 * 60}
+
+
 def _confirm_seconds(text, facts):
     """`--confirm <time>`: a number of minutes (NVUE reference, Config Commands: "nv config apply --confirm 60 requires
-    you to confirm within one hour"; ten minutes without a time). Other forms (`300s`) are [unverified] and refused.
-    The double's minute lasts `minute_s` seconds (a device fact, 60 by default) so that tests need not wait minutes."""
-    if not re.fullmatch(r'[0-9]+', text) or int(text) < 1:
+    you to confirm within one hour"; ten minutes without a time), or a number with a unit (`300s`, `5m`, `1h`, `1d`),
+    which switches take too (`nv config apply --confirm 300s`) though NVIDIA's reference shows only the bare form
+    [unverified]. The double's minute lasts `minute_s` seconds (a device fact, 60 by default) so that tests need not
+    wait minutes."""
+    match = re.fullmatch(r'([0-9]+)([smhd]?)', text)
+    if not match or int(match.group(1)) < 1:
         raise ValueError(text)
-    return int(text) * float(facts.get('minute_s', 60))
+    return int(match.group(1)) * CONFIRM_UNITS[match.group(2) or 'm'] * float(facts.get('minute_s', 60))
 
 
 def expire_confirm(directory):

@@ -3,8 +3,8 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Arista EOS: napalm's `eos` driver over eAPI, EOS configuration sessions (docs/platform-eos.md).
 
-push: `configure session aifabric_<n>` + `rollback clean-config` + the rendered lines (napalm
-load_replace_candidate), `show session-config diffs` (compare_config), `configure session ... commit timer
+push: `configure session aifabric_<n>` + `rollback clean-config` + the rendered lines with the switch's eAPI SSL
+profile kept (keep_eapi_ssl_profile; napalm load_replace_candidate), `show session-config diffs` (compare_config), `configure session ... commit timer
 HH:MM:SS` (commit_config(revert_in=...)). confirm: a second `commit` of the pending session + `write memory`
 (confirm_commit). rollback: `configure session ... abort` of the pending session (napalm rollback).
 napalm's close() aborts the driver's open session, so after a timed commit the driver lets go of it: the pending
@@ -51,6 +51,31 @@ def _holder(host, addresses):
         return None
     return next((name for name, items in sorted(addresses.items())
                  if any(ipaddress.ip_interface(item).ip == reached for item in items)), None)
+
+
+def keep_eapi_ssl_profile(running, candidate):
+    """The candidate with the switch's eAPI SSL profile kept: the rendered configuration names no certificate, so a
+    full replace (a session from `rollback clean-config`) would drop `protocol https ssl profile <name>` and the
+    profile's `management security` block, and eAPI would fall back to its self-signed certificate (EOS User Manual,
+    "Command API"; the section shapes of AVD eos_cli_config_gen management-api-http.j2 and management-security.j2).
+    A candidate that names its own profile is left as it is."""
+    api = re.search(r'^management api http-commands\n((?:[ !].*\n)*)', running, re.M)
+    profile = re.search(r'^   protocol https ssl profile (\S+)$', api.group(1), re.M) if api else None
+    if not profile or re.search(r'^   protocol https ssl profile ', candidate, re.M):
+        return candidate
+    name = profile.group(1)
+    security = re.search(r'^management security\n((?:[ !].*\n)*)', running, re.M)
+    block = re.search(r'^   ssl profile %s\n((?:      .*\n)*)' % re.escape(name), security.group(1), re.M) if security else None
+    if not re.search(r'^management api http-commands$', candidate, re.M):
+        return candidate
+    candidate = re.sub(r'^(management api http-commands\n(?:   protocol https\n)?)',
+                       lambda match: match.group(1) + ('' if 'protocol https' in match.group(1) else '   protocol https\n')
+                       + '   protocol https ssl profile %s\n' % name, candidate, count=1, flags=re.M)
+    if block:
+        section = 'management security\n   ssl profile %s\n%s!\n' % (name, block.group(1))
+        candidate = re.sub(r'^(management api http-commands$)', lambda match: section + match.group(1), candidate,
+                           count=1, flags=re.M)
+    return candidate
 
 
 def _eapi_enabled(text, vrf):
@@ -143,8 +168,10 @@ class EosDriver(Driver):
             raise TransportError(self.device, step, text) from None
 
     def prepare(self, files):
+        running = self._call('read running config', 'get_config', retrieve='running')['running']
         self.napalm.config_session = '%s%d' % (SESSION_PREFIX, int(time.time() * 1000) % 10 ** 9)
-        self._call('load candidate (configure session)', 'load_replace_candidate', config=files[FILE])
+        self._call('load candidate (configure session)', 'load_replace_candidate',
+                   config=keep_eapi_ssl_profile(running, files[FILE]))
         return self._call('session diff', 'compare_config') or ''
 
     def discard(self):
