@@ -1,9 +1,10 @@
 """SONiC as it ships, from its factory state to day N, against doubles whose world comes from the image's build
 (tests/doubles/README.md): a Broadcom community switch (Dell Z9864F, traditional buffers) and an NVIDIA switch
 (SN5600, the dynamic buffer model of its image). The factory runs no QoS, no buffer pool and no PFC_WD table
-(config-setup factory, init_cfg.json.j2) and its bgp container has no frr-reload.py (rules/docker-fpm-frr.mk): the
-driver before issue 35 failed each of these tests, at `frr-reload.py --test` in every prepare and at GCU's refusal
-of the whole PFC_WD table its replace added."""
+(config-setup factory, init_cfg.json.j2) and its bgp container has no frr-reload.py (rules/docker-fpm-frr.mk). The
+driver before issue 35 fails these tests: on the factory switch at its own pool check ("buffer pool ... is missing";
+without that check, at GCU refusing the BUFFER_POOL rows its replace adds), and on a switch that already carries the
+design's tables at `frr-reload.py --test` (docker's "OCI runtime exec failed ... no such file or directory")."""
 
 import json
 import os
