@@ -1,7 +1,6 @@
 """The SONiC SSH double driven by netmiko (real OpenSSH server, real netmiko 4.8, real FRR vtysh checks)."""
 
 import contextlib
-import copy
 import json
 import os
 import time
@@ -346,7 +345,10 @@ def test_frr_changes_through_vtysh_in_the_container_and_bgp_state(ssh_double, tm
     summary = json.loads(cmd(conn, "vtysh -c 'show bgp summary json'"))
     assert sorted(summary['ipv4Unicast']['peers']) == ['10.0.0.0', '10.0.0.2']
     assert summary['ipv4Unicast']['peers']['10.0.0.0']['state'] == 'Connect', time.time() - restarted
-    evpn = lambda: json.loads(cmd(conn, "docker exec bgp vtysh -c 'show bgp vrf all summary json'"))
+
+    def evpn():
+        return json.loads(cmd(conn, "docker exec bgp vtysh -c 'show bgp vrf all summary json'"))
+
     assert wait_for(lambda: evpn()['default']['l2VpnEvpn']['peers']['10.0.0.2']['state'] == 'Established',
                     restarted + 60)
     summary = evpn()

@@ -110,7 +110,10 @@ def after_commit(directory, faults, before):
     now = running(directory)
     sonic_bgp.after_commit(directory)
     sonic_buffers.after_commit(directory, before, now)
-    vrf = lambda config: config.get('MGMT_VRF_CONFIG', {}).get('vrf_global', {}).get('mgmtVrfEnabled', 'false')
+
+    def vrf(config):
+        return config.get('MGMT_VRF_CONFIG', {}).get('vrf_global', {}).get('mgmtVrfEnabled', 'false')
+
     if vrf(before) != vrf(now):
         restart_management(directory, faults)
 
@@ -286,7 +289,7 @@ def _reload(directory, faults, positional):
     /etc/sonic/init_cfg.json then the file, the services start again: the bgp container (docker_init.sh with the new
     mode), swss (buffermgrd picks its model at start, buffermgrd.sh), and eth0 ("device lost network for 10 seconds"):
     every SSH session ends. The fault knob `reload_s` is how long the services take to come back."""
-    from tests.doubles.ssh import sonic_buffers, sonic_yang
+    from tests.doubles.ssh import sonic_buffers
     source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
     try:
         with open(source, encoding='utf-8') as handle:

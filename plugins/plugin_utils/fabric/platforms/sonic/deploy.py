@@ -150,15 +150,19 @@ def beyond_gcu(running, target):
     gcu_field_operation_validators.conf.json, field_operation_validators.py rdma_config_update_validator); buffermgrd
     takes DEVICE_METADATA.buffer_model only when swss starts (sonic-buildimage buffermgrd.sh; config/main.py `qos
     reload`: "restarting swss is required")."""
+    def pools(config):
+        return config.get('BUFFER_POOL') or {}
+
+    def model(config):
+        return config.get('DEVICE_METADATA', {}).get('localhost', {}).get('buffer_model')
+
     problems = []
-    pools = lambda config: config.get('BUFFER_POOL') or {}
     if pools(running) != pools(target):
         changed = sorted(set(pools(running)) ^ set(pools(target)) | {
             name for name in set(pools(running)) & set(pools(target)) if pools(running)[name] != pools(target)[name]})
         problems.append('BUFFER_POOL changes (%s): GCU changes no buffer pool' % ', '.join(changed))
     if target.get('PFC_WD') and not running.get('PFC_WD'):
         problems.append('the PFC_WD table is new: GCU adds no whole PFC_WD table')
-    model = lambda config: config.get('DEVICE_METADATA', {}).get('localhost', {}).get('buffer_model')
     if model(running) != model(target):
         problems.append('buffer_model %s -> %s: buffermgrd takes a buffer model only when swss starts'
                         % (model(running), model(target)))
