@@ -1,13 +1,15 @@
 """NVIDIA Cumulus Linux 5.x's `nv` CLI (NVUE), as an SSH double runs it against its state directory.
 
 Modelled on the NVUE command reference (https://docs.nvidia.com/networking-ethernet-software/nvue-reference/,
-"Config Commands": `nv config replace|diff|apply [--y] [--confirm TIME] [--confirm-yes|--confirm-no|
---confirm-status]|detach|show|history|revision|save`, `nv set|unset`, `nv show ... -o json`) and the Cumulus
+"Config Commands": `nv config replace|diff|apply [-y|--y|--assume-yes|--assume-no] [--confirm [TIME]]
+[--confirm-status]|detach|show|history|revision|save`, `nv set|unset`, `nv show ... -o json`) and the Cumulus
 Linux 5.x user guide ("NVUE CLI"). Configuration is a revision tree: `replace`/`set` build the pending revision,
 `apply` validates it against the schema (messages in NVUE's form: `Invalid config [rev_id: N]` then
 `Config invalid at <path>: <reason>`) and makes it the applied revision; with `--confirm` the previous applied
-revision comes back unless `--confirm-yes` arrives in time (bare numbers are minutes, as the reference's
-"--confirm 60 requires you to confirm within one hour"; `s`/`m`/`h`/`d` suffixes too, as `--confirm 300s`).
+revision comes back when the time runs out (bare numbers are minutes, as the reference's "--confirm 60 requires you
+to confirm within one hour"; `s`/`m`/`h`/`d` suffixes too, as `--confirm 300s`). NVIDIA documents no command that
+confirms such a revision, so the double has none: an option the reference does not list (`--confirm-yes`,
+`--confirm-no`, which the NAPALM Cumulus community driver sends) is refused.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import functools
 import getpass
 import ipaddress
 import json
+import os
 import re
 import sys
 import time
@@ -303,6 +306,9 @@ def save(directory, data):
 
 
 def factory(directory, facts):
+    deploy_state = state.path(directory, 'etc', 'aifabric-deploy')  # the deploy's confirm state: a fresh switch has none
+    for name in os.listdir(deploy_state) if os.path.isdir(deploy_state) else ():
+        os.remove(os.path.join(deploy_state, name))
     major, minor = (int(part) for part in str(facts.get('release', state.CUMULUS_RELEASE)).split('.')[:2])
     eth0 = {'type': 'eth', 'ipv4': {'address': {'192.0.2.10/24': {}}}, 'vrf': 'mgmt'} if (major, minor) >= (5, 15) \
         else {'type': 'eth', 'ip': {'address': {'192.0.2.10/24': {}}, 'vrf': 'mgmt'}}
@@ -605,8 +611,16 @@ def config(directory, faults, args):
     return 1
 
 
+# The options of `nv config apply` in NVIDIA's reference ("Config Commands").
+APPLY_OPTIONS = ('-y', '--y', '--assume-yes', '--assume-no', '--confirm', '--confirm-status')
+
+
 def _apply(directory, faults, data, facts, rest):
     flags = [item for item in rest if item.startswith('-')]
+    unknown = [flag for flag in flags if flag not in APPLY_OPTIONS]
+    if unknown:
+        sys.stderr.write('Error: unrecognized option %s\n' % unknown[0])  # the text is ours: NVUE's is unverified
+        return 1
     confirm_time = None
     if '--confirm' in rest:
         index = rest.index('--confirm')
@@ -619,20 +633,6 @@ def _apply(directory, faults, data, facts, rest):
                              % (max(0, confirm['deadline'] - time.time()), confirm['rev']))
         else:
             sys.stdout.write('No pending confirmation\n')
-        return 0
-    if '--confirm-yes' in flags or '--confirm-no' in flags:
-        if not confirm or (target and target[0] != confirm['rev']):
-            sys.stderr.write('Error: No configuration pending confirmation\n')
-            return 1
-        if '--confirm-yes' in flags:
-            data['revs'][confirm['rev']]['state'] = 'applied'
-            data['confirm'] = None
-            _autosave(data, facts)
-            sys.stdout.write('applied [rev_id: %s]\n' % confirm['rev'])
-        else:
-            _revert(data, confirm)
-            sys.stdout.write('rolled back to [rev_id: %s]\n' % data['applied'])
-        save(directory, data)
         return 0
     if confirm:
         sys.stderr.write('Error: Revision %s is pending confirmation; confirm it or let it roll back first\n' % confirm['rev'])
@@ -676,7 +676,7 @@ def _apply(directory, faults, data, facts, rest):
     save(directory, data)
     sys.stdout.write('applied [rev_id: %s]\n' % rev_id)
     sys.stdout.flush()
-    if confirm_time is not None and faults.get('drop_after_commit'):
+    if faults.get('drop_after_commit'):
         drop_my_session()
     return 0
 

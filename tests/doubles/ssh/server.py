@@ -39,8 +39,10 @@ COMMANDS = {
     'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}
-# Vendor directories inside the switch, bound from its state directory.
-VENDOR_DIRS = {'sonic': (('/etc/sonic', 'etc/sonic'),), 'nvue': (('/etc/nvue.d', 'etc/nvue.d'),)}
+# Vendor directories inside the switch, bound from its state directory (NVUE: also the directory the deploy keeps
+# its confirm state in, so that a reset to the factory state can clear it).
+VENDOR_DIRS = {'sonic': (('/etc/sonic', 'etc/sonic'),),
+               'nvue': (('/etc/nvue.d', 'etc/nvue.d'), ('/etc/aifabric-deploy', 'etc/aifabric-deploy'))}
 
 
 def free_port(host='127.0.0.1'):

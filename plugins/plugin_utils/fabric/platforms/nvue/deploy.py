@@ -3,28 +3,60 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """NVIDIA Cumulus Linux 5.x: NVUE's CLI over SSH with netmiko (docs/platform-nvue.md).
 
-push: `nv config replace <file>` (the rendered startup.yaml becomes the pending revision), `nv config diff`,
-`nv config apply -y --confirm <minutes>` (NVUE rolls back to the previous applied revision unless confirmed in time;
-the NVUE reference gives the time as a bare number of minutes, "--confirm 60 requires you to confirm within one
-hour", so the confirm time is rounded up to whole minutes). confirm: `nv config apply --confirm-yes`, `nv config
-save`. rollback: `nv config apply --confirm-no`. `--confirm-status` (documented) tells whether a revision waits;
-`--confirm-yes` and `--confirm-no` are not in NVIDIA's reference [unverified: they are the options the NAPALM
-Cumulus community driver uses]: if a switch refused them, the confirm fails and the switch reverts at its timer.
-A candidate that is not applied is dropped with `nv config detach`.
+Only NVUE commands NVIDIA documents (NVUE reference, "Config Commands"): push: `nv config replace <file>` (the
+rendered startup.yaml becomes the pending revision), `nv config diff`, `nv config apply -y`; confirm: `nv config
+save` (5.8 and earlier; 5.9 and later save on apply). NVUE's own `nv config apply --confirm [time]` rolls back unless
+the applied revision is confirmed, but NVIDIA documents no command that confirms it (`--confirm-status` only tells the
+time left), so the driver keeps the confirm on the switch itself, as for SONiC: before the apply it saves the applied
+configuration (`nv config show -o yaml`) in /etc/aifabric-deploy/before.yaml, installs revert.sh there and arms a
+transient systemd timer (`systemd-run --on-active`) that runs it unless the confirm comes in time. The revert
+(timer, or rollback() at once) puts the saved configuration back with the same documented commands (`nv config
+replace before.yaml`, `nv config apply -y`). Every step that changes or reverts holds flock(1) on the state
+directory's lock, and its state file (pending, confirmed, reverting, rolled-back, revert-failed) makes sure a confirm
+and a revert never both happen. A candidate that is not applied is dropped with `nv config detach`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
+import time
 
 import yaml
 
+from ...deploy import CONFIRMED, FAILED, DeployError
 from ...deploy.contract import ShellDriver, address_problems
 from ...transport import TransportError, quote
 
 FILE = 'startup.yaml'
 MANAGEMENT_PORT = 'eth0'
+STATE_DIR = '/etc/aifabric-deploy'
+LOCK = STATE_DIR + '/lock'
+UNIT_PREFIX = 'aifabric-confirm-'
+APPLY_TIMEOUT = 600  # s: an `nv config apply` (the driver's and the revert's)
+PENDING, REVERTING, REVERT_FAILED = 'pending', 'reverting', 'revert-failed'
+# revert.sh: run by the confirm timer (systemd-run) or by rollback(); our own script, written to the switch.
+REVERT_SCRIPT = r'''#!/bin/sh
+# aifabric.fabric NVUE deploy: put back the configuration applied before a deploy that was not confirmed. Run by its
+# confirm timer or by the deploy's rollback; reverts only a pending deploy, holding the deploy's lock.
+D=%(state_dir)s
+exec 9>>"$D/lock"
+flock 9
+state=$(cat "$D/state" 2>/dev/null)
+if [ "$state" != pending ]; then
+    echo "aifabric-deploy: nothing to revert (state: ${state:-none})"
+    exit 0
+fi
+echo reverting > "$D/state"
+for unit in $(cat "$D/units" 2>/dev/null); do systemctl stop "$unit.timer" >/dev/null 2>&1; done
+if nv config replace "$D/before.yaml" && nv config apply -y; then
+    echo rolled-back > "$D/state"
+    echo "aifabric-deploy: reverted"
+    exit 0
+fi
+echo revert-failed > "$D/state"
+echo "aifabric-deploy: the revert failed"
+exit 1
+''' % {'state_dir': STATE_DIR}
 
 
 def _set_tree(text):
@@ -72,30 +104,71 @@ class NvueDriver(ShellDriver):
                             'management.users)' % self.settings.username)
         return problems
 
-    def commit(self, confirm_seconds):
-        try:
-            minutes = max(1, -(-confirm_seconds // 60))  # whole minutes, rounded up
-            self.run('nv config apply -y --confirm %d' % minutes, 'nv config apply --confirm', timeout=600)
-        except TransportError:
-            with contextlib.suppress(TransportError):
-                self.discard()  # a refused apply leaves the revision pending: drop it
-            raise
+    def _state(self):
+        code, output = self.shell.run('cat %s/state 2>/dev/null' % STATE_DIR, 'deploy state', check=False)
+        return output.strip().splitlines()[-1].strip() if code == 0 and output.strip() else ''
 
-    def _pending_confirm(self):
-        return 'No pending confirmation' not in self.run('nv config apply --confirm-status', 'confirm status')
+    def _locked(self, command):
+        return 'sudo flock %s sh -c %s' % (LOCK, quote(command))
+
+    def _arm(self, seconds):
+        """A new confirm timer running revert.sh in `seconds`; returns its unit name."""
+        unit = '%s%d' % (UNIT_PREFIX, int(time.time() * 1000))
+        self.run('sudo systemd-run --collect --on-active=%ds --unit=%s /bin/sh %s/revert.sh' % (seconds, unit, STATE_DIR),
+                 'arm confirm timer (systemd-run)')
+        return unit
+
+    def preflight(self):
+        current = self._state()
+        if current == PENDING:
+            raise TransportError(self.device, 'preflight', 'an earlier deploy waits for its confirm (%s/state is '
+                                 'pending): it is confirmed or rolled back, or its timer reverts it, first' % STATE_DIR)
+        if current == REVERTING:
+            raise TransportError(self.device, 'preflight', 'the switch is reverting an earlier deploy right now')
+        if current.startswith(REVERT_FAILED):
+            raise TransportError(self.device, 'preflight', 'the revert of an earlier deploy failed (%s): check the '
+                                 'switch, then remove %s/state' % (current, STATE_DIR))
+
+    def commit(self, confirm_seconds):
+        work = quote(self.workdir)
+        self.shell.upload(REVERT_SCRIPT, self.workdir + '/revert.sh', 'upload revert.sh')
+        self.run('nv config show -o yaml > %s/before.yaml' % work, 'save the applied configuration (nv config show)')
+        self.run('sudo mkdir -p %s && sudo cp %s/revert.sh %s/before.yaml %s/' % (STATE_DIR, work, work, STATE_DIR),
+                 'install revert.sh')
+        # a timer that outlasts the apply; re-armed with the confirm time once it is done
+        first = self._arm(confirm_seconds + APPLY_TIMEOUT)
+        self.run(self._locked('echo %s > %s/units && echo %s > %s/state' % (first, STATE_DIR, PENDING, STATE_DIR)),
+                 'deploy state')
+        self.run('nv config apply -y', 'nv config apply', timeout=APPLY_TIMEOUT)
+        second = self._arm(confirm_seconds)
+        self.run(self._locked('[ "$(cat %s/state)" = %s ] && echo "%s %s" > %s/units && systemctl stop %s.timer'
+                              % (STATE_DIR, PENDING, first, second, STATE_DIR, first)), 're-arm confirm timer')
 
     def confirm(self, files=None):
-        if not self._pending_confirm():
-            raise TransportError(self.device, 'confirm', 'no revision is pending confirmation: the confirm timer ran '
-                                 'out and NVUE rolled back to the previous revision')
-        self.run('nv config apply --confirm-yes', 'nv config apply --confirm-yes')
-        self.run('nv config save', 'nv config save')
+        code, output = self.shell.run(self._locked(
+            'state=$(cat %s/state 2>/dev/null); [ "$state" = %s ] || { echo "state: ${state:-none}"; exit 3; }; '
+            'echo confirmed > %s/state; for unit in $(cat %s/units); do systemctl stop "$unit.timer"; done'
+            % (STATE_DIR, PENDING, STATE_DIR, STATE_DIR)), 'confirm', check=False)
+        if code != 0:
+            found = output.strip().rsplit('state: ', 1)[-1] if 'state: ' in output else output.strip()
+            if found.startswith(REVERT_FAILED):
+                raise DeployError(self.device, 'confirm', 'the confirm timer ran out and its revert failed (%s): the '
+                                  'switch runs part of the pushed configuration' % found, FAILED)
+            raise TransportError(self.device, 'confirm', 'no deploy is pending (state: %s): the confirm timer ran out '
+                                 'and rolled the switch back, or nothing was pushed' % found)
+        try:
+            self.run('nv config save', 'nv config save')
+        except TransportError as error:
+            raise DeployError(self.device, error.step, error.message, CONFIRMED) from None
 
     def rollback(self):
-        if not self._pending_confirm():
+        if self._state() != PENDING:
             return False
-        self.run('nv config apply --confirm-no', 'nv config apply --confirm-no')
-        return True
+        code, output = self.shell.run('sudo timeout -k 10 %d /bin/sh %s/revert.sh' % (APPLY_TIMEOUT, STATE_DIR),
+                                      'rollback', check=False, timeout=APPLY_TIMEOUT + 30)
+        if code != 0:
+            raise DeployError(self.device, 'rollback', 'the revert failed: %s' % ' '.join(output.split())[-600:], FAILED)
+        return 'nothing to revert' not in output
 
 
 DRIVER = NvueDriver
