@@ -162,12 +162,14 @@ def config_db(model: SwitchModel) -> dict:
     """CONFIG_DB tables of one switch: {table: {key: {field: str}}}. Equal rows of a table (a port's queues, PGs,
     watchdog...) are one shared dict, which dump_config_db() formats once: the result is read-only."""
     interfaces = model['interfaces']
+    buffer = model.get('buffer')
+    sku = (buffer['sku'] if buffer else None) or {}
     metadata = {
         'hostname': model['name'],
         'bgp_asn': str(model['bgp']['asn']),
         'type': DEVICE_TYPE[model['role']],
         # The SKU's model: dynamic where the vendor's image computes headroom and pools (_add_buffers).
-        'buffer_model': 'dynamic' if ((model.get('buffer') or {}).get('sku') or {}).get('dynamic') else 'traditional',
+        'buffer_model': 'dynamic' if sku.get('dynamic') else 'traditional',
         # FRR reads /etc/sonic/frr/frr.conf as is; nothing is rendered from CONFIG_DB (sonic-buildimage
         # dockers/docker-fpm-frr: split-unified mode).
         'docker_routing_config_mode': 'split-unified',
