@@ -11,6 +11,7 @@ fall below a quarter of the SKU's default (ACS-SN5600 buffers_defaults_t1.j2: 52
 """
 
 import copy
+import os
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
@@ -100,9 +101,8 @@ def test_the_refusal_names_the_switch_the_numbers_and_what_to_change():
 def test_pod1k_spine_reserves_are_what_the_pool_calculator_counts():
     """The pod1k spine: 128 lossless 400G ports on 64 cages, 7 733 248 B reserved (issue 35: "about 7.7 MB")."""
     from tests.doubles.fleet import load_design
-    import os
-    root = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), *['..'] * 5))
-    design = load_design(os.path.join(root, 'inventories', 'pod1k', 'intent.yml'))
+    from tests.unit.utils.paths import FABRICS
+    design = load_design(os.path.join(FABRICS, 'pod1k.yml'))
     budget = design.device('spine001')['buffer']
     lanes = [4] * 128
     expected = sum(PIPELINE_LATENCY for _lane in lanes) * 2 + 9216 * 128 + 10 * KIB * 128 + 256 * KIB
