@@ -25,6 +25,7 @@ SN5600_BUFFER = 158229504                   # ACS-SN5600 egress_lossless_pool (b
 SN5600_FLOOR = 52161690 // 4                # a quarter of its default ingress pool
 PIPELINE_LATENCY = 19 * KIB                 # asic_table.j2 MELLANOX-SPECTRUM-4 pipeline_latency
 CAGES, CAGE_LANES = 64, 8
+HOST_CABLE_MAX = 999                        # lossless.cable_length_m.host_leaf: what the mlx5 NIC takes (1-999 m)
 
 
 def reference_pool(port_lanes, lossless_ports, lossless_pgs, lossy_pgs, headroom_per_port):
@@ -39,6 +40,11 @@ def reference_pool(port_lanes, lossless_ports, lossless_pgs, lossy_pgs, headroom
     return (SN5600_BUFFER - occupied) // 2
 
 
+def cable_lengths(cable_m):
+    """The intent's cable length per link role: `cable_m` between switches, as long as a server's NIC takes to it."""
+    return {'host_leaf': min(cable_m, HOST_CABLE_MAX), 'leaf_spine': cable_m}
+
+
 def intent(servers, cable_m, priorities):
     return {'name': 'o', 'topology': {'rail_optimized': {'servers': servers, 'rails': 2, 'nic_speed_gbps': 400,
                                                          'leaf_radix': 64, 'oversubscription': 1.0},
@@ -47,20 +53,22 @@ def intent(servers, cable_m, priorities):
             'overlay': {'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail, 'subnet': '10.%d.0.0/22' % (100 + rail),
                                       'rails': [rail]} for rail in range(2)]},
             'lossless': {'pfc': {'priorities': priorities},
-                         'cable_length_m': {'host_leaf': cable_m, 'leaf_spine': cable_m}}}
+                         'cable_length_m': cable_lengths(cable_m)}}
 
 
 def _figures(design, name, cable_m):
     """(port lanes, lossless ports, headroom size per lossless port) of the switch: its ports from the design's
-    interfaces (100G lanes), each PG's headroom from the tests' own transcription of buffer_headroom_mellanox.lua."""
+    interfaces (100G lanes), each PG's headroom from the tests' own transcription of buffer_headroom_mellanox.lua
+    for the cable of its link's role."""
     from tests.doubles.ssh.buffer_headroom_lua import lua_headroom
     from .test_headroom_algorithm import ASIC_TABLE
     asic_key, cell, pipeline, mac_phy, peer, _lane = ASIC_TABLE['spectrum4']
     used = [item['speed_gbps'] // 100 for item in design.device(name)['interfaces']]
     per_cage = {lanes: CAGE_LANES // lanes for lanes in set(used)}
     cages = sum(-(-used.count(lanes) // per_cage[lanes]) for lanes in per_cage)
-    sizes = [lua_headroom(asic_key, cell, pipeline, mac_phy, peer, item['speed_gbps'] * 1000, cable_m, 9100, lanes,
-                          1024, 100, False)[2] for item, lanes in zip(design.device(name)['interfaces'], used)]
+    cables = cable_lengths(cable_m)
+    sizes = [lua_headroom(asic_key, cell, pipeline, mac_phy, peer, item['speed_gbps'] * 1000, cables[item['link_role']],
+                          9100, lanes, 1024, 100, False)[2] for item, lanes in zip(design.device(name)['interfaces'], used)]
     return used + [CAGE_LANES] * (CAGES - cages), len(used), sizes
 
 
