@@ -16,6 +16,7 @@ import time
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.module_utils.dscp_packets import parse_frame
+from tests.unit.utils.waiting import stretch
 
 MAC = b'\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02'
 
@@ -115,7 +116,7 @@ import json
 from ansible_collections.aifabric.fabric.plugins.modules.dscp_capture import capture
 print(json.dumps(capture({'interfaces': ['prb-b'], 'port': 4791, 'vxlan_port': 4789, 'sources': ['198.51.100.1'],
                           'expect': [{'source': '198.51.100.1', 'dscp': 26}, {'source': '198.51.100.1', 'dscp': 48}],
-                          'packets': 5, 'seconds': 10})))
+                          'packets': 5, 'seconds': %d})))
 '''
 PROBE = '''
 import json
@@ -143,7 +144,9 @@ def _wait_for_packet_socket(process, timeout=60):
 
 def _probe_through(tunnel, tos):
     tunnel(tos)
-    capture = _in_namespace(NS[1], CAPTURE)
+    # The capture's window starts before the probe's interpreter does: stretched on a loaded machine (a fixed 10 s
+    # ended before the probe's first packet at load 21, with nothing captured).
+    capture = _in_namespace(NS[1], CAPTURE % round(10 * stretch()))
     _wait_for_packet_socket(capture)
     probe = _in_namespace(NS[0], PROBE)
     sent, problem = probe.communicate(timeout=60)
