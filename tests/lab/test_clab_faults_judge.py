@@ -42,7 +42,7 @@ for name in sorted(entry[len('injected-'):] for entry in os.listdir(state) if en
                        'drift': [] if how == 'drift_missed' else ['FRR: +router bgp 65100']})
         results.append({'status': 'fail', 'device': answer['device'], 'check': 'bgp_session', 'subject': 'spine001',
                         'seen': 'bgpd is not running', 'cause': len(causes)})
-        lines.append('%d. %s' % (len(causes), answer['title']))
+        lines.append('%d. %s' % (len(causes), json.dumps(answer['title'])[1:-1]))  # as Ansible prints a message
         blamed.append(answer['device'])
     if how == 'extra':
         causes.append({'kind': 'session_down', 'devices': [], 'title': 'a session nothing explains',
@@ -60,8 +60,8 @@ sys.exit(2 if blamed else 0)
 '''
 
 
-def _fault(name, round_number, device, state, undone=True):
-    title = '%s: bgpd is not running' % device
+def _fault(name, round_number, device, state, undone=True, title=None):
+    title = (title or '%s: bgpd is not running') % device
     return {'name': name, 'title': title, 'round': round_number, 'device': device, 'kind': 'bgpd_stopped',
             'cause': 'daemon_down', 'expect_title': title, 'drift': True, 'on': device,
             'inject': ['touch', os.path.join(state, 'injected-' + name)],
@@ -75,8 +75,11 @@ def test_the_round_judge_fails_every_round_that_must_fail(tmp_path):
     script = tmp_path / 'validate.py'
     script.write_text(VALIDATE)
     hows = [('named', 'named'), ('missed', 'missed'), ('extra', 'extra'), ('wrong_kind', 'wrong_kind'),
-            ('drift_missed', 'drift_missed'), ('passes', 'passes'), ('not_recovered', 'named')]
-    faults = [_fault(name, index + 1, 'leaf%03d' % (index + 1), str(state), undone=name != 'not_recovered')
+            ('drift_missed', 'drift_missed'), ('passes', 'passes'), ('quoted', 'named'), ('not_recovered', 'named')]
+    # A title with quotes, which Ansible's output shows escaped (an unreachable host's message).
+    quoted = '%s could not be read: remote host "192.0.2.8" refused'
+    faults = [_fault(name, index + 1, 'leaf%03d' % (index + 1), str(state), undone=name != 'not_recovered',
+                     title=quoted if name == 'quoted' else None)
               for index, (name, _how) in enumerate(hows)]
     answers = {name: {'how': how, 'device': fault['device'], 'title': fault['title']}
                for (name, how), fault in zip(hows, faults)}
@@ -109,6 +112,7 @@ def test_the_round_judge_fails_every_round_that_must_fail(tmp_path):
 
     # the judge can pass: without this the failures below would prove nothing
     assert outcome['named']['detected'] is True and outcome['named']['recovered'] is True, outcome['named']
+    assert outcome['quoted']['detected'] is True, outcome['quoted']
     missed = outcome['missed']
     assert missed['detected'] is False and missed['cause_right'] is False and missed['named'] is None, missed
     extra = outcome['extra']
