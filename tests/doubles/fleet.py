@@ -110,6 +110,35 @@ def switch_model_facts(name):
             'port_speed': switch.lanes * switch.lane_gbps * 1000, 'buffers': sonic['buffers']}
 
 
+def eos_facts(entry, overrides=None):
+    """EosDevice keyword arguments of a planned EOS switch: the release the design renders for, where the operator
+    reaches it, and the test's overrides (version, model)."""
+    extra = {'version': '%s.0F' % entry['nos_release']} if entry['nos_release'] else {}
+    extra.update({key: value for key, value in (overrides or {}).items() if key in ('version', 'model')})
+    if entry['management_address']:
+        extra['management'] = entry['management_address']  # where the operator reaches it
+    return extra
+
+
+def ssh_facts(entry, tacacs=False, overrides=None):
+    """device.json facts of a planned SONiC or NVUE switch (tests/doubles/ssh/state.py init_device)."""
+    from tests.doubles.ssh.state import nvue_ports, sonic_ports
+    kind = entry['kind']
+    defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
+    device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
+    if entry['nos_release']:  # the release the design renders for
+        device['release'] = entry['nos_release'] if kind == 'sonic' else '%s.0' % entry['nos_release']
+    if kind == 'sonic' and entry['sonic']:
+        device.update(entry['sonic'])
+        device['ports'] = sorted(set(defaults) | set(entry['interfaces'])
+                                 | {name for name, _lanes, _alias in entry['sonic']['port_map']})
+    if kind == 'sonic' and tacacs:
+        # the TACACS+ key is set out of band before the first deploy (docs/deploy.md)
+        device['tacacs_passkey'] = 'double-tacacs-key'
+    device.update(overrides or {})
+    return device
+
+
 class Fleet:
     """The doubles of one intent, in this process. start() / stop(), or use as a context manager."""
 
@@ -146,7 +175,6 @@ class Fleet:
         from tests.doubles.eos.device import DEFAULT_PORTS, EosDevice
         from tests.doubles.eos.server import EapiServer
         from tests.doubles.ssh.server import SshDouble
-        from tests.doubles.ssh.state import nvue_ports, sonic_ports
         password, key = self.credentials()
         with open(key + '.pub', encoding='utf-8') as handle:
             public_key = handle.read()
@@ -161,29 +189,14 @@ class Fleet:
                     if os.path.exists(startup):
                         with open(startup, encoding='utf-8') as handle:
                             initial = handle.read()
-                    extra = {'version': '%s.0F' % entry['nos_release']} if entry['nos_release'] else {}
-                    extra.update({key: value for key, value in self.facts.get(name, {}).items() if key in ('version', 'model')})
-                    if entry['management_address']:
-                        extra['management'] = entry['management_address']  # where the operator reaches it
                     device = EosDevice(name, 'admin', password, state_dir=directory, world=entry['world'],
                                        ports=sorted(set(DEFAULT_PORTS) | set(entry['interfaces'])), initial_config=initial,
-                                       **extra)
+                                       **eos_facts(entry, self.facts.get(name)))
                     server = EapiServer(device, self.host, 0, cert_dir=directory).start()
                     self.devices[name], self.servers[name] = device, server
                     self.endpoints[name] = {'host': server.host, 'port': server.port, 'kind': kind}
                 elif kind in ('sonic', 'nvue'):
-                    defaults = sonic_ports() if kind == 'sonic' else nvue_ports()
-                    device = {'world': entry['world'], 'ports': sorted(set(defaults) | set(entry['interfaces']))}
-                    if entry['nos_release']:  # the release the design renders for
-                        device['release'] = entry['nos_release'] if kind == 'sonic' else '%s.0' % entry['nos_release']
-                    if kind == 'sonic' and entry['sonic']:
-                        device.update(entry['sonic'])
-                        device['ports'] = sorted(set(defaults) | set(entry['interfaces'])
-                                                 | {name for name, _lanes, _alias in entry['sonic']['port_map']})
-                    if kind == 'sonic' and self.tacacs:
-                        # the TACACS+ key is set out of band before the first deploy (docs/deploy.md)
-                        device['tacacs_passkey'] = 'double-tacacs-key'
-                    device.update(self.facts.get(name, {}))
+                    device = ssh_facts(entry, self.tacacs, self.facts.get(name))
                     double = SshDouble(name, kind, directory, public_key, host=self.host, device=device).start()
                     self.devices[name] = double
                     self.endpoints[name] = {'host': double.host, 'port': double.port, 'kind': kind}

@@ -46,6 +46,59 @@ def self_signed_certificate(directory, hostname='eos-double'):
     return cert_path, key_path
 
 
+def authorized(device, header):
+    """HTTP basic auth against the switch's credentials."""
+    if not header.startswith('Basic '):
+        return False
+    try:
+        user, _sep, password = base64.b64decode(header[6:]).decode().partition(':')
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return hmac.compare_digest(user, device.username) and hmac.compare_digest(password, device.password)
+
+
+def command_api(device, method, path, authorization, raw):
+    """One HTTP request to the switch's eAPI: (status, body, content type), or None when the switch answers nothing
+    (unreachable: the connection is closed without an answer). Shared by the threaded server below and the fleet's
+    asyncio server (tests/doubles/fleetd/eapid.py)."""
+    if not device.reachable():
+        return None
+    if method == 'HEAD':
+        if path != '/command-api':
+            return 404, '', 'application/json'
+        return (200 if authorized(device, authorization) else 401), '', 'application/json'
+    if method != 'POST':
+        return 405, 'Method Not Allowed', 'text/plain'
+    if path != '/command-api':
+        return 404, 'Not Found', 'text/plain'
+    if not authorized(device, authorization):
+        return 401, 'Unable to authenticate user: Bad username/password combination', 'text/plain'
+    try:
+        request = json.loads(raw)
+    except ValueError:
+        return 200, json.dumps({'jsonrpc': '2.0', 'id': None,
+                                'error': {'code': -32700, 'message': 'Parse error', 'data': []}}), 'application/json'
+    request_id = request.get('id') if isinstance(request, dict) else None
+    params = (request.get('params') if isinstance(request, dict) else None) or {}
+    if not isinstance(request, dict) or request.get('method') != 'runCmds':
+        error = {'code': -32601, 'message': 'Method not found', 'data': []}
+        return 200, json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error}), 'application/json'
+    fmt = params.get('format') or 'json'
+    if fmt not in ('json', 'text'):
+        error = {'code': -32602, 'message': "Invalid params: format must be 'json' or 'text'", 'data': []}
+        return 200, json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error}), 'application/json'
+    try:
+        result = device.run_cmds(params.get('cmds') or [], fmt)
+        body = {'jsonrpc': '2.0', 'id': request_id, 'result': result}
+    except EapiError as exc:
+        body = {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': exc.code, 'message': exc.message, 'data': exc.data}}
+    except Exception as exc:  # pylint: disable=broad-exception-caught
+        # A bug of the double must surface in the test as an error, never as a hung or dropped connection.
+        body = {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': 1000, 'message': 'double internal error: %r' % exc,
+                                                               'data': []}}
+    return 200, json.dumps(body), 'application/json'
+
+
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = 'HTTP/1.1'
     server_version = 'double-eapi'
@@ -53,29 +106,16 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # pylint: disable=redefined-builtin
         """Quiet: request lines would only clutter test output."""
 
-    @property
-    def device(self):
-        return self.server.device
-
-    def _drop(self):
-        """An unreachable switch: close the connection without an answer."""
-        self.close_connection = True
-        try:
-            self.connection.shutdown(2)
-        except OSError:
-            pass
-
-    def _authorized(self):
-        header = self.headers.get('Authorization', '')
-        if not header.startswith('Basic '):
-            return False
-        try:
-            user, _sep, password = base64.b64decode(header[6:]).decode().partition(':')
-        except (ValueError, UnicodeDecodeError):
-            return False
-        return hmac.compare_digest(user, self.device.username) and hmac.compare_digest(password, self.device.password)
-
-    def _reply(self, status, body, content_type='application/json'):
+    def _answer(self, raw=b''):
+        answer = command_api(self.server.device, self.command, self.path, self.headers.get('Authorization', ''), raw)
+        if answer is None:  # an unreachable switch: close the connection without an answer
+            self.close_connection = True
+            try:
+                self.connection.shutdown(2)
+            except OSError:
+                pass
+            return
+        status, body, content_type = answer
         data = body.encode() if isinstance(body, str) else body
         self.send_response(status)
         self.send_header('Content-Type', content_type)
@@ -85,48 +125,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def do_HEAD(self):  # pylint: disable=invalid-name
-        if not self.device.reachable():
-            return self._drop()
-        if self.path != '/command-api':
-            return self._reply(404, '')
-        return self._reply(200 if self._authorized() else 401, '')
+        self._answer()
 
     def do_GET(self):  # pylint: disable=invalid-name
-        return self._reply(405, 'Method Not Allowed', 'text/plain')
+        self._answer()
 
     def do_POST(self):  # pylint: disable=invalid-name
-        if not self.device.reachable():
-            return self._drop()
-        length = int(self.headers.get('Content-Length', 0))
-        raw = self.rfile.read(length)
-        if self.path != '/command-api':
-            return self._reply(404, 'Not Found', 'text/plain')
-        if not self._authorized():
-            return self._reply(401, 'Unable to authenticate user: Bad username/password combination', 'text/plain')
-        try:
-            request = json.loads(raw)
-        except ValueError:
-            return self._reply(200, json.dumps({'jsonrpc': '2.0', 'id': None,
-                                                'error': {'code': -32700, 'message': 'Parse error', 'data': []}}))
-        request_id = request.get('id')
-        params = request.get('params') or {}
-        if request.get('method') != 'runCmds':
-            error = {'code': -32601, 'message': 'Method not found', 'data': []}
-            return self._reply(200, json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error}))
-        fmt = params.get('format') or 'json'
-        if fmt not in ('json', 'text'):
-            error = {'code': -32602, 'message': "Invalid params: format must be 'json' or 'text'", 'data': []}
-            return self._reply(200, json.dumps({'jsonrpc': '2.0', 'id': request_id, 'error': error}))
-        try:
-            result = self.device.run_cmds(params.get('cmds') or [], fmt)
-            body = {'jsonrpc': '2.0', 'id': request_id, 'result': result}
-        except EapiError as exc:
-            body = {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': exc.code, 'message': exc.message, 'data': exc.data}}
-        except Exception as exc:  # pylint: disable=broad-exception-caught
-            # A bug of the double must surface in the test as an error, never as a hung or dropped connection.
-            error = {'code': 1000, 'message': 'double internal error: %r' % exc, 'data': []}
-            body = {'jsonrpc': '2.0', 'id': request_id, 'error': error}
-        return self._reply(200, json.dumps(body))
+        self._answer(self.rfile.read(int(self.headers.get('Content-Length', 0))))
 
 
 class EapiServer:

@@ -1,0 +1,63 @@
+"""Put a fleet device in the state of a switch running its rendered configuration, without a session: the way the
+NOS takes a whole configuration, run in-process by the device's server before it listens (what tests/doubles/
+rendered.py does over SSH for the single doubles). EOS boots from the startup-config in its directory (eapid.py);
+SONiC gets its factory CONFIG_DB, then frr.conf in /etc/sonic/frr and `config reload -y` of the rendered CONFIG_DB;
+NVUE `nv config replace` + `nv config apply -y`. A device whose rendered files and facts did not change since it
+last booted keeps its state (a restarted fleet does not redo thousands of reloads)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+
+from tests.doubles.fleetd.devices import VendorDevice
+
+MARK = 'booted.sha256'
+
+
+def _digest(directory, facts):
+    digest = hashlib.sha256(json.dumps(facts, sort_keys=True).encode())
+    rendered = os.path.join(directory, 'rendered')
+    for name in sorted(os.listdir(rendered)) if os.path.isdir(rendered) else ():
+        with open(os.path.join(rendered, name), 'rb') as handle:
+            digest.update(name.encode() + b'\0' + handle.read())
+    return digest.hexdigest()
+
+
+def boot(kind, name, directory, facts):
+    """Boot one SONiC or NVUE device from <directory>/rendered (the launcher writes it); returns whether it booted
+    anew. Raises RuntimeError naming the device and the command when the double refuses its configuration."""
+    from tests.doubles.ssh import state  # pylint: disable=import-outside-toplevel
+    digest = _digest(directory, facts)
+    mark = os.path.join(directory, MARK)
+    if os.path.exists(mark):
+        with open(mark, encoding='utf-8') as handle:
+            if handle.read().strip() == digest:
+                return False
+    for stale in ('db', 'nvue', 'etc', 'frr', 'jobs', 'device.json', 'faults.json', 'bgp_first_seen.json'):
+        path = os.path.join(directory, stale)
+        if os.path.isdir(path):
+            import shutil  # pylint: disable=import-outside-toplevel
+            shutil.rmtree(path)
+        elif os.path.exists(path):
+            os.remove(path)
+    state.init_device(directory, dict(facts, name=name, kind=kind))
+    device = VendorDevice(name, kind, directory)
+    rendered = os.path.join(directory, 'rendered')
+    if kind == 'sonic':
+        with open(os.path.join(rendered, 'frr.conf'), encoding='utf-8') as source:
+            text = source.read()
+        os.makedirs(os.path.join(directory, 'etc', 'sonic', 'frr'), exist_ok=True)
+        with open(os.path.join(directory, 'etc', 'sonic', 'frr', 'frr.conf'), 'w', encoding='utf-8') as handle:
+            handle.write(text)
+        steps = [['sudo', 'config', 'reload', '-y', os.path.join(rendered, 'config_db.json')]]
+    else:
+        steps = [['nv', 'config', 'replace', os.path.join(rendered, 'startup.yaml')], ['nv', 'config', 'apply', '-y']]
+    for argv in steps:
+        rc, out, err = device.command(argv, '')
+        if rc != 0:
+            raise RuntimeError('%s: %s failed (rc %s): %s' % (name, ' '.join(argv[:4]), rc, (err or out).strip()[-500:]))
+    with open(mark, 'w', encoding='utf-8') as handle:
+        handle.write(digest + '\n')
+    return True

@@ -1,0 +1,576 @@
+"""The part of a POSIX shell a switch's or server's sshd hands an exec request to, interpreted in the fleet's process.
+
+A real device runs `/bin/sh -c '<request>'` (sshd: the user's login shell with -c, OpenSSH session.c
+do_child()). The fleet serves thousands of devices from a few processes, so it cannot start a shell and a Python
+process per command as the single SSH doubles do; it interprets the request here and runs the vendor commands
+in-process (the single doubles' command code, tests/doubles/ssh). What it interprets is the POSIX shell grammar
+(IEEE Std 1003.1, Shell Command Language, 2.9-2.10) for: simple commands with assignments and redirections to or
+from /dev/null (2>/dev/null, 2>&1, >/dev/null, </dev/null), pipelines, `&&` and `||` lists, `;` and newlines,
+`{ ...; }` groups, `( ... )` subshells, `for NAME in WORDS; do ...; done`, `if ...; then ...; [else ...;] fi`,
+quoting ('...', "...", backslash), `$NAME`, `${NAME}`, `$?`, `$(...)` command substitution and field splitting of
+unquoted expansions. Builtins: echo, printf (%s %d %%), true, false, :, exit, test/[ (the string and integer
+tests), cat, sh -c / bash -c. Anything else of the grammar (globbing, here-documents, background jobs,
+functions, arithmetic, other redirections) is refused: `sh: <what>: not supported by the fleet double` and exit
+status 2, so a reading that starts needing it fails loudly in the fleet's tests instead of reading something
+else.
+"""
+
+from __future__ import annotations
+
+import re
+
+OPERATORS = ('&&', '||', ';;', '>>', '<<', '2>&1', '>&', ';', '|', '&', '(', ')', '<', '>', '\n')
+RESERVED = {'for', 'in', 'do', 'done', 'if', 'then', 'else', 'elif', 'fi', 'while', 'until', 'case', 'esac', '{', '}',
+            'function', '!'}
+NAME = re.compile(r'^[A-Za-z_][A-Za-z0-9_]*$')
+MAX_DEPTH = 16  # nested substitutions and sh -c: a bound, not a shell feature
+
+
+class Unsupported(Exception):
+    """Shell syntax the fleet double does not interpret (exit status 2, like a shell's syntax error)."""
+
+
+class Exit(Exception):
+    def __init__(self, code):
+        super().__init__(code)
+        self.code = code
+
+
+# -- words ------------------------------------------------------------------------------------------------------------
+# A word is a list of parts: ('lit', text, quoted), ('var', name, quoted), ('sub', source, quoted).
+def _scan_dollar(text, index, quoted, parts):
+    """Parse the expansion at text[index] == '$'; returns the index after it."""
+    rest = text[index + 1:]
+    if rest.startswith('('):
+        if rest.startswith('(('):
+            raise Unsupported('$((...)) arithmetic')
+        depth, position, quote = 0, index + 1, None
+        while position < len(text):
+            char = text[position]
+            if quote:
+                if char == quote:
+                    quote = None
+                elif char == '\\' and quote == '"':
+                    position += 1
+            elif char in '\'"':
+                quote = char
+            elif char == '\\':
+                position += 1
+            elif char == '(':
+                depth += 1
+            elif char == ')':
+                depth -= 1
+                if depth == 0:
+                    parts.append(('sub', text[index + 2:position], quoted))
+                    return position + 1
+            position += 1
+        raise Unsupported('unterminated $(')
+    if rest.startswith('{'):
+        end = text.find('}', index)
+        if end < 0:
+            raise Unsupported('unterminated ${')
+        name = text[index + 2:end]
+        if not (NAME.match(name) or name == '?'):
+            raise Unsupported('${%s} (parameter operators)' % name)
+        parts.append(('var', name, quoted))
+        return end + 1
+    match = re.match(r'[A-Za-z_][A-Za-z0-9_]*|\?', rest)
+    if match:
+        parts.append(('var', match.group(0), quoted))
+        return index + 1 + match.end(0)
+    if rest[:1] in ('#', '@', '*', '$', '!', '-') or rest[:1].isdigit():
+        raise Unsupported('$%s' % rest[:1])
+    parts.append(('lit', '$', quoted))
+    return index + 1
+
+
+def tokenize(text):
+    """Tokens of `text`: ('op', operator) or ('word', parts, raw)."""
+    tokens, index = [], 0
+    while index < len(text):
+        char = text[index]
+        if char in ' \t':
+            index += 1
+            continue
+        if char == '\\' and text[index + 1:index + 2] == '\n':
+            index += 2
+            continue
+        if char == '#':
+            while index < len(text) and text[index] != '\n':
+                index += 1
+            continue
+        operator = next((op for op in OPERATORS if text.startswith(op, index)), None)
+        if operator == '2>&1' or (operator is None and re.match(r'[0-9]>', text[index:index + 2])):
+            if operator == '2>&1':
+                tokens.append(('op', '2>&1'))
+                index += 4
+                continue
+            tokens.append(('op', text[index] + '>'))
+            index += 2
+            continue
+        if operator:
+            if operator in ('<<', ';;', '>&'):
+                raise Unsupported(operator)
+            tokens.append(('op', operator))
+            index += len(operator)
+            continue
+        parts, start = [], index
+        while index < len(text) and text[index] not in ' \t\n;&|()<>':
+            char = text[index]
+            if char == "'":
+                end = text.find("'", index + 1)
+                if end < 0:
+                    raise Unsupported('unterminated quote')
+                parts.append(('lit', text[index + 1:end], True))
+                index = end + 1
+            elif char == '"':
+                index += 1
+                buffer = []
+                while True:
+                    if index >= len(text):
+                        raise Unsupported('unterminated quote')
+                    char = text[index]
+                    if char == '"':
+                        index += 1
+                        break
+                    if char == '\\' and text[index + 1:index + 2] in ('$', '`', '"', '\\', '\n'):
+                        buffer.append(text[index + 1])
+                        index += 2
+                    elif char == '$':
+                        if buffer:
+                            parts.append(('lit', ''.join(buffer), True))
+                            buffer = []
+                        index = _scan_dollar(text, index, True, parts)
+                    elif char == '`':
+                        raise Unsupported('`...` (use $(...))')
+                    else:
+                        buffer.append(char)
+                        index += 1
+                parts.append(('lit', ''.join(buffer), True))
+            elif char == '\\':
+                parts.append(('lit', text[index + 1:index + 2], True))
+                index += 2
+            elif char == '$':
+                index = _scan_dollar(text, index, False, parts)
+            elif char == '`':
+                raise Unsupported('`...` (use $(...))')
+            elif char in '*?':
+                raise Unsupported('pathname expansion (%s)' % char)
+            elif char == '~' and index == start:
+                raise Unsupported('tilde expansion')
+            else:
+                parts.append(('lit', char, False))
+                index += 1
+        tokens.append(('word', parts, text[start:index]))
+    return tokens
+
+
+# -- grammar ----------------------------------------------------------------------------------------------------------
+class Parser:
+    def __init__(self, tokens):
+        self.tokens, self.index = tokens, 0
+
+    def peek(self):
+        return self.tokens[self.index] if self.index < len(self.tokens) else None
+
+    def keyword(self, *words):
+        token = self.peek()
+        return token is not None and token[0] == 'word' and token[2] in words
+
+    def op(self, *ops):
+        token = self.peek()
+        return token is not None and token[0] == 'op' and token[1] in ops
+
+    def take(self):
+        token = self.tokens[self.index]
+        self.index += 1
+        return token
+
+    def expect_word(self, *words):
+        if not self.keyword(*words):
+            found = self.peek()
+            raise Unsupported('syntax: expected %s, found %s' % ('/'.join(words), found[2] if found and found[0] == 'word'
+                                                                       else found[1] if found else 'end of input'))
+        return self.take()
+
+    def skip_newlines(self):
+        while self.op('\n'):
+            self.take()
+
+    def program(self):
+        node = self.list_until(())
+        if self.peek() is not None:
+            token = self.peek()
+            raise Unsupported('syntax: unexpected %s' % (token[1] if token[0] == 'op' else token[2]))
+        return node
+
+    def list_until(self, terminators):
+        items = []
+        self.skip_newlines()
+        while self.peek() is not None and not self.keyword(*terminators) and not self.op(')'):
+            items.append(self.and_or())
+            if self.op('&'):
+                raise Unsupported('& (background jobs)')
+            if self.op(';', '\n'):
+                self.take()
+                self.skip_newlines()
+            else:
+                break
+        return ('list', items)
+
+    def and_or(self):
+        node = self.pipeline()
+        while self.op('&&', '||'):
+            operator = self.take()[1]
+            self.skip_newlines()
+            node = (operator, node, self.pipeline())
+        return node
+
+    def pipeline(self):
+        if self.keyword('!'):
+            raise Unsupported('! (negated pipelines)')
+        commands = [self.command()]
+        while self.op('|'):
+            self.take()
+            self.skip_newlines()
+            commands.append(self.command())
+        return ('pipe', commands) if len(commands) > 1 else commands[0]
+
+    def command(self):
+        if self.keyword('{'):
+            self.take()
+            body = self.list_until(('}',))
+            self.expect_word('}')
+            return self.redirected(('group', body))
+        if self.op('('):
+            self.take()
+            body = self.list_until(())
+            if not self.op(')'):
+                raise Unsupported('syntax: ( without )')
+            self.take()
+            return self.redirected(('subshell', body))
+        if self.keyword('for'):
+            self.take()
+            name = self.take()
+            if name[0] != 'word' or not NAME.match(name[2]):
+                raise Unsupported('syntax: for needs a name')
+            words = []
+            self.skip_newlines()
+            if self.keyword('in'):
+                self.take()
+                while self.peek() is not None and self.peek()[0] == 'word':
+                    words.append(self.take()[1])
+            else:
+                raise Unsupported('for without in (positional parameters)')
+            if self.op(';', '\n'):
+                self.take()
+            self.skip_newlines()
+            self.expect_word('do')
+            body = self.list_until(('done',))
+            self.expect_word('done')
+            return self.redirected(('for', name[2], words, body))
+        if self.keyword('if'):
+            self.take()
+            branches, otherwise = [], None
+            condition = self.list_until(('then',))
+            self.expect_word('then')
+            branches.append((condition, self.list_until(('elif', 'else', 'fi'))))
+            while self.keyword('elif'):
+                self.take()
+                condition = self.list_until(('then',))
+                self.expect_word('then')
+                branches.append((condition, self.list_until(('elif', 'else', 'fi'))))
+            if self.keyword('else'):
+                self.take()
+                otherwise = self.list_until(('fi',))
+            self.expect_word('fi')
+            return self.redirected(('if', branches, otherwise))
+        if self.peek() is not None and self.peek()[0] == 'word' and self.peek()[2] in RESERVED - {'!'}:
+            raise Unsupported(self.peek()[2])
+        assignments, words, redirects = [], [], []
+        while True:
+            token = self.peek()
+            if token is None:
+                break
+            if token[0] == 'word':
+                match = re.match(r'^([A-Za-z_][A-Za-z0-9_]*)=', token[2])
+                if not words and match:
+                    self.take()
+                    assignments.append((match.group(1), _strip_prefix(token[1], len(match.group(0)))))
+                    continue
+                if words and self.tokens[self.index + 1:self.index + 2] == [('op', '(')] and not assignments:
+                    raise Unsupported('functions')
+                words.append(self.take()[1])
+            elif token[1] in ('<', '>', '>>', '2>', '1>', '2>&1'):
+                redirects.append(self.redirect())
+            else:
+                break
+        if not words and not assignments:
+            token = self.peek()
+            raise Unsupported('syntax: unexpected %s' % (token[1] if token else 'end of input'))
+        return ('simple', assignments, words, redirects)
+
+    def redirect(self):
+        operator = self.take()[1]
+        if operator == '2>&1':
+            return ('2>&1', None)
+        target = self.take()
+        if target[0] != 'word':
+            raise Unsupported('syntax: redirection without a target')
+        return (operator, target[1])
+
+    def redirected(self, node):
+        redirects = []
+        while self.op('<', '>', '>>', '2>', '1>', '2>&1'):
+            redirects.append(self.redirect())
+        return ('redirect', node, redirects) if redirects else node
+
+
+def _strip_prefix(parts, length):
+    """The parts of a word less its first `length` raw characters (NAME= of an assignment, always unquoted)."""
+    out, remaining = [], length
+    for kind, value, quoted in parts:
+        if remaining and kind == 'lit' and not quoted:
+            take = min(remaining, len(value))
+            value, remaining = value[take:], remaining - take
+            if not value:
+                continue
+        out.append((kind, value, quoted))
+    return out
+
+
+def parse(text):
+    return Parser(tokenize(text)).program()
+
+
+# -- evaluation -------------------------------------------------------------------------------------------------------
+class Shell:
+    """Runs requests against one device's commands: `commands(argv, stdin) -> (rc, stdout, stderr)` for every name that
+    is not a builtin (rc 127 and `<name>: command not found` for a name the device does not have)."""
+
+    def __init__(self, commands, variables=None):
+        self.commands = commands
+        self.variables = dict(variables or {})
+        self.status = 0
+        self.depth = 0
+        self.last_substitution = None
+
+    def run(self, text, stdin=''):
+        """(rc, stdout, stderr) of the request `text`, as `sh -c text`."""
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise Unsupported('nesting deeper than %d' % MAX_DEPTH)
+            tree = parse(text)
+            out, err = [], []
+            try:
+                self.status = self.evaluate(tree, stdin, out, err)
+            except Exit as stop:
+                self.status = stop.code
+            return self.status, ''.join(out), ''.join(err)
+        except Unsupported as error:
+            self.status = 2
+            return 2, '', 'sh: %s: not supported by the fleet double\n' % error
+        finally:
+            self.depth -= 1
+
+    # words
+    def expand(self, parts):
+        """Fields of one word: quoted parts stay whole, unquoted expansions split at blanks."""
+        fields, current, have = [], [], False
+        for kind, value, quoted in parts:
+            if kind == 'lit':
+                current.append(value)
+                have = have or quoted or bool(value)
+                continue
+            text = self.variables.get(value, '') if kind == 'var' and value != '?' else \
+                str(self.status) if kind == 'var' else self.substitute(value)
+            if quoted:
+                current.append(text)
+                have = True
+                continue
+            pieces = text.split()
+            if not pieces:
+                continue
+            if text[:1].isspace() and (current or have):
+                fields.append(''.join(current))
+                current, have = [], False
+            for piece in pieces[:-1]:
+                current.append(piece)
+                fields.append(''.join(current))
+                current = []
+            current.append(pieces[-1])
+            have = True
+            if text[-1:].isspace():
+                fields.append(''.join(current))
+                current, have = [], False
+        if current or have:
+            fields.append(''.join(current))
+        return fields
+
+    def substitute(self, source):
+        saved = self.status
+        rc, out, _err = self.run(source)
+        self.status, self.last_substitution = saved, rc  # an assignment's status is its last substitution's
+        return out.rstrip('\n')
+
+    def words(self, words):
+        return [field for word in words for field in self.expand(word)]
+
+    # nodes
+    def evaluate(self, node, stdin, out, err):
+        kind = node[0]
+        if kind == 'list':
+            status = 0
+            for item in node[1]:
+                status = self.status = self.evaluate(item, stdin, out, err)
+            return status
+        if kind in ('&&', '||'):
+            status = self.status = self.evaluate(node[1], stdin, out, err)
+            if (status == 0) == (kind == '&&'):
+                status = self.status = self.evaluate(node[2], stdin, out, err)
+            return status
+        if kind == 'pipe':
+            data, status = stdin, 0
+            for index, command in enumerate(node[1]):
+                piped = []
+                status = self.evaluate(command, data, piped if index < len(node[1]) - 1 else out, err)
+                data = ''.join(piped)
+            return status
+        if kind == 'group':
+            return self.evaluate(node[1], stdin, out, err)
+        if kind == 'subshell':
+            saved = dict(self.variables)
+            try:
+                return self.evaluate(node[1], stdin, out, err)
+            except Exit as stop:
+                return stop.code
+            finally:
+                self.variables = saved
+        if kind == 'for':
+            status = 0
+            for value in self.words(node[2]):
+                self.variables[node[1]] = value
+                status = self.status = self.evaluate(node[3], stdin, out, err)
+            return status
+        if kind == 'if':
+            for condition, body in node[1]:
+                if self.evaluate(condition, stdin, [], err) == 0:
+                    return self.evaluate(body, stdin, out, err)
+            return self.evaluate(node[2], stdin, out, err) if node[2] else 0
+        if kind == 'redirect':
+            return self.with_redirects(node[2], stdin, out, err, lambda i, o, e: self.evaluate(node[1], i, o, e))
+        return self.simple(node, stdin, out, err)
+
+    def with_redirects(self, redirects, stdin, out, err, body):
+        target_out, target_err = out, err
+        for operator, word in redirects:
+            if operator == '2>&1':
+                target_err = target_out
+                continue
+            fields = self.expand(word)
+            if fields != ['/dev/null']:
+                raise Unsupported('redirection to or from %s (only /dev/null)' % ' '.join(fields))
+            if operator == '<':
+                stdin = ''
+            elif operator in ('2>',):
+                target_err = []
+            else:
+                target_out = []
+        return body(stdin, target_out, target_err)
+
+    def simple(self, node, stdin, out, err):
+        _kind, assignments, words, redirects = node
+        argv = self.words(words)
+        self.last_substitution = None
+        values = [(name, ''.join(self.expand(value)) if value else '') for name, value in assignments]
+        if not argv:
+            for name, value in values:
+                self.variables[name] = value
+            return self.last_substitution or 0
+        return self.with_redirects(redirects, stdin, out, err, lambda i, o, e: self.call(argv, i, o, e))
+
+    def call(self, argv, stdin, out, err):
+        name = argv[0]
+        builtin = BUILTINS.get(name)
+        if builtin:
+            return builtin(self, argv, stdin, out, err)
+        if name in ('sh', 'bash', '/bin/sh', '/bin/bash'):
+            if len(argv) >= 3 and argv[1] == '-c':
+                rc, text, error = self.run(argv[2], stdin)
+                out.append(text)
+                err.append(error)
+                return rc
+            raise Unsupported('%s without -c' % name)
+        rc, text, error = self.commands(argv, stdin)
+        out.append(text)
+        err.append(error)
+        return rc
+
+
+def _echo(_shell, argv, _stdin, out, _err):
+    words, newline = argv[1:], True
+    if words[:1] == ['-n']:
+        words, newline = words[1:], False
+    out.append(' '.join(words) + ('\n' if newline else ''))
+    return 0
+
+
+def _printf(_shell, argv, _stdin, out, err):
+    if len(argv) < 2:
+        err.append('printf: usage: printf format [arguments]\n')
+        return 2
+    fmt, args = argv[1].replace('\\n', '\n').replace('\\t', '\t'), list(argv[2:])
+    pieces = re.split(r'(%[sd%])', fmt)
+    while True:
+        text = []
+        for piece in pieces:
+            if piece == '%%':
+                text.append('%')
+            elif piece in ('%s', '%d'):
+                value = args.pop(0) if args else ''
+                text.append(str(int(value or 0)) if piece == '%d' else value)
+            elif '%' in piece:
+                raise Unsupported('printf format %s' % piece)
+            else:
+                text.append(piece)
+        out.append(''.join(text))
+        if not args:
+            return 0
+
+
+def _test(_shell, argv, _stdin, _out, _err):
+    args = argv[1:-1] if argv[0] == '[' else argv[1:]
+    if argv[0] == '[' and argv[-1:] != [']']:
+        raise Unsupported('[ without ]')
+    if len(args) == 1:
+        return 0 if args[0] else 1
+    if len(args) == 2 and args[0] in ('-n', '-z'):
+        return 0 if bool(args[1]) == (args[0] == '-n') else 1
+    if len(args) == 3 and args[1] in ('=', '!='):
+        return 0 if (args[0] == args[2]) == (args[1] == '=') else 1
+    if len(args) == 3 and args[1] in ('-eq', '-ne', '-lt', '-le', '-gt', '-ge'):
+        left, right = int(args[0]), int(args[2])
+        return 0 if {'-eq': left == right, '-ne': left != right, '-lt': left < right, '-le': left <= right,
+                     '-gt': left > right, '-ge': left >= right}[args[1]] else 1
+    raise Unsupported('test %s' % ' '.join(args))
+
+
+def _cat(shell, argv, stdin, out, err):
+    if len(argv) == 1 or argv[1:] == ['-']:
+        out.append(stdin)
+        return 0
+    rc, text, error = shell.commands(argv, stdin)  # files are the device's
+    out.append(text)
+    err.append(error)
+    return rc
+
+
+def _exit(shell, argv, _stdin, _out, _err):
+    raise Exit(int(argv[1]) if len(argv) > 1 else shell.status)
+
+
+BUILTINS = {'echo': _echo, 'printf': _printf, 'true': lambda *_a: 0, ':': lambda *_a: 0, 'false': lambda *_a: 1,
+            'test': _test, '[': _test, 'cat': _cat, 'exit': _exit}
+
+__all__ = ['Shell', 'Unsupported', 'parse', 'tokenize']

@@ -1,0 +1,158 @@
+"""One asyncio SSH server (asyncssh) for every device of one kind of the fleet, each on its own loopback address.
+
+    python -m tests.doubles.fleetd.sshd --spec SPEC.json
+
+SPEC (written by the launcher, mode 0600): {"kind", "user", "authorized_key", "ttl", "started", "devices": [{"name",
+"directory", "address", "port", "facts" (SONiC, NVUE: booted from their rendered files, fleetd/boot.py) or "linux"
+(Linux devices: interfaces, LLDP neighbours, files)}]}. Each device gets an SSH host key of its own
+(kept in its directory, so a restarted fleet keeps its known_hosts) and listens on its address; a login is by the
+run's public key for the run's user. An exec request is the device's: its shell (fleetd/shell.py) over its commands
+(fleetd/devices.py). Like OpenSSH's sshd, at most MaxSessions = 10 sessions are open at once on one connection
+(sshd_config(5): "MaxSessions ... The default is 10."; OpenSSH refuses the channel open beyond it). A request for
+an interactive shell, a subsystem (sftp) or a pty is refused: the fleet serves readings.
+
+Fault knobs (faults.json of the device, tests/doubles/faults.py): `unreachable` closes every connection as it
+arrives; `frozen` (fleet) accepts logins and never answers a command, a hung management plane that only a
+reader's deadline ends.
+
+The process writes `<spec>.ready` once every device listens (with {name: host public key}), stops on SIGTERM or
+SIGINT, and ends by itself `ttl` seconds after it started.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+
+import asyncssh
+
+from tests.doubles.fleetd.boot import boot
+from tests.doubles.fleetd.devices import Directory, LinuxDevice, VendorDevice, install_request_cache
+
+MAX_SESSIONS = 10
+
+
+def host_key(directory):
+    """The device's ed25519 host key, made once and kept in its directory."""
+    path = os.path.join(directory, 'ssh_host_ed25519_key')
+    if os.path.exists(path):
+        return asyncssh.read_private_key(path)
+    key = asyncssh.generate_private_key('ssh-ed25519')
+    os.makedirs(directory, exist_ok=True)
+    key.write_private_key(path)
+    os.chmod(path, 0o600)
+    return key
+
+
+class DeviceServer(asyncssh.SSHServer):
+    """One connection to one device."""
+
+    def __init__(self, device, user, authorized):
+        self.device, self.user, self.authorized = device, user, authorized
+        self.sessions = 0
+        self.connection = None
+
+    def connection_made(self, conn):
+        self.connection = conn
+        if not self.device.reachable():
+            conn.abort()  # fault knob unreachable: the management plane answers nothing
+
+    def begin_auth(self, username):
+        return True
+
+    def public_key_auth_supported(self):
+        return True
+
+    def validate_public_key(self, username, key):
+        return username == self.user and key.public_data == self.authorized.public_data
+
+    def session_requested(self):
+        if self.sessions >= MAX_SESSIONS:
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, 'open failed')
+        self.sessions += 1
+        return True
+
+
+def session_handler(device):
+    """The process factory of one device: run the exec request, or hang when the device is frozen."""
+    async def handle(process):
+        server = process.get_extra_info('connection').get_owner()
+        try:
+            if device.frozen():
+                await process.channel.wait_closed()  # never answers: the reader's deadline ends it
+                return
+            command = process.command
+            if command is None or process.subsystem:
+                process.stderr.write('fleet double %s: exec requests only\n' % device.name)
+                process.exit(1)
+                return
+            rc, out, err = device.run(command)
+            if out:
+                process.stdout.write(out)
+            if err:
+                process.stderr.write(err)
+            process.exit(rc & 0xff)
+        except (asyncssh.Error, ConnectionError, BrokenPipeError):
+            pass  # the client went away
+        finally:
+            server.sessions -= 1
+    return handle
+
+
+async def serve(spec, spec_path):
+    install_request_cache()
+    os.environ['DOUBLE_PRIVILEGED'] = '0'
+    authorized = asyncssh.import_public_key(spec['authorized_key'])
+    addresses = Directory()
+    devices, listeners, public = [], [], {}
+    for item in spec['devices']:
+        if item.get('linux') is not None:
+            device = LinuxDevice(item['name'], item['directory'], item['linux'], addresses)
+            addresses.add(device)
+        else:
+            boot(spec['kind'], item['name'], item['directory'], item['facts'])
+            device = VendorDevice(item['name'], spec['kind'], item['directory'])
+        devices.append((device, item))
+    for device, item in devices:
+        key = host_key(os.path.join(item['directory'], 'ssh'))
+        public[device.name] = key.export_public_key('openssh').decode().split()[:2]
+        listeners.append(await asyncssh.listen(
+            item['address'], item['port'], server_factory=lambda device=device: DeviceServer(device, spec['user'], authorized),
+            server_host_keys=[key], process_factory=session_handler(device), encoding='utf-8', allow_pty=False, sftp_factory=None,
+            allow_scp=False, agent_forwarding=False, x11_forwarding=False, login_timeout=30, reuse_address=True,
+            backlog=128))
+    ready = spec_path + '.ready'
+    with open(ready + '.tmp', 'w', encoding='utf-8') as handle:
+        json.dump({'pid': os.getpid(), 'host_keys': public}, handle)
+    os.replace(ready + '.tmp', ready)
+    stopped = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(number, stopped.set)
+    try:
+        await asyncio.wait_for(stopped.wait(), timeout=max(1.0, spec['ttl'] - (time.time() - spec['started'])))
+    except asyncio.TimeoutError:
+        pass  # the fleet's time is up: it stops by itself
+    for listener in listeners:
+        listener.close()
+    for listener in listeners:
+        await listener.wait_closed()
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
+    parser.add_argument('--spec', required=True)
+    args = parser.parse_args(argv)
+    with open(args.spec, encoding='utf-8') as handle:
+        spec = json.load(handle)
+    asyncio.run(serve(spec, args.spec))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
