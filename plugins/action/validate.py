@@ -25,7 +25,7 @@ ANTA_CATALOG = 'anta-catalog.yml'
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _requires_connection = False
-    _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'output_dir', 'fail', 'checks',
+    _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'fleet_var', 'output_dir', 'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
                              'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var',
                              'allow_system_dir'))
@@ -38,6 +38,7 @@ class ActionModule(ActionBase):
             'devices': {'type': 'list', 'elements': 'str'},
             'gathered': {'type': 'bool', 'default': True},
             'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
+            'fleet_var': {'type': 'str', 'default': 'validate_fleet'},
             'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
             'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
             'drift_var': {'type': 'str', 'default': 'validate_drift_state'},
@@ -77,8 +78,12 @@ class ActionModule(ActionBase):
         states, phases, gathered = {}, ('design',), {}
         if args['gathered']:
             phases = ('design', 'deployed')
+            # A fleet reading (this host read every device it could from the controller) and the per-host readings
+            # of the devices it left to Ansible's own connection.
+            fleet = (task_vars.get(args['fleet_var']) or {}).get('devices') or {}
             for name in devices:
-                gathered[name] = (hostvars[name].get(args['gathered_var']) if name in hostvars else None) or {}
+                gathered[name] = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
+                                                     else None) or {}
                 states[name] = dict(gathered[name].get('state') or {})
                 # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks
                 # of devices without a part are left out).

@@ -62,6 +62,13 @@ options:
     description: Name of the variable each device registered the result of M(aifabric.fabric.validate_gather) in.
     type: str
     default: validate_gathered
+  fleet_var:
+    description:
+      - Name of the variable this host registered a fleet reading in (M(aifabric.fabric.validate_gather) with
+        O(aifabric.fabric.validate_gather#module:devices)). A device it read is judged on that reading; the others on
+        what they registered in O(gathered_var).
+    type: str
+    default: validate_fleet
   probe_var:
     description:
       - Name of the variable a GPU server registered its M(aifabric.fabric.dscp_probe) result in (the data-plane

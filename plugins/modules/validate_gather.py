@@ -45,6 +45,25 @@ options:
   device:
     description: Device name in the design. Defaults to C(inventory_hostname).
     type: str
+  devices:
+    description:
+      - Read all these devices from the controller at once (a fleet reading, run once) instead of the one device of
+        the task. Each device is read through its platform's reader with one connection of the controller's own
+        for all its readings (SSH with asyncssh for the devices with a shell, each command on a channel of its own;
+        eAPI over one kept-alive HTTPS connection for EOS), with the host's connection variables as Ansible's ssh
+        connection takes them (C(ansible_host), C(ansible_port), C(ansible_user), C(ansible_ssh_private_key_file),
+        C(ansible_password), C(ansible_ssh_timeout), the C(-o) options of C(ansible_ssh_common_args) such as
+        C(UserKnownHostsFile) and C(StrictHostKeyChecking), C(ansible_host_key_checking)) or the eAPI variables
+        above. Each device settles on its own, every reading within O(timeout).
+      - A device whose reading needs Ansible's own connection (an Ansible module such as M(aifabric.fabric.rnic_facts)
+        with O(rnic), a connection other than SSH, C(ProxyCommand)/C(ProxyJump) or another ssh argument the reader
+        cannot take as OpenSSH would) is not read; RV(per_host) names it with the reason, for a per-host task.
+    type: list
+    elements: str
+  concurrency:
+    description: With O(devices), the devices read at the same time.
+    type: int
+    default: 256
   settle_timeout:
     description: Seconds to keep re-reading while this device's checks fail. C(0) reads once.
     type: int
@@ -137,15 +156,29 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+devices:
+  description: With O(devices), the result of each device read (the keys below, per device).
+  returned: with O(devices)
+  type: dict
+per_host:
+  description: With O(devices), the devices not read because their reading needs Ansible's own connection, each with
+    the reason.
+  returned: with O(devices)
+  type: dict
+fleet:
+  description: With O(devices), the figures of the fleet reading - C(devices), C(read), C(per_host), C(concurrency),
+    C(seconds) (wall) and C(cpu_seconds) (the controller process).
+  returned: with O(devices)
+  type: dict
 state:
   description: Raw gathered state, state key to command result (C(rc), C(stdout), C(stderr)) or eAPI JSON; C(rnic)
     holds the RDMA NIC facts, C(counters) and C(counters.2) the two counter readings, C(_times) when they were taken.
     Input of M(aifabric.fabric.validate).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: dict
 check_results:
   description: This device's fabric check results (device, check, subject, status, expected, seen, message).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: list
   elements: dict
 probe:
@@ -153,47 +186,47 @@ probe:
     - This device's part in the data-plane marking probe, null when it has none. C(send) is a list of
       M(aifabric.fabric.dscp_probe) arguments (one per rail the GPU server sends on), C(capture) the
       M(aifabric.fabric.dscp_capture) arguments of a switch that listens on its links to the senders' leaves.
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: dict
   sample: {capture: {interfaces: [eth1], port: 4791, sources: [10.100.0.10], expect: [{source: 10.100.0.10, dscp: 26}]}}
 summary:
   description: Number of results per status (pass, fail, error, not_applicable).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: dict
 attempts:
   description: How many times the state was read.
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: int
 passed:
   description: The results that passed on the last read, each as C(<check> <subject>) (what O(must_pass) takes).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: list
   elements: str
 open_checks:
   description: What kept the device from settling on the last read, each as C(<check> <subject>).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: list
   elements: str
 settled:
   description: Whether the device was readable and every fabric check of it (or every O(must_pass) result) passed on
     the last read.
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: bool
 platform:
   description: The gatherer that read the device (its platform, or host for a GPU server).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: str
 seconds:
   description: Time spent gathering, settling and the counter interval included.
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: float
 started_at:
   description: Unix time when gathering started (the report gives the run's wall time from it).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: float
 read_at:
   description: Unix time of the last reading of the state (the two ends of a link are read at different moments).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: float
 convergence:
   description:
@@ -202,6 +235,6 @@ convergence:
       (still changing at the deadline - not converged yet), C(once) (one reading) or C(unreadable); with
       C(deadline) (O(settle_timeout)), C(reads), C(seconds) spent and C(unchanged_for) (seconds the failures
       stayed the same).
-  returned: always
+  returned: without O(devices); with it, per device under RV(devices)
   type: dict
 """

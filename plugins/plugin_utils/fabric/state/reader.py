@@ -21,14 +21,16 @@ then unreadable as a whole. ReadFailed (a TransportError too) says the reading c
 
 A reader holds no state of a device between calls: everything of one device is in its Target, so one reader serves
 many devices at once, from threads (read()) or from an event loop (read_async(); a reader that speaks asyncio
-natively overrides it, the others run read() in a worker thread). A bound on a reading's wall-clock time is the
-caller's (transport.deadline in the main thread; the libraries' own timeouts, from the target's variables, in
+natively overrides it, the others run read() in a worker thread); `reader.session(target)` gives a connection the
+caller may keep for all the readings of one device (a fleet reading's connection reuse). A bound on a reading's
+wall-clock time is the caller's (transport.deadline in the main thread; the libraries' own timeouts, from the target's variables, in
 threads).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -97,6 +99,12 @@ class Reader:
     async def read_async(self, target: Target, commands: Labelled) -> dict:
         """read() for an asyncio caller: the blocking read() in a worker thread unless the reader overrides it."""
         return await asyncio.to_thread(self.read, target, commands)
+
+    def session(self, target: Target):
+        """An async context manager giving a connection to the device that the caller keeps for all the readings of
+        the device and passes as `Target.connection` (a fleet reading: one connection per device, not per reading);
+        None where the reader has none of its own (its readings open and close what they use)."""
+        return contextlib.nullcontext()
 
 
 __all__ = ['Reader', 'Target', 'Connection', 'ReadFailed', 'Command', 'Output']

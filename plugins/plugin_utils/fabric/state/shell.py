@@ -13,7 +13,7 @@ import binascii
 
 from ..device_text import mask
 from ..transport import quote
-from . import excerpt
+from . import excerpt, ssh
 from .reader import ReadFailed, Reader, Target
 
 BATCH_MARK = '@aifabric-batch'
@@ -107,6 +107,29 @@ class ShellBatchReader(Reader):
             if isinstance(command, dict):
                 outputs[label] = connection.run_module(command['module'], command.get('args') or {})
         return outputs
+
+    # -- from the controller itself (a fleet reading: ssh.py) --------------------------------------------------------
+    variables = ssh.VARIABLES
+
+    def session(self, target: Target):
+        """The controller's own SSH connection to the device (ssh.SshSession), kept for all its readings."""
+        return ssh.SshSession(ssh.SshSettings.from_host_vars(target.device, target.variables), target.parallel)
+
+    async def read_async(self, target: Target, commands) -> dict:
+        """Through the controller's own SSH connection (`target.connection` an SshSession from session(), or one
+        opened for this reading when there is none); through Ansible's connection of the task in a worker thread
+        otherwise. Module calls need Ansible's: a fleet reading cannot run them (ReadFailed)."""
+        connection = target.connection
+        if connection is not None and not isinstance(connection, ssh.SshSession):
+            return await super().read_async(target, commands)
+        modules = sorted({command['module'] for _label, command in commands if isinstance(command, dict)})
+        if modules:
+            raise ReadFailed(target.device, 'reading its state', '%s runs as an Ansible module, which only the '
+                             'per-host path runs' % ', '.join(modules))
+        if connection is None:
+            async with self.session(target) as session:
+                return await ssh.read_commands(session, commands, target.command_timeout)
+        return await ssh.read_commands(connection, commands, target.command_timeout)
 
 
 SHELL = ShellBatchReader()

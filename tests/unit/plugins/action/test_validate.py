@@ -424,7 +424,7 @@ def test_settling_compares_facts_not_words():
     fault seen at two moments of the kernel's ARP state, and lldpcli's error without lldpd carries a time stamp that
     differs at every reading (issue 36: a stopped lldpd read as NOT CONVERGED); a BGP session from Active to Connect
     is a session still moving."""
-    from ansible_collections.aifabric.fabric.plugins.action.validate_gather import _fingerprint
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.live import fingerprint as _fingerprint
 
     def reading(device, change):
         states = copy.deepcopy(scenario_states('healthy'))

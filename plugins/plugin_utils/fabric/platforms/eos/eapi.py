@@ -141,15 +141,87 @@ class EapiReader(Reader):
 
     def read(self, target: Target, commands) -> dict:
         settings = EapiSettings.from_host_vars(target.device, target.variables)
-        unique: list = []
-        for _label, command in commands:
-            if command not in unique:
-                unique.append(command)
+        unique = _unique(commands)
         with eapi_session(settings) as driver:
             answers = eapi_json(driver, settings, unique)
         return {label: answers[unique.index(command)] for label, command in commands}
 
+    def session(self, target: Target):
+        """The switch's eAPI over one kept-alive HTTPS connection, for all its readings (EapiAsyncSession)."""
+        return EapiAsyncSession(EapiSettings.from_host_vars(target.device, target.variables))
+
+    async def read_async(self, target: Target, commands) -> dict:
+        """read() from an event loop: through `target.connection` (an EapiAsyncSession from session()), or a session
+        opened for this reading."""
+        unique = _unique(commands)
+        if isinstance(target.connection, EapiAsyncSession):
+            answers = await target.connection.run(unique)
+        else:
+            async with self.session(target) as session:
+                answers = await session.run(unique)
+        return {label: answers[unique.index(command)] for label, command in commands}
+
+
+def _unique(commands) -> list:
+    """Each command once, in order (a command several keys read runs once)."""
+    unique: list = []
+    for _label, command in commands:
+        if command not in unique:
+            unique.append(command)
+    return unique
+
+
+class EapiAsyncSession:
+    """One switch's eAPI from an event loop (ANTA's asynceapi client on httpx: one HTTPS connection kept alive for all
+    the readings of the switch), for a fleet reading. An async context manager."""
+
+    def __init__(self, settings: EapiSettings):
+        self.settings = settings
+        self.device = None
+
+    async def __aenter__(self):
+        from asynceapi import Device  # pylint: disable=import-outside-toplevel
+        settings = self.settings
+        verify = False
+        if settings.use_ssl and settings.validate_certs:
+            verify = ssl.create_default_context(cafile=settings.ca_file)
+        self.device = Device(host=settings.host, username=settings.username, password=settings.password,
+                             proto='https' if settings.use_ssl else 'http',
+                             port=settings.port or (443 if settings.use_ssl else 80), verify=verify,
+                             timeout=settings.timeout)
+        return self
+
+    async def __aexit__(self, *_exc):
+        if self.device is not None:
+            await self.device.aclose()
+            self.device = None
+
+    async def run(self, commands) -> list:
+        """eapi_json()'s answer: the JSON result of each command, {'errors': [...]} for one the switch refused. One
+        runCmds request (after `enable`, as pyeapi sends it); eAPI stops at a refused command, so the commands after
+        it go in a request of their own."""
+        import httpx  # pylint: disable=import-outside-toplevel
+        from asynceapi.errors import EapiCommandError  # pylint: disable=import-outside-toplevel
+        settings, pending, outputs = self.settings, list(commands), []
+        while pending:
+            try:
+                answers = await self.device.cli(commands=[{'cmd': 'enable'}] + pending, ofmt='json', version=1)
+                return outputs + list(answers[1:])
+            except EapiCommandError as error:
+                if not error.passed:  # `enable` itself refused: nothing can run
+                    raise TransportError(settings.device, 'eAPI runCmds', safe_message(error.errmsg, settings)) from None
+                outputs += list(error.passed[1:]) + [{'errors': [safe_message(item, settings) for item in error.errors]}]
+                pending = list(error.not_exec)
+            except httpx.HTTPStatusError as error:
+                raise TransportError(settings.device, 'eAPI runCmds', 'HTTP %d: %s' % (
+                    error.response.status_code, safe_message(error.response.text.strip()[:200] or
+                                                             error.response.reason_phrase, settings))) from None
+            except (httpx.HTTPError, OSError, ValueError) as error:
+                raise TransportError(settings.device, 'eAPI connection to %s' % settings.endpoint(),
+                                     safe_message(error, settings) or type(error).__name__) from None
+        return outputs
+
 
 EAPI = EapiReader()
 
-__all__ = ['EAPI', 'EapiReader', 'EapiSettings', 'eapi_session', 'eapi_json', 'VARIABLES']
+__all__ = ['EAPI', 'EapiReader', 'EapiSettings', 'EapiAsyncSession', 'eapi_session', 'eapi_json', 'VARIABLES']

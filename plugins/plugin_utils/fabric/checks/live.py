@@ -1,0 +1,291 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Reading a live device until it settles, and a whole fabric at once.
+
+`DeviceReading` is what reading one device takes and what it gives the validate action: its gatherer and commands
+(from the design), the settling rules (read again every `settle_interval` s until its own checks pass, fail the same
+way for `settle_stable` s, or `settle_timeout` runs out), the counter readings (two, `health_interval` s apart, for
+rates) and the result. It holds no connection: the caller reads.
+
+- One device per Ansible task (aifabric.fabric.validate_gather on each host): the action reads through the task's
+  connection and sleeps between readings (`DeviceReading.after()` says how long).
+- A fleet reading (`read_fleet()`): the controller reads every device of a list from one event loop, each through its
+  platform's reader with a connection of the controller's own kept for all its readings (`reader.session()`: one
+  SSH connection, or one HTTPS connection to eAPI), at most `concurrency` devices in flight. Each reading of a device
+  has its own wall-clock deadline (`timeout`): a device that stops answering is unreadable in that reading, its
+  error names it, and the other devices go on. What a reader cannot do from the controller (an Ansible module, a
+  connection other than SSH) is ReadFailed: that device is left to the per-host path and listed as such.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime
+import re
+import time
+
+from .. import checks
+from ..state import StateError
+from ..state.gatherer import COUNTERS, SECOND, TIMES, UNREADABLE
+from ..state.reader import ReadFailed, Target
+from ..state.sources import gatherer_for
+from ..transport import TransportError
+from . import anta_catalog, catalog
+
+COMMAND_TIMEOUT = 30  # seconds each command may take on the device
+
+
+def result_key(item) -> str:
+    """`<check> <subject>`: how must_pass names one result."""
+    return '%s %s' % (item['check'], item['subject'])
+
+
+def wall_clock() -> float:
+    """Unix time of a reading, for the report (the counter readings keep their own time.time() stamps)."""
+    return datetime.datetime.now(datetime.timezone.utc).timestamp()
+
+
+def fingerprint(open_results):
+    """What is wrong, as a comparable value: the failing results with the facts they observed, parsed state (or the
+    must_pass keys). Never their words: an error's text may carry a time stamp (lldpcli's "2026-12-02T01:10:45
+    [WARN/control] unable to connect..."), a ping's the kernel's ARP state of the moment."""
+    return tuple(sorted((item if isinstance(item, str) else item.fingerprint() for item in open_results), key=repr))
+
+
+def named_devices(item, names, peers) -> set:
+    """The devices of the design a result names: its own, the peers its subject or link mentions, and the peer of
+    an interface of the device it names (`peers`: {interface: peer} from the design)."""
+    words = set(re.split(r'[\s:,;()\[\]]+', '%s %s' % (item.subject, item.link or '')))
+    return ({item.device} | words | {peers[word] for word in words if word in peers}) & names
+
+
+def open_results(results, must_pass, deployed=None, names=frozenset(), peers=None):
+    """What keeps the device from settling: every failed or errored check; with `must_pass`, those of them (and any
+    of them no longer reported at all); with `deployed` (the devices whose configuration is in place), also every
+    failed or errored check about the device itself or its deployed direct neighbours (its own sessions, interfaces
+    and VNIs), passed before or not. A check that names a device further away (a remote VTEP) also depends on the
+    switches between them, which may not be deployed yet: it counts only through `must_pass`."""
+    problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    if must_pass is None and deployed is None:
+        return problems
+    passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
+    wanted = set(must_pass or ()) - passed
+    if deployed is not None:
+        neighbours = set(deployed) & set((peers or {}).values())
+        wanted |= {result_key(item.to_dict()) for item in problems
+                   if named_devices(item, names, peers or {}) <= neighbours | {item.device}}
+    return sorted(wanted)
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """How devices are read (validate_gather's options)."""
+
+    settle_timeout: int = 0
+    settle_interval: int = 5
+    settle_stable: int = 0
+    ping_peers: int = 0
+    rnic: bool = True
+    parallel: int = 8
+    max_loss_percent: int = 34
+    health_interval: int = 0
+    counters: bool = True
+    must_pass: tuple | None = None
+    timeout: int = 120
+    deployed: tuple | None = None
+
+
+class DeviceReading:
+    """One device's reading and settling (see the module docstring)."""
+
+    def __init__(self, design, device, settings: Settings):
+        self.design, self.device, self.settings = design, device, settings
+        self.options = {'ping_peers': settings.ping_peers, 'max_loss_percent': settings.max_loss_percent}
+        ctx = checks.Context(design, {}, self.options)
+        self.model = ctx.model(device)
+        self.gatherer = gatherer_for(self.model)
+        self.probe = catalog.probe_duties(ctx, self.model)
+        plan = {'pings': catalog.ping_targets(ctx, self.model, settings.ping_peers), 'rnic': settings.rnic}
+        if self.gatherer.provides(anta_catalog.ANTA_KEY) and self.model['role'] in anta_catalog.SWITCHES:
+            plan['anta'] = anta_catalog.eapi_commands(ctx, self.model)  # the outputs ANTA's tests read, same connection
+        commands = self.gatherer.commands(self.model, plan)
+        self.state_commands = [(key, command) for key, command in commands if key != COUNTERS]
+        self.counter_commands = [(key, command) for key, command in commands if key == COUNTERS and settings.counters]
+        self.peers = {item['name']: item['peer'] for item in self.model.get('interfaces') or [] if item.get('peer')}
+        self.started_at, self.started = wall_clock(), time.monotonic()
+        self.deadline = self.started + settings.settle_timeout
+        self.attempt, self.same_since, self.fingerprint, self.outcome = 0, None, None, 'once'
+        self.raw, self.results, self.open, self.read_at, self.now = {}, [], [], None, self.started
+
+    def target(self, variables, connection=None) -> Target:
+        return Target(self.device, variables, connection, COMMAND_TIMEOUT, self.settings.parallel)
+
+    def after(self, raw):
+        """Take one reading of the state; None when the device is done (settled, stable, unreadable or out of time),
+        else the seconds to wait before reading again."""
+        settings = self.settings
+        self.attempt += 1
+        self.raw = raw
+        self.read_at, self.now = wall_clock(), time.monotonic()
+        ctx = checks.Context(self.design, {self.device: raw}, self.options)
+        self.results = checks.run(ctx, devices=[self.device], categories=('fabric',), local_only=True)
+        self.open = open_results(self.results, settings.must_pass, settings.deployed, frozenset(self.design.nodes),
+                                 self.peers)
+        wait = max(settings.settle_interval, 1)
+        if raw.get(UNREADABLE):
+            # read again until the time is up (a switch busy applying a push, a dropped session)
+            if self.now + settings.settle_interval > self.deadline:
+                self.outcome = 'unreadable'
+                return None
+            return wait
+        if not self.open:
+            self.outcome = 'settled'
+            return None
+        if fingerprint(self.open) != self.fingerprint:
+            self.fingerprint, self.same_since = fingerprint(self.open), self.now
+        if settings.settle_stable and self.attempt > 1 and self.now - self.same_since >= settings.settle_stable:
+            self.outcome = 'stable'  # failing the same way for settle_stable seconds: wrong, not converging
+            return None
+        if self.now + settings.settle_interval > self.deadline:
+            # at the deadline: still changing since the last read, or never judged stable (one read only)
+            self.outcome = 'once' if self.attempt == 1 else ('changing' if self.now - self.same_since < settings.settle_interval
+                                                            else 'stable')
+            return None
+        return wait
+
+    def wants_counters(self) -> bool:
+        return bool(self.counter_commands) and not self.raw.get(UNREADABLE)
+
+    def second_counters(self, first) -> bool:
+        """Whether the counters are read again (rates): a health interval is set and the device has something to
+        count (a server without RDMA NIC has not)."""
+        if self.settings.health_interval <= 0:
+            return False
+        try:
+            return not bool(self.gatherer.parse(COUNTERS, first).get('not_applicable'))
+        except StateError:
+            return True  # unreadable: read again anyway, the checks report the error
+
+    def add_counters(self, first, first_at, second=None, second_at=None):
+        self.raw[COUNTERS] = first
+        times = {COUNTERS: first_at}
+        if second_at is not None:
+            self.raw[COUNTERS + SECOND] = second
+            times[COUNTERS + SECOND] = second_at
+        self.raw[TIMES] = times
+
+    def result(self, mask) -> dict:
+        """What validate_gather returns for the device (`mask`: hides password hashes in the raw state)."""
+        counted = checks.summary(self.results)
+        now = self.now
+        return {
+            'changed': False, 'device': self.device, 'fabric': self.design.name, 'platform': self.gatherer.platform,
+            'state': mask(self.raw),  # running configurations carry the users' password hashes (shown at -v)
+            'attempts': self.attempt, 'seconds': round(time.monotonic() - self.started, 1),
+            'started_at': self.started_at, 'read_at': self.read_at, 'settled': self.outcome == 'settled',
+            'convergence': {'outcome': self.outcome, 'deadline': self.settings.settle_timeout, 'reads': self.attempt,
+                            'seconds': round(now - self.started, 1),
+                            'unchanged_for': round(now - self.same_since, 1) if self.same_since is not None else None},
+            'passed': sorted(result_key(item.to_dict()) for item in self.results if item.status == checks.PASS),
+            'open_checks': [item if isinstance(item, str) else result_key(item.to_dict()) for item in self.open],
+            'summary': counted['counts'],
+            'check_results': [item.to_dict() for item in self.results],
+            # This device's part in the data-plane marking probe the validate role runs next (send or capture).
+            'probe': self.probe,
+        }
+
+
+# -- a fleet reading --------------------------------------------------------------------------------------------------
+async def _read_once(reading, target, commands, step):
+    """{key: output} of one reading within the device's deadline; {UNREADABLE: why} when it cannot be read."""
+    try:
+        return await asyncio.wait_for(reading.gatherer.read_async(target, commands), reading.settings.timeout)
+    except asyncio.TimeoutError:
+        return {UNREADABLE: '%s: %s failed: no answer within %d s' % (reading.device, step, reading.settings.timeout)}
+    except ReadFailed:
+        raise
+    except TransportError as error:
+        return {UNREADABLE: str(error)}
+
+
+async def _connect(reading, target):
+    """(session, connection, None) or (None, None, why): the controller's own connection to the device, within its
+    deadline. ReadFailed (a setting this reader cannot take) goes to the caller."""
+    session = reading.gatherer.reader.session(target)
+    try:
+        connection = await asyncio.wait_for(session.__aenter__(), reading.settings.timeout)
+    except asyncio.TimeoutError:
+        return None, None, '%s: connecting failed: no answer within %d s' % (reading.device, reading.settings.timeout)
+    except ReadFailed:
+        raise
+    except TransportError as error:
+        return None, None, str(error)
+    return session, connection, None
+
+
+async def read_device(reading: DeviceReading, variables, mask):
+    """Read one device until it settles, then its counters, through one connection of the controller's own (made
+    again for the next reading when it could not be made or was lost)."""
+    target = reading.target(variables)
+    session = None
+    try:
+        while True:
+            if session is None:
+                session, connection, failure = await _connect(reading, target)
+                target = dataclasses.replace(target, connection=connection)
+            raw = {UNREADABLE: failure} if failure else await _read_once(reading, target, reading.state_commands,
+                                                                         'read state')
+            if UNREADABLE in raw and session is not None:
+                await _close(session)  # a lost or hung connection is not used again
+                session = None
+            wait = reading.after(raw)
+            if wait is None:
+                break
+            await asyncio.sleep(wait)
+        if reading.wants_counters():
+            first_at = time.time()
+            first = (await _read_once(reading, target, reading.counter_commands, 'read counters')).get(COUNTERS)
+            if reading.second_counters(first):
+                await asyncio.sleep(max(0.0, first_at + reading.settings.health_interval - time.time()))
+                second_at = time.time()
+                second = (await _read_once(reading, target, reading.counter_commands, 'read counters again')).get(COUNTERS)
+                reading.add_counters(first, first_at, second, second_at)
+            else:
+                reading.add_counters(first, first_at)
+    finally:
+        if session is not None:
+            await _close(session)
+    return reading.result(mask)
+
+
+async def _close(session):
+    try:
+        await asyncio.wait_for(session.__aexit__(None, None, None), 10)
+    except (asyncio.TimeoutError, OSError, TransportError):
+        pass
+
+
+async def read_fleet(design, devices, variables, settings: Settings, mask, concurrency=256):
+    """{'devices': {device: validate_gather's result}, 'per_host': {device: why}} for every device of `devices`, at
+    most `concurrency` devices in flight; `variables(device, reader)` gives a device's connection variables (those
+    its reader reads). A device whose reading needs what only Ansible's per-host path does (an Ansible module, a
+    connection the reader cannot make as Ansible would) is left out, under `per_host` with the reason."""
+    gate = asyncio.Semaphore(max(1, concurrency))
+    found, per_host = {}, {}
+
+    async def one(device):
+        async with gate:
+            reading = DeviceReading(design, device, settings)
+            try:
+                found[device] = await read_device(reading, variables(device, reading.gatherer.reader), mask)
+            except ReadFailed as error:
+                per_host[device] = error.message
+
+    await asyncio.gather(*(one(device) for device in devices))
+    return {'devices': found, 'per_host': per_host}
+
+
+__all__ = ['DeviceReading', 'Settings', 'read_device', 'read_fleet', 'fingerprint', 'open_results', 'named_devices',
+           'result_key', 'wall_clock', 'COMMAND_TIMEOUT']

@@ -1,0 +1,199 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet of doubles (tests/doubles/fleetd) at a size CI affords, and the fleet reading against it.
+
+The mixed fabric (2 EOS and 2 SONiC leaves, 2 NVUE spines, 4 GPU servers) runs as a fleet: one asyncio server
+process per kind, every device on its own loopback address, each booted from its rendered configuration. The
+fleet reading (checks/live.py read_fleet, the platforms' readers from the controller: asyncssh, ANTA's asynceapi)
+must read every healthy device and pass its own checks; a fault put on some devices must show on those devices
+only: a BGP session that never comes up, a switch that answers nothing, a switch that accepts the login and never
+answers (the reading's deadline ends it, naming the device), a server port down. Then playbooks/validate.yml with
+the fleet reader must blame exactly the faulted devices. The fleet stops by itself (ttl) and at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+from tests.doubles import faults
+from tests.doubles.fleet import load_design
+from tests.doubles.fleetd.launch import FleetD, plan
+from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
+from tests.unit.utils.paths import ROOT
+
+MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
+DEADLINE = 15  # seconds one reading of a device may take in these tests (a loaded CI machine)
+
+
+@pytest.fixture(scope='module')
+def fleet(tmp_path_factory):
+    base = tmp_path_factory.mktemp('fleetd')
+    design = load_design(MIXED)
+    started = time.monotonic()
+    with FleetD(MIXED, str(base / 'fleet'), ttl=900, design=design) as running:
+        up = time.monotonic() - started
+        inventory = base / 'inventory'
+        inventory.mkdir()
+        (inventory / 'mixed.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: %s\n' % MIXED)
+        hosts = yaml.safe_load((base / 'fleet' / 'inventory.yml').read_text())['all']['hosts']
+        yield {'fleet': running, 'design': design, 'base': base, 'inventory': inventory, 'hosts': hosts, 'up': up}
+    assert not running.running()
+
+
+def set_faults(fleet, **by_device):
+    """Put these knobs on these devices (every other device healthy, its sessions up at once)."""
+    for name in fleet['hosts']:
+        faults.write(fleet['fleet'].device_dir(name), convergence_s=0, **by_device.get(name, {}))
+
+
+def read_fleet(fleet, devices=None):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+    settings = live.Settings(timeout=DEADLINE, rnic=False, counters=True, health_interval=0)
+    hosts = fleet['hosts']
+
+    def variables(name, reader):
+        return {key: value for key, value in hosts[name].items() if key in reader.variables}
+    started = time.monotonic()
+    found = asyncio.run(live.read_fleet(fleet['design'], devices or sorted(hosts), variables, settings, lambda raw: raw))
+    return found, time.monotonic() - started
+
+
+def failing(result):
+    return sorted({(item['check'], item['status']) for item in result['check_results'] if item['status'] in ('fail', 'error')})
+
+
+def test_fleet_is_every_device_on_its_own_loopback_address(fleet):
+    kinds = {name: endpoint['kind'] for name, endpoint in fleet['fleet'].endpoints.items()}
+    assert kinds == {'leaf001': 'eos', 'leaf003': 'eos', 'leaf002': 'sonic', 'leaf004': 'sonic', 'spine001': 'nvue',
+                     'spine002': 'nvue', 'gpu0001': 'linux', 'gpu0002': 'linux', 'gpu0003': 'linux', 'gpu0004': 'linux'}
+    addresses = [endpoint['host'] for endpoint in fleet['fleet'].endpoints.values()]
+    assert len(set(addresses)) == len(addresses) and all(address.startswith('127.41.') for address in addresses)
+    assert len(fleet['fleet'].processes) == 4  # one server per kind, not one per device
+    assert fleet['up'] < 120
+    for name, host in fleet['hosts'].items():  # the inventory reaches the fleet, never the intent's management range
+        assert host['ansible_host'] == fleet['fleet'].endpoints[name]['host']
+    assert oct(os.stat(os.path.join(fleet['fleet'].state_dir, 'inventory.yml')).st_mode & 0o777) == '0o600'
+
+
+def test_healthy_fleet_read_at_once_every_device_passes_its_own_checks(fleet):
+    set_faults(fleet)
+    found, _seconds = read_fleet(fleet)
+    assert found['per_host'] == {}
+    assert sorted(found['devices']) == sorted(fleet['hosts'])
+    for name, result in found['devices'].items():
+        assert result['convergence']['outcome'] == 'settled', (name, failing(result), result['open_checks'])
+        assert result['summary']['pass'] > 0, name
+        assert '_error' not in result['state'], name
+    # the platforms' own shapes came back: EOS eAPI JSON (ANTA's commands too), SONiC COUNTERS_DB, NVUE JSON, iproute2
+    assert 'anta' in found['devices']['leaf001']['state']
+    assert found['devices']['leaf002']['state']['counters'][0]['rc'] == 0
+    assert found['devices']['gpu0001']['state']['interfaces']['rc'] == 0
+
+
+def test_faults_show_on_their_devices_only_and_a_frozen_switch_ends_at_its_deadline(fleet):
+    set_faults(fleet, leaf002={'bgp_stuck': ['*']}, spine002={'unreachable': True}, leaf003={'frozen': True},
+               gpu0003={'interfaces_down': ['eth1']})
+    try:
+        found, seconds = read_fleet(fleet)
+    finally:
+        set_faults(fleet)
+    devices = found['devices']
+    # the frozen switch: logins work, nothing answers; the reading's deadline ends it, naming the device and the step
+    assert devices['leaf003']['convergence']['outcome'] == 'unreadable'
+    assert devices['leaf003']['state']['_error'] == 'leaf003: read state failed: no answer within %d s' % DEADLINE
+    # it held nobody else: every device was in flight at once
+    assert seconds < DEADLINE + 30
+    # the switch that answers nothing: unreadable, with the reason, its name first
+    assert devices['spine002']['convergence']['outcome'] == 'unreadable'
+    assert devices['spine002']['state']['_error'].startswith('spine002: ')
+    # BGP never up on leaf002: its sessions fail, read fine otherwise
+    assert ('bgp_session', 'fail') in failing(devices['leaf002'])
+    assert '_error' not in devices['leaf002']['state']
+    # gpu0003's first rail down: its interface and pings fail
+    assert {('interface_state', 'fail'), ('reachability', 'fail'), ('jumbo_frames', 'fail')} <= set(failing(devices['gpu0003']))
+    for name in set(devices) - {'leaf002', 'leaf003', 'spine002', 'gpu0003'}:
+        # what the faults do to their neighbours (a session to spine002 is fine on leaf001: the double's BGP is
+        # configuration) is judged by the validate action; each healthy device read fine
+        assert '_error' not in devices[name]['state'], name
+
+
+def test_a_device_the_reader_cannot_reach_as_ansible_would_is_left_to_the_per_host_path(fleet):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+    hosts = dict(fleet['hosts'])
+    hosts['gpu0001'] = dict(hosts['gpu0001'], ansible_ssh_common_args='-o ProxyJump=bastion.example.net')
+    hosts['gpu0002'] = dict(hosts['gpu0002'], ansible_connection='community.docker.docker')
+
+    def variables(name, reader):
+        return {key: value for key, value in hosts[name].items() if key in reader.variables}
+    found = asyncio.run(live.read_fleet(fleet['design'], ['gpu0001', 'gpu0002', 'gpu0003'], variables,
+                                        live.Settings(timeout=DEADLINE, rnic=False), lambda raw: raw))
+    assert sorted(found['devices']) == ['gpu0003']
+    assert 'proxyjump' in found['per_host']['gpu0001']
+    assert 'community.docker.docker' in found['per_host']['gpu0002']
+    # and a reading that needs an Ansible module (the RDMA NIC facts) too
+    found = asyncio.run(live.read_fleet(fleet['design'], ['gpu0004'], variables,
+                                        live.Settings(timeout=DEADLINE, rnic=True), lambda raw: raw))
+    assert 'aifabric.fabric.rnic_facts' in found['per_host']['gpu0004']
+
+
+def test_a_changed_host_key_is_refused(fleet, tmp_path):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+    host = fleet['hosts']['spine001']
+    wrong = tmp_path / 'known_hosts'
+    text = (fleet['base'] / 'fleet' / 'known_hosts').read_text().splitlines()
+    mine = next(line for line in text if line.startswith('[%s]:%d ' % (host['ansible_host'], host['ansible_port'])))
+    other = next(line for line in text if not line.startswith('[%s]:' % host['ansible_host']))
+    wrong.write_text(mine.split(' ')[0] + ' ' + ' '.join(other.split(' ')[1:]) + '\n')
+
+    def variables(name, reader):
+        return dict({key: value for key, value in host.items() if key in reader.variables},
+                    aifabric_ssh_known_hosts=str(wrong))
+    set_faults(fleet)
+    found = asyncio.run(live.read_fleet(fleet['design'], ['spine001'], variables, live.Settings(timeout=DEADLINE),
+                                        lambda raw: raw))
+    error = found['devices']['spine001']['state']['_error']
+    assert error.startswith('spine001: SSH connection to %s:%d failed' % (host['ansible_host'], host['ansible_port']))
+    assert 'host key' in error.lower()
+
+
+def test_validate_playbook_with_the_fleet_reader_blames_the_faulted_devices(fleet):
+    set_faults(fleet, leaf004={'bgp_stuck': ['*']}, leaf003={'frozen': True})
+    out = fleet['base'] / 'report'
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    rnic_checks = sorted(name for name, check in checks.REGISTRY.items() if 'rnic' in (check.state or ()))
+    argv = ansible_cli('playbook') + [
+        '-i', str(fleet['inventory']), '-i', os.path.join(fleet['fleet'].state_dir, 'inventory.yml'),
+        os.path.join(ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps({
+            'validate_report_dir': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0,
+            'validate_rnic': False, 'validate_skip_checks': rnic_checks, 'validate_marking_probe': False})]
+    try:
+        result = subprocess.run(argv, cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=600,
+                                check=False)
+    finally:
+        set_faults(fleet)
+    assert result.returncode != 0, result.stdout[-3000:]
+    assert 'Read 10 of 10 devices from this controller' in result.stdout, result.stdout[-3000:]
+    report = json.loads((out / 'report.json').read_text())
+    blamed = set(report['summary'].get('blamed') or [])
+    assert {'leaf003', 'leaf004'} <= blamed, report['summary']
+    assert blamed <= {'leaf003', 'leaf004', 'gpu0003', 'gpu0004', 'spine001', 'spine002'}, blamed  # the faults and
+    # the far ends of leaf004's sessions at most
+    recap = result.stdout[result.stdout.index('PLAY RECAP'):]
+    for name in ('leaf003', 'leaf004'):
+        assert any(line.startswith(name) and 'failed=1' in line for line in recap.splitlines()), recap
+    assert not any(line.startswith('gpu0001') and 'failed=1' in line for line in recap.splitlines())
+
+
+def test_plan_covers_every_device_of_the_design(fleet):
+    entries = plan(fleet['design'])
+    assert sorted(entry['name'] for entry in entries) == sorted(fleet['design'].nodes)
+
