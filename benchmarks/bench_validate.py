@@ -36,6 +36,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402  pylint: disable=wrong-import-position
 
 TARGETS = {'wall_s': 30.0, 'peak_rss': _common.GIB, 'report_json': 20 * 10 ** 6}
+FLEET_TARGETS = {'wall_s': 300.0, 'peak_rss': _common.GIB}  # live validation of the 16k fabric (issue 41)
 GPU16K = {'switches': 1280, 'hosts': 2048}
 
 
@@ -113,12 +114,19 @@ def _playbook(inventories, extra, cwd, forks=None, limit=None):
         argv += ['--forks', str(forks)]
     if limit:
         argv += ['--limit', limit]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, check=False, timeout=7200)
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return proc, wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), after.ru_maxrss * 1024
+    # A wrapper process of its own runs it, so that CPU and peak RSS are those of ansible-playbook and its workers
+    # only (this process also reaps the fleet's servers).
+    wrapper = ('import json, resource, subprocess, sys, time\n'
+               'started = time.perf_counter()\n'
+               'code = subprocess.call(sys.argv[1:])\n'
+               'usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
+               'sys.stderr.write("\\nBENCH-USAGE " + json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime '
+               '+ usage.ru_stime, "rss": usage.ru_maxrss * 1024}) + "\\n")\n'
+               'sys.exit(code)\n')
+    proc = subprocess.run([sys.executable, '-c', wrapper] + argv, cwd=cwd, env=env, capture_output=True, text=True,
+                          check=False, timeout=7200)
+    usage = json.loads(proc.stderr.rsplit('BENCH-USAGE ', 1)[1])
+    return proc, usage['wall'], usage['cpu'], usage['rss']
 
 
 def run_playbook(inventory, quiet):
@@ -195,6 +203,102 @@ def run_doubles(servers, forks, quiet):
     return result
 
 
+# --------------------------------------------------------------------------- gathered, on the fleet of doubles
+def fleet_intent(servers):
+    """The 16k benchmark fabric's shape with every NOS the fleet serves: EOS and SONiC leaves (every other leaf
+    SONiC), NVUE spines, SONiC super-spines; `servers` GPU servers (2,048: 3,328 devices)."""
+    sys.path.insert(0, _common.ROOT)
+    _common.import_path()
+    from tests.doubles.fleet import load_design  # pylint: disable=import-outside-toplevel
+    intent = _common.gpu16k_intent('sonic', servers)
+    intent['topology']['platform'] = {'leaf': 'eos', 'spine': 'nvue', 'super_spine': 'sonic'}
+    work = _common.scratch('aifabric-bench-fleet-intent-')
+    path = os.path.join(work, 'intent.yml')
+    with open(path, 'w', encoding='utf-8') as handle:
+        yaml.safe_dump(intent, handle, sort_keys=False)
+    leaves = sorted(name for name, node in load_design(path).nodes.items() if node.role == 'leaf')
+    intent['topology']['devices'] = {name: {'platform': 'sonic'} for name in leaves[1::2]}
+    return intent
+
+
+def rnic_checks():
+    """The checks that read the RDMA NIC facts (rnic_facts is an Ansible module: the per-host path)."""
+    _common.import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks  # pylint: disable=import-outside-toplevel
+    return sorted(name for name, check in checks.REGISTRY.items() if 'rnic' in (check.state or ()))
+
+
+def _process_cpu(pids):
+    total = 0.0
+    for pid in pids:
+        try:
+            with open('/proc/%d/stat' % pid, encoding='utf-8') as handle:
+                fields = handle.read().rsplit(')', 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+        except OSError:
+            continue
+    return total
+
+
+def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
+    """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server."""
+    sys.path.insert(0, _common.ROOT)
+    _common.import_path()
+    from tests.doubles import faults  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
+    work = keep or _common.scratch('aifabric-bench-fleet-')
+    inventory = os.path.join(work, 'inventory')
+    os.makedirs(inventory, exist_ok=True)
+    with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
+        yaml.safe_dump(fleet_intent(servers), handle, sort_keys=False)
+    with open(os.path.join(inventory, 'fabric.yml'), 'w', encoding='utf-8') as handle:
+        handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
+    started = time.perf_counter()
+    fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
+    fleet.start(timeout=3600)
+    try:
+        up = time.perf_counter() - started
+        for name in fleet.endpoints:
+            faults.write(fleet.device_dir(name), convergence_s=0)  # a converged fabric: every device settles at once
+        pids = [process.pid for process in fleet.processes.values()]
+        report_dir = os.path.join(work, 'report-%s' % reader)
+        _common.settle()
+        load_before = os.getloadavg()
+        doubles_before = _process_cpu(pids)
+        proc, wall, cpu, peak = _playbook(
+            [inventory, os.path.join(fleet.state_dir, 'inventory.yml')],
+            {'validate_report_dir': report_dir, 'validate_reader': reader, 'validate_fleet_concurrency': concurrency,
+             'validate_rnic': False, 'validate_skip_checks': rnic_checks(), 'validate_marking_probe': False,
+             'validate_ping_peers': ping_peers, 'validate_fail': False}, work, forks=20)
+        doubles_cpu = _process_cpu(pids) - doubles_before
+        load_after = os.getloadavg()
+    finally:
+        fleet.stop()
+    if proc.returncode != 0:
+        raise RuntimeError('validate.yml on the fleet failed: %s' % proc.stdout[-3000:])
+    with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
+        built = json.load(handle)
+    read = re.search(r'Read (\d+) of (\d+) devices from this controller in ([\d.]+) s \(([\d.]+) CPU-s\)', proc.stdout)
+    devices = len(fleet.endpoints)
+    result = {'servers': servers, 'devices': devices, 'reader': reader, 'concurrency': concurrency,
+              'fleet_up_s': up, 'wall': wall, 'cpu': cpu, 'peak_rss_children': peak, 'doubles_cpu': doubles_cpu,
+              'load_before': load_before, 'load_after': load_after, 'judging_s': built['meta'].get('judging_seconds'),
+              'fleet_read': {'read': int(read.group(1)), 'devices': int(read.group(2)), 'seconds': float(read.group(3)),
+                             'cpu': float(read.group(4))} if read else None,
+              'summary': {key: built['summary'].get(key) for key in ('verdict', 'checks_run', 'passed', 'failed',
+                                                                      'errors', 'not_applicable', 'causes', 'results')},
+              'cpu_per_device': cpu / devices, 'wall_per_device': wall / devices,
+              'lines': len(proc.stdout.splitlines())}
+    if not quiet:
+        print('  fleet %d devices (%d servers), reader %s: %.1f s wall, %.1f CPU-s controller (%.1f ms per device), '
+              '%.1f CPU-s doubles, peak RSS %d MiB; fleet reading %s; judging %.1f s; verdict %s, %d checks; load '
+              '%.1f -> %.1f; fleet up in %.0f s' % (
+                  devices, servers, reader, wall, cpu, 1000 * cpu / devices, doubles_cpu, peak // 2 ** 20,
+                  '%(seconds).1f s / %(cpu).1f CPU-s' % result['fleet_read'] if read else '-', result['judging_s'] or 0,
+                  result['summary']['verdict'], result['summary']['checks_run'] or 0, load_before[0], load_after[0], up))
+    return result
+
+
 def report(data) -> str:
     lines = []
     design = data.get('design')
@@ -217,10 +321,18 @@ def report(data) -> str:
                          doubles['switches'], doubles['wall'], doubles['cpu'], doubles['per_device_wall_x_forks'],
                          doubles['per_device_cpu'], doubles['gpu16k_estimate']['wall_s'], doubles['forks'],
                          doubles['gpu16k_estimate']['cpu_s']))
+    for item in data.get('fleet') or []:
+        lines.append('fleet %d devices, reader %s: %.1f s wall, %.1f CPU-s controller (%.1f ms/device), %.1f CPU-s doubles, '
+                     'peak RSS %d MiB, verdict %s; targets <= %d s and <= 1 GiB (3,328 devices): %s' % (
+                         item['devices'], item['reader'], item['wall'], item['cpu'], 1000 * item['cpu_per_device'],
+                         item['doubles_cpu'], item['peak_rss_children'] // 2 ** 20, item['summary']['verdict'],
+                         FLEET_TARGETS['wall_s'], 'PASS' if item['wall'] <= FLEET_TARGETS['wall_s'] and
+                         item['peak_rss_children'] <= FLEET_TARGETS['peak_rss'] else 'FAIL'))
     return '\n'.join(lines)
 
 
-def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False):
+def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False,
+        fleet_servers=(2048,), readers=('fleet',), concurrency=256):
     sys.path.insert(0, _common.BENCH_DIR)
     import bench_playbook  # pylint: disable=import-outside-toplevel
     data = {'machine': _common.machine(), 'targets': TARGETS}
@@ -232,6 +344,8 @@ def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles
             data['playbook'] = run_playbook(inventory, quiet)
         if 'doubles' in parts:
             data['doubles'] = run_doubles(doubles_servers, forks, quiet)
+        if 'fleet' in parts:
+            data['fleet'] = [run_fleet(size, reader, concurrency, quiet) for size in fleet_servers for reader in readers]
     finally:
         _common.remove_scratch()
     data['machine_after'] = _common.machine()
@@ -245,13 +359,18 @@ def main(argv=None):
     parser.add_argument('--servers', type=int, default=2048, help='GPU servers of the design-only fabric (8 GPUs each)')
     parser.add_argument('--doubles-servers', type=int, default=16, help='GPU servers of the doubles fabric')
     parser.add_argument('--forks', type=int, default=20)
+    parser.add_argument('--fleet-servers', default='2048', help='GPU servers of each fleet fabric (comma-separated)')
+    parser.add_argument('--readers', default='fleet', help='fleet,per_host (per_host needs the single doubles)')
+    parser.add_argument('--concurrency', type=int, default=256, help='devices a fleet reading keeps in flight')
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--intent', help=argparse.SUPPRESS)
     parser.add_argument('--out', help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         return child(args)
-    data = run(tuple(args.parts.split(',')), args.repeat, args.servers, args.doubles_servers, args.forks)
+    data = run(tuple(args.parts.split(',')), args.repeat, args.servers, args.doubles_servers, args.forks,
+               fleet_servers=tuple(int(item) for item in args.fleet_servers.split(',')),
+               readers=tuple(args.readers.split(',')), concurrency=args.concurrency)
     print(report(data))
     print('Results: %s' % _common.save_result('validate.json', data))
     return 0 if data.get('design', {}).get('pass', True) else 1
