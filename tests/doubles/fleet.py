@@ -60,6 +60,7 @@ def plan(design):
     models = {name: design.device(name) for name in switches}
     vteps = {name: model['evpn']['vtep_ip'] for name, model in models.items() if model.get('evpn')}
     vnis = {name: {item['vni'] for item in model['evpn'].get('vlans', [])} for name, model in models.items() if model.get('evpn')}
+    vrfs = {name: {vrf['name'] for vrf in model['evpn'].get('vrfs') or []} for name, model in models.items() if model.get('evpn')}
     entries = []
     for name in switches:
         model = models[name]
@@ -69,6 +70,9 @@ def plan(design):
             # who floods for which VNI: only the VTEPs that carry it (EVPN type-3 routes follow the VNIs)
             'remote_vteps_by_vni': {str(vni): sorted(vteps[other] for other in vteps if other != name and vni in vnis[other])
                                     for vni in vnis.get(name, ())},
+            # the other VTEPs of each tenant VRF (routes of its L3VNI: a tunnel to each, EOS `show vxlan vtep`)
+            'remote_vteps_by_vrf': {vrf: sorted(vteps[other] for other in vteps if other != name and vrf in vrfs[other])
+                                    for vrf in sorted(vrfs.get(name, ()))},
             'vtep_ip': vteps.get(name),
             # the BGP speaker behind each port (the design's neighbour): a session comes up only with it
             'bgp_peers': {item['interface']: {'ip': item.get('ip'), 'asn': item['remote_asn']}

@@ -7,6 +7,7 @@ Only interfaces present in the running config (plus Management1) are listed, to 
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import re
 import time
@@ -185,9 +186,15 @@ def _interface_for(address, all_facts):
     except ValueError:
         return None
     for name, facts in all_facts.items():
-        if facts['ipv4'] and ip in ipaddress.ip_interface(facts['ipv4']).network:
+        if facts['ipv4'] and ip in _network(facts['ipv4']):
             return name
     return None
+
+
+@functools.lru_cache(maxsize=65536)
+def _network(interface):
+    """The subnet of an interface address (`10.0.0.1/31`): parsed once per address, not once per peer and reading."""
+    return ipaddress.ip_interface(interface).network
 
 
 # -- show commands ----------------------------------------------------------------------------------------

@@ -34,23 +34,31 @@ VENDOR_COMMANDS = {
 
 
 class RequestCache:
-    """Values computed once per exec request: a real switch's `sonic-db-cli` reads redis, the double rebuilds every
-    database from the device's files on each call; a reading's loop calls it once per port. Within one request the
-    fleet builds them once (the request takes milliseconds: the counters are those of one moment either way)."""
+    """Values computed once per exec request. A single double's command is a process of its own that reads the
+    device's files and derives its state on every call; a reading's loop calls one per port (SONiC's `sonic-db-cli`
+    reads redis on a real switch, NVUE's `nv show` its daemon). Within one request the fleet reads each file and
+    derives each view once (the request takes milliseconds: what it shows is the state of one moment either way); a
+    file written during the request is read again."""
 
     def __init__(self):
         self.values = None
 
-    def wrap(self, function):
-        def cached(directory, faults):
+    def wrap(self, function, key):
+        """`function` memoised within a request on key(*args)."""
+        def cached(*args, **kwargs):
             if self.values is None:
-                return function(directory, faults)
-            key = (function.__name__, directory)
-            if key not in self.values:
-                self.values[key] = function(directory, faults)
-            return self.values[key]
+                return function(*args, **kwargs)
+            index = (function.__qualname__, key(*args))
+            if index not in self.values:
+                self.values[index] = function(*args, **kwargs)
+            return self.values[index]
         cached.__wrapped__ = function
         return cached
+
+    def forget(self, path):
+        if self.values:
+            for index in [index for index in self.values if index[1] == path]:
+                del self.values[index]
 
     @contextlib.contextmanager
     def request(self):
@@ -65,10 +73,23 @@ CACHE = RequestCache()
 
 
 def install_request_cache():
-    """Route the SONiC double's database builder through the per-request cache (in the fleet's process only)."""
-    from tests.doubles.ssh import sonic  # pylint: disable=import-outside-toplevel
-    if not hasattr(sonic.databases, '__wrapped__'):
-        sonic.databases = CACHE.wrap(sonic.databases)
+    """Route the single doubles' file reads and their costliest derived views through the per-request cache (in the
+    fleet's server processes only): state.read_json per file, SONiC's databases per device, NVUE's interface view
+    per device and configuration tree."""
+    # pylint: disable=import-outside-toplevel
+    from tests.doubles.ssh import nvue, sonic
+    from tests.doubles.ssh import state as ssh_state
+    if hasattr(ssh_state.read_json, '__wrapped__'):
+        return
+    write_json = ssh_state.write_json
+
+    def written(file_path, *args, **kwargs):
+        CACHE.forget(file_path)
+        return write_json(file_path, *args, **kwargs)
+    ssh_state.write_json = written
+    ssh_state.read_json = CACHE.wrap(ssh_state.read_json, lambda file_path, default=None: file_path)
+    sonic.databases = CACHE.wrap(sonic.databases, lambda directory, faults: directory)
+    nvue._interfaces = CACHE.wrap(nvue._interfaces, lambda directory, faults, tree: (directory, id(tree)))  # pylint: disable=protected-access
 
 
 class Device:

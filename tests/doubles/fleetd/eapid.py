@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -24,7 +25,9 @@ import sys
 import tempfile
 import time
 
+from tests.doubles.eos import show
 from tests.doubles.eos.device import DEFAULT_PORTS, EosDevice
+from tests.doubles.fleetd.devices import CACHE
 from tests.doubles.eos.server import command_api, self_signed_certificate
 
 REASONS = {200: 'OK', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 400: 'Bad Request',
@@ -42,6 +45,19 @@ def boot(item, username, password):
     extra = {key: item[key] for key in ('version', 'management') if item.get(key)}
     return EosDevice(item['name'], username, password, state_dir=item['directory'], world=item.get('world') or {},
                      ports=sorted(set(DEFAULT_PORTS) | set(item.get('ports') or ())), initial_config=initial, **extra)
+
+
+def read_only_cache(body):
+    """The interfaces of the running configuration derived once for a request of show commands only (each show command
+    of the EOS double derives them anew: a reading sends sixteen); a request that configures derives them as it goes."""
+    try:
+        commands = (json.loads(body).get('params') or {}).get('cmds') or []
+    except (ValueError, AttributeError):
+        return contextlib.nullcontext()
+    words = [item.get('cmd') if isinstance(item, dict) else item for item in commands]
+    if all(isinstance(word, str) and (word == 'enable' or word.startswith('show ')) for word in words):
+        return CACHE.request()
+    return contextlib.nullcontext()
 
 
 def connection_handler(device):
@@ -69,7 +85,8 @@ def connection_handler(device):
                 if device.faults.get('frozen'):
                     await reader.read()  # never answers: the reader's deadline ends it
                     return
-                answer = command_api(device, method, path, headers.get('authorization', ''), body)
+                with read_only_cache(body):
+                    answer = command_api(device, method, path, headers.get('authorization', ''), body)
                 if answer is None:
                     return  # unreachable: closed without an answer
                 status, text, content_type = answer
@@ -91,6 +108,9 @@ def connection_handler(device):
 
 
 async def serve(spec, spec_path):
+    if not hasattr(show.interfaces, '__wrapped__'):
+        cached = CACHE.wrap(show.interfaces, id)
+        show.interfaces = lambda config: dict(cached(config))  # a caller adds Management1 to its copy
     certificates = tempfile.mkdtemp(prefix='fleet-eapi-', dir=os.path.dirname(spec_path))
     cert, key = self_signed_certificate(certificates, 'eos-fleet-double')
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -17,6 +17,9 @@ else.
 
 from __future__ import annotations
 
+import base64
+import functools
+import os
 import re
 
 OPERATORS = ('&&', '||', ';;', '>>', '<<', '2>&1', '>&', ';', '|', '&', '(', ')', '<', '>', '\n')
@@ -70,7 +73,7 @@ def _scan_dollar(text, index, quoted, parts):
         if end < 0:
             raise Unsupported('unterminated ${')
         name = text[index + 2:end]
-        if not (NAME.match(name) or name == '?'):
+        if not (NAME.match(name) or name in ('?', '@', '#') or name.isdigit()):
             raise Unsupported('${%s} (parameter operators)' % name)
         parts.append(('var', name, quoted))
         return end + 1
@@ -78,7 +81,10 @@ def _scan_dollar(text, index, quoted, parts):
     if match:
         parts.append(('var', match.group(0), quoted))
         return index + 1 + match.end(0)
-    if rest[:1] in ('#', '@', '*', '$', '!', '-') or rest[:1].isdigit():
+    if rest[:1].isdigit() or rest[:1] in ('@', '#'):
+        parts.append(('var', rest[:1], quoted))
+        return index + 2
+    if rest[:1] in ('*', '$', '!', '-'):
         raise Unsupported('$%s' % rest[:1])
     parts.append(('lit', '$', quoted))
     return index + 1
@@ -209,9 +215,7 @@ class Parser:
         self.skip_newlines()
         while self.peek() is not None and not self.keyword(*terminators) and not self.op(')'):
             items.append(self.and_or())
-            if self.op('&'):
-                raise Unsupported('& (background jobs)')
-            if self.op(';', '\n'):
+            if self.op(';', '\n', '&'):  # a background job runs to its end first: the double's commands end at once
                 self.take()
                 self.skip_newlines()
             else:
@@ -298,8 +302,11 @@ class Parser:
                     self.take()
                     assignments.append((match.group(1), _strip_prefix(token[1], len(match.group(0)))))
                     continue
-                if words and self.tokens[self.index + 1:self.index + 2] == [('op', '(')] and not assignments:
-                    raise Unsupported('functions')
+                if not words and not assignments and NAME.match(token[2]) and \
+                        self.tokens[self.index + 1:self.index + 3] == [('op', '('), ('op', ')')]:
+                    self.index += 3
+                    self.skip_newlines()
+                    return ('function', token[2], self.command())
                 words.append(self.take()[1])
             elif token[1] in ('<', '>', '>>', '2>', '1>', '2>&1'):
                 redirects.append(self.redirect())
@@ -339,14 +346,23 @@ def _strip_prefix(parts, length):
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def parse(text):
+    """The syntax tree of `text` (a reading sends the same requests to every device: parsed once)."""
     return Parser(tokenize(text)).program()
 
 
 # -- evaluation -------------------------------------------------------------------------------------------------------
+SHELLS = ('sh', 'bash', '/bin/sh', '/bin/bash', '/usr/bin/sh', '/usr/bin/bash')
+STDIN_READERS = ('cat', 'base64')
+
+
 class Shell:
     """Runs requests against one device's commands: `commands(argv, stdin) -> (rc, stdout, stderr)` for every name that
-    is not a builtin (rc 127 and `<name>: command not found` for a name the device does not have)."""
+    is not a builtin (rc 127 and `<name>: command not found` for a name the device does not have).
+
+    Files: a request may write only inside a directory it made with `mktemp -d` (what a reading's batch script does);
+    those live in memory for the request. Reading any other file is the device's (`cat /etc/nccl.conf`)."""
 
     def __init__(self, commands, variables=None):
         self.commands = commands
@@ -354,37 +370,79 @@ class Shell:
         self.status = 0
         self.depth = 0
         self.last_substitution = None
+        self.positional = []
+        self.functions = {}
+        self.files, self.directories, self.traps = {}, set(), []
+        self.temporaries = 0
+
+    def needs_stdin(self, text):
+        """Whether the request reads its standard input (a shell without -c reads its script there; cat and base64
+        without a file): only then does the server wait for the client's end of input."""
+        try:
+            tree = parse(text)
+        except Unsupported:
+            return False
+        return _reads_stdin(tree)
 
     def run(self, text, stdin=''):
         """(rc, stdout, stderr) of the request `text`, as `sh -c text`."""
+        top = self.depth == 0
+        if top:
+            self.files, self.directories, self.traps, self.functions = {}, set(), [], {}
+            self.variables, self.positional, self.status = {}, [], 0
         self.depth += 1
+        out, err = [], []
         try:
             if self.depth > MAX_DEPTH:
                 raise Unsupported('nesting deeper than %d' % MAX_DEPTH)
             tree = parse(text)
-            out, err = [], []
             try:
                 self.status = self.evaluate(tree, stdin, out, err)
             except Exit as stop:
                 self.status = stop.code
+            if top:
+                for trap in self.traps:  # trap '...' EXIT
+                    try:
+                        self.evaluate(parse(trap), '', out, err)
+                    except Exit:
+                        pass
             return self.status, ''.join(out), ''.join(err)
         except Unsupported as error:
             self.status = 2
-            return 2, '', 'sh: %s: not supported by the fleet double\n' % error
+            return 2, ''.join(out), ''.join(err) + 'sh: %s: not supported by the fleet double\n' % error
         finally:
             self.depth -= 1
 
     # words
+    def value(self, name):
+        if name == '?':
+            return str(self.status)
+        if name == '#':
+            return str(len(self.positional))
+        if name.isdigit():
+            index = int(name)
+            return self.positional[index - 1] if 0 < index <= len(self.positional) else ''
+        return self.variables.get(name, '')
+
     def expand(self, parts):
-        """Fields of one word: quoted parts stay whole, unquoted expansions split at blanks."""
+        """Fields of one word: quoted parts stay whole ("$@": one field per parameter), unquoted expansions split at
+        blanks."""
         fields, current, have = [], [], False
         for kind, value, quoted in parts:
             if kind == 'lit':
                 current.append(value)
                 have = have or quoted or bool(value)
                 continue
-            text = self.variables.get(value, '') if kind == 'var' and value != '?' else \
-                str(self.status) if kind == 'var' else self.substitute(value)
+            if kind == 'var' and value == '@' and quoted:
+                for index, parameter in enumerate(self.positional):
+                    if index:
+                        fields.append(''.join(current))
+                        current = []
+                    current.append(parameter)
+                    have = True
+                continue
+            text = (' '.join(self.positional) if value == '@' else self.value(value)) if kind == 'var' else \
+                self.substitute(value)
             if quoted:
                 current.append(text)
                 have = True
@@ -410,9 +468,19 @@ class Shell:
 
     def substitute(self, source):
         saved = self.status
-        rc, out, _err = self.run(source)
+        self.depth += 1
+        out, err = [], []
+        try:
+            if self.depth > MAX_DEPTH:
+                raise Unsupported('nesting deeper than %d' % MAX_DEPTH)
+            try:
+                rc = self.evaluate(parse(source), '', out, err)
+            except Exit as stop:
+                rc = stop.code
+        finally:
+            self.depth -= 1
         self.status, self.last_substitution = saved, rc  # an assignment's status is its last substitution's
-        return out.rstrip('\n')
+        return ''.join(out).rstrip('\n')
 
     def words(self, words):
         return [field for word in words for field in self.expand(word)]
@@ -458,31 +526,52 @@ class Shell:
                 if self.evaluate(condition, stdin, [], err) == 0:
                     return self.evaluate(body, stdin, out, err)
             return self.evaluate(node[2], stdin, out, err) if node[2] else 0
+        if kind == 'function':
+            self.functions[node[1]] = node[2]
+            return 0
         if kind == 'redirect':
             return self.with_redirects(node[2], stdin, out, err, lambda i, o, e: self.evaluate(node[1], i, o, e))
         return self.simple(node, stdin, out, err)
 
     def with_redirects(self, redirects, stdin, out, err, body):
-        target_out, target_err = out, err
+        target_out, target_err, written = out, err, []
         for operator, word in redirects:
             if operator == '2>&1':
                 target_err = target_out
                 continue
             fields = self.expand(word)
-            if fields != ['/dev/null']:
-                raise Unsupported('redirection to or from %s (only /dev/null)' % ' '.join(fields))
+            if len(fields) != 1:
+                err.append('sh: 1: ambiguous redirect\n')
+                return 2
+            path = fields[0]
             if operator == '<':
-                stdin = ''
-            elif operator in ('2>',):
-                target_err = []
+                if path == '/dev/null':
+                    stdin = ''
+                elif path in self.files:
+                    stdin = self.files[path]
+                else:
+                    err.append('sh: 1: cannot open %s: No such file\n' % path)
+                    return 2
+                continue
+            buffer = []
+            if path != '/dev/null':
+                if os.path.dirname(path) not in self.directories:
+                    err.append('sh: 1: cannot create %s: Read-only file system\n' % path)
+                    return 2
+                written.append((path, buffer, operator == '>>'))
+            if operator == '2>':
+                target_err = buffer
             else:
-                target_out = []
-        return body(stdin, target_out, target_err)
+                target_out = buffer
+        status = body(stdin, target_out, target_err)
+        for path, buffer, append in written:
+            self.files[path] = (self.files.get(path, '') if append else '') + ''.join(buffer)
+        return status
 
     def simple(self, node, stdin, out, err):
         _kind, assignments, words, redirects = node
-        argv = self.words(words)
         self.last_substitution = None
+        argv = self.words(words)
         values = [(name, ''.join(self.expand(value)) if value else '') for name, value in assignments]
         if not argv:
             for name, value in values:
@@ -492,20 +581,57 @@ class Shell:
 
     def call(self, argv, stdin, out, err):
         name = argv[0]
+        if name in self.functions:
+            saved, self.positional = self.positional, argv[1:]
+            try:
+                return self.evaluate(self.functions[name], stdin, out, err)
+            finally:
+                self.positional = saved
         builtin = BUILTINS.get(name)
         if builtin:
             return builtin(self, argv, stdin, out, err)
-        if name in ('sh', 'bash', '/bin/sh', '/bin/bash'):
+        if name in SHELLS:
             if len(argv) >= 3 and argv[1] == '-c':
-                rc, text, error = self.run(argv[2], stdin)
-                out.append(text)
-                err.append(error)
-                return rc
-            raise Unsupported('%s without -c' % name)
+                script = argv[2]
+            elif len(argv) == 1 or argv[1:] == ['-s']:
+                script = stdin  # the script on standard input (Ansible pipelining, a reading's batch)
+            else:
+                raise Unsupported('%s %s' % (name, ' '.join(argv[1:2])))
+            saved = (self.variables, self.positional, self.functions)
+            self.variables, self.positional, self.functions = {}, [], {}
+            self.depth += 1
+            try:
+                if self.depth > MAX_DEPTH:
+                    raise Unsupported('nesting deeper than %d' % MAX_DEPTH)
+                try:
+                    return self.evaluate(parse(script), '' if script is stdin else stdin, out, err)
+                except Exit as stop:
+                    return stop.code
+            finally:
+                self.depth -= 1
+                self.variables, self.positional, self.functions = saved
         rc, text, error = self.commands(argv, stdin)
         out.append(text)
         err.append(error)
         return rc
+
+
+def _reads_stdin(node):
+    if isinstance(node, tuple) and node and node[0] == 'simple':
+        words = [''.join(value for kind, value, _q in word if kind == 'lit') for word in node[2]]
+        if words and words[0] in SHELLS and (len(words) == 1 or words[1] == '-s'):
+            return True
+        if words and words[0] in SHELLS and len(words) >= 3 and words[1] == '-c':
+            try:
+                return _reads_stdin(parse(words[2]))
+            except Unsupported:
+                return False
+        if words and words[0] in STDIN_READERS and len(words) == 1 and not node[3]:
+            return True
+        return False
+    if isinstance(node, (tuple, list)):
+        return any(_reads_stdin(item) for item in node if isinstance(item, (tuple, list)))
+    return False
 
 
 def _echo(_shell, argv, _stdin, out, _err):
@@ -560,6 +686,9 @@ def _cat(shell, argv, stdin, out, err):
     if len(argv) == 1 or argv[1:] == ['-']:
         out.append(stdin)
         return 0
+    if all(path in shell.files for path in argv[1:]):
+        out.append(''.join(shell.files[path] for path in argv[1:]))
+        return 0
     rc, text, error = shell.commands(argv, stdin)  # files are the device's
     out.append(text)
     err.append(error)
@@ -570,7 +699,93 @@ def _exit(shell, argv, _stdin, _out, _err):
     raise Exit(int(argv[1]) if len(argv) > 1 else shell.status)
 
 
+def _shift(shell, argv, _stdin, _out, err):
+    count = int(argv[1]) if len(argv) > 1 else 1
+    if count > len(shell.positional):
+        err.append('sh: 1: shift: can\'t shift that many\n')
+        return 2
+    shell.positional = shell.positional[count:]
+    return 0
+
+
+def _mktemp(shell, argv, _stdin, out, err):
+    """coreutils mktemp [-d]: a name under /tmp (the request's own, in memory)."""
+    if [word for word in argv[1:] if word != '-d']:
+        raise Unsupported('mktemp %s' % ' '.join(argv[1:]))
+    shell.temporaries += 1
+    path = '/tmp/tmp.fleet%06d' % shell.temporaries
+    if '-d' in argv:
+        shell.directories.add(path)
+    elif '/tmp' in shell.directories:
+        shell.files[path] = ''
+    else:
+        err.append('mktemp: failed to create file via template \'/tmp/tmp.XXXXXXXXXX\': Read-only file system\n')
+        return 1
+    out.append(path + '\n')
+    return 0
+
+
+def _rm(shell, argv, _stdin, _out, _err):
+    for path in [word for word in argv[1:] if not word.startswith('-')]:
+        shell.directories.discard(path)
+        for name in [name for name in shell.files if name == path or name.startswith(path.rstrip('/') + '/')]:
+            del shell.files[name]
+    return 0
+
+
+def _seq(_shell, argv, _stdin, out, err):
+    try:
+        numbers = [int(word) for word in argv[1:]]
+    except ValueError:
+        err.append('seq: invalid argument\n')
+        return 1
+    first, step, last = (1, 1, numbers[0]) if len(numbers) == 1 else (numbers[0], 1, numbers[1]) if len(numbers) == 2 \
+        else tuple(numbers[:3])
+    out.append(''.join('%d\n' % value for value in range(first, last + (1 if step > 0 else -1), step)))
+    return 0
+
+
+def _base64(shell, argv, stdin, out, err):
+    """coreutils base64: encode, lines of 76 characters."""
+    files = [word for word in argv[1:] if not word.startswith('-')]
+    if [word for word in argv[1:] if word.startswith('-')]:
+        raise Unsupported('base64 %s' % ' '.join(argv[1:]))
+    if files and files[0] not in shell.files:
+        err.append('base64: %s: No such file or directory\n' % files[0])
+        return 1
+    data = base64.b64encode((shell.files[files[0]] if files else stdin).encode('utf-8', 'surrogateescape')).decode()
+    out.append(''.join(data[index:index + 76] + '\n' for index in range(0, len(data), 76)))
+    return 0
+
+
+def _timeout(shell, argv, stdin, out, err):
+    """coreutils timeout [-k DURATION] [-s SIGNAL] DURATION COMMAND...: the double's commands end at once."""
+    words = argv[1:]
+    while words and words[0].startswith('-'):
+        words = words[2:] if words[0] in ('-k', '-s', '--kill-after', '--signal') else words[1:]
+    if len(words) < 2:
+        err.append('timeout: missing operand\n')
+        return 125
+    return shell.call(words[1:], stdin, out, err)
+
+
+def _sleep(_shell, argv, _stdin, _out, _err):
+    """`sleep 0` (Ansible ends a command with `&& sleep 0`); waiting longer would hold every device of the process."""
+    if argv[1:] != ['0']:
+        raise Unsupported('sleep %s' % ' '.join(argv[1:]))
+    return 0
+
+
+def _trap(shell, argv, _stdin, _out, _err):
+    if argv[2:] != ['EXIT'] and argv[2:] != ['0']:
+        raise Unsupported('trap on %s' % ' '.join(argv[2:]))
+    shell.traps.append(argv[1])
+    return 0
+
+
 BUILTINS = {'echo': _echo, 'printf': _printf, 'true': lambda *_a: 0, ':': lambda *_a: 0, 'false': lambda *_a: 1,
-            'test': _test, '[': _test, 'cat': _cat, 'exit': _exit}
+            'test': _test, '[': _test, 'cat': _cat, 'exit': _exit, 'shift': _shift, 'wait': lambda *_a: 0,
+            'mktemp': _mktemp, 'rm': _rm, 'seq': _seq, 'base64': _base64, 'timeout': _timeout, 'trap': _trap,
+            'sleep': _sleep}
 
 __all__ = ['Shell', 'Unsupported', 'parse', 'tokenize']

@@ -35,6 +35,7 @@ from tests.doubles.fleetd.boot import boot
 from tests.doubles.fleetd.devices import Directory, LinuxDevice, VendorDevice, install_request_cache
 
 MAX_SESSIONS = 10
+STDIN_TIMEOUT = 60  # seconds a request that reads its standard input waits for its end
 
 
 def host_key(directory):
@@ -91,7 +92,10 @@ def session_handler(device):
                 process.stderr.write('fleet double %s: exec requests only\n' % device.name)
                 process.exit(1)
                 return
-            rc, out, err = device.run(command)
+            stdin = ''
+            if device.shell.needs_stdin(command):  # a script on standard input (a reading's batch, Ansible's)
+                stdin = await asyncio.wait_for(process.stdin.read(), STDIN_TIMEOUT)
+            rc, out, err = device.run(command, stdin)
             if out:
                 process.stdout.write(out)
             if err:

@@ -98,11 +98,7 @@ class ShellBatchReader(Reader):
         argv_items = [(label, list(command)) for label, command in commands if not isinstance(command, dict)]
         if argv_items:
             ran = connection.run_script(command_batch(argv_items, target.command_timeout, target.parallel))
-            if ran.get('rc') != 0:
-                # Masked while its lines are whole (a secret form is a line's), before the excerpt joins them.
-                raise ReadFailed(target.device, 'reading its state', 'the script exited with rc %s: %s' % (
-                    ran.get('rc'), excerpt(mask(ran.get('stderr') or ran.get('stdout') or 'no output'), 300)))
-            outputs.update(batch_outputs(argv_items, target.command_timeout, ran.get('stdout') or ''))
+            outputs.update(_script_outputs(target, argv_items, ran))
         for label, command in commands:
             if isinstance(command, dict):
                 outputs[label] = connection.run_module(command['module'], command.get('args') or {})
@@ -116,9 +112,10 @@ class ShellBatchReader(Reader):
         return ssh.SshSession(ssh.SshSettings.from_host_vars(target.device, target.variables), target.parallel)
 
     async def read_async(self, target: Target, commands) -> dict:
-        """Through the controller's own SSH connection (`target.connection` an SshSession from session(), or one
-        opened for this reading when there is none); through Ansible's connection of the task in a worker thread
-        otherwise. Module calls need Ansible's: a fleet reading cannot run them (ReadFailed)."""
+        """The same batch script as read(), through the controller's own SSH connection (`target.connection` an
+        SshSession from session(), or one opened for this reading when there is none); through Ansible's connection
+        of the task in a worker thread otherwise. Module calls need Ansible's: a fleet reading cannot run them
+        (ReadFailed)."""
         connection = target.connection
         if connection is not None and not isinstance(connection, ssh.SshSession):
             return await super().read_async(target, commands)
@@ -126,10 +123,23 @@ class ShellBatchReader(Reader):
         if modules:
             raise ReadFailed(target.device, 'reading its state', '%s runs as an Ansible module, which only the '
                              'per-host path runs' % ', '.join(modules))
+        script = command_batch([(label, list(argv)) for label, argv in commands], target.command_timeout,
+                               target.parallel)
         if connection is None:
             async with self.session(target) as session:
-                return await ssh.read_commands(session, commands, target.command_timeout)
-        return await ssh.read_commands(connection, commands, target.command_timeout)
+                ran = await session.run_script(script)
+        else:
+            ran = await connection.run_script(script)
+        return _script_outputs(target, commands, ran)
+
+
+def _script_outputs(target, commands, ran) -> dict:
+    """{label: output} of a batch script's run ({rc, stdout, stderr}); ReadFailed when the script itself failed."""
+    if ran.get('rc') != 0:
+        # Masked while its lines are whole (a secret form is a line's), before the excerpt joins them.
+        raise ReadFailed(target.device, 'reading its state', 'the script exited with rc %s: %s' % (
+            ran.get('rc'), excerpt(mask(ran.get('stderr') or ran.get('stdout') or 'no output'), 300)))
+    return batch_outputs(commands, target.command_timeout, ran.get('stdout') or '')
 
 
 SHELL = ShellBatchReader()

@@ -5,10 +5,9 @@
 
 The shell batch reader (shell.py) runs a reading through Ansible's connection of a per-host task: one worker process
 per device and task. When the controller reads a whole fabric itself (a fleet reading, checks/live.py), each device
-gets one SSH connection for all its readings, and each command of a reading runs on a channel of its own on that
-connection (`target.parallel` at once, below OpenSSH's MaxSessions of 10), with its own deadline: a command that
-does not end in time is that command's result (exit status 124 and "timed out after N s", as coreutils timeout(1)
-says it in the shell reader), the device's other commands are still read.
+gets one SSH connection for all its readings, and a reading is the same batch script the per-host path runs
+(shell.py: every command of the reading in one POSIX sh script on /bin/sh's standard input, each under coreutils
+timeout(1), outputs framed in base64) on a channel of that connection.
 
 Connection settings are the host's Ansible variables, as Ansible's ssh connection takes them (`SshSettings`):
 ansible_host, ansible_port, ansible_user, ansible_ssh_private_key_file (or ansible_private_key_file),
@@ -32,7 +31,6 @@ from dataclasses import dataclass, field
 from ..transport import TransportError
 from .reader import ReadFailed
 
-TIMEOUT_RC = 124  # coreutils timeout(1): the command ran out of time (shell.py's BATCH_TIMEOUT_RC)
 MAX_CHANNELS = 9  # below OpenSSH's MaxSessions (10): sshd_config(5)
 # -o options of ansible_ssh_common_args / _extra_args: those that say where and whom to trust are taken, those that
 # only tune OpenSSH's own transport are left to it (they change nothing a reading depends on), the rest is refused.
@@ -201,29 +199,22 @@ class SshSession:
     async def __aexit__(self, *_exc):
         await self.close()
 
-    async def run(self, argv, timeout) -> dict:
-        """{cmd, rc, stdout, stderr} of one command (argv words quoted for the device's shell)."""
+    async def run_script(self, script) -> dict:
+        """{rc, stdout, stderr} of a POSIX sh script fed to /bin/sh on standard input (as Ansible pipelines a module),
+        on a channel of its own. TransportError when the connection fails or closes before the script ends."""
         import asyncssh  # pylint: disable=import-outside-toplevel
         if self.connection is None:
             await self.open()
         async with self.channels:
             try:
-                done = await asyncio.wait_for(self.connection.run(shlex.join(argv), check=False), timeout)
-            except asyncio.TimeoutError:
-                return {'cmd': list(argv), 'rc': TIMEOUT_RC, 'stdout': '', 'stderr': 'timed out after %d s' % timeout}
-            except asyncssh.ChannelOpenError as error:
-                return {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no channel: %s' % _message(error)}
+                done = await self.connection.run('/bin/sh', input=script.encode('utf-8'), check=False)
             except (OSError, asyncssh.Error) as error:
-                raise TransportError(self.settings.device, 'reading %s' % shlex.join(argv[:3]), _message(error)) from None
-        if done.exit_status is None and done.exit_signal:
-            return {'cmd': list(argv), 'rc': None, 'stdout': _text(done.stdout), 'stderr': 'killed by signal %s'
-                    % done.exit_signal[0]}
+                raise TransportError(self.settings.device, 'reading its state', _message(error)) from None
         if done.exit_status is None:
             # the channel closed without an exit status: the connection is gone (asyncssh: returncode None)
-            raise TransportError(self.settings.device, 'reading %s' % shlex.join(argv[:3]),
-                                 'the connection closed before the command ended')
-        return {'cmd': list(argv), 'rc': done.exit_status, 'stdout': _text(done.stdout).rstrip('\n'),
-                'stderr': _text(done.stderr).rstrip('\n')}
+            raise TransportError(self.settings.device, 'reading its state', 'the connection closed before the '
+                                 'reading ended%s' % (' (signal %s)' % done.exit_signal[0] if done.exit_signal else ''))
+        return {'rc': done.exit_status, 'stdout': _text(done.stdout), 'stderr': _text(done.stderr)}
 
 
 def _text(data) -> str:
@@ -232,10 +223,4 @@ def _text(data) -> str:
     return data.decode('utf-8', 'replace') if isinstance(data, (bytes, bytearray)) else str(data)
 
 
-async def read_commands(session: SshSession, commands, timeout) -> dict:
-    """{label: {cmd, rc, stdout, stderr}} of every argv of `commands` ([(label, argv)]), at once on the session."""
-    outputs = await asyncio.gather(*(session.run(list(argv), timeout) for _label, argv in commands))
-    return {label: output for (label, _argv), output in zip(commands, outputs)}
-
-
-__all__ = ['SshSettings', 'SshSession', 'read_commands', 'known_hosts', 'ssh_options', 'VARIABLES', 'TIMEOUT_RC']
+__all__ = ['SshSettings', 'SshSession', 'known_hosts', 'ssh_options', 'VARIABLES']
