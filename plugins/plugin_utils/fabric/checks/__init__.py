@@ -115,17 +115,26 @@ class DeviceState:
         return value
 
 
+# Entries of Context.cache that depend on the design alone (shared between the contexts of a fleet reading).
+DESIGN_MEMO = ('vni_vteps', 'rail_members', 'marking_flows')
+
+
 class Context:
     """The design, device models and states of one validation run."""
 
-    def __init__(self, design, states=None, options=None):
+    def __init__(self, design, states=None, options=None, shared=None):
+        """`shared`: a Context of the same design and options whose device models, cabling and design-level memo
+        (DESIGN_MEMO, computed there first) this one reuses: a fleet reading judges each device on a context of its
+        own, and a model or a fabric-wide map is made once for the fleet, not once per device."""
         self.design = design
         self.states = {name: (state if isinstance(state, DeviceState) else DeviceState(name, state))
                        for name, state in (states or {}).items()}
         self.options = dict(options or {})
-        self._models = {}
-        self._links = None
+        self._models = shared._models if shared is not None else {}
+        self._links = shared.links() if shared is not None else None
         self.cache = {}  # catalog memo: fabric-wide maps computed once per run
+        if shared is not None:
+            self.cache.update((key, shared.cache[key]) for key in DESIGN_MEMO if key in shared.cache)
 
     def model(self, name) -> dict:
         if name not in self._models:
@@ -140,6 +149,12 @@ class Context:
             state.model = self.model(name)
             state.gatherer = gatherer_for(state.model)
         return state
+
+    def links(self):
+        """The cabling: {(device, port): 'device port' of the lower end of its link} (made once)."""
+        if self._links is None:
+            self.link_of('', '')
+        return self._links
 
     def link_of(self, device, port):
         """'device port' of the lower end of the cabled link at `device` `port` (None: not a cabled port)."""

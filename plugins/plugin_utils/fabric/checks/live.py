@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime
+import functools
 import re
 import time
 
@@ -97,13 +98,34 @@ class Settings:
     deployed: tuple | None = None
 
 
+@functools.lru_cache(maxsize=8)
+def node_names(design) -> frozenset:
+    """The design's device names (made once per design: a fleet reading judges thousands of devices on it)."""
+    return frozenset(design.nodes)
+
+
+def options_of(settings: Settings) -> dict:
+    return {'ping_peers': settings.ping_peers, 'max_loss_percent': settings.max_loss_percent}
+
+
+def base_context(design, settings: Settings):
+    """The design's context a fleet reading shares between its devices, with its fabric-wide maps made up front."""
+    ctx = checks.Context(design, {}, options_of(settings))
+    catalog.rail_members(ctx)
+    catalog.vni_vteps(ctx)
+    ctx.links()
+    return ctx
+
+
 class DeviceReading:
     """One device's reading and settling (see the module docstring)."""
 
-    def __init__(self, design, device, settings: Settings):
+    def __init__(self, design, device, settings: Settings, base=None):
+        """`base`: the design's context (checks.Context without states) of the fleet this device is read with: its
+        models and fabric-wide maps are made once for the fleet (base_context())."""
         self.design, self.device, self.settings = design, device, settings
-        self.options = {'ping_peers': settings.ping_peers, 'max_loss_percent': settings.max_loss_percent}
-        ctx = checks.Context(design, {}, self.options)
+        self.options = options_of(settings)
+        ctx = self.base = base if base is not None else checks.Context(design, {}, self.options)
         self.model = ctx.model(device)
         self.gatherer = gatherer_for(self.model)
         self.probe = catalog.probe_duties(ctx, self.model)
@@ -129,9 +151,9 @@ class DeviceReading:
         self.attempt += 1
         self.raw = raw
         self.read_at, self.now = wall_clock(), time.monotonic()
-        ctx = checks.Context(self.design, {self.device: raw}, self.options)
+        ctx = checks.Context(self.design, {self.device: raw}, self.options, shared=self.base)
         self.results = checks.run(ctx, devices=[self.device], categories=('fabric',), local_only=True)
-        self.open = open_results(self.results, settings.must_pass, settings.deployed, frozenset(self.design.nodes),
+        self.open = open_results(self.results, settings.must_pass, settings.deployed, node_names(self.design),
                                  self.peers)
         wait = max(settings.settle_interval, 1)
         if raw.get(UNREADABLE):
@@ -274,10 +296,11 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
     connection the reader cannot make as Ansible would) is left out, under `per_host` with the reason."""
     gate = asyncio.Semaphore(max(1, concurrency))
     found, per_host = {}, {}
+    base = base_context(design, settings)
 
     async def one(device):
         async with gate:
-            reading = DeviceReading(design, device, settings)
+            reading = DeviceReading(design, device, settings, base)
             try:
                 found[device] = await read_device(reading, variables(device, reading.gatherer.reader), mask)
             except ReadFailed as error:
@@ -287,5 +310,5 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
     return {'devices': found, 'per_host': per_host}
 
 
-__all__ = ['DeviceReading', 'Settings', 'read_device', 'read_fleet', 'fingerprint', 'open_results', 'named_devices',
+__all__ = ['DeviceReading', 'Settings', 'base_context', 'read_device', 'read_fleet', 'fingerprint', 'open_results', 'named_devices',
            'result_key', 'wall_clock', 'COMMAND_TIMEOUT']

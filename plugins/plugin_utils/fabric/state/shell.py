@@ -41,17 +41,20 @@ def command_batch(commands, timeout, parallel) -> str:
 def batch_outputs(commands, timeout, text) -> dict:
     """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
     missing (the script was cut short) or garbled (not base64) has rc None and says so in stderr."""
-    found, current, stream = {}, None, None
-    for line in text.splitlines():
-        fields = line.split()
-        if fields[:1] == [BATCH_MARK] and len(fields) > 1:
-            current = found.setdefault(fields[1], {'rc': int(fields[2]) if fields[2:] and fields[2].isdigit() else None,
-                                                   'stdout': [], 'stderr': []})
-            stream = 'stdout'
-        elif line.strip() == BATCH_MARK + '-stderr' and current is not None:
-            stream = 'stderr'
-        elif current is not None:
-            current[stream].append(line.strip())
+    found = {}
+    # base64 never holds '@': the text splits at the markers, each part a header line and base64 lines
+    for part in ('\n' + text).split('\n' + BATCH_MARK)[1:]:
+        header, _sep, body = part.partition('\n')
+        if header.startswith('-stderr'):
+            if found:
+                found[current]['stderr'] = body
+            continue
+        fields = header.split()
+        if not fields:
+            continue
+        current = fields[0]
+        found[current] = {'rc': int(fields[1]) if fields[1:] and fields[1].isdigit() else None, 'stdout': body,
+                          'stderr': ''}
     outputs = {}
     for index, (label, argv) in enumerate(commands):
         item = found.get(str(index))
@@ -59,8 +62,8 @@ def batch_outputs(commands, timeout, text) -> dict:
             outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'no result (the reading was cut short)'}
             continue
         try:
-            stdout, stderr = (base64.b64decode(''.join(item[name]), validate=True).decode('utf-8', 'replace').rstrip('\n')
-                              for name in ('stdout', 'stderr'))
+            stdout, stderr = (base64.b64decode(''.join(item[name].split()), validate=True).decode('utf-8', 'replace')
+                              .rstrip('\n') for name in ('stdout', 'stderr'))
         except binascii.Error:
             outputs[label] = {'cmd': list(argv), 'rc': None, 'stdout': '', 'stderr': 'garbled result (not base64)'}
             continue
