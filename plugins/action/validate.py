@@ -15,6 +15,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredError, read_gathered
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report)
 
@@ -25,7 +26,8 @@ ANTA_CATALOG = 'anta-catalog.yml'
 class ActionModule(ActionBase):
     TRANSFERS_FILES = False
     _requires_connection = False
-    _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'fleet_var', 'output_dir', 'fail', 'checks',
+    _VALID_ARGS = frozenset(('intent', 'devices', 'gathered', 'gathered_var', 'fleet_var', 'gathered_files', 'output_dir',
+                             'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
                              'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var',
                              'allow_system_dir'))
@@ -39,6 +41,7 @@ class ActionModule(ActionBase):
             'gathered': {'type': 'bool', 'default': True},
             'gathered_var': {'type': 'str', 'default': 'validate_gathered'},
             'fleet_var': {'type': 'str', 'default': 'validate_fleet'},
+            'gathered_files': {'type': 'list', 'elements': 'path'},
             'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
             'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
             'drift_var': {'type': 'str', 'default': 'validate_drift_state'},
@@ -80,7 +83,12 @@ class ActionModule(ActionBase):
             phases = ('design', 'deployed')
             # A fleet reading (this host read every device it could from the controller) and the per-host readings
             # of the devices it left to Ansible's own connection.
-            fleet = (task_vars.get(args['fleet_var']) or {}).get('devices') or {}
+            fleet_result = task_vars.get(args['fleet_var']) or {}
+            files = list(args['gathered_files'] or []) + ([fleet_result['spool']] if fleet_result.get('spool') else [])
+            try:
+                fleet = dict(fleet_result.get('devices') or {}, **(read_gathered(files, design.name) if files else {}))
+            except GatheredError as error:
+                raise AnsibleActionFail(str(error)) from None
             for name in devices:
                 gathered[name] = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
                                                      else None) or {}
@@ -89,7 +97,7 @@ class ActionModule(ActionBase):
                 # of devices without a part are left out).
                 device_vars = hostvars[name] if name in hostvars else {}
                 for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
-                    registered = device_vars.get(var)
+                    registered = gathered[name].get(key) or device_vars.get(var)  # a slice's file carries them
                     if registered and not registered.get('skipped'):
                         states[name][key] = registered
                 # What the deploy would change there (the role's drift tasks in check mode), as registered.
@@ -133,6 +141,7 @@ class ActionModule(ActionBase):
         result['failures'] = failures
         result['causes'] = [cause.headline() for cause in found]
         result['blamed'] = summary['blamed']
+        result['devices'] = devices  # judged (the role hands the blamed ones, and one that is not, to a play of theirs)
         result['device_causes'] = {}
         for cause in found:
             for device in cause.devices:

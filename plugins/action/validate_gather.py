@@ -13,6 +13,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import write_gathered
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask, mask_data, shown
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
@@ -56,6 +57,7 @@ ARGUMENT_SPEC = {
     'device': {'type': 'str'},
     'devices': {'type': 'list', 'elements': 'str'},
     'concurrency': {'type': 'int', 'default': 256},
+    'spool': {'type': 'path'},
     'settle_timeout': {'type': 'int', 'default': 0},
     'settle_interval': {'type': 'int', 'default': 5},
     'settle_stable': {'type': 'int', 'default': 0},
@@ -142,7 +144,15 @@ class ActionModule(ActionBase):
                           'per_host': len(fleet['per_host']), 'concurrency': args['concurrency'],
                           'seconds': round(time.monotonic() - started, 1),
                           'cpu_seconds': round(time.process_time() - cpu, 1)}
+        fleet['read'] = sorted(fleet['devices'])
+        fleet['probes'] = {name: item['probe'] for name, item in fleet['devices'].items() if item.get('probe')}
         fleet['changed'] = False
+        if args['spool']:
+            # the readings go to a file the judging step reads (a fabric's raw state is hundreds of MB: it does not
+            # travel through Ansible's results), and that the judging step of a sliced run joins with the others
+            write_gathered(args['spool'], design.name, fleet['devices'])
+            fleet['spool'] = args['spool']
+            del fleet['devices']
         return fleet
 
     def _counters(self, reading, target, args):

@@ -62,6 +62,13 @@ options:
     description: Name of the variable each device registered the result of M(aifabric.fabric.validate_gather) in.
     type: str
     default: validate_gathered
+  gathered_files:
+    description:
+      - Files of gathered state to judge (M(aifabric.fabric.validate_gather) with
+        O(aifabric.fabric.validate_gather#module:spool)), or directories whose C(*.json) files are read - the judging
+        step of a sliced run joins every slice's readings this way. A device found in two files is an error.
+    type: list
+    elements: path
   fleet_var:
     description:
       - Name of the variable this host registered a fleet reading in (M(aifabric.fabric.validate_gather) with
@@ -187,6 +194,11 @@ EXAMPLES = r"""
 """
 
 RETURN = r"""
+devices:
+  description: The devices judged.
+  returned: always
+  type: list
+  elements: str
 summary:
   description:
     - Counts - causes, checks_run, passed, failed, errors, not_applicable, health_findings, results, devices - the

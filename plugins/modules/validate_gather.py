@@ -64,6 +64,12 @@ options:
     description: With O(devices), the devices read at the same time.
     type: int
     default: 256
+  spool:
+    description:
+      - With O(devices), write what was read to this file (JSON, mode 0600) instead of returning it - the raw state of
+        a large fabric is hundreds of MB - for M(aifabric.fabric.validate)'s
+        O(aifabric.fabric.validate#module:gathered_files). RV(devices) is then left out and RV(spool) names the file.
+    type: path
   settle_timeout:
     description: Seconds to keep re-reading while this device's checks fail. C(0) reads once.
     type: int
@@ -158,8 +164,22 @@ EXAMPLES = r"""
 RETURN = r"""
 devices:
   description: With O(devices), the result of each device read (the keys below, per device).
+  returned: with O(devices) and without O(spool)
+  type: dict
+read:
+  description: With O(devices), the devices read.
+  returned: with O(devices)
+  type: list
+  elements: str
+probes:
+  description: With O(devices), the part each device read has in the data-plane marking probe (RV(probe)), for those
+    that have one.
   returned: with O(devices)
   type: dict
+spool:
+  description: With O(spool), the file the readings were written to.
+  returned: with O(spool)
+  type: str
 per_host:
   description: With O(devices), the devices not read because their reading needs Ansible's own connection, each with
     the reason.
