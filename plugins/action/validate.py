@@ -69,7 +69,9 @@ class ActionModule(ActionBase):
         play_hosts = list(task_vars.get('ansible_play_hosts_all') or [])
         intent = args['intent'] or self._intent_of(play_hosts, hostvars, task_vars)
         design = get_design(intent)
-        devices = args['devices'] if args['devices'] is not None else [name for name in play_hosts if name in design.nodes]
+        # plain strings: names that come from templates are tagged (ansible-core 2.19), which YAML cannot write
+        devices = [str(name) for name in (args['devices'] if args['devices'] is not None
+                                          else [name for name in play_hosts if name in design.nodes])]
         unknown = [name for name in devices if name not in design.nodes]
         if unknown:
             raise AnsibleActionFail('Not devices of fabric %s: %s' % (design.name, ', '.join(unknown)))

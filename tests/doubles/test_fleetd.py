@@ -197,3 +197,43 @@ def test_plan_covers_every_device_of_the_design(fleet):
     entries = plan(fleet['design'])
     assert sorted(entry['name'] for entry in entries) == sorted(fleet['design'].nodes)
 
+
+
+def test_sliced_run_two_slices_at_once_then_one_judging_job(fleet):
+    """AWX job slicing with ansible-runner: two slices read their devices at once (validate_stage gather), one job
+    judges the whole fabric from what they kept (validate_stage judge): the verdict and the devices blamed are those
+    of an unsliced run, and each slice read its own devices only."""
+    from tests.doubles.fleetd import slicing
+    set_faults(fleet, leaf004={'bgp_stuck': ['*']})
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    sources = [str(fleet['inventory']), os.path.join(fleet['fleet'].state_dir, 'inventory.yml')]
+    inventory = slicing.imported_inventory(ansible_cli('inventory'), sources, env, str(fleet['base']))
+    gathered = fleet['base'] / 'sliced' / 'gathered'
+    common = {'validate_settle_timeout': 0, 'validate_health_interval': 0, 'validate_rnic': False,
+              'validate_marking_probe': False, 'validate_gathered_dir': str(gathered),
+              'validate_report_dir': str(fleet['base'] / 'sliced' / 'report')}
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+    common['validate_skip_checks'] = sorted(name for name, check in checks.REGISTRY.items() if 'rnic' in (check.state or ()))
+    envvars = {name: env[name] for name in ('ANSIBLE_CONFIG', 'PATH', 'ANSIBLE_PYTHON_INTERPRETER', 'ANSIBLE_NOCOLOR')}
+    envvars['ANSIBLE_INVENTORY_ENABLED'] = 'ansible.builtin.script'  # the job's inventory is AWX's script
+    playbook = os.path.join(ROOT, 'playbooks', 'validate.yml')
+    try:
+        slices = slicing.run_jobs(playbook, [slicing.slice_inventory(inventory, number, 2) for number in (1, 2)],
+                                  dict(common, validate_stage='gather'), str(fleet['base'] / 'sliced' / 'slices'), envvars)
+        for runner, _seconds in slices:
+            assert runner.rc == 0, slicing.stdout_of(runner)[-3000:]
+        files = sorted(os.listdir(gathered))
+        assert len(files) == 2, files  # one per slice, named after the device that read it
+        read = [set(json.loads((gathered / name).read_text())['devices']) for name in files]
+        assert not read[0] & read[1] and read[0] | read[1] == set(fleet['hosts'])
+        (judged, _seconds), = slicing.run_jobs(playbook, [inventory], dict(common, validate_stage='judge'),
+                                               str(fleet['base'] / 'sliced' / 'judge'), envvars)
+    finally:
+        set_faults(fleet)
+    text = slicing.stdout_of(judged)
+    assert judged.rc != 0, text[-3000:]  # leaf004's sessions fail
+    report = json.loads((fleet['base'] / 'sliced' / 'report' / 'report.json').read_text())
+    assert report['summary']['devices'] == len(fleet['hosts'])
+    assert 'leaf004' in report['summary']['blamed'], report['summary']
+    recap = text[text.index('PLAY RECAP'):]
+    assert any(line.startswith('leaf004') and 'failed=1' in line for line in recap.splitlines()), recap
