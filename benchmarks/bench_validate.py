@@ -246,7 +246,7 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
     _common.import_path()
     from tests.doubles import faults  # pylint: disable=import-outside-toplevel
     from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
-    work = keep or _common.scratch('aifabric-bench-fleet-')
+    work = os.path.abspath(keep) if keep else _common.scratch('aifabric-bench-fleet-')
     inventory = os.path.join(work, 'inventory')
     os.makedirs(inventory, exist_ok=True)
     with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
@@ -255,12 +255,17 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
         handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
     started = time.perf_counter()
     fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
-    fleet.start(timeout=3600)
+    reused = keep and fleet.running()
+    if reused:  # a fleet this script left running in --keep-fleet DIR (its devices booted already)
+        fleet.endpoints = json.load(open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8'))['devices']
+    else:
+        fleet.start(timeout=3600)
     try:
         up = time.perf_counter() - started
         for name in fleet.endpoints:
             faults.write(fleet.device_dir(name), convergence_s=0)  # a converged fabric: every device settles at once
-        pids = [process.pid for process in fleet.processes.values()]
+        with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
+            pids = list(json.load(handle)['pids'].values())
         report_dir = os.path.join(work, 'report-%s' % reader)
         _common.settle()
         load_before = os.getloadavg()
@@ -273,7 +278,10 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
         doubles_cpu = _process_cpu(pids) - doubles_before
         load_after = os.getloadavg()
     finally:
-        fleet.stop()
+        if keep:
+            fleet.processes = {}  # left running for the next measurement (it stops by itself after its ttl)
+        else:
+            fleet.stop()
     if proc.returncode != 0:
         raise RuntimeError('validate.yml on the fleet failed: %s' % proc.stdout[-3000:])
     with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
@@ -299,6 +307,79 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
     return result
 
 
+def run_slices(servers, counts, quiet, keep=None, ping_peers=4):
+    """AWX job slicing on one machine: for each N of `counts`, N slices of validate.yml (validate_stage gather) run by
+    ansible-runner at the same time against the fleet, then the judging job (validate_stage judge). Per N: the wall
+    time of the slowest slice, the CPU of all slices together and per slice (what one execution node per slice
+    would spend), the judging job's wall and CPU."""
+    sys.path.insert(0, _common.ROOT)
+    _common.import_path()
+    from tests.doubles import faults  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleetd import slicing  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
+    work = os.path.abspath(keep) if keep else _common.scratch('aifabric-bench-slices-')
+    inventory = os.path.join(work, 'inventory')
+    os.makedirs(inventory, exist_ok=True)
+    with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
+        yaml.safe_dump(fleet_intent(servers), handle, sort_keys=False)
+    with open(os.path.join(inventory, 'fabric.yml'), 'w', encoding='utf-8') as handle:
+        handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
+    fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
+    reused = keep and fleet.running()
+    if reused:
+        fleet.endpoints = json.load(open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8'))['devices']
+    else:
+        fleet.start(timeout=3600)
+    env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(_common.ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
+               ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    envvars = {name: env[name] for name in ('ANSIBLE_CONFIG', 'PATH', 'ANSIBLE_PYTHON_INTERPRETER', 'ANSIBLE_NOCOLOR')}
+    envvars['ANSIBLE_INVENTORY_ENABLED'] = 'ansible.builtin.script'
+    playbook = os.path.join(_common.ROOT, 'playbooks', 'validate.yml')
+    results = []
+    try:
+        for name in fleet.endpoints:
+            faults.write(fleet.device_dir(name), convergence_s=0)
+        imported = slicing.imported_inventory([os.path.join(os.path.dirname(sys.executable), 'ansible-inventory')],
+                                              [inventory, os.path.join(fleet.state_dir, 'inventory.yml')], env, work)
+        for count in counts:
+            run_dir = os.path.join(work, 'slices-%d-%d' % (count, int(time.time())))
+            common = {'validate_rnic': False, 'validate_skip_checks': rnic_checks(), 'validate_marking_probe': False,
+                      'validate_ping_peers': ping_peers, 'validate_fail': False,
+                      'validate_gathered_dir': os.path.join(run_dir, 'gathered'),
+                      'validate_report_dir': os.path.join(run_dir, 'report')}
+            _common.settle()
+            load = os.getloadavg()
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            slices = slicing.run_jobs(playbook, [slicing.slice_inventory(imported, number, count)
+                                                 for number in range(1, count + 1)],
+                                      dict(common, validate_stage='gather'), os.path.join(run_dir, 'slices'), envvars)
+            middle = resource.getrusage(resource.RUSAGE_CHILDREN)
+            (judge, judge_wall), = slicing.run_jobs(playbook, [imported], dict(common, validate_stage='judge'),
+                                                    os.path.join(run_dir, 'judge'), envvars)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            failed = [runner.rc for runner, _wall in slices if runner.rc != 0] + ([judge.rc] if judge.rc != 0 else [])
+            if failed:
+                raise RuntimeError('a sliced job failed: %s' % slicing.stdout_of(judge)[-2000:])
+            gather_cpu = (middle.ru_utime - before.ru_utime) + (middle.ru_stime - before.ru_stime)
+            item = {'slices': count, 'devices': len(fleet.endpoints), 'load': load,
+                    'slowest_slice_wall': max(wall for _runner, wall in slices), 'slices_cpu': gather_cpu,
+                    'cpu_per_slice': gather_cpu / count, 'judge_wall': judge_wall,
+                    'judge_cpu': (after.ru_utime - middle.ru_utime) + (after.ru_stime - middle.ru_stime)}
+            results.append(item)
+            if not quiet:
+                print('  %d slice(s) of %d devices at once: slowest slice %.1f s wall, %.1f CPU-s in all (%.1f per slice); '
+                      'judging job %.1f s wall, %.1f CPU-s; load %.1f' % (
+                          count, item['devices'], item['slowest_slice_wall'], gather_cpu, item['cpu_per_slice'],
+                          judge_wall, item['judge_cpu'], load[0]))
+    finally:
+        if keep:
+            fleet.processes = {}
+        else:
+            fleet.stop()
+    return results
+
+
 def report(data) -> str:
     lines = []
     design = data.get('design')
@@ -321,6 +402,10 @@ def report(data) -> str:
                          doubles['switches'], doubles['wall'], doubles['cpu'], doubles['per_device_wall_x_forks'],
                          doubles['per_device_cpu'], doubles['gpu16k_estimate']['wall_s'], doubles['forks'],
                          doubles['gpu16k_estimate']['cpu_s']))
+    for item in data.get('slices') or []:
+        lines.append('%d slice(s), %d devices: slowest slice %.1f s wall, %.1f CPU-s per slice; judging %.1f s wall, %.1f '
+                     'CPU-s' % (item['slices'], item['devices'], item['slowest_slice_wall'], item['cpu_per_slice'],
+                                item['judge_wall'], item['judge_cpu']))
     for item in data.get('fleet') or []:
         lines.append('fleet %d devices, reader %s: %.1f s wall, %.1f CPU-s controller (%.1f ms/device), %.1f CPU-s doubles, '
                      'peak RSS %d MiB, verdict %s; targets <= %d s and <= 1 GiB (3,328 devices): %s' % (
@@ -332,7 +417,7 @@ def report(data) -> str:
 
 
 def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False,
-        fleet_servers=(2048,), readers=('fleet',), concurrency=256):
+        fleet_servers=(2048,), readers=('fleet',), concurrency=256, keep_fleet=None, slice_counts=(1, 2, 4)):
     sys.path.insert(0, _common.BENCH_DIR)
     import bench_playbook  # pylint: disable=import-outside-toplevel
     data = {'machine': _common.machine(), 'targets': TARGETS}
@@ -344,8 +429,12 @@ def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles
             data['playbook'] = run_playbook(inventory, quiet)
         if 'doubles' in parts:
             data['doubles'] = run_doubles(doubles_servers, forks, quiet)
+        if 'slices' in parts:
+            data['slices'] = run_slices(fleet_servers[0], slice_counts, quiet,
+                                        keep=keep_fleet and '%s-%d' % (keep_fleet, fleet_servers[0]))
         if 'fleet' in parts:
-            data['fleet'] = [run_fleet(size, reader, concurrency, quiet) for size in fleet_servers for reader in readers]
+            data['fleet'] = [run_fleet(size, reader, concurrency, quiet, keep=keep_fleet and '%s-%d' % (keep_fleet, size))
+                             for size in fleet_servers for reader in readers]
     finally:
         _common.remove_scratch()
     data['machine_after'] = _common.machine()
@@ -362,6 +451,9 @@ def main(argv=None):
     parser.add_argument('--fleet-servers', default='2048', help='GPU servers of each fleet fabric (comma-separated)')
     parser.add_argument('--readers', default='fleet', help='fleet,per_host (per_host needs the single doubles)')
     parser.add_argument('--concurrency', type=int, default=256, help='devices a fleet reading keeps in flight')
+    parser.add_argument('--slices', default='1,2,4', help='slice counts of --parts slices (comma-separated)')
+    parser.add_argument('--keep-fleet', help='start the fleet in DIR-<servers> and leave it running (reused by the next run '
+                        'with the same DIR: its devices boot once)')
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--intent', help=argparse.SUPPRESS)
     parser.add_argument('--out', help=argparse.SUPPRESS)
@@ -370,7 +462,8 @@ def main(argv=None):
         return child(args)
     data = run(tuple(args.parts.split(',')), args.repeat, args.servers, args.doubles_servers, args.forks,
                fleet_servers=tuple(int(item) for item in args.fleet_servers.split(',')),
-               readers=tuple(args.readers.split(',')), concurrency=args.concurrency)
+               readers=tuple(args.readers.split(',')), concurrency=args.concurrency, keep_fleet=args.keep_fleet,
+               slice_counts=tuple(int(item) for item in args.slices.split(',')))
     print(report(data))
     print('Results: %s' % _common.save_result('validate.json', data))
     return 0 if data.get('design', {}).get('pass', True) else 1

@@ -41,12 +41,13 @@ def command_batch(commands, timeout, parallel) -> str:
 def batch_outputs(commands, timeout, text) -> dict:
     """{label: {cmd, rc, stdout, stderr}} from the output of command_batch(commands, ...); a command whose result is
     missing (the script was cut short) or garbled (not base64) has rc None and says so in stderr."""
-    found = {}
+    found: dict = {}
+    current = ''
     # base64 never holds '@': the text splits at the markers, each part a header line and base64 lines
     for part in ('\n' + text).split('\n' + BATCH_MARK)[1:]:
         header, _sep, body = part.partition('\n')
         if header.startswith('-stderr'):
-            if found:
+            if current in found:
                 found[current]['stderr'] = body
             continue
         fields = header.split()

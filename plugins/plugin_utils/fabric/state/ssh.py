@@ -27,6 +27,7 @@ import functools
 import os
 import shlex
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..transport import TransportError
 from .reader import ReadFailed
@@ -157,7 +158,7 @@ class SshSession:
 
     def __init__(self, settings: SshSettings, parallel=8):
         self.settings = settings
-        self.connection = None
+        self.connection: Any = None  # asyncssh.SSHClientConnection once open
         self.channels = asyncio.Semaphore(max(1, min(parallel, MAX_CHANNELS)))
 
     async def open(self):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import ssl
 from dataclasses import dataclass, field
+from typing import Any
 
 from ...state.reader import Reader, Target
 from ...transport import CONNECT_TIMEOUTS, TransportError, deadline, safe_message
@@ -177,7 +178,7 @@ class EapiAsyncSession:
 
     def __init__(self, settings: EapiSettings):
         self.settings = settings
-        self.device = None
+        self.device: Any = None  # asynceapi.Device once entered
 
     async def __aenter__(self):
         from asynceapi import Device  # pylint: disable=import-outside-toplevel
