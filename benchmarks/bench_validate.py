@@ -17,6 +17,19 @@ fleet of device doubles, extrapolated to that fabric.
   judges them (settle 0, one counter reading). Reported: wall, CPU of ansible-playbook and its workers, per-device
   cost (wall x forks / switches, CPU / switches), where it goes (gathering on the slowest device against judging on
   the controller), and the same extrapolated linearly to the 1,280 switches and 2,048 GPU servers of the 16k fabric.
+- `fleet`: live validation at fabric size, measured, not extrapolated: the 16k fabric's shape with `--fleet-servers`
+  GPU servers (2,048: 3,328 devices; EOS and SONiC leaves, NVUE spines, SONiC super-spines) served by the fleet of
+  doubles (tests/doubles/fleetd) on this machine, every device running its rendered configuration; `playbooks/
+  validate.yml` with the role's defaults (settling, two counter readings 10 s apart) reads and judges every switch
+  and GPU server (`--readers fleet,per_host`), the RDMA NIC facts aside (`validate_rnic=false`: rnic_facts is an
+  Ansible module, the per-host path; the checks that read them are skipped), 4 ping peers per rail. Reported: wall,
+  CPU and peak RSS of ansible-playbook and its workers, the fleet reading's own figures, the doubles' CPU, the load.
+  Targets (3,328 devices): <= 300 s wall, <= 1 GiB. `--keep-fleet DIR` leaves the fleet running for the next run.
+- `slices`: AWX job slicing on this machine: N slices (`--slices 1,2,4`) of validate.yml (validate_stage gather) run
+  by ansible-runner at once against the fleet, then the judging job; per N the slowest slice's wall, the CPU per
+  slice (what one execution node per slice spends) and the judging job.
+- `anta`: ANTA side by side on EOS doubles: all-EOS fabrics of `--anta-servers` sizes served by the fleet, `anta nrfu`
+  (its defaults, the catalog validate.yml writes) against validate.yml on the switches (one reading), per added switch.
 """
 
 from __future__ import annotations
@@ -116,17 +129,7 @@ def _playbook(inventories, extra, cwd, forks=None, limit=None):
         argv += ['--limit', limit]
     # A wrapper process of its own runs it, so that CPU and peak RSS are those of ansible-playbook and its workers
     # only (this process also reaps the fleet's servers).
-    wrapper = ('import json, resource, subprocess, sys, time\n'
-               'started = time.perf_counter()\n'
-               'code = subprocess.call(sys.argv[1:])\n'
-               'usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
-               'sys.stderr.write("\\nBENCH-USAGE " + json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime '
-               '+ usage.ru_stime, "rss": usage.ru_maxrss * 1024}) + "\\n")\n'
-               'sys.exit(code)\n')
-    proc = subprocess.run([sys.executable, '-c', wrapper] + argv, cwd=cwd, env=env, capture_output=True, text=True,
-                          check=False, timeout=7200)
-    usage = json.loads(proc.stderr.rsplit('BENCH-USAGE ', 1)[1])
-    return proc, usage['wall'], usage['cpu'], usage['rss']
+    return _measured(argv, env, cwd)
 
 
 def run_playbook(inventory, quiet):
@@ -380,6 +383,85 @@ def run_slices(servers, counts, quiet, keep=None, ping_peers=4):
     return results
 
 
+def run_anta(sizes, quiet):
+    """ANTA side by side on EOS doubles: an all-EOS fabric of each size in `sizes` (GPU servers; the switches follow)
+    served by the fleet; `anta nrfu` with its defaults on the catalog validate.yml writes (anta-catalog.yml), and
+    validate.yml on the switches (fleet reader, one reading: settle 0, one counter reading), each timed with its
+    CPU. Per added switch: the difference between the two sizes over the difference in switches."""
+    sys.path.insert(0, _common.ROOT)
+    _common.import_path()
+    from tests.doubles import faults  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
+    rows = []
+    for servers in sizes:
+        work = _common.scratch('aifabric-bench-anta-')
+        inventory = os.path.join(work, 'inventory')
+        os.makedirs(inventory)
+        with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
+            yaml.safe_dump(_common.gpu16k_intent('eos', servers), handle, sort_keys=False)
+        with open(os.path.join(inventory, 'fabric.yml'), 'w', encoding='utf-8') as handle:
+            handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
+        fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
+        fleet.start(timeout=3600)
+        try:
+            switches = sorted(name for name, endpoint in fleet.endpoints.items() if endpoint['kind'] == 'eos')
+            for name in fleet.endpoints:
+                faults.write(fleet.device_dir(name), convergence_s=0)
+            report_dir = os.path.join(work, 'report')
+            _common.settle()
+            load = os.getloadavg()
+            ours, ours_wall, ours_cpu, _rss = _playbook(
+                [inventory, os.path.join(fleet.state_dir, 'inventory.yml')],
+                {'validate_report_dir': report_dir, 'validate_settle_timeout': 0, 'validate_health_interval': 0,
+                 'validate_marking_probe': False, 'validate_fail': False}, work, limit='switches')
+            if ours.returncode != 0:
+                raise RuntimeError('validate.yml failed: %s' % ours.stdout[-2000:])
+            with open(os.path.join(fleet.state_dir, 'inventory.yml'), encoding='utf-8') as handle:
+                hosts = yaml.safe_load(handle)['all']['hosts']
+            anta_inventory = os.path.join(work, 'anta-inventory.yml')
+            with open(anta_inventory, 'w', encoding='utf-8') as handle:
+                yaml.safe_dump({'anta_inventory': {'hosts': [
+                    {'host': hosts[name]['ansible_host'], 'port': hosts[name]['ansible_port'], 'name': name,
+                     'tags': [name]} for name in switches]}}, handle)
+            env = dict(os.environ, ANTA_PASSWORD=hosts[switches[0]]['ansible_password'])
+            argv = [os.path.join(os.path.dirname(sys.executable), 'anta'), 'nrfu', '--username', 'admin', '--enable',
+                    '--inventory', anta_inventory, '--catalog', os.path.join(report_dir, 'anta-catalog.yml'), 'table']
+            _common.settle()
+            anta, anta_wall, anta_cpu, _rss = _measured(argv, env, work)
+            rows.append({'servers': servers, 'switches': len(switches), 'load': load, 'ours_wall': ours_wall,
+                         'ours_cpu': ours_cpu, 'anta_wall': anta_wall, 'anta_cpu': anta_cpu, 'anta_rc': anta.returncode})
+            if not quiet:
+                print('  %d EOS switches: validate.yml %.1f s wall, %.1f CPU-s; anta nrfu %.1f s wall, %.1f CPU-s (rc %d); '
+                      'load %.1f' % (len(switches), ours_wall, ours_cpu, anta_wall, anta_cpu, anta.returncode, load[0]))
+        finally:
+            fleet.stop()
+    result = {'sizes': rows}
+    if len(rows) >= 2:
+        first, last = rows[0], rows[-1]
+        added = last['switches'] - first['switches']
+        result['per_added_switch'] = {key: (last[key] - first[key]) / added
+                                      for key in ('ours_wall', 'ours_cpu', 'anta_wall', 'anta_cpu')}
+        if not quiet:
+            print('  per added switch: validate.yml %(ours_wall).3f s wall, %(ours_cpu).3f CPU-s; anta nrfu %(anta_wall).3f s '
+                  'wall, %(anta_cpu).3f CPU-s' % result['per_added_switch'])
+    return result
+
+
+def _measured(argv, env, cwd):
+    """(process, wall, CPU, peak RSS of it and its children) of a command, run through a wrapper process of its own."""
+    wrapper = ('import json, resource, subprocess, sys, time\n'
+               'started = time.perf_counter()\n'
+               'code = subprocess.call(sys.argv[1:])\n'
+               'usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
+               'sys.stderr.write("\\nBENCH-USAGE " + json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime '
+               '+ usage.ru_stime, "rss": usage.ru_maxrss * 1024}) + "\\n")\n'
+               'sys.exit(code)\n')
+    proc = subprocess.run([sys.executable, '-c', wrapper] + argv, cwd=cwd, env=env, capture_output=True, text=True,
+                          check=False, timeout=7200)
+    usage = json.loads(proc.stderr.rsplit('BENCH-USAGE ', 1)[1])
+    return proc, usage['wall'], usage['cpu'], usage['rss']
+
+
 def report(data) -> str:
     lines = []
     design = data.get('design')
@@ -402,6 +484,10 @@ def report(data) -> str:
                          doubles['switches'], doubles['wall'], doubles['cpu'], doubles['per_device_wall_x_forks'],
                          doubles['per_device_cpu'], doubles['gpu16k_estimate']['wall_s'], doubles['forks'],
                          doubles['gpu16k_estimate']['cpu_s']))
+    anta = (data.get('anta') or {}).get('per_added_switch')
+    if anta:
+        lines.append('per added EOS switch: validate.yml %.3f s wall, %.3f CPU-s; anta nrfu %.3f s wall, %.3f CPU-s' % (
+            anta['ours_wall'], anta['ours_cpu'], anta['anta_wall'], anta['anta_cpu']))
     for item in data.get('slices') or []:
         lines.append('%d slice(s), %d devices: slowest slice %.1f s wall, %.1f CPU-s per slice; judging %.1f s wall, %.1f '
                      'CPU-s' % (item['slices'], item['devices'], item['slowest_slice_wall'], item['cpu_per_slice'],
@@ -417,7 +503,8 @@ def report(data) -> str:
 
 
 def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False,
-        fleet_servers=(2048,), readers=('fleet',), concurrency=256, keep_fleet=None, slice_counts=(1, 2, 4)):
+        fleet_servers=(2048,), readers=('fleet',), concurrency=256, keep_fleet=None, slice_counts=(1, 2, 4),
+        anta_sizes=(64, 256)):
     sys.path.insert(0, _common.BENCH_DIR)
     import bench_playbook  # pylint: disable=import-outside-toplevel
     data = {'machine': _common.machine(), 'targets': TARGETS}
@@ -429,6 +516,8 @@ def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles
             data['playbook'] = run_playbook(inventory, quiet)
         if 'doubles' in parts:
             data['doubles'] = run_doubles(doubles_servers, forks, quiet)
+        if 'anta' in parts:
+            data['anta'] = run_anta(anta_sizes, quiet)
         if 'slices' in parts:
             data['slices'] = run_slices(fleet_servers[0], slice_counts, quiet,
                                         keep=keep_fleet and '%s-%d' % (keep_fleet, fleet_servers[0]))
@@ -451,6 +540,7 @@ def main(argv=None):
     parser.add_argument('--fleet-servers', default='2048', help='GPU servers of each fleet fabric (comma-separated)')
     parser.add_argument('--readers', default='fleet', help='fleet,per_host (per_host needs the single doubles)')
     parser.add_argument('--concurrency', type=int, default=256, help='devices a fleet reading keeps in flight')
+    parser.add_argument('--anta-servers', default='64,256', help='GPU servers of the all-EOS fabrics of --parts anta')
     parser.add_argument('--slices', default='1,2,4', help='slice counts of --parts slices (comma-separated)')
     parser.add_argument('--keep-fleet', help='start the fleet in DIR-<servers> and leave it running (reused by the next run '
                         'with the same DIR: its devices boot once)')
@@ -463,7 +553,8 @@ def main(argv=None):
     data = run(tuple(args.parts.split(',')), args.repeat, args.servers, args.doubles_servers, args.forks,
                fleet_servers=tuple(int(item) for item in args.fleet_servers.split(',')),
                readers=tuple(args.readers.split(',')), concurrency=args.concurrency, keep_fleet=args.keep_fleet,
-               slice_counts=tuple(int(item) for item in args.slices.split(',')))
+               slice_counts=tuple(int(item) for item in args.slices.split(',')),
+               anta_sizes=tuple(int(item) for item in args.anta_servers.split(',')))
     print(report(data))
     print('Results: %s' % _common.save_result('validate.json', data))
     return 0 if data.get('design', {}).get('pass', True) else 1
