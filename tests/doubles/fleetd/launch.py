@@ -33,8 +33,8 @@ import time
 
 from tests.doubles import rendered
 from tests.doubles.fleet import TEST_PASSWORD_HASH, eos_facts, load_design, plan as plan_switches, ssh_facts
+from tests.unit.utils.paths import ROOT
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 NETWORK = '127.41.0.0/16'
 TTL = 3600
 # kind of device -> the server module that serves it
