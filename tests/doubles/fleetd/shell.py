@@ -401,17 +401,22 @@ class Shell:
             except Exit as stop:
                 self.status = stop.code
             if top:
-                for trap in self.traps:  # trap '...' EXIT
-                    try:
-                        self.evaluate(parse(trap), '', out, err)
-                    except Exit:
-                        pass
+                self.run_traps(out, err)
             return self.status, ''.join(out), ''.join(err)
         except Unsupported as error:
             self.status = 2
             return 2, ''.join(out), ''.join(err) + 'sh: %s: not supported by the fleet double\n' % error
         finally:
             self.depth -= 1
+
+    def run_traps(self, out, err):
+        """The EXIT traps of the shell that ends (trap '...' EXIT), in the order they were set."""
+        traps, self.traps = self.traps, []
+        for trap in traps:
+            try:
+                self.evaluate(parse(trap), '', out, err)
+            except Exit:
+                pass
 
     # words
     def value(self, name):
@@ -597,19 +602,21 @@ class Shell:
                 script = stdin  # the script on standard input (Ansible pipelining, a reading's batch)
             else:
                 raise Unsupported('%s %s' % (name, ' '.join(argv[1:2])))
-            saved = (self.variables, self.positional, self.functions)
-            self.variables, self.positional, self.functions = {}, [], {}
+            saved = (self.variables, self.positional, self.functions, self.traps)
+            self.variables, self.positional, self.functions, self.traps = {}, [], {}, []
             self.depth += 1
             try:
                 if self.depth > MAX_DEPTH:
                     raise Unsupported('nesting deeper than %d' % MAX_DEPTH)
                 try:
-                    return self.evaluate(parse(script), '' if script is stdin else stdin, out, err)
+                    status = self.evaluate(parse(script), '' if script is stdin else stdin, out, err)
                 except Exit as stop:
-                    return stop.code
+                    status = stop.code
+                self.run_traps(out, err)  # this shell's EXIT traps, with its variables
+                return status
             finally:
                 self.depth -= 1
-                self.variables, self.positional, self.functions = saved
+                self.variables, self.positional, self.functions, self.traps = saved
         rc, text, error = self.commands(argv, stdin)
         out.append(text)
         err.append(error)
@@ -726,7 +733,7 @@ def _mktemp(shell, argv, _stdin, out, err):
 
 
 def _rm(shell, argv, _stdin, _out, _err):
-    for path in [word for word in argv[1:] if not word.startswith('-')]:
+    for path in [word for word in argv[1:] if word and not word.startswith('-')]:
         shell.directories.discard(path)
         for name in [name for name in shell.files if name == path or name.startswith(path.rstrip('/') + '/')]:
             del shell.files[name]

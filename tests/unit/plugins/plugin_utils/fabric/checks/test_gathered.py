@@ -1,0 +1,53 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""Gathered state in files (checks/gathered.py): what a fleet reading, or each slice of a sliced run, hands to the
+judging step, joined there; a file that cannot be used is refused, naming it and why."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import (
+    GatheredError, read_gathered, write_gathered)
+
+
+def test_slices_written_then_joined(tmp_path):
+    run = tmp_path / 'run'
+    first = write_gathered(str(run / 'leaf001.json'), 'pod1', {'leaf001': {'state': {'a': 1}}, 'gpu0001': {'state': {}}})
+    write_gathered(str(run / 'leaf002.json'), 'pod1', {'leaf002': {'state': {'b': 2}}})
+    assert stat.S_IMODE(os.stat(first).st_mode) == 0o600  # running configurations are inside
+    assert stat.S_IMODE(os.stat(run).st_mode) == 0o700
+    assert read_gathered([str(run)], 'pod1') == {'leaf001': {'state': {'a': 1}}, 'gpu0001': {'state': {}},
+                                                 'leaf002': {'state': {'b': 2}}}
+    assert read_gathered([first], 'pod1') == {'leaf001': {'state': {'a': 1}}, 'gpu0001': {'state': {}}}
+
+
+def test_a_device_read_by_two_slices_is_refused(tmp_path):
+    write_gathered(str(tmp_path / 'a.json'), 'pod1', {'leaf001': {}})
+    write_gathered(str(tmp_path / 'b.json'), 'pod1', {'leaf001': {}})
+    with pytest.raises(GatheredError, match='leaf001 was read twice: in .*a.json and .*b.json'):
+        read_gathered([str(tmp_path)], 'pod1')
+
+
+@pytest.mark.parametrize('content, message', [
+    ('{not json', 'cannot be read'),
+    (json.dumps({'format': 2, 'fabric': 'pod1', 'devices': {}}), 'not a gathered-state file of format 1'),
+    (json.dumps(['leaf001']), 'not a gathered-state file'),
+    (json.dumps({'format': 1, 'fabric': 'lab', 'devices': {}}), 'holds fabric lab, not pod1'),
+])
+def test_a_file_that_cannot_be_used_is_named(tmp_path, content, message):
+    path = tmp_path / 'slice.json'
+    path.write_text(content)
+    with pytest.raises(GatheredError, match=message) as raised:
+        read_gathered([str(path)], 'pod1')
+    assert str(path) in str(raised.value)
+
+
+def test_nothing_gathered_is_an_error_not_an_empty_fabric(tmp_path):
+    with pytest.raises(GatheredError, match='no gathered state'):
+        read_gathered([str(tmp_path)], 'pod1')
