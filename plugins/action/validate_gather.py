@@ -13,7 +13,7 @@ from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import write_gathered
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredWriter
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask, mask_data, shown
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
@@ -138,8 +138,15 @@ class ActionModule(ActionBase):
             return found
 
         started, cpu = time.monotonic(), time.process_time()
-        fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
-                                            args['concurrency']))
+        if args['spool']:
+            # the readings go to a file as they come, for the judging step (a fabric's raw state is hundreds of MB: it
+            # is neither held whole here nor passed through Ansible's results); a sliced run's judging step joins them
+            with GatheredWriter(args['spool'], design.name) as spool:
+                fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
+                                                    args['concurrency'], sink=spool.add))
+        else:
+            fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
+                                                args['concurrency']))
         fleet['fleet'] = {'devices': len(args['devices']), 'read': len(fleet['devices']),
                           'per_host': len(fleet['per_host']), 'concurrency': args['concurrency'],
                           'seconds': round(time.monotonic() - started, 1),
@@ -148,9 +155,6 @@ class ActionModule(ActionBase):
         fleet['probes'] = {name: item['probe'] for name, item in fleet['devices'].items() if item.get('probe')}
         fleet['changed'] = False
         if args['spool']:
-            # the readings go to a file the judging step reads (a fabric's raw state is hundreds of MB: it does not
-            # travel through Ansible's results), and that the judging step of a sliced run joins with the others
-            write_gathered(args['spool'], design.name, fleet['devices'])
             fleet['spool'] = args['spool']
             del fleet['devices']
         return fleet

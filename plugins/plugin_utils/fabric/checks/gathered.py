@@ -34,6 +34,41 @@ def write_gathered(path, fabric, devices) -> str:
     return path
 
 
+# What the judging step takes of a device's reading (validate_gather's result less what it judged on the way).
+KEPT = ('device', 'fabric', 'platform', 'state', 'attempts', 'seconds', 'started_at', 'read_at', 'settled',
+        'convergence', 'probe')
+
+
+class GatheredWriter:
+    """Writes the readings of a fleet one device at a time as they come (a fleet of thousands is never held whole in
+    memory), then makes the file appear at once: `with GatheredWriter(path, fabric) as out: out.add(name, result)`."""
+
+    def __init__(self, path, fabric):
+        self.path, self.fabric = path, fabric
+        self.handle, self.count = None, 0
+        self.temporary = '%s.%d.tmp' % (path, os.getpid())
+
+    def __enter__(self):
+        os.makedirs(os.path.dirname(os.path.abspath(self.path)), mode=0o700, exist_ok=True)
+        descriptor = os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        self.handle = os.fdopen(descriptor, 'w', encoding='utf-8')
+        self.handle.write('{"format":%d,"fabric":%s,"devices":{' % (FORMAT, json.dumps(self.fabric)))
+        return self
+
+    def add(self, name, result):
+        kept = {key: result[key] for key in KEPT if key in result}
+        self.handle.write('%s%s:%s' % (',' if self.count else '', json.dumps(name), json.dumps(kept, separators=(',', ':'))))
+        self.count += 1
+
+    def __exit__(self, kind, _value, _trace):
+        self.handle.write('}}')
+        self.handle.close()
+        if kind is None:
+            os.replace(self.temporary, self.path)
+        else:
+            os.remove(self.temporary)
+
+
 def read_gathered(paths, fabric) -> dict:
     """{device: result} of every file of `paths` (files, or directories whose *.json files are read)."""
     files = []
@@ -59,4 +94,4 @@ def read_gathered(paths, fabric) -> dict:
     return found
 
 
-__all__ = ['write_gathered', 'read_gathered', 'GatheredError', 'FORMAT']
+__all__ = ['write_gathered', 'read_gathered', 'GatheredWriter', 'GatheredError', 'FORMAT', 'KEPT']

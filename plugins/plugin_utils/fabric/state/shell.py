@@ -99,10 +99,12 @@ class ShellBatchReader(Reader):
             raise ReadFailed(target.device, 'reading its state', 'the shell reader runs its script through a '
                              'connection to the device, and none was given')
         outputs = {}
-        argv_items = [(label, list(command)) for label, command in commands if not isinstance(command, dict)]
+        argv_items, shared = _unique([(label, list(command)) for label, command in commands
+                                      if not isinstance(command, dict)])
         if argv_items:
             ran = connection.run_script(command_batch(argv_items, target.command_timeout, target.parallel))
             outputs.update(_script_outputs(target, argv_items, ran))
+            outputs.update((label, outputs[source]) for label, source in shared.items())
         for label, command in commands:
             if isinstance(command, dict):
                 outputs[label] = connection.run_module(command['module'], command.get('args') or {})
@@ -127,14 +129,30 @@ class ShellBatchReader(Reader):
         if modules:
             raise ReadFailed(target.device, 'reading its state', '%s runs as an Ansible module, which only the '
                              'per-host path runs' % ', '.join(modules))
-        script = command_batch([(label, list(argv)) for label, argv in commands], target.command_timeout,
-                               target.parallel)
+        unique, shared = _unique([(label, list(argv)) for label, argv in commands])
+        script = command_batch(unique, target.command_timeout, target.parallel)
         if connection is None:
             async with self.session(target) as session:
                 ran = await session.run_script(script)
         else:
             ran = await connection.run_script(script)
-        return _script_outputs(target, commands, ran)
+        outputs = _script_outputs(target, unique, ran)
+        outputs.update((label, outputs[source]) for label, source in shared.items())
+        return outputs
+
+
+def _unique(commands):
+    """[(label, argv)] with each argv once (the first label), and {label: label it shares the output of}: a command
+    that several state keys read (SONiC's CONFIG_DB dump) runs once and its output is one object."""
+    first, shared, unique = {}, {}, []
+    for label, argv in commands:
+        key = tuple(argv)
+        if key in first:
+            shared[label] = first[key]
+        else:
+            first[key] = label
+            unique.append((label, argv))
+    return unique, shared
 
 
 def _script_outputs(target, commands, ran) -> dict:

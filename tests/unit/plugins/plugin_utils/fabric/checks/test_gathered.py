@@ -51,3 +51,19 @@ def test_a_file_that_cannot_be_used_is_named(tmp_path, content, message):
 def test_nothing_gathered_is_an_error_not_an_empty_fabric(tmp_path):
     with pytest.raises(GatheredError, match='no gathered state'):
         read_gathered([str(tmp_path)], 'pod1')
+
+
+def test_a_fleet_written_device_by_device_keeps_what_the_judging_step_takes(tmp_path):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredWriter
+    path = tmp_path / 'gathered' / 'leaf001.json'
+    with GatheredWriter(str(path), 'pod1') as out:
+        assert not path.exists()  # the file appears whole, at the end
+        out.add('leaf001', {'state': {'a': 1}, 'read_at': 1.5, 'check_results': [{'big': 1}], 'passed': ['x']})
+        out.add('gpu0001', {'state': {}, 'convergence': {'outcome': 'settled'}})
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert read_gathered([str(path)], 'pod1') == {'leaf001': {'state': {'a': 1}, 'read_at': 1.5},
+                                                  'gpu0001': {'state': {}, 'convergence': {'outcome': 'settled'}}}
+    with pytest.raises(RuntimeError):
+        with GatheredWriter(str(tmp_path / 'broken.json'), 'pod1') as out:
+            raise RuntimeError('the reading failed')
+    assert sorted(os.listdir(tmp_path)) == ['gathered']  # nothing half-written left
