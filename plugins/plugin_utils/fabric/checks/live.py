@@ -247,39 +247,32 @@ async def _connect(reading, target):
     return session, connection, None
 
 
-async def read_device(reading: DeviceReading, variables, mask, gate=None):
+async def read_device(reading: DeviceReading, variables, mask):
     """Read one device until it settles, then its counters, through one connection of the controller's own (made
-    again for the next reading when it could not be made or was lost). `gate` (a semaphore) bounds the devices being
-    read at once: it is held while connecting and reading, not while the device waits to read again (settling, the
-    health interval), so every device of the fabric can wait at the same time."""
-    gate = gate or asyncio.Semaphore(1)
+    again for the next reading when it could not be made or was lost)."""
     target = reading.target(variables)
     session = None
     try:
         while True:
-            async with gate:
-                if session is None:
-                    session, connection, failure = await _connect(reading, target)
-                    target = dataclasses.replace(target, connection=connection)
-                raw = {UNREADABLE: failure} if failure else await _read_once(reading, target, reading.state_commands,
-                                                                             'read state')
-                if UNREADABLE in raw and session is not None:
-                    await _close(session)  # a lost or hung connection is not used again
-                    session = None
-                wait = reading.after(raw)
+            if session is None:
+                session, connection, failure = await _connect(reading, target)
+                target = dataclasses.replace(target, connection=connection)
+            raw = {UNREADABLE: failure} if failure else await _read_once(reading, target, reading.state_commands,
+                                                                         'read state')
+            if UNREADABLE in raw and session is not None:
+                await _close(session)  # a lost or hung connection is not used again
+                session = None
+            wait = reading.after(raw)
             if wait is None:
                 break
             await asyncio.sleep(wait)
         if reading.wants_counters():
             first_at = time.time()
-            async with gate:
-                first = (await _read_once(reading, target, reading.counter_commands, 'read counters')).get(COUNTERS)
+            first = (await _read_once(reading, target, reading.counter_commands, 'read counters')).get(COUNTERS)
             if reading.second_counters(first):
                 await asyncio.sleep(max(0.0, first_at + reading.settings.health_interval - time.time()))
                 second_at = time.time()
-                async with gate:
-                    second = (await _read_once(reading, target, reading.counter_commands,
-                                               'read counters again')).get(COUNTERS)
+                second = (await _read_once(reading, target, reading.counter_commands, 'read counters again')).get(COUNTERS)
                 reading.add_counters(first, first_at, second, second_at)
             else:
                 reading.add_counters(first, first_at)
@@ -298,7 +291,7 @@ async def _close(session):
 
 async def read_fleet(design, devices, variables, settings: Settings, mask, concurrency=256, sink=None):
     """{'devices': {device: validate_gather's result}, 'per_host': {device: why}} for every device of `devices`, at
-    most `concurrency` devices being read at once (a device waiting to read again holds no place); `variables(device, reader)` gives a device's connection variables (those
+    most `concurrency` devices in flight (reading, or waiting to read again); `variables(device, reader)` gives a device's connection variables (those
     its reader reads). A device whose reading needs what only Ansible's per-host path does (an Ansible module, a
     connection the reader cannot make as Ansible would) is left out, under `per_host` with the reason. With `sink`,
     each device's result goes to sink(device, result) as it comes and `devices` keeps only its probe duties."""
@@ -307,12 +300,15 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
     base = base_context(design, settings)
 
     async def one(device):
-        reading = DeviceReading(design, device, settings, base)
-        try:
-            result = await read_device(reading, variables(device, reading.gatherer.reader), mask, gate)
-        except ReadFailed as error:
-            per_host[device] = error.message
-            return
+        # a device holds its place while it waits to read again (settling, the health interval): what it read waits
+        # with it, so `concurrency` bounds the memory as well as the connections
+        async with gate:
+            reading = DeviceReading(design, device, settings, base)
+            try:
+                result = await read_device(reading, variables(device, reading.gatherer.reader), mask)
+            except ReadFailed as error:
+                per_host[device] = error.message
+                return
         if sink is None:
             found[device] = result
         else:  # handed on as it comes, then only what the caller needs of it is kept
