@@ -296,8 +296,9 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
               'load_before': load_before, 'load_after': load_after, 'judging_s': built['meta'].get('judging_seconds'),
               'fleet_read': {'read': int(read.group(1)), 'devices': int(read.group(2)), 'seconds': float(read.group(3)),
                              'cpu': float(read.group(4))} if read else None,
-              'summary': {key: built['summary'].get(key) for key in ('verdict', 'checks_run', 'passed', 'failed',
-                                                                      'errors', 'not_applicable', 'causes', 'results')},
+              'summary': {key: built['summary'].get(key)
+                          for key in ('verdict', 'checks_run', 'passed', 'failed', 'errors', 'not_applicable', 'causes',
+                                      'results')},
               'cpu_per_device': cpu / devices, 'wall_per_device': wall / devices,
               'lines': len(proc.stdout.splitlines())}
     if not quiet:

@@ -22,6 +22,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport i
 
 import_in_controller('state', loaded_platforms())
 
+
 class TaskConnection:
     """The task's Ansible connection to the device, as a state reader takes it (state/reader.py Connection): a script
     on /bin/sh's standard input, as Ansible pipelines a module (no terminal; become and the task's environment apply

@@ -198,7 +198,6 @@ def test_plan_covers_every_device_of_the_design(fleet):
     assert sorted(entry['name'] for entry in entries) == sorted(fleet['design'].nodes)
 
 
-
 def test_sliced_run_two_slices_at_once_then_one_judging_job(fleet):
     """AWX job slicing with ansible-runner: two slices read their devices at once (validate_stage gather), one job
     judges the whole fabric from what they kept (validate_stage judge): the verdict and the devices blamed are those

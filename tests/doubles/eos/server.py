@@ -94,8 +94,8 @@ def command_api(device, method, path, authorization, raw):
         body = {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': exc.code, 'message': exc.message, 'data': exc.data}}
     except Exception as exc:  # pylint: disable=broad-exception-caught
         # A bug of the double must surface in the test as an error, never as a hung or dropped connection.
-        body = {'jsonrpc': '2.0', 'id': request_id, 'error': {'code': 1000, 'message': 'double internal error: %r' % exc,
-                                                               'data': []}}
+        error = {'code': 1000, 'message': 'double internal error: %r' % exc, 'data': []}
+        body = {'jsonrpc': '2.0', 'id': request_id, 'error': error}
     return 200, json.dumps(body), 'application/json'
 
 

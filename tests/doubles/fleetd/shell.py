@@ -195,8 +195,8 @@ class Parser:
     def expect_word(self, *words):
         if not self.keyword(*words):
             found = self.peek()
-            raise Unsupported('syntax: expected %s, found %s' % ('/'.join(words), found[2] if found and found[0] == 'word'
-                                                                       else found[1] if found else 'end of input'))
+            seen = found[2] if found and found[0] == 'word' else found[1] if found else 'end of input'
+            raise Unsupported('syntax: expected %s, found %s' % ('/'.join(words), seen))
         return self.take()
 
     def skip_newlines(self):

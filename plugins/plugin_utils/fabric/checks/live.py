@@ -172,8 +172,8 @@ class DeviceReading:
             return None
         if self.now + settings.settle_interval > self.deadline:
             # at the deadline: still changing since the last read, or never judged stable (one read only)
-            self.outcome = 'once' if self.attempt == 1 else ('changing' if self.now - self.same_since < settings.settle_interval
-                                                            else 'stable')
+            changing = self.now - self.same_since < settings.settle_interval
+            self.outcome = 'once' if self.attempt == 1 else ('changing' if changing else 'stable')
             return None
         return wait
 
