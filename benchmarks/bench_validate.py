@@ -277,7 +277,9 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
             [inventory, os.path.join(fleet.state_dir, 'inventory.yml')],
             {'validate_report_dir': report_dir, 'validate_reader': reader, 'validate_fleet_concurrency': concurrency,
              'validate_rnic': False, 'validate_skip_checks': rnic_checks(), 'validate_marking_probe': False,
-             'validate_ping_peers': ping_peers, 'validate_fail': False}, work, forks=20)
+             'validate_ping_peers': ping_peers, 'validate_fail': False,
+             # the drift runs the deploy driver per host through Ansible: not the reading measured here
+             'validate_drift': False}, work, forks=20)
         doubles_cpu = _process_cpu(pids) - doubles_before
         load_after = os.getloadavg()
     finally:
@@ -498,9 +500,18 @@ def report(data) -> str:
                      'peak RSS %d MiB, verdict %s; targets <= %d s and <= 1 GiB (3,328 devices): %s' % (
                          item['devices'], item['reader'], item['wall'], item['cpu'], 1000 * item['cpu_per_device'],
                          item['doubles_cpu'], item['peak_rss_children'] // 2 ** 20, item['summary']['verdict'],
-                         FLEET_TARGETS['wall_s'], 'PASS' if item['wall'] <= FLEET_TARGETS['wall_s'] and
-                         item['peak_rss_children'] <= FLEET_TARGETS['peak_rss'] else 'FAIL'))
+                         FLEET_TARGETS['wall_s'], _fleet_target_verdict(item)))
     return '\n'.join(lines)
+
+
+def _fleet_target_verdict(item) -> str:
+    """The targets are for the 16k fabric's 3,328 devices and a run that passes: a smaller fleet is not judged against
+    them, a run whose verdict is not PASSED does not meet them however fast it was."""
+    if item['devices'] < 3328:
+        return 'not judged (%d devices)' % item['devices']
+    met = (item['summary']['verdict'] == 'PASSED' and item['wall'] <= FLEET_TARGETS['wall_s']
+           and item['peak_rss_children'] <= FLEET_TARGETS['peak_rss'])
+    return 'PASS' if met else 'FAIL'
 
 
 def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False,

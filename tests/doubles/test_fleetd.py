@@ -174,7 +174,9 @@ def test_validate_playbook_with_the_fleet_reader_blames_the_faulted_devices(flee
         '-i', str(fleet['inventory']), '-i', os.path.join(fleet['fleet'].state_dir, 'inventory.yml'),
         os.path.join(ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps({
             'validate_report_dir': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0,
-            'validate_rnic': False, 'validate_skip_checks': rnic_checks, 'validate_marking_probe': False})]
+            'validate_rnic': False, 'validate_skip_checks': rnic_checks, 'validate_marking_probe': False,
+            # the fleet reader is an opt-in; the drift would send every device to the per-host path
+            'validate_reader': 'fleet', 'validate_drift': False})]
     try:
         result = subprocess.run(argv, cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=600,
                                 check=False)
@@ -210,6 +212,7 @@ def test_sliced_run_two_slices_at_once_then_one_judging_job(fleet):
     gathered = fleet['base'] / 'sliced' / 'gathered'
     common = {'validate_settle_timeout': 0, 'validate_health_interval': 0, 'validate_rnic': False,
               'validate_marking_probe': False, 'validate_gathered_dir': str(gathered),
+              'validate_reader': 'fleet', 'validate_drift': False,
               'validate_report_dir': str(fleet['base'] / 'sliced' / 'report')}
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
     common['validate_skip_checks'] = sorted(name for name, check in checks.REGISTRY.items() if 'rnic' in (check.state or ()))
@@ -236,3 +239,19 @@ def test_sliced_run_two_slices_at_once_then_one_judging_job(fleet):
     assert 'leaf004' in report['summary']['blamed'], report['summary']
     recap = text[text.index('PLAY RECAP'):]
     assert any(line.startswith('leaf004') and 'failed=1' in line for line in recap.splitlines()), recap
+
+
+def test_a_slice_without_the_fleet_reader_is_refused_before_any_device_is_read(fleet, tmp_path):
+    """A slice (validate_stage gather) keeps the fleet reader's file for the judging step; with the per-host reader (the
+    default) it would keep nothing, so the run stops at once and says which variable to set."""
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    argv = ansible_cli('playbook') + [
+        '-i', str(fleet['inventory']), '-i', os.path.join(fleet['fleet'].state_dir, 'inventory.yml'),
+        os.path.join(ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps({
+            'validate_stage': 'gather', 'validate_gathered_dir': str(tmp_path / 'gathered'),
+            'validate_report_dir': str(tmp_path / 'report')})]
+    result = subprocess.run(argv, cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=300,
+                            check=False)
+    assert result.returncode != 0, result.stdout[-3000:]
+    assert 'set validate_reader=fleet (got validate_reader=per_host)' in result.stdout, result.stdout[-3000:]
+    assert 'Read ' not in result.stdout and not (tmp_path / 'gathered').exists()

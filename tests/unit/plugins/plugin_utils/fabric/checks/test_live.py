@@ -1,0 +1,70 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The fleet reading's scheduling (checks/live.py read_fleet): what it does with many devices at once, whatever the
+transport. The readers against real device doubles are tests/doubles/test_fleetd.py."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
+
+KEY_EXCHANGE_STEPS = 4  # round trips of a handshake, each followed by controller CPU (key exchange, signatures)
+KEY_EXCHANGE_CPU = 0.005  # seconds of the controller's CPU per step, in the event loop
+
+
+class Handshake:
+    """A connection whose making costs the controller CPU between round trips, as asyncssh's key exchange or a TLS
+    handshake does: the event loop is busy (time.sleep, not asyncio.sleep) for the other devices too."""
+
+    made = 0
+
+    async def __aenter__(self):
+        for _step in range(KEY_EXCHANGE_STEPS):
+            await asyncio.sleep(0)  # the device's answer
+            time.sleep(KEY_EXCHANGE_CPU)
+        Handshake.made += 1
+        return self
+
+    async def __aexit__(self, *_exc):
+        return None
+
+
+def test_healthy_devices_connected_all_at_once_are_not_read_as_unreadable(monkeypatch):
+    """Many connections begun at once share the controller's CPU: each handshake ends only when nearly all have, past
+    a deadline that a single one meets by far (the 16k fabric's fault-free fleet read 552 devices as unreadable,
+    "SSH connection ... failed: no answer within 20 s"). A connection's deadline counts from its turn."""
+    design = design_from_file(INTENT)
+    devices = sorted(design.nodes)
+    repeat = 240 // len(devices) + 1  # each device several times over: hundreds of connections, as at fabric size
+    gatherers = [live.DeviceReading(design, name, live.Settings()).gatherer for name in devices]
+    for reader in {type(gatherer.reader) for gatherer in gatherers}:
+        monkeypatch.setattr(reader, 'session', lambda self, target: Handshake())
+    for gatherer in {type(gatherer) for gatherer in gatherers}:
+        monkeypatch.setattr(gatherer, 'read_async', _read_nothing)
+    settings = live.Settings(timeout=1, counters=False, rnic=False)
+    alone = time.monotonic()
+    asyncio.run(Handshake().__aenter__())
+    assert time.monotonic() - alone < settings.timeout / 10  # one handshake meets the deadline by far
+    assert len(devices) * repeat * KEY_EXCHANGE_STEPS * KEY_EXCHANGE_CPU > 2 * settings.timeout  # all together do not
+    Handshake.made = 0
+    unreadable = []
+
+    def sink(device, result):
+        if UNREADABLE in result['state']:
+            unreadable.append((device, result['state'][UNREADABLE]))
+
+    found = asyncio.run(live.read_fleet(design, devices * repeat, lambda name, reader: {}, settings, lambda raw: raw,
+                                        concurrency=256, sink=sink))
+    assert not found['per_host']
+    assert not unreadable, (len(unreadable), unreadable[:3])
+    assert Handshake.made == len(devices) * repeat
+
+
+async def _read_nothing(self, target, commands):  # pylint: disable=unused-argument
+    return {}
