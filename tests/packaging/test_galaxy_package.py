@@ -16,7 +16,7 @@ from tests.packaging.conftest import ROOT, ansible_env, run
 from tests.unit.utils.ansible_cli import ansible_cli
 
 # Must never reach users: this repository's development, CI and benchmark files, and generated files.
-NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', 'tests/unit/', 'tests/doubles/',
+NOT_SHIPPED = ['.ci/', '.venv/', '.ansible/', 'benchmarks/', 'build/', 'out/', 'tests/unit/', 'tests/doubles/', 'tests/faults/', '.mypy_cache/',
                'extensions/molecule/',
                'Makefile', 'constraints.txt', 'test-requirements.txt', 'pytest.ini', 'mypy.ini', '.ansible-lint', '.gitignore',
                'ansible.cfg', 'scripts/ansible-test-pip-bootstrap.py', 'scripts/check-plugin-docs.sh',

@@ -51,7 +51,24 @@ def boot(kind, name, directory, facts):
         os.makedirs(os.path.join(directory, 'etc', 'sonic', 'frr'), exist_ok=True)
         with open(os.path.join(directory, 'etc', 'sonic', 'frr', 'frr.conf'), 'w', encoding='utf-8') as handle:
             handle.write(text)
-        steps = [['sudo', 'config', 'reload', '-y', os.path.join(rendered, 'config_db.json')]]
+        # The rendered tables in the switch's running CONFIG_DB, as a first deploy loads them (the switch keeps its
+        # MAC, its TACACS+ key set out of band, ...): what tests/doubles/rendered.py does over SSH.
+        # (A simple merge, not the collection's deploy_target: this server process does not import the collection.)
+        rc, out, err = device.command(['sonic-cfggen', '-d', '--print-data'], '')
+        if rc != 0:
+            raise RuntimeError('%s: sonic-cfggen -d --print-data failed (rc %s): %s' % (name, rc, (err or out)[-500:]))
+        with open(os.path.join(rendered, 'config_db.json'), encoding='utf-8') as source:
+            target = json.load(source)
+        for table, rows in json.loads(out).items():
+            if table not in target:
+                target[table] = rows
+            elif table == 'TACPLUS':  # the key set out of band, beside the rendered global settings
+                for key, fields in rows.items():
+                    target[table][key] = dict(fields, **target[table].get(key, {}))
+        loaded = os.path.join(rendered, 'config_db.loaded.json')
+        with open(loaded, 'w', encoding='utf-8') as handle:
+            json.dump(target, handle, indent=2, sort_keys=True)
+        steps = [['sudo', 'config', 'reload', '-y', loaded]]
     else:
         steps = [['nv', 'config', 'replace', os.path.join(rendered, 'startup.yaml')], ['nv', 'config', 'apply', '-y']]
     for argv in steps:
