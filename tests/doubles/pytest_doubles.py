@@ -20,7 +20,6 @@ import pytest
 from tests.doubles.ssh.server import SshDouble, generate_key
 from tests.unit.utils.paths import ROOT
 
-GOLDEN = os.path.join(ROOT, 'tests', 'unit', 'golden')
 
 
 @pytest.fixture(scope='session')

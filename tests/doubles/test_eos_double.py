@@ -14,11 +14,10 @@ import pytest
 
 from tests.doubles.eos.config import Config
 from tests.doubles.eos.device import EapiError
-from tests.unit.utils.paths import ROOT
+from tests.unit.utils.platforms import golden
 
 # Every golden EOS configuration: the EOS fabrics and the EOS switches of the mixed-vendor shape2 fabric.
-GOLDEN = sorted(glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'eos', '*', '*.cfg')) +
-                glob.glob(os.path.join(ROOT, 'tests', 'unit', 'golden', 'shape2', '*', 'startup-config.cfg')))
+GOLDEN = sorted(glob.glob(golden('eos', '**', '*.cfg'), recursive=True))
 
 
 def rendered(path):

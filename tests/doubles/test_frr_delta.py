@@ -10,20 +10,20 @@ import re
 import pytest
 
 from tests.doubles.ssh import frr_daemons
+from tests.unit.utils.platforms import golden
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import frr_delta
 
-GOLDEN = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'unit', 'golden')
-PAIRS = [
-    ('sonic/sonicsmall/leaf001', 'sonic/sonicsmall/leaf002'),      # another leaf: addresses, ASN, VNIs' RDs
-    ('sonic/sonicsmall/leaf001', 'sonic/sonicsmall/spine001'),     # a leaf becomes a spine: the VRFs and EVPN VNIs go
-    ('sonic/sonicsmall/spine001', 'sonic/sonicunnum/leaf001'),     # numbered to unnumbered neighbours, VRFs come
-    ('sonic/sonicunnum/sspine001', 'shape2/leaf001'),              # another fabric
+PAIRS = [  # SONiC's golden files
+    ('sonicsmall/leaf001', 'sonicsmall/leaf002'),      # another leaf: addresses, ASN, VNIs' RDs
+    ('sonicsmall/leaf001', 'sonicsmall/spine001'),     # a leaf becomes a spine: the VRFs and EVPN VNIs go
+    ('sonicsmall/spine001', 'sonicunnum/leaf001'),     # numbered to unnumbered neighbours, VRFs come
+    ('sonicunnum/sspine001', 'shape2/leaf001'),        # another fabric
 ]
 
 
 def _read(relative):
-    with open(os.path.join(GOLDEN, relative, 'frr.conf'), encoding='utf-8') as handle:
+    with open(golden('sonic', relative, 'frr.conf'), encoding='utf-8') as handle:
         return handle.read()
 
 

@@ -10,11 +10,11 @@ import time
 import pytest
 
 from tests.doubles import faults
-from tests.doubles.pytest_doubles import GOLDEN
+from tests.unit.utils.platforms import golden
 from tests.unit.utils.waiting import patient, wait_for
 
-LEAF = os.path.join(GOLDEN, 'nvue', 'nvue_small', 'leaf001.yaml')
-UNNUMBERED = os.path.join(GOLDEN, 'nvue', 'nvue_unnumbered', 'spine001.yaml')
+LEAF = golden('nvue', 'nvue_small', 'leaf001.yaml')
+UNNUMBERED = golden('nvue', 'nvue_unnumbered', 'spine001.yaml')
 
 
 def cmd(conn, command, **kwargs):
@@ -115,7 +115,7 @@ def test_invalid_config_is_refused_with_nvue_text_and_nothing_changes(ssh_double
 @functools.lru_cache(maxsize=1)
 def _golden_trees():
     from tests.doubles.ssh import nvue
-    paths = sorted(glob.glob(os.path.join(GOLDEN, 'nvue', '*', '*.yaml')) + glob.glob(os.path.join(GOLDEN, 'shape2', '*', 'startup.yaml')))
+    paths = sorted(glob.glob(golden('nvue', '**', '*.yaml'), recursive=True))
     assert len(paths) > 10
     trees = {}
     for path in paths:
@@ -177,7 +177,7 @@ def test_state_from_a_release_515_file(tmp_path):
     """BGP families read from 5.15's `state: enabled` the same way as from 5.14's `enable: on`; the port watchdog
     keeps `state: enable` (no QoS row in 5.15's New and Changed NVUE Commands)."""
     from tests.doubles.ssh import nvue
-    tree = golden_trees()[os.path.join(GOLDEN, 'shape2', 'leaf002', 'startup.yaml')]
+    tree = golden_trees()[golden('nvue', 'shape2', 'leaf002', 'startup.yaml')]
     vrfs, _seen, _link_up = nvue._bgp(str(tmp_path), {}, tree)  # pylint: disable=protected-access
     assert {tuple(peer['families']) for peer in vrfs['default']['peers'].values()} == {('ipv4Unicast', 'l2VpnEvpn')}
     port = next(name for name, body in tree['interface'].items() if body.get('type') == 'swp')

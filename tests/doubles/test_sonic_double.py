@@ -9,11 +9,11 @@ import pytest
 from netmiko import file_transfer
 
 from tests.doubles import faults
-from tests.doubles.pytest_doubles import GOLDEN
+from tests.unit.utils.platforms import golden
 from tests.unit.utils.waiting import patient, stretch, wait_for
 
-CONFIG_DB = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'config_db.json')
-FRR_CONF = os.path.join(GOLDEN, 'sonic', 'sonicsmall', 'leaf001', 'frr.conf')
+CONFIG_DB = golden('sonic', 'sonicsmall', 'leaf001', 'config_db.json')
+FRR_CONF = golden('sonic', 'sonicsmall', 'leaf001', 'frr.conf')
 
 
 def upload(conn, source, name):

@@ -88,17 +88,17 @@ def _path(text):
 
 
 # Rendered NVUE files a case may start from instead of spine001 of the mixed fabric: a 5.14 leaf and a 5.15 leaf.
-BASES = {'leaf': ('nvue', 'nvue_small', 'leaf001.yaml'), 'leaf-5.15': ('shape2', 'leaf002', 'startup.yaml')}
+BASES = {'leaf': ('nvue_small', 'leaf001.yaml'), 'leaf-5.15': ('shape2', 'leaf002', 'startup.yaml')}  # NVUE's golden files
 
 
 def nvue_case(case=None):
     """(tree, facts) of a corpus case."""
-    from tests.doubles.pytest_doubles import GOLDEN
     from tests.doubles.ssh import nvue
     from tests.doubles.ssh.state import nvue_ports
+    from tests.unit.utils.platforms import golden
     case = case or {}
     if case.get('base') in BASES:
-        with open(os.path.join(GOLDEN, *BASES[case['base']]), encoding='utf-8') as handle:
+        with open(golden('nvue', *BASES[case['base']]), encoding='utf-8') as handle:
             text = handle.read()
     else:
         text = rendered('spine001', 'startup.yaml')

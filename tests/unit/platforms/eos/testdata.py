@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""Arista EOS: its golden shapes and its recorded outputs, eAPI JSON in the shapes of fixtures/state/eos (its README
-says which are confirmed) (tests/unit/utils/platforms.py)."""
+"""Arista EOS: its golden shapes and its recorded outputs, eAPI JSON in the published shapes (recorded/:
+recorded/README.md says which are confirmed) (tests/unit/utils/platforms.py)."""
 
 import os
 
@@ -11,10 +11,11 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import eos_raw
 from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden')
 SHAPES = [
-    (os.path.join(INTENTS, 'eos_small.yml'), 'eos/eos_small/{device}.cfg'),
-    (os.path.join(INTENTS, 'eos_unnumbered.yml'), 'eos/eos_unnumbered/{device}.cfg'),
-    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
+    (os.path.join(INTENTS, 'eos_small.yml'), os.path.join(GOLDEN, 'eos_small', '{device}.cfg')),
+    (os.path.join(INTENTS, 'eos_unnumbered.yml'), os.path.join(GOLDEN, 'eos_unnumbered', '{device}.cfg')),
+    (os.path.join(INTENTS, 'shape2.yml'), os.path.join(GOLDEN, 'shape2', '{device}', '{file}')),
 ]
 
 

@@ -5,12 +5,15 @@
 lldpd and iproute2 printed on the capture fabric (fixtures/state/captured), with bfdd's sessions as bfdd prints them
 and the data-plane marking probe as the validate role registers it (tests/unit/utils/platforms.py)."""
 
+import os
+
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
 from tests.unit.plugins.plugin_utils.fabric.state.recorded import bfd_output, probe_outputs
 from tests.unit.utils.paths import LAB_INTENT
 
-SHAPES = [(LAB_INTENT, 'frr/lab/{device}/{file}')]
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden')
+SHAPES = [(LAB_INTENT, os.path.join(GOLDEN, 'lab', '{device}', '{file}'))]
 
 
 def recorded():

@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""NVIDIA Cumulus Linux (NVUE): its golden shapes and its recorded outputs, `nv show` JSON in the shapes of
-fixtures/state/nvue (its README says which are confirmed) (tests/unit/utils/platforms.py)."""
+"""NVIDIA Cumulus Linux (NVUE): its golden shapes and its recorded outputs, `nv show` JSON in the published shapes
+(recorded/: recorded/README.md says which are confirmed) (tests/unit/utils/platforms.py)."""
 
 import os
 
@@ -11,10 +11,11 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import nvue_raw
 from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden')
 SHAPES = [
-    (os.path.join(INTENTS, 'nvue_small.yml'), 'nvue/nvue_small/{device}.yaml'),
-    (os.path.join(INTENTS, 'nvue_unnumbered.yml'), 'nvue/nvue_unnumbered/{device}.yaml'),
-    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
+    (os.path.join(INTENTS, 'nvue_small.yml'), os.path.join(GOLDEN, 'nvue_small', '{device}.yaml')),
+    (os.path.join(INTENTS, 'nvue_unnumbered.yml'), os.path.join(GOLDEN, 'nvue_unnumbered', '{device}.yaml')),
+    (os.path.join(INTENTS, 'shape2.yml'), os.path.join(GOLDEN, 'shape2', '{device}', '{file}')),
 ]
 
 

@@ -1,8 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""SONiC: its golden shapes and its recorded outputs, CONFIG_DB and counter outputs in the shapes of
-fixtures/state/sonic (its README says which are confirmed); the switch's BGP and EVPN keys are its FRR's (the bgp
+"""SONiC: its golden shapes and its recorded outputs, CONFIG_DB and counter outputs in the published
+shapes (recorded/: recorded/README.md says which are confirmed); the switch's BGP and EVPN keys are its FRR's (the bgp
 container), so the FRR captures stand in for them (tests/unit/utils/platforms.py)."""
 
 import json
@@ -15,10 +15,11 @@ from tests.unit.plugins.plugin_utils.fabric.state.recorded import FRR_KEYS
 from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden')
 SHAPES = [
-    (os.path.join(INTENTS, 'sonic_small.yml'), 'sonic/sonicsmall/{device}/{file}'),
-    (os.path.join(INTENTS, 'sonic_unnumbered.yml'), 'sonic/sonicunnum/{device}/{file}'),
-    (os.path.join(INTENTS, 'shape2.yml'), 'shape2/{device}/{file}'),
+    (os.path.join(INTENTS, 'sonic_small.yml'), os.path.join(GOLDEN, 'sonicsmall', '{device}', '{file}')),
+    (os.path.join(INTENTS, 'sonic_unnumbered.yml'), os.path.join(GOLDEN, 'sonicunnum', '{device}', '{file}')),
+    (os.path.join(INTENTS, 'shape2.yml'), os.path.join(GOLDEN, 'shape2', '{device}', '{file}')),
 ]
 
 

@@ -15,7 +15,7 @@ from unittest.mock import MagicMock, patch
 
 import pytest
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, scenario_states
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, read, read_recorded, scenario_states
 from tests.unit.utils.paths import ROOT
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.shell import (
     BATCH_MARK, batch_outputs, command_batch)
@@ -378,7 +378,7 @@ def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_pa
     design = design_from_file(intent)
     ctx = checks.Context(design)
     state = eos_raw(design.device('leaf001'))
-    state['anta'] = {command_key(command): json.loads(read('eos', '4.32', 'leaf001', command['cmd'].replace(' ', '_') + '.json'))
+    state['anta'] = {command_key(command): json.loads(read_recorded('eos', '4.32', 'leaf001', command['cmd'].replace(' ', '_') + '.json'))
                      for command in anta_catalog.eapi_commands(ctx, ctx.model('leaf001'))}
     task_vars = {'hostvars': {'leaf001': {'aifabric_intent': intent, 'validate_gathered': {'state': state}}},
                  'ansible_play_hosts_all': ['leaf001']}

@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_key
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw, read_recorded
 
 
 @pytest.fixture(scope='module')
@@ -27,7 +27,7 @@ def design():
 
 def anta_outputs(ctx, name, fixture=None):
     """What the gatherer stores under `anta`: {command_key: eAPI JSON} for the commands ANTA asks for."""
-    return {command_key(command): json.loads(read('eos', '4.32', fixture or name, command['cmd'].replace(' ', '_') + '.json'))
+    return {command_key(command): json.loads(read_recorded('eos', '4.32', fixture or name, command['cmd'].replace(' ', '_') + '.json'))
             for command in anta_catalog.eapi_commands(ctx, ctx.model(name))}
 
 

@@ -15,7 +15,7 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
 
 HEALTH = ('health',)
 INTERVAL = 10.0
@@ -27,7 +27,7 @@ def design():
 
 
 def dumps(device):
-    return [read('sonic', device, name) for name in ('counters_ports.txt', 'counters_queues.txt', 'counters_pgs.txt')]
+    return [read_recorded('sonic', device, name) for name in ('counters_ports.txt', 'counters_queues.txt', 'counters_pgs.txt')]
 
 
 def as_results(texts):

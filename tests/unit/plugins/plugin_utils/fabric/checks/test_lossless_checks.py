@@ -18,7 +18,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms i
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, REPO, read, read_recorded
 
 LOSSLESS = ('lossless',)
 SWITCH_CHECKS = set(lossless.SWITCH_RULES) | {'lossless_config'}
@@ -231,7 +231,7 @@ def test_host_without_rdma_is_not_applicable_with_the_reason(design, rendered):
 
 
 def test_community_default_qos_breaks_roce(design, rendered):
-    dbs = dict(rendered, leaf001=json.loads(read('sonic', 'leaf001_community_defaults.json')))
+    dbs = dict(rendered, leaf001=json.loads(read_recorded('sonic', 'leaf001_community_defaults.json')))
     found = bad(deployed(design, dbs, rnic('ofed_lossless')))
     port = 'Ethernet0 [deployed]'
     assert found[('leaf001', 'lossless_dscp_map', port)].seen == 'DSCP 26 -> TC 1 (map AZURE)'

@@ -4,8 +4,9 @@
 """The contract of a platform folder, over the registry: every platform has its parts (renderer, deploy driver,
 gatherer), renders its golden shapes byte for byte from models of the typed shape, has a gatherer whose output from
 recorded device outputs is the typed neutral state, a containerlab kind or says it has none, a docs page, and device
-libraries that exist. Its shapes and recorded outputs are its own test data (tests/unit/platforms/<name>/testdata.py,
-found by convention: tests/unit/utils/platforms.py).
+libraries that exist. Its shapes, golden files and recorded outputs are its own test data (tests/unit/platforms/<name>/, found by
+convention: tests/unit/utils/platforms.py), for every platform of the registry and every fixture platform kept whole
+in a test folder (the stub NOS); a registered platform without them fails.
 (Its driver against its double: tests/deploy/test_contract_drivers.py.)"""
 
 import importlib.util
@@ -23,8 +24,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms i
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import Gatherer
-from tests.unit.utils.golden import GOLDEN_ROOT
-from tests.unit.utils.platforms import platform_data
+from tests.unit.utils.paths import ROOT
+from tests.unit.utils.platforms import discover, platform_tests, platform_folder
 
 _DESIGNS = {}
 
@@ -50,11 +51,17 @@ def check_parts(name):
     assert set(load_schema()['properties']['topology']['properties']['nos_release']['properties']) >= {name}
 
 
-def check_renders(name, shapes):
-    """Every switch of `name` in every shape renders the platform's files from a model of the typed shape, byte for
-    byte the golden file where the shape has one. Returns the number of files compared."""
-    compared = 0
-    for intent, layout in shapes:
+def golden_files(tests):
+    """Every file under the platform's golden/ folder."""
+    return {os.path.join(folder, name) for folder, _dirs, names in os.walk(tests.golden()) for name in names}
+
+
+def check_renders(tests):
+    """Every switch of the platform in every shape of its test data renders the platform's files from a model of the typed shape, byte for
+    byte the golden file of the platform's own folder where the shape has one. Returns the golden files compared."""
+    compared = set()
+    name, own = tests.name, tests.golden('')
+    for intent, layout in tests.data().SHAPES:
         fabric = design(intent)
         for device in fabric.device_names():
             if fabric.nodes[device].role == 'host' or fabric.nodes[device].platform != name:
@@ -64,12 +71,13 @@ def check_renders(name, shapes):
             files = render_model(model)
             assert set(files) == set(get_platform(name).config_files)
             for file_name, text in files.items():
-                golden = os.path.join(GOLDEN_ROOT, layout.format(device=device, file=file_name))
+                golden = layout.format(device=device, file=file_name)
+                assert golden.startswith(own), 'the golden files of %s are in its folder: %s' % (name, golden)
                 if not os.path.exists(golden):  # the golden shape pins some switches of the fabric
                     continue
                 with open(golden, encoding='utf-8') as handle:
                     assert text == handle.read(), golden
-                compared += 1
+                compared.add(golden)
     return compared
 
 
@@ -107,31 +115,65 @@ def check_docs(name):
         assert handle.read().startswith('# ')
 
 
-@pytest.mark.parametrize('name', platform_names())
-def test_every_platform_has_its_parts(name):
-    check_parts(name)
+PLATFORMS = platform_tests()  # the registry's and the fixture platforms' test folders (tests/unit/utils/platforms.py)
+
+
+def ids(tests):
+    return tests.name
+
+
+@pytest.fixture(params=PLATFORMS, ids=ids)
+def tests(request):
+    """One platform's test folder, with the platform in the registry for the test."""
+    with request.param.registered():
+        yield request.param
+
+
+def test_discovery_finds_every_registered_platform_and_the_fixture_ones():
+    assert [tests.name for tests in PLATFORMS if tests.shipped] == platform_names()
+    assert 'stubnos' in [tests.name for tests in PLATFORMS if not tests.shipped], 'found by the convention alone'
 
 
 @pytest.mark.parametrize('name', platform_names())
-def test_every_platform_renders_its_golden_shapes(name):
-    assert check_renders(name, platform_data(name).SHAPES) > 0, 'no golden shape has a %s switch' % name
+def test_every_registered_platform_has_a_test_folder_with_golden_data(name):
+    """A platform the registry has and the tests do not know fails here, never skipped: its folder, its testdata.py
+    and its golden files (tests/unit/utils/platforms.py says what goes there)."""
+    tests = platform_folder(name)
+    assert os.path.isdir(tests.folder), 'platform %s has no test folder %s' % (name, os.path.relpath(tests.folder, ROOT))
+    assert os.path.isfile(os.path.join(tests.folder, 'testdata.py')), 'platform %s has no testdata.py' % name
+    assert golden_files(tests), 'platform %s has no golden files in %s' % (name, os.path.relpath(tests.golden(), ROOT))
 
 
-@pytest.mark.parametrize('name', platform_names())
-def test_every_platform_gathers_the_typed_neutral_state(name):
-    check_gathers(name, platform_data(name).recorded())
+def test_the_guard_fails_on_a_platform_without_test_data(tmp_path):
+    tests = discover(str(tmp_path))
+    assert set(tests) == set(platform_names()) and not any(os.path.isdir(item.folder) for item in tests.values())
+    with pytest.raises(AssertionError, match='platform eos has no test data: '):
+        tests['eos'].data()
+    assert golden_files(tests['eos']) == set()
 
 
-@pytest.mark.parametrize('name', platform_names())
-def test_every_platform_has_a_lab_kind_or_says_it_has_none(name):
-    check_lab(name)
+def test_every_platform_has_its_parts(tests):
+    check_parts(tests.name)
 
 
-@pytest.mark.parametrize('name', platform_names())
-def test_every_platform_has_a_docs_page(name):
-    check_docs(name)
+def test_every_platform_renders_its_golden_shapes(tests):
+    """Byte for byte, and every golden file of its folder is one of its shapes' (none left behind unread)."""
+    compared = check_renders(tests)
+    assert compared, 'no golden shape has a %s switch' % tests.name
+    assert compared == golden_files(tests), 'golden files no shape reads'
 
 
-@pytest.mark.parametrize('name', platform_names())
-def test_every_platform_declares_device_libraries_that_exist(name):
-    check_libraries(name)
+def test_every_platform_gathers_the_typed_neutral_state(tests):
+    check_gathers(tests.name, tests.data().recorded())
+
+
+def test_every_platform_has_a_lab_kind_or_says_it_has_none(tests):
+    check_lab(tests.name)
+
+
+def test_every_platform_has_a_docs_page(tests):
+    check_docs(tests.name)
+
+
+def test_every_platform_declares_device_libraries_that_exist(tests):
+    check_libraries(tests.name)

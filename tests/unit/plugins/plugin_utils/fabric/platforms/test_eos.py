@@ -220,7 +220,7 @@ def check_rest(text, sections, model):
 # ----------------------------------------------------------------------------------------------- golden files
 @pytest.mark.parametrize('fixture,device', SWITCHES)
 def test_golden(fixture, device):
-    assert_golden('eos/%s/%s.cfg' % (fixture, device), config(DESIGNS[fixture].device(device)))
+    assert_golden('%s/%s.cfg' % (fixture, device), config(DESIGNS[fixture].device(device)), platform='eos')
 
 
 @pytest.mark.parametrize('fixture,device', SWITCHES)

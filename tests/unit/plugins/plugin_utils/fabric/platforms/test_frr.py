@@ -73,7 +73,7 @@ def test_interfaces_json_is_a_valid_linux_netdev_state(fabric, device):
                                     if DESIGNS['lab'].nodes[name].role != 'host'])  # hosts: see test_hosts.py
 def test_lab_fabric_golden_files(device):
     for name, content in sorted(files('lab', device).items()):
-        assert_golden('frr/lab/%s/%s' % (device, name), content)
+        assert_golden('lab/%s/%s' % (device, name), content, platform='frr')
 
 
 def test_frr_platform_files_match_the_platform_contract():

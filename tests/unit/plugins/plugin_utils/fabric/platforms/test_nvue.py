@@ -184,7 +184,7 @@ def check_nvue(text, model):
 # ----------------------------------------------------------------------------------------------- golden files
 @pytest.mark.parametrize('fixture,device', SWITCHES)
 def test_golden(fixture, device):
-    assert_golden('nvue/%s/%s.yaml' % (fixture, device), startup(DESIGNS[fixture].device(device)))
+    assert_golden('%s/%s.yaml' % (fixture, device), startup(DESIGNS[fixture].device(device)), platform='nvue')
 
 
 @pytest.mark.parametrize('fixture,device', SWITCHES)

@@ -338,13 +338,13 @@ def test_golden_small(small, device):
     files = render_device(small, device)
     assert sorted(files) == sorted(get_platform('sonic').config_files)
     for name, content in files.items():
-        assert_golden('sonic/%s/%s/%s' % (small.name, device, name), content)
+        assert_golden('%s/%s/%s' % (small.name, device, name), content, platform='sonic')
 
 
 @pytest.mark.parametrize('device', ['leaf001', 'spine001', 'sspine001'])
 def test_golden_unnumbered(unnumbered, device):
     for name, content in render_device(unnumbered, device).items():
-        assert_golden('sonic/%s/%s/%s' % (unnumbered.name, device, name), content)
+        assert_golden('%s/%s/%s' % (unnumbered.name, device, name), content, platform='sonic')
 
 
 # ----------------------------------------------------------------------------------------------- format

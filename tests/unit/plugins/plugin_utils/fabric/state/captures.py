@@ -13,6 +13,7 @@ import os
 
 # The checks' tests take the repository's root from here.
 from tests.unit.utils.paths import ROOT as REPO  # noqa: F401  pylint: disable=unused-import
+from tests.unit.utils.platforms import recorded as recorded_path
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'fixtures', 'state')
 FIXTURES = os.path.normpath(FIXTURES)
@@ -30,6 +31,12 @@ FILE_KEYS = {
 
 def read(*parts):
     with open(os.path.join(FIXTURES, *parts), encoding='utf-8') as handle:
+        return handle.read()
+
+
+def read_recorded(platform, *parts):
+    """A recorded output of `platform`, in its test folder (tests/unit/platforms/<platform>/recorded)."""
+    with open(recorded_path(platform, *parts), encoding='utf-8') as handle:
         return handle.read()
 
 
@@ -115,11 +122,11 @@ def _commands(model):
 
 
 def eos_raw(model, release='4.32', device=None):
-    """What the eAPI transport returns for `model`: {key: [JSON output per command]} from fixtures/state/eos."""
+    """What the eAPI transport returns for `model`: {key: [JSON output per command]} from its recorded outputs."""
     _gatherer, commands = _commands(model)
     raw = {}
     for key, parts in commands:
-        raw[key] = [json.loads(read('eos', release, device or model['name'], part.replace(' ', '_') + '.json'))
+        raw[key] = [json.loads(read_recorded('eos', release, device or model['name'], part.replace(' ', '_') + '.json'))
                     for part in parts]
     return raw
 
@@ -137,19 +144,19 @@ def _file_of(argv, names, release):
 
 
 def nvue_raw(model, release='5.12', device=None):
-    """What the SSH transport returns for `model`: {key: result or [results]} from fixtures/state/nvue."""
+    """What the SSH transport returns for `model`: {key: result or [results]} from its recorded outputs."""
     _gatherer, commands = _commands(model)
     names = {'counters qos': 'counters_qos.txt', 'pfc-watchdog': 'pfc_watchdog.txt', ' lldp -o json': 'lldp.txt'}
     raw = {}
     for key, parts in commands:
-        outputs = [{'rc': 0, 'stdout': read('nvue', device or model['name'], _file_of(part, names, release)), 'stderr': ''}
+        outputs = [{'rc': 0, 'stdout': read_recorded('nvue', device or model['name'], _file_of(part, names, release)), 'stderr': ''}
                    for part in parts]
         raw[key] = outputs[0] if len(outputs) == 1 else outputs
     return raw
 
 
 def sonic_raw(model, config_db, device=None):
-    """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-cli dumps of fixtures."""
+    """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-cli dumps it recorded."""
     names = {'COUNTERS_PORT_NAME_MAP': 'counters_ports.txt', 'COUNTERS_QUEUE_NAME_MAP': 'counters_queues.txt',
              'COUNTERS_PG_NAME_MAP': 'counters_pgs.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt',
              'PORT_TABLE': 'ports_appl_db.txt'}
@@ -158,7 +165,7 @@ def sonic_raw(model, config_db, device=None):
     raw = {'lossless': config}
     for key, parts in commands:
         if key in ('counters', 'lldp', 'interfaces'):
-            outputs = [config if part[0] == 'sonic-cfggen' else {'rc': 0, 'stdout': read('sonic', device or model['name'], next(
+            outputs = [config if part[0] == 'sonic-cfggen' else {'rc': 0, 'stdout': read_recorded('sonic', device or model['name'], next(
                 name for marker, name in names.items() if marker in part[-1])), 'stderr': ''} for part in parts]
             raw[key] = outputs[0] if len(outputs) == 1 else outputs
     return raw

@@ -15,7 +15,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.counters import metric, rates
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
 
 
 def result(text, rc=0, stderr=''):
@@ -23,7 +23,7 @@ def result(text, rc=0, stderr=''):
 
 
 def sonic_counters(device='leaf001'):
-    return [result(read('sonic', device, name)) for name in ('counters_ports.txt', 'counters_queues.txt',
+    return [result(read_recorded('sonic', device, name)) for name in ('counters_ports.txt', 'counters_queues.txt',
                                                              'counters_pgs.txt')]
 
 
@@ -61,7 +61,7 @@ def test_sonic_counters_bad_output(outputs, message):
 
 
 def test_sonic_lldp_from_appl_db():
-    neighbors = {item['interface']: item for item in sonic.parse_lldp(result(read('sonic', 'leaf001', 'lldp_appl_db.txt')))}
+    neighbors = {item['interface']: item for item in sonic.parse_lldp(result(read_recorded('sonic', 'leaf001', 'lldp_appl_db.txt')))}
     assert (neighbors['Ethernet8']['system_name'], neighbors['Ethernet8']['peer_port']) == ('spine001', 'Ethernet0')
     assert (neighbors['Ethernet0']['port_id_type'], neighbors['Ethernet0']['peer_port']) == ('mac', 'eth1')
     empty = sonic.parse_lldp(result('== Ethernet0 LLDP_ENTRY_TABLE:Ethernet0\n{}\n'))
@@ -72,7 +72,7 @@ def test_sonic_interfaces_from_appl_db_and_config_db():
     design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
     config = {'rc': 0, 'stdout': render_model(design.device('leaf001'))['config_db.json'], 'stderr': ''}
-    interfaces = sonic.parse_interfaces([result(read('sonic', 'leaf001', 'ports_appl_db.txt')), config])
+    interfaces = sonic.parse_interfaces([result(read_recorded('sonic', 'leaf001', 'ports_appl_db.txt')), config])
     uplink = interfaces['Ethernet8']
     assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
     assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]

@@ -14,7 +14,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import state as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.utils.platforms import golden
 
 
 @pytest.fixture(scope='module')
@@ -23,7 +24,7 @@ def design():
 
 
 def load(*parts):
-    return json.loads(read('eos', *parts))
+    return json.loads(read_recorded('eos', *parts))
 
 
 def test_commands_are_eapi_show_commands_only(design):
@@ -79,7 +80,7 @@ def test_lldp_names_current_and_pre_4_23_formats():
 def test_running_config_json_and_cli_text_give_the_same_tree():
     data = load('4.32', 'leaf001', 'show_running-config.json')
     tree = eos.config_tree(data)
-    with open(os.path.join(FIXTURES, '..', '..', 'golden', 'eos', 'eos_small', 'leaf001.cfg'), encoding='utf-8') as handle:
+    with open(golden('eos', 'eos_small', 'leaf001.cfg'), encoding='utf-8') as handle:
         text_tree = eos.config_tree(handle.read())
     assert tree['qos profile AIFABRIC-LOSSLESS-400G'] == text_tree['qos profile AIFABRIC-LOSSLESS-400G']
     assert tree['qos profile AIFABRIC-LOSSLESS-400G']['tx-queue 3'] == {

@@ -14,7 +14,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, rnic, sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, INTENT, read, read_recorded
 
 
 def facts(name):
@@ -64,7 +64,7 @@ def test_rnic_malformed(value, fragment):
 
 
 def test_config_db_community_defaults():
-    parsed = sonic.parse_config_db({'rc': 0, 'stdout': read('sonic', 'leaf001_community_defaults.json'), 'stderr': ''})
+    parsed = sonic.parse_config_db({'rc': 0, 'stdout': read_recorded('sonic', 'leaf001_community_defaults.json'), 'stderr': ''})
     port = parsed['ports']['Ethernet0']
     assert port['dscp_to_tc'][26] == 1 and port['dscp_to_tc'][48] == 6 and port['pfc_enable'] == [3, 4]
     assert port['watchdog'] is None and parsed['watchdog_poll_ms'] is None
@@ -75,7 +75,7 @@ def test_config_db_community_defaults():
 
 
 def test_config_db_watchdog_restoration_defaults_to_twice_detection():
-    data = json.loads(read('sonic', 'leaf001_community_defaults.json'))
+    data = json.loads(read_recorded('sonic', 'leaf001_community_defaults.json'))
     data['PFC_WD'] = {'Ethernet0': {'action': 'alert', 'detection_time': '400'}, 'GLOBAL': {'POLL_INTERVAL': '200'}}
     parsed = sonic.parse_config_db(data)
     assert parsed['ports']['Ethernet0']['watchdog'] == {'action': 'alert', 'detection_ms': 400, 'restoration_ms': 800}
@@ -83,7 +83,7 @@ def test_config_db_watchdog_restoration_defaults_to_twice_detection():
 
 
 def test_config_db_reference_problems_are_issues_not_crashes():
-    data = json.loads(read('sonic', 'leaf001_community_defaults.json'))
+    data = json.loads(read_recorded('sonic', 'leaf001_community_defaults.json'))
     broken = copy.deepcopy(data)
     broken['PORT_QOS_MAP']['Ethernet0']['dscp_to_tc_map'] = 'MISSING'
     broken['PORT_QOS_MAP']['Ethernet99'] = {'pfc_enable': '3'}

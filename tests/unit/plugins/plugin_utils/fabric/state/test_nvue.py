@@ -16,7 +16,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import state as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.utils.platforms import golden
 
 
 @pytest.fixture(scope='module')
@@ -25,7 +26,7 @@ def design():
 
 
 def result(*parts):
-    return {'rc': 0, 'stdout': read('nvue', *parts), 'stderr': ''}
+    return {'rc': 0, 'stdout': read_recorded('nvue', *parts), 'stderr': ''}
 
 
 def test_commands_read_only_and_cli_lines_are_quoted(design):
@@ -53,7 +54,7 @@ def test_bgp_neighbours_of_both_releases(release):
 
 
 def test_bgp_neighbour_down_and_state_as_an_object():
-    data = json.loads(read('nvue', 'leaf001', 'nv_show_bgp_neighbor_5.12.json'))
+    data = json.loads(read_recorded('nvue', 'leaf001', 'nv_show_bgp_neighbor_5.12.json'))
     data['10.0.0.0']['state'] = 'active'
     data['10.0.0.2']['state'] = {'established': {}}
     sessions = {(item['peer'], item['afi']): item for item in nvue.parse_bgp_summary(json.dumps(data))}
@@ -91,7 +92,7 @@ def test_lossless_view_from_the_applied_configuration(design):
 
 def test_release_5_15_words_read_like_5_14():
     """Cumulus Linux 5.15 writes `state: enabled|disabled` where 5.14 wrote `enable: on|off` (shape2's leaf002)."""
-    with open(os.path.join(FIXTURES, '..', '..', 'golden', 'shape2', 'leaf002', 'startup.yaml'), encoding='utf-8') as handle:
+    with open(golden('nvue', 'shape2', 'leaf002', 'startup.yaml'), encoding='utf-8') as handle:
         tree = nvue.config_tree(handle.read())
     assert tree['evpn'].get('state') == 'enabled' and 'enable' not in tree['evpn']
     vni = {'rc': 0, 'stdout': '{}', 'stderr': ''}
@@ -106,7 +107,7 @@ def test_release_5_15_words_read_like_5_14():
 
 
 def test_lossless_view_of_a_port_without_watchdog_and_pfc_tx_off():
-    config = json.loads(read('nvue', 'leaf001', 'nv_config_show.json'))
+    config = json.loads(read_recorded('nvue', 'leaf001', 'nv_config_show.json'))
     settings = config[1]['set']
     settings['interface']['swp2s0']['qos']['pfc-watchdog']['state'] = 'disable'
     settings['qos']['pfc']['aifabric-40m']['tx'] = 'disable'
@@ -119,7 +120,7 @@ def test_interfaces_and_lldp():
     uplink = interfaces['swp2s0']
     assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
     assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
-    data = json.loads(read('nvue', 'leaf001', 'nv_show_interface.json'))
+    data = json.loads(read_recorded('nvue', 'leaf001', 'nv_show_interface.json'))
     data['swp2s0']['link'].update({'oper-status': 'down', 'state': {'down': {}}})
     assert nvue.parse_interfaces(json.dumps(data))['swp2s0']['operstate'] == 'DOWN'
     # 5.15 shows addresses under ipv4 (New and Changed NVUE Commands: `nv show interface <id> ipv4 address`)
@@ -137,7 +138,7 @@ def test_counters_per_port_loops():
     assert host_port['pfc_rx'][3] == 1822 and host_port['pfc_tx'][3] == 907 and host_port['pfc_tx'][0] == 0
     assert host_port['queue_dropped'][3] == 0 and host_port['pg_dropped_bytes'][3] == 0 and host_port['ecn_marked_total'] == 412
     assert host_port['wd_stormed'][3] is False and host_port['wd_storms'][3] == 0
-    text = read('nvue', 'leaf001', 'pfc_watchdog.txt').replace('"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      '
+    text = read_recorded('nvue', 'leaf001', 'pfc_watchdog.txt').replace('"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      '
                                                                '"deadlock-count": 4', 4)
     ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), {'rc': 0, 'stdout': text, 'stderr': ''}])['ports']
     assert ports['swp1s0']['wd_stormed'][3] is True and ports['swp1s0']['wd_storms'][3] == 4
