@@ -17,7 +17,7 @@ INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
 MINIMUM = 25
 
 
-@pytest.mark.parametrize('nos', ['sonic', 'eos', 'nvue'])
+@pytest.mark.parametrize('nos', corpus.names())
 def test_each_corpus_has_enough_cited_cases(nos):
     cases = corpus.cases(nos)
     assert len(cases) >= MINIMUM, '%s: %d cases' % (nos, len(cases))

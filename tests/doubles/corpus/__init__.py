@@ -16,6 +16,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MIXED = os.path.join(os.path.dirname(HERE), 'fixtures', 'mixed.yml')
 
 
+def names():
+    """The NOSes with a corpus: one <nos>.yml each in this folder."""
+    return sorted(name[:-len('.yml')] for name in os.listdir(HERE) if name.endswith('.yml'))
+
+
 def cases(nos):
     with open(os.path.join(HERE, nos + '.yml'), encoding='utf-8') as handle:
         return yaml.safe_load(handle)

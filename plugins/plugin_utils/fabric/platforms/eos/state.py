@@ -4,7 +4,7 @@
 """Arista EOS: eAPI JSON outputs turned into platform-neutral state (the gatherer of platform `eos`).
 
 Every command is sent through eAPI with format json. Shapes handled (instances in
-tests/unit/fixtures/state/eos/, written after Arista's published outputs, ANTA's unit-test data and napalm's):
+tests/unit/platforms/eos/recorded/, written after Arista's published outputs, ANTA's unit-test data and napalm's):
 - `show bgp summary vrf all` (EOS 4.27+): {vrfs: {vrf: {asn, routerId, peers: {peer: {peerState, peerAsn,
   ipv4Unicast|l2VpnEvpn: {afiSafiState, nlrisReceived, nlrisAccepted}}}}}}; older releases answer
   `show ip bgp summary vrf all` + `show bgp evpn summary` with {vrfs: {vrf: {peers: {peer: {peerState, asn,

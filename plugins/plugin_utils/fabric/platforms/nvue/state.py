@@ -4,7 +4,7 @@
 """NVIDIA Cumulus Linux (NVUE): `nv ... -o json` outputs turned into platform-neutral state.
 
 Commands run on the switch over Ansible's SSH connection (transport `command`; Cumulus Linux has Python 3). Shapes handled (instances in
-tests/unit/fixtures/state/nvue/, written after the Cumulus Linux 5.x user guide and NVUE command reference):
+tests/unit/platforms/nvue/recorded/, written after the Cumulus Linux 5.x user guide and NVUE command reference):
 - `nv config show -o json`: the applied configuration, the same object tree as startup.yaml (a list of
   {set: {...}} / {unset: ...} documents, or the `set` object itself). Lossless settings (qos mapping, pfc,
   congestion-control, egress-scheduler, pfc-watchdog; profiles bound per port under interface.<swp>.qos) and the

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""EOS eAPI outputs -> platform-neutral state (tests/unit/fixtures/state/eos: EOS 4.32 and the older 4.22 shapes)."""
+"""EOS eAPI outputs -> platform-neutral state (tests/unit/platforms/eos/recorded: EOS 4.32 and the older 4.22 shapes)."""
 
 import copy
 import json

@@ -1,7 +1,7 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""NVUE `nv ... -o json` outputs -> platform-neutral state (tests/unit/fixtures/state/nvue; BGP neighbours in the
+"""NVUE `nv ... -o json` outputs -> platform-neutral state (tests/unit/platforms/nvue/recorded; BGP neighbours in the
 Cumulus Linux 5.11 and 5.12 shapes)."""
 
 import json
