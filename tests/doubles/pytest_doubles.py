@@ -12,14 +12,13 @@ Use them from any test directory by importing them into that directory's conftes
 """
 
 import getpass
-import os
 import secrets
 
 import pytest
 
 from tests.doubles.ssh.server import SshDouble, generate_key
-from tests.unit.utils.paths import ROOT
-
+# The doubles' tests import ROOT from here.
+from tests.unit.utils.paths import ROOT  # noqa: F401  pylint: disable=unused-import
 
 
 @pytest.fixture(scope='session')

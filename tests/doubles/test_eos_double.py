@@ -4,7 +4,6 @@ import asyncio
 import base64
 import glob
 import json
-import os
 import ssl
 import time
 import urllib.error

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib
+import importlib.util
 import os
 from dataclasses import dataclass
 
@@ -67,9 +68,14 @@ class PlatformTests:
         path = os.path.join(self.folder, 'testdata.py')
         assert os.path.isfile(path), 'platform %s has no test data: %s (tests/unit/utils/platforms.py)' % (
             self.name, os.path.relpath(path, ROOT))
-        if self.shipped or os.path.dirname(self.folder) == PLATFORM_TESTS:
+        if os.path.dirname(self.folder) == PLATFORM_TESTS:
             return importlib.import_module('tests.unit.platforms.%s.testdata' % self.name)
-        return importlib.import_module('%s.testdata' % platforms.get_platform(self.name).package)
+        if not self.shipped:
+            return importlib.import_module('%s.testdata' % platforms.get_platform(self.name).package)
+        spec = importlib.util.spec_from_file_location('_platform_tests_%s' % self.name, path)  # a folder elsewhere
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
 
 
 def fixture_platforms(parent=PLATFORM_TESTS) -> dict:

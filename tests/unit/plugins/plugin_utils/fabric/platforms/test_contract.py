@@ -4,9 +4,9 @@
 """The contract of a platform folder, over the registry: every platform has its parts (renderer, deploy driver,
 gatherer), renders its golden shapes byte for byte from models of the typed shape, has a gatherer whose output from
 recorded device outputs is the typed neutral state, a containerlab kind or says it has none, a docs page, and device
-libraries that exist. Its shapes, golden files and recorded outputs are its own test data (tests/unit/platforms/<name>/, found by
-convention: tests/unit/utils/platforms.py), for every platform of the registry and every fixture platform kept whole
-in a test folder (the stub NOS); a registered platform without them fails.
+libraries that exist. Its shapes, golden files and recorded outputs are its own test data
+(tests/unit/platforms/<name>/, found by convention: tests/unit/utils/platforms.py), for every platform of the registry
+and every fixture platform kept whole in a test folder (the stub NOS); a registered platform without them fails.
 (Its driver against its double: tests/deploy/test_contract_drivers.py.)"""
 
 import importlib.util
@@ -25,7 +25,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import schema
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import Gatherer
 from tests.unit.utils.paths import ROOT
-from tests.unit.utils.platforms import discover, platform_tests, platform_folder
+from tests.unit.utils.platforms import discover, platform_folder, platform_tests
 
 _DESIGNS = {}
 
@@ -57,8 +57,9 @@ def golden_files(tests):
 
 
 def check_renders(tests):
-    """Every switch of the platform in every shape of its test data renders the platform's files from a model of the typed shape, byte for
-    byte the golden file of the platform's own folder where the shape has one. Returns the golden files compared."""
+    """Every switch of the platform in every shape of its test data renders the platform's files from a model of the
+    typed shape, byte for byte the golden file in the platform's own folder where the shape has one. Returns the golden
+    files compared."""
     compared = set()
     name, own = tests.name, tests.golden('')
     for intent, layout in tests.data().SHAPES:
@@ -90,6 +91,14 @@ def check_gathers(name, recorded):
             read.add(key)
     neutral = {key for key in get_platform(name).part('state').GATHERER.sources if key in schema.STATE}
     assert neutral and neutral <= read
+
+
+def check_test_folder(tests):
+    """Its folder, its testdata.py and its golden files (tests/unit/utils/platforms.py says what goes there)."""
+    where = os.path.relpath(tests.folder, ROOT)
+    assert os.path.isdir(tests.folder), 'platform %s has no test folder %s' % (tests.name, where)
+    assert os.path.isfile(os.path.join(tests.folder, 'testdata.py')), 'platform %s has no %s/testdata.py' % (tests.name, where)
+    assert golden_files(tests), 'platform %s has no golden files in %s/golden' % (tests.name, where)
 
 
 def check_lab(name):
@@ -136,20 +145,30 @@ def test_discovery_finds_every_registered_platform_and_the_fixture_ones():
 
 @pytest.mark.parametrize('name', platform_names())
 def test_every_registered_platform_has_a_test_folder_with_golden_data(name):
-    """A platform the registry has and the tests do not know fails here, never skipped: its folder, its testdata.py
-    and its golden files (tests/unit/utils/platforms.py says what goes there)."""
-    tests = platform_folder(name)
-    assert os.path.isdir(tests.folder), 'platform %s has no test folder %s' % (name, os.path.relpath(tests.folder, ROOT))
-    assert os.path.isfile(os.path.join(tests.folder, 'testdata.py')), 'platform %s has no testdata.py' % name
-    assert golden_files(tests), 'platform %s has no golden files in %s' % (name, os.path.relpath(tests.golden(), ROOT))
+    """A platform the registry has and the tests do not know fails here, never skipped."""
+    check_test_folder(platform_folder(name))
 
 
 def test_the_guard_fails_on_a_platform_without_test_data(tmp_path):
-    tests = discover(str(tmp_path))
-    assert set(tests) == set(platform_names()) and not any(os.path.isdir(item.folder) for item in tests.values())
-    with pytest.raises(AssertionError, match='platform eos has no test data: '):
-        tests['eos'].data()
-    assert golden_files(tests['eos']) == set()
+    """Every registered platform is looked for, folder or not: no folder, no testdata.py, no golden files each fail."""
+    found = discover(str(tmp_path))
+    assert set(found) == set(platform_names())
+    tests = found[platform_names()[0]]
+    with pytest.raises(AssertionError, match='platform %s has no test folder' % tests.name):
+        check_test_folder(tests)
+    with pytest.raises(AssertionError, match='platform %s has no test data: ' % tests.name):
+        tests.data()
+    os.makedirs(tests.golden())
+    with pytest.raises(AssertionError, match='platform %s has no .*/testdata.py' % tests.name):
+        check_test_folder(tests)
+    with open(os.path.join(tests.folder, 'testdata.py'), 'w', encoding='utf-8') as handle:
+        handle.write('SHAPES = []\n')
+    with pytest.raises(AssertionError, match='platform %s has no golden files' % tests.name):
+        check_test_folder(tests)
+    with open(tests.golden('leaf001.cfg'), 'w', encoding='utf-8') as handle:
+        handle.write('golden\n')
+    check_test_folder(tests)
+    assert tests.data().SHAPES == [], 'its own testdata.py, read from its folder'
 
 
 def test_every_platform_has_its_parts(tests):

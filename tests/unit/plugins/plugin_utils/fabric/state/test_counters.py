@@ -23,8 +23,8 @@ def result(text, rc=0, stderr=''):
 
 
 def sonic_counters(device='leaf001'):
-    return [result(read_recorded('sonic', device, name)) for name in ('counters_ports.txt', 'counters_queues.txt',
-                                                             'counters_pgs.txt')]
+    return [result(read_recorded('sonic', device, name))
+            for name in ('counters_ports.txt', 'counters_queues.txt', 'counters_pgs.txt')]
 
 
 def test_sonic_counters_from_counters_db():

@@ -14,7 +14,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import state as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read_recorded
 from tests.unit.utils.platforms import golden
 
 

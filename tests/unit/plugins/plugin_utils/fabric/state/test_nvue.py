@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import state as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read_recorded
 from tests.unit.utils.platforms import golden
 
 
@@ -138,8 +138,8 @@ def test_counters_per_port_loops():
     assert host_port['pfc_rx'][3] == 1822 and host_port['pfc_tx'][3] == 907 and host_port['pfc_tx'][0] == 0
     assert host_port['queue_dropped'][3] == 0 and host_port['pg_dropped_bytes'][3] == 0 and host_port['ecn_marked_total'] == 412
     assert host_port['wd_stormed'][3] is False and host_port['wd_storms'][3] == 0
-    text = read_recorded('nvue', 'leaf001', 'pfc_watchdog.txt').replace('"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      '
-                                                               '"deadlock-count": 4', 4)
+    text = read_recorded('nvue', 'leaf001', 'pfc_watchdog.txt').replace(
+        '"status": "OK",\n      "deadlock-count": 0', '"status": "DEADLOCK",\n      "deadlock-count": 4', 4)
     ports = nvue.parse_counters([result('leaf001', 'counters_qos.txt'), {'rc': 0, 'stdout': text, 'stderr': ''}])['ports']
     assert ports['swp1s0']['wd_stormed'][3] is True and ports['swp1s0']['wd_storms'][3] == 4
 
