@@ -14,7 +14,9 @@
 import json
 import os
 import re
+import socket
 import stat
+import tempfile
 
 import pytest
 import yaml
@@ -72,7 +74,7 @@ def test_an_intent_inside_the_inventory_directory_is_read_as_inventory_with_defa
     assert 'Skipping unexpected key (rail_optimized) in group (topology)' in result.stderr
 
 
-@pytest.mark.parametrize('name', ['render', 'validate'])
+@pytest.mark.parametrize('name', ['render', 'validate', 'deploy'])
 def test_surveys_are_valid_and_feed_documented_variables(name):
     with open(os.path.join(EXAMPLE_PROJECT, 'surveys', name + '.json'), encoding='utf-8') as handle:
         survey = json.load(handle)
@@ -81,7 +83,8 @@ def test_surveys_are_valid_and_feed_documented_variables(name):
         with open(os.path.join(ROOT, 'playbooks', 'render.yml'), encoding='utf-8') as handle:
             documented = set(re.findall(r'^#   (aifabric_render_\w+) ', handle.read(), re.M))
     else:
-        with open(os.path.join(ROOT, 'roles', 'validate', 'meta', 'argument_specs.yml'), encoding='utf-8') as handle:
+        role = {'validate': 'validate', 'deploy': 'switch_deploy'}[name]
+        with open(os.path.join(ROOT, 'roles', role, 'meta', 'argument_specs.yml'), encoding='utf-8') as handle:
             documented = set(yaml.safe_load(handle)['argument_specs']['main']['options'])
     variables = [question['variable'] for question in survey['spec']]
     assert len(set(variables)) == len(variables)
@@ -106,18 +109,38 @@ def credential_type():
         return yaml.safe_load(handle)
 
 
-def injected_extra_vars(inputs):
-    """The extra variables AWX injects for a credential of the example's type: every string of the injector's
-    extra_vars rendered as a Jinja template of the credential's inputs, nested mappings kept (ansible/awx pull request
-    13267, AWX 21.10+)."""
+def _render_injector(node, inputs):
+    """Every string of an injector rendered as a Jinja template of the credential's inputs (and `tower.filename`, the
+    files AWX wrote), nested mappings kept (nested extra_vars: ansible/awx pull request 13267, AWX 21.10+)."""
     import jinja2.sandbox  # pylint: disable=import-outside-toplevel
     environment = jinja2.sandbox.ImmutableSandboxedEnvironment(undefined=jinja2.StrictUndefined)
+    if isinstance(node, dict):
+        return {_render_injector(key, inputs): _render_injector(value, inputs) for key, value in node.items()}
+    return environment.from_string(node).render(**inputs) if isinstance(node, str) else node
 
-    def render(node):
-        if isinstance(node, dict):
-            return {render(key): render(value) for key, value in node.items()}
-        return environment.from_string(node).render(**inputs) if isinstance(node, str) else node
-    return render(credential_type()['injectors']['extra_vars'])
+
+def injected_extra_vars(inputs):
+    """The extra variables AWX injects for a credential of the example's type."""
+    return _render_injector(credential_type()['injectors'].get('extra_vars', {}), inputs)
+
+
+def inject_credential(inputs, private):
+    """What AWX gives a job for a credential of the example's type, by each kind of injector it has (AWX's
+    CredentialType.inject_credential): `file` templates written to files of the job's private data directory
+    (mode 0600; `tower.filename` names the file, `tower.filename.<name>` one of several), then `env` and
+    `extra_vars` rendered with the inputs and those names. Returns (envvars, extravars)."""
+    injectors = credential_type()['injectors']
+    files = {}
+    for key, template in sorted((injectors.get('file') or {}).items()):
+        descriptor, path = tempfile.mkstemp(prefix='awx-credential-', dir=str(private))
+        with os.fdopen(descriptor, 'w', encoding='utf-8') as handle:
+            handle.write(_render_injector(template, inputs))
+        files[key.split('.', 1)[1] if '.' in key else None] = path
+    namespace = dict(inputs)
+    if files:
+        namespace['tower'] = {'filename': files.get(None) or files}
+    return (_render_injector(injectors.get('env') or {}, namespace),
+            _render_injector(injectors.get('extra_vars') or {}, namespace))
 
 
 def test_the_switch_users_credential_type_is_what_awx_takes_and_gives_the_variable_render_and_deploy_read():
@@ -160,16 +183,26 @@ def awx_job(tmp_path, project, installed, monkeypatch):
     (private / 'inventory').mkdir()
     _script_inventory(private / 'inventory' / 'hosts', json.loads(imported.stdout))
 
-    def launch(playbook, survey_answers, credential=True):
+    def launch(playbook, survey_answers, credential=True, hostvars=None, **runner_options):
+        """`credential`: the "aifabric switch users" credential attached (True: the test hash; or its inputs);
+        `hostvars`: host variables the job's inventory adds (where the devices are); `runner_options`: what AWX
+        passes for the job template's settings (cmdline '--check --diff' for job type Check with Show Changes,
+        limit)."""
         env = ansible_env(collections_path=installed)
-        # As AWX runs a job template with the "aifabric switch users" credential attached: its injected extra
-        # variables, under the survey's answers.
-        extravars = dict(injected_extra_vars({'admin_password_hash': TEST_PASSWORD_HASH}) if credential else {},
-                         **survey_answers)
-        # ansible-runner runs ansible-playbook in <private>/project with the envvars on top of its own environment.
+        inputs = {'admin_password_hash': TEST_PASSWORD_HASH} if credential is True else credential
+        envvars, extravars = inject_credential(inputs, private) if inputs else ({}, {})
+        if hostvars:
+            data = json.loads(imported.stdout)
+            for name, variables in hostvars.items():
+                data['_meta']['hostvars'].setdefault(name, {}).update(variables)
+            _script_inventory(private / 'inventory' / 'hosts', data)
+        # As AWX runs a job template with the credential attached: its injected extra variables under the survey's
+        # answers. ansible-runner runs ansible-playbook in <private>/project with the envvars on top of its own
+        # environment.
         return ansible_runner.run(private_data_dir=str(private), playbook=playbook, inventory=str(private / 'inventory' / 'hosts'),
-                                  extravars=extravars, envvars={'ANSIBLE_COLLECTIONS_PATH': installed, 'PATH': env['PATH']},
-                                  quiet=True)
+                                  extravars=dict(extravars, **survey_answers),
+                                  envvars=dict(envvars, ANSIBLE_COLLECTIONS_PATH=installed, PATH=env['PATH']),
+                                  quiet=True, **runner_options)
     launch.private = private
     return launch
 
@@ -253,3 +286,124 @@ def test_validate_job_before_deploy_publishes_the_check_summary(awx_job):
         shown = re.search(r'checks_run: (\d+), passed: (\d+), .*, results: (\d+), devices: (\d+)', handle.read())
     expected = (published['checks_run'], published['passed'], published['results'], published['devices'])
     assert tuple(int(value) for value in shown.groups()) == expected
+
+
+# -- the deploy job template, job type Check with Show Changes, against device doubles of the example's switches ----
+DEPLOY_ANSWERS = {'switch_deploy_confirm_timeout': 300, 'switch_deploy_gate_timeout': 120, 'switch_deploy_gate_interval': 5}
+
+
+def _fresh_password_hash():
+    """A SHA-512 crypt hash nobody else uses (what the credential holds): a random salt of a random password."""
+    import secrets  # pylint: disable=import-outside-toplevel
+    done = run(['openssl', 'passwd', '-6', '-salt', secrets.token_hex(8), '-stdin'], input=secrets.token_urlsafe(16))
+    assert done.returncode == 0 and done.stdout.startswith('$6$'), done.stderr
+    return done.stdout.strip()
+
+
+def _deploy_artifacts_documented():
+    """The keys docs/awx.md shows under aifabric deploy's published results."""
+    with open(os.path.join(ROOT, 'docs', 'awx.md'), encoding='utf-8') as handle:
+        text = handle.read()
+    block = re.search(r'```yaml\n(switch_deploy_outcomes:.*?)```', text, re.S)
+    assert block, 'docs/awx.md shows what the deploy job publishes'
+    return set(re.findall(r'^(switch_deploy_\w+):', block.group(1), re.M))
+
+
+def _running(fleet):
+    """What every double runs (CONFIG_DB and FRR's running configuration), and its deploy state directory."""
+    from tests.doubles.ssh import sonic  # pylint: disable=import-outside-toplevel
+    found = {}
+    for name in fleet.endpoints:
+        directory = fleet.state_dir_of(name)
+        with open(os.path.join(directory, 'frr', 'running.conf'), encoding='utf-8') as handle:
+            found[name] = json.dumps(sonic.running(directory), sort_keys=True) + handle.read()
+    return found
+
+
+def _every_artifact_file(private):
+    for folder, _dirs, names in os.walk(os.path.join(str(private), 'artifacts')):
+        for name in names:
+            with open(os.path.join(folder, name), 'rb') as handle:
+                yield os.path.join(folder, name), handle.read()
+
+
+@pytest.fixture
+def pod1_doubles(tmp_path):
+    """A SONiC double for every switch of the example fabric (tests/doubles/fleet.py), converged; yields the fleet
+    and the host variables that point the job's inventory at them (the Machine credential's user and key)."""
+    import sys  # pylint: disable=import-outside-toplevel
+    from tests.doubles import faults  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleet import Fleet, load_design  # pylint: disable=import-outside-toplevel
+    fleet = Fleet(load_design(os.path.join(EXAMPLE_PROJECT, 'fabrics', 'pod1.yml')), str(tmp_path / 'fleet')).start()
+    try:
+        for name in fleet.endpoints:
+            faults.write(fleet.state_dir_of(name), convergence_s=0)
+        with open(os.path.join(fleet.state_dir, 'inventory.yml'), encoding='utf-8') as handle:
+            hosts = yaml.safe_load(handle)['all']['hosts']
+        # the execution environment's Python runs the deploy's modules (napalm, netmiko are installed there)
+        yield fleet, {name: dict(variables, ansible_python_interpreter=sys.executable) for name, variables in hosts.items()}
+    finally:
+        fleet.stop()
+
+
+def test_deploy_job_in_check_mode_shows_every_diff_changes_nothing_and_leaks_no_credential(awx_job, pod1_doubles):
+    """The workflow's first nodes as AWX runs them: render (the generation a person reviews), then the deploy job
+    template with job type Check and Show Changes (--check --diff), limited to the switches, the switch users
+    credential injected by its type's injectors and the deploy survey answered."""
+    fleet, hostvars = pod1_doubles
+    secret = _fresh_password_hash()
+    rendered = awx_job('render.yml', {'aifabric_render_out': '', 'aifabric_render_devices': '', 'aifabric_render_docs': 'false'},
+                       credential={'admin_password_hash': secret})
+    assert (rendered.rc, rendered.status) == (0, 'successful'), rendered.stdout.read()
+    before = _running(fleet)
+    result = awx_job('deploy.yml', DEPLOY_ANSWERS, credential={'admin_password_hash': secret}, hostvars=hostvars,
+                     cmdline='--check --diff', limit='switches')
+    stdout = result.stdout.read()
+    assert (result.rc, result.status) == (0, 'successful'), stdout[-6000:]
+    published = _artifacts(result)
+    assert set(published) == _deploy_artifacts_documented()
+    assert published['switch_deploy_outcomes'] == {name: 'would_change' for name in fleet.endpoints}
+    assert published['switch_deploy_stopped_at'] is None and published['switch_deploy_errors'] == []
+    # every switch's diff is in the job's events (what AWX shows with Show Changes), its password hash not
+    diffs = {event['event_data']['host'] for event in result.events
+             if event.get('event') == 'runner_on_ok' and event['event_data'].get('res', {}).get('diff')}
+    assert diffs == set(fleet.endpoints)
+    assert stdout.count('+++ CONFIG_DB (rendered)') == stdout.count('+++ FRR (rendered)') == len(fleet.endpoints)
+    assert stdout.count('~user admin: password changes') == len(fleet.endpoints) and '$6$' not in stdout
+    # check mode reports what would change as changed (Ansible's convention) and changes nothing
+    assert set(result.stats['changed']) == set(fleet.endpoints)
+    assert _running(fleet) == before, 'check mode changed a switch'
+    # the credential's secret is nowhere in what the runner keeps of the job (events, stdout, command, env)
+    digest = secret.rsplit('$', 1)[1]
+    leaks = [path for path, data in _every_artifact_file(awx_job.private) if digest.encode() in data]
+    assert leaks == [] and secret not in stdout
+
+
+def test_deploy_job_with_a_wrong_survey_answer_touches_no_switch_and_publishes_why(awx_job):
+    """A gate that outlasts the confirm timer (each answer within its survey bounds, their sum not): the job fails
+    before any switch is touched (every switch points at a loopback port that counts connections) and publishes its
+    outcomes, every switch untouched, and the reason."""
+    listener = socket.socket()
+    listener.bind(('127.0.0.1', 0))
+    listener.listen(64)
+    listener.setblocking(False)
+    port = listener.getsockname()[1]
+    try:
+        from tests.doubles.fleet import load_design, plan  # pylint: disable=import-outside-toplevel
+        switches = [entry['name'] for entry in plan(load_design(os.path.join(EXAMPLE_PROJECT, 'fabrics', 'pod1.yml')))]
+        hostvars = {name: {'ansible_host': '127.0.0.1', 'ansible_port': port} for name in switches}
+        answers = dict(DEPLOY_ANSWERS, switch_deploy_gate_timeout=300)
+        result = awx_job('deploy.yml', answers, hostvars=hostvars, cmdline='--check --diff', limit='switches')
+        stdout = result.stdout.read()
+        assert result.status == 'failed' and result.rc != 0
+        assert 'switch_deploy_gate_timeout (300 s)' in stdout and 'Nothing was pushed' in stdout
+        with pytest.raises(BlockingIOError):
+            listener.accept()  # no connection reached a switch
+    finally:
+        listener.close()
+    published = _artifacts(result)
+    assert set(published) == _deploy_artifacts_documented()
+    assert published['switch_deploy_outcomes'] == {name: 'untouched' for name in switches}
+    assert published['switch_deploy_stopped_at'] is None
+    (error,) = published['switch_deploy_errors']
+    assert 'switch_deploy_gate_timeout (300 s)' in error and 'switch_deploy_confirm_timeout (300 s)' in error

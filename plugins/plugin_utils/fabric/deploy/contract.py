@@ -23,6 +23,9 @@ from ..platforms import registered
 from ..transport import ShellSettings, TransportError, quote, shell_session
 
 DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
+# TimerShellDriver: what its state file says while a commit waits for its confirm, and (as a prefix) when a timer's
+# revert failed; the platforms' revert scripts write the same words.
+PENDING_STATE, REVERT_FAILED_STATE = 'pending', 'revert-failed'
 
 
 class Driver:
@@ -110,6 +113,38 @@ class ShellDriver(Driver):
     def run(self, command, step, **kwargs):
         """The output of `command`; CommandFailed when it fails (see transport.Shell.run)."""
         return self.shell.run(command, step, **kwargs)[1]
+
+
+class TimerShellDriver(ShellDriver):
+    """A shell driver whose confirm timers are systemd units on the switch: `state_dir` holds the deploy's state
+    (PENDING while a commit waits for its confirm, REVERT_FAILED... when a timer's revert failed), the timer units
+    to stop on confirm (`units`) and the lock every change of them holds (`lock`)."""
+
+    state_dir = ''
+
+    def _locked(self, command):
+        """`command` (a shell command line) holding the deploy's lock."""
+        return 'sudo flock %s/lock sh -c %s' % (self.state_dir, quote(command))
+
+    def _state(self):
+        code, output = self.shell.run('cat %s/state 2>/dev/null' % self.state_dir, 'deploy state', check=False)
+        return output.strip().splitlines()[-1].strip() if code == 0 and output.strip() else ''
+
+    def _stop_confirm_timers(self):
+        """Mark the pending commit confirmed and stop its timers, in one step under the lock; a DeployError when a
+        timer's revert failed, a TransportError when no commit is pending (the timer ran out first)."""
+        code, output = self.shell.run(self._locked(
+            'state=$(cat %s/state 2>/dev/null); [ "$state" = %s ] || { echo "state: ${state:-none}"; exit 3; }; '
+            'echo confirmed > %s/state; for unit in $(cat %s/units); do systemctl stop "$unit.timer"; done'
+            % (self.state_dir, PENDING_STATE, self.state_dir, self.state_dir)), 'confirm', check=False)
+        if code == 0:
+            return
+        found = output.strip().rsplit('state: ', 1)[-1] if 'state: ' in output else output.strip()
+        if found.startswith(REVERT_FAILED_STATE):
+            raise DeployError(self.device, 'confirm', 'the confirm timer ran out and its revert failed (%s): the '
+                              'switch runs part of the pushed configuration' % found, FAILED)
+        raise TransportError(self.device, 'confirm', 'no deploy is pending (state: %s): the confirm timer ran out '
+                             'and rolled the switch back, or nothing was pushed' % found)
 
 
 def address_problems(host, interface, addresses) -> list:

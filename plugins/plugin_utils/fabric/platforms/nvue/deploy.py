@@ -24,16 +24,16 @@ import time
 import yaml
 
 from ...deploy import CONFIRMED, FAILED, DeployError
-from ...deploy.contract import ShellDriver, address_problems
+from ...deploy.contract import PENDING_STATE as PENDING, REVERT_FAILED_STATE as REVERT_FAILED
+from ...deploy.contract import TimerShellDriver, address_problems
 from ...transport import TransportError, quote
 
 FILE = 'startup.yaml'
 MANAGEMENT_PORT = 'eth0'
 STATE_DIR = '/etc/aifabric-deploy'
-LOCK = STATE_DIR + '/lock'
 UNIT_PREFIX = 'aifabric-confirm-'
 APPLY_TIMEOUT = 600  # s: an `nv config apply` (the driver's and the revert's)
-PENDING, REVERTING, REVERT_FAILED = 'pending', 'reverting', 'revert-failed'
+REVERTING = 'reverting'
 # revert.sh: run by the confirm timer (systemd-run) or by rollback(); our own script, written to the switch.
 REVERT_SCRIPT = r'''#!/bin/sh
 # aifabric.fabric NVUE deploy: put back the configuration applied before a deploy that was not confirmed. Run by its
@@ -68,7 +68,8 @@ def _set_tree(text):
     return tree
 
 
-class NvueDriver(ShellDriver):
+class NvueDriver(TimerShellDriver):
+    state_dir = STATE_DIR
     platform = 'nvue'
     files = (FILE,)
     device_type = 'cumulus_linux'
@@ -104,13 +105,6 @@ class NvueDriver(ShellDriver):
                             'management.users)' % self.settings.username)
         return problems
 
-    def _state(self):
-        code, output = self.shell.run('cat %s/state 2>/dev/null' % STATE_DIR, 'deploy state', check=False)
-        return output.strip().splitlines()[-1].strip() if code == 0 and output.strip() else ''
-
-    def _locked(self, command):
-        return 'sudo flock %s sh -c %s' % (LOCK, quote(command))
-
     def _arm(self, seconds):
         """A new confirm timer running revert.sh in `seconds`; returns its unit name."""
         unit = '%s%d' % (UNIT_PREFIX, int(time.time() * 1000))
@@ -145,17 +139,7 @@ class NvueDriver(ShellDriver):
                               % (STATE_DIR, PENDING, first, second, STATE_DIR, first)), 're-arm confirm timer')
 
     def confirm(self, files=None):
-        code, output = self.shell.run(self._locked(
-            'state=$(cat %s/state 2>/dev/null); [ "$state" = %s ] || { echo "state: ${state:-none}"; exit 3; }; '
-            'echo confirmed > %s/state; for unit in $(cat %s/units); do systemctl stop "$unit.timer"; done'
-            % (STATE_DIR, PENDING, STATE_DIR, STATE_DIR)), 'confirm', check=False)
-        if code != 0:
-            found = output.strip().rsplit('state: ', 1)[-1] if 'state: ' in output else output.strip()
-            if found.startswith(REVERT_FAILED):
-                raise DeployError(self.device, 'confirm', 'the confirm timer ran out and its revert failed (%s): the '
-                                  'switch runs part of the pushed configuration' % found, FAILED)
-            raise TransportError(self.device, 'confirm', 'no deploy is pending (state: %s): the confirm timer ran out '
-                                 'and rolled the switch back, or nothing was pushed' % found)
+        self._stop_confirm_timers()
         try:
             self.run('nv config save', 'nv config save')
         except TransportError as error:

@@ -42,7 +42,8 @@ import re
 import time
 
 from ...deploy import CONFIRMED, FAILED, DeployError
-from ...deploy.contract import ShellDriver, address_problems
+from ...deploy.contract import PENDING_STATE as PENDING, REVERT_FAILED_STATE as REVERT_FAILED
+from ...deploy.contract import TimerShellDriver, address_problems
 from ...transport import TransportError, quote, shell_session
 from . import frr_delta
 from .render import DEPLOYED_TABLES, deploy_target
@@ -66,7 +67,7 @@ CONNECT_ATTEMPTS, CONNECT_RETRY_S = 4, 5  # 15 s: an eth0 restart
 SHOW_HEADER = re.compile(r'\A(?:Building configuration\.\.\.\s*)?(?:Current configuration:\s*)?')
 RELEASE = re.compile(r'SONiC Software Version: SONiC\.(?:[A-Za-z_-]*\.)?(\d{6})')
 # The states a deploy leaves in STATE_DIR/state; a push starts only from none, confirmed or rolled-back.
-PENDING, REVERTING, ROLLED_BACK_STATE, REVERT_FAILED = 'pending', 'reverting', 'rolled-back', 'revert-failed'
+REVERTING, ROLLED_BACK_STATE = 'reverting', 'rolled-back'
 # revert.sh: run by the confirm timer (systemd-run) or by rollback(); our own script, written to the switch.
 REVERT_SCRIPT = r'''#!/bin/sh
 # aifabric.fabric SONiC deploy: revert a deploy that was not confirmed. Run by its confirm timer or by the deploy's
@@ -212,7 +213,8 @@ def _seconds(host_vars, name, default, device):
     return seconds
 
 
-class SonicDriver(ShellDriver):
+class SonicDriver(TimerShellDriver):
+    state_dir = STATE_DIR
     platform = 'sonic'
     files = ('config_db.json', 'frr.conf')
     optional_files = (USERS_FILE,)
@@ -256,14 +258,6 @@ class SonicDriver(ShellDriver):
 
     def _frr(self, command):
         return 'sudo docker exec bgp %s' % command
-
-    def _locked(self, command):
-        """`command` (a shell command line) holding the deploy's lock."""
-        return 'sudo flock %s sh -c %s' % (LOCK, quote(command))
-
-    def _state(self):
-        code, output = self.shell.run('cat %s/state 2>/dev/null' % STATE_DIR, 'deploy state', check=False)
-        return output.strip().splitlines()[-1].strip() if code == 0 and output.strip() else ''
 
     def _integrated(self, running):
         """The bgp container runs split-unified now: CONFIG_DB says so and its vtysh.conf has the integrated
@@ -491,17 +485,7 @@ class SonicDriver(ShellDriver):
         self.run('sudo cp %s/%s %s/%s' % (quote(self.workdir), name, FRR_DIR, name), 'stage %s' % name)
 
     def confirm(self, files=None):
-        code, output = self.shell.run(self._locked(
-            'state=$(cat %s/state 2>/dev/null); [ "$state" = %s ] || { echo "state: ${state:-none}"; exit 3; }; '
-            'echo confirmed > %s/state; for unit in $(cat %s/units); do systemctl stop "$unit.timer"; done'
-            % (STATE_DIR, PENDING, STATE_DIR, STATE_DIR)), 'confirm', check=False)
-        if code != 0:
-            found = output.strip().rsplit('state: ', 1)[-1] if 'state: ' in output else output.strip()
-            if found.startswith(REVERT_FAILED):
-                raise DeployError(self.device, 'confirm', 'the confirm timer ran out and its revert failed (%s): the '
-                                  'switch runs part of the pushed configuration' % found, FAILED)
-            raise TransportError(self.device, 'confirm', 'no deploy is pending (state: %s): the confirm timer ran out '
-                                 'and rolled the switch back, or nothing was pushed' % found)
+        self._stop_confirm_timers()
         try:
             self.run('sudo config save -y', 'config save')
             self.run('sudo cp %s/%s %s/frr.conf' % (FRR_DIR, FRR_CANDIDATE, FRR_DIR), 'save frr.conf')
