@@ -197,10 +197,15 @@ def awx_job(tmp_path, project, installed, monkeypatch):
                 data['_meta']['hostvars'].setdefault(name, {}).update(variables)
             _script_inventory(private / 'inventory' / 'hosts', data)
         # As AWX runs a job template with the credential attached: its injected extra variables under the survey's
-        # answers. ansible-runner runs ansible-playbook in <private>/project with the envvars on top of its own
-        # environment.
+        # answers, in the private data directory's env/extravars (mode 0600), which ansible-runner passes on as
+        # `-e @<file>`; extravars given to ansible_runner.run() itself would be on the command line, in the job's
+        # `command` artifact. ansible-runner runs ansible-playbook in <private>/project with the envvars on top of its
+        # own environment.
+        (private / 'env').mkdir(exist_ok=True)
+        descriptor = os.open(private / 'env' / 'extravars', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, 'w', encoding='utf-8') as handle:
+            json.dump(dict(extravars, **survey_answers), handle)
         return ansible_runner.run(private_data_dir=str(private), playbook=playbook, inventory=str(private / 'inventory' / 'hosts'),
-                                  extravars=dict(extravars, **survey_answers),
                                   envvars=dict(envvars, ANSIBLE_COLLECTIONS_PATH=installed, PATH=env['PATH']),
                                   quiet=True, **runner_options)
     launch.private = private
