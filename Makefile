@@ -165,7 +165,8 @@ integration: setup  ## ansible-playbook runs, device doubles, deploy, host roles
 # The generated sweeps that `make test` samples (tests/unit/utils/sampling.py: a seeded share of every stratum, the
 # seed printed), whole: every single-field mutation of the doubles' rendered configurations, every rendered switch of
 # every golden fabric shape and switch model through the doubles' rules. Run less often than `make test` (nightly,
-# before a release, after changing a double's rules); about 5 CPU-minutes more.
+# before a release, after changing a double's rules): the two sweeps whole take about 24 CPU-s, 13 more than their
+# samples (docs/testing.md).
 EXHAUSTIVE_TESTS := tests/doubles/test_mutation.py tests/doubles/test_corpus.py
 test-exhaustive: setup-python  ## the generated sweeps `make test` samples, every case (run less often: docs/testing.md)
 	AIFABRIC_EXHAUSTIVE=1 pytest -q -n $(INTEGRATION_WORKERS) --dist load $(EXHAUSTIVE_TESTS)
