@@ -107,8 +107,8 @@ def sonic_mutations():
                         row[name] = row.pop(field)
                     else:
                         row[name] = new
-                    yield operator, '%s|%s %s %s -> %s' % (table, key, operator, field,
-                                                           new if operator != 'field' else name), changed, running, facts
+                    shown = new if operator != 'field' else name
+                    yield operator, '%s|%s %s %s -> %s' % (table, key, operator, field, shown), changed, running, facts
 
 
 def test_sonic_mutations_are_refused():
@@ -267,7 +267,8 @@ def nvue_mutations(case):
                 node[new] = node.pop(key)
             else:
                 node[key] = new
-            yield operator, '%s %s -> %s' % ('.'.join(str(part) for part in path + [key]), operator, new), changed, facts
+            where = '.'.join(str(part) for part in path + [key])
+            yield operator, '%s %s -> %s' % (where, operator, new), changed, facts
 
 
 @pytest.mark.parametrize('case', [{}, {'base': 'leaf'}, {'base': 'leaf-5.15', 'release': '5.15'}],
