@@ -34,9 +34,13 @@ PYTHON_VERSION ?= 3.12
 UNIT_WORKERS ?= auto
 INTEGRATION_WORKERS ?= 4
 # Integration tests: everything that starts ansible-playbook (tests/conftest.py marks them), the device doubles, the
-# deploy drivers and playbooks against them, containerlab, the host roles. Listed longest first: xdist hands out
-# files in this order (tests/lab holds the clab_faults judge's test, a minute of waiting out the round's retries).
+# deploy drivers and playbooks against them, containerlab, the host roles. xdist hands out the files in collection
+# order (--no-loadscope-reorder; its default hands out the files with the most tests first, which started the
+# 23-minute chain of test_switches_playbook.py last, alone on one worker): the modules marked long_module first
+# (tests/conftest.py), then these directories, the slower first (tests/lab holds the clab_faults judge's test, a
+# minute of waiting out the round's retries).
 INTEGRATION_PATHS := tests/deploy tests/lab tests/doubles tests/unit tests/roles
+INTEGRATION_ORDER := --dist loadfile --no-loadscope-reorder
 # Lab scenarios share one lab (the default scenario's create and destroy). clab_fabric first: it converges the lab
 # (switches and host roles), twice, and validates it; hosts_lab and clab_faults then skip their own converge.
 LAB_SCENARIOS ?= clab_fabric hosts_lab clab_faults
@@ -86,7 +90,7 @@ STAGE_JOBS ?= 4
 # settles slower, not less).
 FAVOURED_STAGES ?= molecule-lab
 
-.PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down lab-faults test unit integration role-tests lint sanity \
+.PHONY: help setup setup-host setup-python setup-cores demo render lab-up lab-down lab-faults test test-exhaustive unit integration role-tests lint sanity \
         units build packaging ee-context molecule molecule-render molecule-lab clean
 
 help:  ## list the targets
@@ -156,10 +160,19 @@ unit: setup-python  ## unit tests: plain pytest, in-process only (no ansible-pla
 	pytest -q -n $(UNIT_WORKERS) --dist loadfile -m 'not integration' tests/unit
 
 integration: setup  ## ansible-playbook runs, device doubles, deploy, host roles, containerlab validate (pytest)
-	pytest -q -n $(INTEGRATION_WORKERS) --dist loadfile -m integration $(INTEGRATION_PATHS)
+	pytest -q -n $(INTEGRATION_WORKERS) $(INTEGRATION_ORDER) -m integration $(INTEGRATION_PATHS)
+
+# The generated sweeps that `make test` samples (tests/unit/utils/sampling.py: a seeded share of every stratum, the
+# seed printed), whole: every single-field mutation of the doubles' rendered configurations, every rendered switch of
+# every golden fabric shape and switch model through the doubles' rules. Run less often than `make test` (nightly,
+# before a release, after changing a double's rules): the two sweeps whole take about 24 CPU-s, 13 more than their
+# samples (docs/testing.md).
+EXHAUSTIVE_TESTS := tests/doubles/test_mutation.py tests/doubles/test_corpus.py
+test-exhaustive: setup-python  ## the generated sweeps `make test` samples, every case (run less often: docs/testing.md)
+	AIFABRIC_EXHAUSTIVE=1 pytest -q -n $(INTEGRATION_WORKERS) --dist load $(EXHAUSTIVE_TESTS)
 
 role-tests: setup-python  ## roles run for real against a fake sysfs/proc tree and stub tools (part of integration)
-	pytest -q -n $(INTEGRATION_WORKERS) --dist loadfile tests/roles
+	pytest -q -n $(INTEGRATION_WORKERS) $(INTEGRATION_ORDER) tests/roles
 
 lint: setup-python  ## ansible-lint (production profile), the changelog fragments (antsibull-changelog lint), mypy (mypy.ini)
 	ansible-lint

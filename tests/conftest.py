@@ -39,9 +39,29 @@ INTEGRATION_DIRECTORIES = ('doubles', 'deploy', 'lab', 'roles', 'packaging')
 
 
 def pytest_configure(config):
+    # One seed for the run's sampled sweeps (tests/unit/utils/sampling.py), fixed here in the main process: the
+    # pytest-xdist workers it starts next inherit it and draw the same cases.
+    from tests.unit.utils import sampling
+    sampling.run_seed()
     config.addinivalue_line('markers', 'integration: starts ansible-playbook, device doubles or a lab (declared by the '
                                        'test module, or by its directory in tests/conftest.py; `make integration` '
                                        'runs these, `make unit` the others)')
+    config.addinivalue_line('markers', 'long_module: the module\'s tests run in order on one slow fixture (a fleet of '
+                                       'doubles, a fake server), so the module is one long unit of work for a '
+                                       'pytest-xdist worker; such modules are collected first, and `make integration` '
+                                       '(--no-loadscope-reorder) hands them out first')
+
+
+def pytest_report_header(config):  # pylint: disable=unused-argument
+    from tests.unit.utils import sampling
+    return sampling.describe()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):  # pylint: disable=unused-argument
+    """The sampling line again at the end: `pytest -q` (make unit, make integration) prints no header."""
+    if config.getoption('verbose') < 0:
+        from tests.unit.utils import sampling
+        terminalreporter.write_line(sampling.describe())
 
 
 def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argument
@@ -49,6 +69,9 @@ def pytest_collection_modifyitems(config, items):  # pylint: disable=unused-argu
     for item in items:
         if os.path.relpath(str(item.path), tests).split(os.sep)[0] in INTEGRATION_DIRECTORIES:
             item.add_marker('integration')
+    # The long modules first (a stable sort keeps the order within each group): a worker that starts one last would
+    # run it alone after the others finish (pytest-xdist's default hands out the modules with the most tests first).
+    items.sort(key=lambda item: item.get_closest_marker('long_module') is None)
 
 
 def pytest_collection_finish(session):

@@ -17,6 +17,8 @@ from tests.doubles.fleet import Fleet, load_design
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 from tests.unit.utils.paths import ROOT
 
+pytestmark = pytest.mark.long_module  # ten playbook runs in order on one fleet: started first (tests/conftest.py)
+
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}
 SWITCHES = ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002')

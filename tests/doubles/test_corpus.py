@@ -1,6 +1,10 @@
 """The rejected-configuration corpora (tests/doubles/corpus/*.yml): every case, taken from a vendor rule with its
 source, is refused by the double with the vendor's error; the untouched rendered configuration is accepted; and every
-rendered configuration (all golden fabric shapes, every switch model of each NOS) passes the double's rules."""
+rendered configuration (all golden fabric shapes, every switch model of each NOS) passes the double's rules.
+
+`make test` checks a seeded sample of the rendered switches: a quarter of those of each fabric shape, switch model
+and role, at least one of each (tests/unit/utils/sampling.py; the seed is printed, AIFABRIC_SAMPLE_SEED replays it;
+switches of one role in one fabric differ in their numbers and names); `make test-exhaustive` checks every switch."""
 
 import copy
 import os
@@ -11,6 +15,7 @@ import yaml
 from tests.doubles import corpus
 from tests.doubles.eos.device import EapiError, EosDevice
 from tests.doubles.ssh import nvue, sonic_factory, sonic_gcu
+from tests.unit.utils import sampling
 from tests.unit.utils.paths import ROOT
 
 INTENTS = os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents')
@@ -106,13 +111,19 @@ def _rendered_switches():
                     yield os.path.basename(path), model, name, node_model, render_device(design, name, users)
 
 
+def _shape_model_and_role(switch):
+    intent, model, _name, node_model, _files = switch
+    return intent, model, node_model['platform'], node_model['hardware']['model'], node_model['role']
+
+
 def test_every_rendered_configuration_passes_the_vendor_rules():
     seen = {'sonic': set(), 'eos': set(), 'nvue': set()}
-    for intent, model, name, node_model, files in _rendered_switches():
+    switches = sampling.stratified(_rendered_switches(), _shape_model_and_role, 0.25, 'rendered switches')
+    for intent, model, name, node_model, files in switches:
         platform = node_model['platform']
         hardware = node_model['hardware']['model']
         seen[platform].add(hardware)
-        where = '%s %s %s' % (intent, hardware, name)
+        where = '%s %s %s (%s)' % (intent, hardware, name, sampling.describe())
         if platform == 'sonic':
             # The first deploy loads the whole configuration on the factory switch (`config reload FILE`: the YANG
             # models and no table without one); a later one replaces it with GCU (here: the same file again, and a

@@ -7,6 +7,9 @@ NVUE tree key or value) of a rendered configuration gets each operator that appl
 (table and field; line shape and token position; tree path without its ids). An operator changes one field into what
 a vendor rule forbids, the rule named next to it. A field the vendor lets take any text (descriptions, names the
 configuration defines) is not mutated by the value operators: the FREE_TEXT lists name those fields and why.
+
+`make test` checks a seeded sample of each sweep: a quarter of the mutations of every operator (tests/unit/utils/
+sampling.py; the seed is printed, AIFABRIC_SAMPLE_SEED replays it); `make test-exhaustive` checks every mutation.
 """
 
 from __future__ import annotations
@@ -20,19 +23,27 @@ import pytest
 from tests.doubles import corpus
 from tests.doubles.eos.device import EapiError, EosDevice
 from tests.doubles.ssh import nvue, sonic_gcu
+from tests.unit.utils import sampling
 
 MINIMUM_RATE = 0.90
+SAMPLE_SHARE = 0.25  # of each operator's mutations in the default run (every operator always)
 
 
 def _figure(nos, outcomes):
     refused = sum(1 for _where, ok in outcomes if ok)
     rate = refused / len(outcomes)
     missed = [where for where, ok in outcomes if not ok]
-    print('\n%s: %d of %d forbidden single-field mutations refused (%.1f %%)'
-          % (nos, refused, len(outcomes), 100 * rate))
+    print('\n%s: %d of %d forbidden single-field mutations refused (%.1f %%; %s)'
+          % (nos, refused, len(outcomes), 100 * rate, sampling.describe()))
     for where in missed:
         print('  accepted: %s' % where)
     return rate, missed
+
+
+def _sample(mutations, name):
+    """The run's share of each operator's mutations (all of them in make test-exhaustive); the operator is the
+    stratum, so every kind of forbidden change is tried in every run."""
+    return sampling.stratified(mutations, lambda mutation: mutation[0], SAMPLE_SHARE, name)
 
 
 # -- SONiC: CONFIG_DB rows the deploy writes, through GCU's pipeline ----------------------------------------------
@@ -58,7 +69,7 @@ BIG = '18446744073709551616'  # 2^64: beyond every integer type of YANG (uint64 
 
 
 def sonic_mutations():
-    """(where, target) with one field of a rendered row changed; each operator's rule:
+    """(operator, where, target, running, facts) with one field of a rendered row changed; each operator's rule:
     - field: a field name no YANG list has (sonic_yang_ext.py _xlateList: a config field without its leaf is not
       translated, "All Keys are not parsed");
     - value: text that is no value of the leaf's type (YANG types, patterns, enumerations, leafrefs);
@@ -78,7 +89,7 @@ def sonic_mutations():
                 first, _bar, rest = key.partition('|')
                 new_key = first + '!x' + _bar + rest
                 changed[table][new_key] = changed[table].pop(key)
-                yield '%s key %s -> %s' % (table, key, new_key), changed, running, facts
+                yield 'key', '%s key %s -> %s' % (table, key, new_key), changed, running, facts
             for field in sorted(rendered[table][key]):
                 value = fields[field]
                 operators = [('field', field + '_x', value)]
@@ -96,20 +107,20 @@ def sonic_mutations():
                         row[name] = row.pop(field)
                     else:
                         row[name] = new
-                    yield '%s|%s %s %s -> %s' % (table, key, operator, field, new if operator != 'field' else name), \
-                        changed, running, facts
+                    shown = new if operator != 'field' else name
+                    yield operator, '%s|%s %s %s -> %s' % (table, key, operator, field, shown), changed, running, facts
 
 
 def test_sonic_mutations_are_refused():
     outcomes = []
-    for where, target, running, facts in sonic_mutations():
+    for _operator, where, target, running, facts in _sample(sonic_mutations(), 'sonic'):
         try:
             sonic_gcu.check_target(running, target, facts)
             outcomes.append((where, False))
         except sonic_gcu.Refused:
             outcomes.append((where, True))
     rate, missed = _figure('SONiC', outcomes)
-    assert rate >= MINIMUM_RATE, missed
+    assert rate >= MINIMUM_RATE, (missed, sampling.describe())
 
 
 # -- EOS: tokens of the rendered startup-config, in a config session ----------------------------------------------
@@ -164,12 +175,13 @@ def eos_mutations():
                 continue
             seen.add((shape, position, operator[0]))
             changed = words[:position] + [operator[1]] + words[position + 1:]
-            yield '%s: %s -> %s' % (line, token, operator[1]), lines[:index] + [' '.join(changed)] + lines[index + 1:]
+            yield operator[0], '%s: %s -> %s' % (line, token, operator[1]), \
+                lines[:index] + [' '.join(changed)] + lines[index + 1:]
 
 
 def test_eos_mutations_are_refused():
     outcomes = []
-    for where, lines in eos_mutations():
+    for _operator, where, lines in _sample(eos_mutations(), 'eos'):
         device = EosDevice('leaf001', 'admin', 'unused')
         try:
             device.run_cmds(['enable', 'configure session mutation', 'rollback clean-config'] + lines + ['end'])
@@ -177,7 +189,7 @@ def test_eos_mutations_are_refused():
         except EapiError:
             outcomes.append((where, True))
     rate, missed = _figure('EOS', outcomes)
-    assert rate >= MINIMUM_RATE, missed
+    assert rate >= MINIMUM_RATE, (missed, sampling.describe())
 
 
 # -- NVUE: keys and values of the applied tree ----------------------------------------------------------------------
@@ -255,7 +267,8 @@ def nvue_mutations(case):
                 node[new] = node.pop(key)
             else:
                 node[key] = new
-            yield '%s %s -> %s' % ('.'.join(str(part) for part in path + [key]), operator, new), changed, facts
+            where = '.'.join(str(part) for part in path + [key])
+            yield operator, '%s %s -> %s' % (where, operator, new), changed, facts
 
 
 @pytest.mark.parametrize('case', [{}, {'base': 'leaf'}, {'base': 'leaf-5.15', 'release': '5.15'}],
@@ -264,7 +277,7 @@ def test_nvue_mutations_are_refused(case):
     tree, facts = corpus.nvue_case(case)
     assert nvue.validation_errors(tree, facts) == []  # the rendered file itself is valid
     outcomes = []
-    for where, tree, facts in nvue_mutations(case):
+    for _operator, where, tree, facts in _sample(nvue_mutations(case), 'nvue %s' % sorted(case.items())):
         outcomes.append((where, bool(nvue.validation_errors(tree, facts))))
     rate, missed = _figure('NVUE %s' % (case.get('base') or 'spine'), outcomes)
-    assert rate >= MINIMUM_RATE, missed
+    assert rate >= MINIMUM_RATE, (missed, sampling.describe())

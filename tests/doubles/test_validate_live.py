@@ -24,6 +24,8 @@ from tests.doubles.fleet import Fleet, load_design
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 from tests.unit.utils.paths import ROOT
 
+pytestmark = pytest.mark.long_module  # validate.yml runs on one fleet of doubles: started first (tests/conftest.py)
+
 MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
 

@@ -22,6 +22,8 @@ import pytest
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 from tests.unit.utils.paths import ROOT
 
+pytestmark = pytest.mark.long_module  # converges of the roles on one fake server: started first (tests/conftest.py)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 INTENT = os.path.join(HERE, 'files', 'intent.yml')
 HOST = 'gpu0001'
