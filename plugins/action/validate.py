@@ -15,7 +15,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredError, read_gathered
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredError, iter_gathered
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report)
 
@@ -33,6 +33,12 @@ class ActionModule(ActionBase):
                              'allow_system_dir'))
 
     def run(self, tmp=None, task_vars=None):
+        # millions of acyclic objects (parsed states, results) for a fabric of thousands of devices: no cycle
+        # collector passes over them while judging
+        with checks.paused_collector():
+            return self._judge(tmp, task_vars)
+
+    def _judge(self, tmp, task_vars):
         result = super().run(tmp, task_vars)
         task_vars = task_vars or {}
         args = self.validate_argument_spec(argument_spec={
@@ -80,38 +86,33 @@ class ActionModule(ActionBase):
             if name not in known:
                 raise AnsibleActionFail('Unknown check %s (checks: %s)' % (name, ', '.join(sorted(known))))
         selected = [name for name in (args['checks'] or sorted(known)) if name not in args['skip_checks']]
-        states, phases, gathered = {}, ('design',), {}
+        phases, gathered = ('design',), {}
+        ctx = checks.Context(design, {}, {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
+                                          'devices': devices, 'health': args['health_thresholds']})
         if args['gathered']:
             phases = ('design', 'deployed')
             # A fleet reading (this host read every device it could from the controller) and the per-host readings
-            # of the devices it left to Ansible's own connection.
+            # of the devices it left to Ansible's own connection. Each device's state is parsed as it is taken and
+            # its raw outputs let go (DeviceState.parse_all), so a fleet's readings are never all held at once.
             fleet_result = task_vars.get(args['fleet_var']) or {}
             files = list(args['gathered_files'] or []) + ([fleet_result['spool']] if fleet_result.get('spool') else [])
+            fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
             try:
-                fleet = dict(fleet_result.get('devices') or {}, **(read_gathered(files, design.name) if files else {}))
+                for name, item in iter_gathered(files, design.name) if files else ():
+                    if name in wanted:
+                        gathered[name] = self._take(ctx, name, item, hostvars, args)
             except GatheredError as error:
                 raise AnsibleActionFail(str(error)) from None
             for name in devices:
-                gathered[name] = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
-                                                     else None) or {}
-                states[name] = dict(gathered[name].get('state') or {})
-                # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks
-                # of devices without a part are left out).
-                device_vars = hostvars[name] if name in hostvars else {}
-                for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
-                    registered = gathered[name].get(key) or device_vars.get(var)  # a slice's file carries them
-                    if registered and not registered.get('skipped'):
-                        states[name][key] = registered
-                # What the deploy would change there (the role's drift tasks in check mode), as registered.
-                drift = device_vars.get(args['drift_var'])
-                if isinstance(drift, dict) and drift and not drift.get('skipped') and states[name]:
-                    states[name]['config_drift'] = drift
-        options = {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
-                   'lossless_phases': phases, 'devices': devices, 'health': args['health_thresholds'],
-                   'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},
-                   'converging': {name: _still_changing(item['convergence']) for name, item in gathered.items()
-                                  if (item.get('convergence') or {}).get('outcome') == 'changing'}}
-        ctx = checks.Context(design, states, options)
+                if name not in gathered:
+                    item = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
+                                               else None) or {}
+                    gathered[name] = self._take(ctx, name, item, hostvars, args)
+        ctx.options.update({
+            'lossless_phases': phases,
+            'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},
+            'converging': {name: _still_changing(item['convergence']) for name, item in gathered.items()
+                           if (item.get('convergence') or {}).get('outcome') == 'changing'}})
         categories = GATHERED if args['gathered'] else ('lossless',)
         results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
         found = causes.analyse(ctx, results)
@@ -184,8 +185,8 @@ class ActionModule(ActionBase):
         if not (args['output_dir'] or args['prometheus_file']):
             return {}, ''
         sources = inventory_sources(task_vars)
-        textfile = prometheus.build(design.name, results, built['summary'], now.timestamp(),
-                                    health.counter_links(ctx, devices))
+        textfile = prometheus.exposition_of(design.name, results, built['summary'], now.timestamp(),
+                                            health.counter_links(ctx, devices))
         paths, problems = {}, []
         if args['output_dir']:
             problem = destination_problem(args['output_dir'], 'validation report directory', sources,
@@ -218,6 +219,26 @@ class ActionModule(ActionBase):
             except report.ReportError as exc:
                 problems.append(str(exc))
         return paths, '; '.join(problems)
+
+    @staticmethod
+    def _take(ctx, name, item, hostvars, args) -> dict:
+        """A device's reading into the judging context, parsed at once (its raw outputs let go); returns the reading
+        without its state (when it was read, how it settled) for the report."""
+        state = dict(item.get('state') or {})
+        # The data-plane marking probe: what the host sent, what the switch captured (skipped tasks of devices
+        # without a part are left out).
+        device_vars = hostvars[name] if name in hostvars else {}
+        for key, var in (('marking_probe', args['probe_var']), ('marking_capture', args['capture_var'])):
+            registered = item.get(key) or device_vars.get(var)  # a slice's file carries them
+            if registered and not registered.get('skipped'):
+                state[key] = registered
+        # What the deploy would change there (the role's drift tasks in check mode), as registered.
+        drift = device_vars.get(args['drift_var'])
+        if isinstance(drift, dict) and drift and not drift.get('skipped') and state:
+            state['config_drift'] = drift
+        ctx.states[name] = checks.DeviceState(name, state)
+        ctx.state(name).parse_all()
+        return {key: value for key, value in item.items() if key != 'state'}
 
     @staticmethod
     def _catalog(ctx, names):

@@ -228,7 +228,8 @@ def test_sliced_run_two_slices_at_once_then_one_judging_job(fleet):
             assert runner.rc == 0, slicing.stdout_of(runner)[-3000:]
         files = sorted(os.listdir(gathered))
         assert len(files) == 2, files  # one per slice, named after the device that read it
-        read = [set(json.loads((gathered / name).read_text())['devices']) for name in files]
+        from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import read_gathered
+        read = [set(read_gathered([str(gathered / name)], fleet['design'].name)) for name in files]
         assert not read[0] & read[1] and read[0] | read[1] == set(fleet['hosts'])
         (judged, _seconds), = slicing.run_jobs(playbook, [inventory], dict(common, validate_stage='judge'),
                                                str(fleet['base'] / 'sliced' / 'judge'), envvars)

@@ -12,6 +12,7 @@ i.e. from the design.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
@@ -75,11 +76,26 @@ class DeviceState:
                 self._parsed[key] = (True, self.gatherer.parse(key, self.raw[key]))
             except StateError as exc:
                 exc.device = self.name  # whose state it was: a check may read another device's (the far end)
-                self._parsed[key] = (False, exc)
+                # kept without its traceback: its frames would hold the raw output it failed on
+                self._parsed[key] = (False, exc.with_traceback(None))
         ok, value = self._parsed[key]
         if not ok:
             raise value
         return value
+
+    def parse_all(self):
+        """Parse every output the gatherer reads now, then let the raw text go (the key stays, so has() still says it
+        was read): the judging step of a fleet holds each device's parsed state, not the raw outputs of thousands."""
+        if self.gatherer is None or not self.raw or self.raw.get(UNREADABLE):
+            return self
+        for key in list(self.raw):
+            if self.raw[key] is not None and self.gatherer.parser(key) is not None:
+                try:
+                    self.get(key)
+                except StateError:
+                    pass  # kept, raised again to the check that reads it
+                self.raw[key] = None
+        return self
 
     def parsed_with(self, key, parse):
         """State that does not come from the gatherer (what a role task registered), parsed by `parse` once;
@@ -181,18 +197,26 @@ def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) ->
                 if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)
                 and not (local_only and item.peers)]
     results = []
-    collecting = gc.isenabled()
-    gc.disable()  # hundreds of thousands of acyclic results: the cycle collector would rescan them over and over
-    try:
+    with paused_collector():
         for name in names:
             model = ctx.model(name)
             for item in selected:
                 if model['role'] in item.roles:
                     results.extend(item.run(ctx, model))
+    return results
+
+
+@contextlib.contextmanager
+def paused_collector():
+    """The cycle collector off for a block that makes millions of acyclic objects (parsed states, results): it would
+    rescan all of them over and over, a cost that grows with the square of the fabric."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
     finally:
         if collecting:
             gc.enable()
-    return results
 
 
 def summary(results) -> dict:
@@ -216,5 +240,5 @@ def _load_all():
 _load_all()
 
 __all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
-           'DeviceState', 'Context', 'run', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
+           'DeviceState', 'Context', 'run', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
            'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

@@ -3,10 +3,13 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Gathered state in a file: what a fleet reading, or one slice of a sliced run, hands to the judging step.
 
-One JSON document per file: {"format": 1, "fabric": name, "devices": {device: the result validate_gather gives for
-it}}. Written atomically with mode 0600 (running configurations are inside, their password hashes masked); the
-judging step reads one file, or every file of a sliced run's directory, and a device found in two files is an
-error (two slices read it).
+Format 2 (what this collection writes): JSON Lines, a header line {"format": 2, "fabric": name}, then one line per
+device {"device": name, "result": the result validate_gather gives for it}. The judging step reads it one device at a
+time, so the readings of a fleet of thousands are never all in memory at once. Format 1 (one JSON document
+{"format": 1, "fabric": name, "devices": {device: result}}; the per-host readings a slice keeps, written by the
+validate role) is read whole. Files are written atomically with mode 0600 (running configurations are inside, their
+password hashes masked); the judging step reads one file, or every file of a sliced run's directory, and a device
+found in two files is an error (two slices read it).
 """
 
 from __future__ import annotations
@@ -15,28 +18,15 @@ import glob
 import json
 import os
 
-FORMAT = 1
+FORMAT = 2
+FORMATS = (1, 2)
+# What the judging step takes of a device's reading (validate_gather's result less what it judged on the way).
+KEPT = ('device', 'fabric', 'platform', 'state', 'attempts', 'seconds', 'started_at', 'read_at', 'settled',
+        'convergence', 'probe')
 
 
 class GatheredError(ValueError):
     """A gathered-state file that cannot be used (named, with why)."""
-
-
-def write_gathered(path, fabric, devices) -> str:
-    """Write {device: result} of `fabric` to `path` (its directory made, mode 0700)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, mode=0o700, exist_ok=True)
-    temporary = '%s.%d.tmp' % (path, os.getpid())
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(descriptor, 'w', encoding='utf-8') as handle:
-        json.dump({'format': FORMAT, 'fabric': fabric, 'devices': devices}, handle, separators=(',', ':'))
-    os.replace(temporary, path)
-    return path
-
-
-# What the judging step takes of a device's reading (validate_gather's result less what it judged on the way).
-KEPT = ('device', 'fabric', 'platform', 'state', 'attempts', 'seconds', 'started_at', 'read_at', 'settled',
-        'convergence', 'probe')
 
 
 class GatheredWriter:
@@ -52,16 +42,15 @@ class GatheredWriter:
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), mode=0o700, exist_ok=True)
         descriptor = os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         self.handle = os.fdopen(descriptor, 'w', encoding='utf-8')
-        self.handle.write('{"format":%d,"fabric":%s,"devices":{' % (FORMAT, json.dumps(self.fabric)))
+        self.handle.write('{"format":%d,"fabric":%s}\n' % (FORMAT, json.dumps(self.fabric)))
         return self
 
     def add(self, name, result):
         kept = {key: result[key] for key in KEPT if key in result}
-        self.handle.write('%s%s:%s' % (',' if self.count else '', json.dumps(name), json.dumps(kept, separators=(',', ':'))))
+        self.handle.write(json.dumps({'device': name, 'result': kept}, separators=(',', ':')) + '\n')
         self.count += 1
 
     def __exit__(self, kind, _value, _trace):
-        self.handle.write('}}')
         self.handle.close()
         if kind is None:
             os.replace(self.temporary, self.path)
@@ -69,29 +58,76 @@ class GatheredWriter:
             os.remove(self.temporary)
 
 
-def read_gathered(paths, fabric) -> dict:
-    """{device: result} of every file of `paths` (files, or directories whose *.json files are read)."""
+def write_gathered(path, fabric, devices) -> str:
+    """Write {device: result} of `fabric` to `path` (its directory made, mode 0700)."""
+    with GatheredWriter(path, fabric) as out:
+        for name, result in devices.items():
+            out.add(name, result)
+    return path
+
+
+def _files(paths) -> list:
     files = []
     for path in paths:
         files.extend(sorted(glob.glob(os.path.join(path, '*.json'))) if os.path.isdir(path) else [path])
     if not files:
         raise GatheredError('no gathered state in %s' % ', '.join(paths))
-    found, source = {}, {}
-    for path in files:
-        try:
-            with open(path, encoding='utf-8') as handle:
-                data = json.load(handle)
-        except (OSError, ValueError) as error:
-            raise GatheredError('%s cannot be read: %s' % (path, error)) from None
-        if not isinstance(data, dict) or data.get('format') != FORMAT or not isinstance(data.get('devices'), dict):
-            raise GatheredError('%s is not a gathered-state file of format %d' % (path, FORMAT))
-        if data.get('fabric') != fabric:
-            raise GatheredError('%s holds fabric %s, not %s' % (path, data.get('fabric'), fabric))
-        for name, result in data['devices'].items():
-            if name in found:
+    return files
+
+
+def _header(path, data, fabric):
+    if not isinstance(data, dict) or data.get('format') not in FORMATS:
+        raise GatheredError('%s is not a gathered-state file of format %s' % (path, ' or '.join(map(str, FORMATS))))
+    if data.get('fabric') != fabric:
+        raise GatheredError('%s holds fabric %s, not %s' % (path, data.get('fabric'), fabric))
+
+
+def _devices_of(path, fabric):
+    """(device, result) of one file, one device at a time for format 2."""
+    try:
+        with open(path, encoding='utf-8') as handle:
+            first = handle.readline()
+            try:
+                header = json.loads(first)
+            except ValueError:
+                header = None
+            if isinstance(header, dict) and header.get('format') == 2:
+                _header(path, header, fabric)
+                for number, line in enumerate(handle, start=2):
+                    if not line.strip():
+                        continue
+                    entry = json.loads(line)
+                    if not isinstance(entry, dict) or not isinstance(entry.get('device'), str) \
+                            or not isinstance(entry.get('result'), dict):
+                        raise GatheredError('%s line %d is not a device\'s reading' % (path, number))
+                    yield entry['device'], entry['result']
+                return
+            data = json.loads(first + handle.read())
+    except (OSError, ValueError) as error:
+        if isinstance(error, GatheredError):
+            raise
+        raise GatheredError('%s cannot be read: %s' % (path, error)) from None
+    _header(path, data, fabric)
+    if data.get('format') != 1 or not isinstance(data.get('devices'), dict):
+        raise GatheredError('%s is not a gathered-state file of format 1 (no devices)' % path)
+    yield from data['devices'].items()
+
+
+def iter_gathered(paths, fabric):
+    """(device, result) of every file of `paths` (files, or directories whose *.json files are read), one at a time;
+    a device found twice is refused, naming both files."""
+    source = {}
+    for path in _files(paths):
+        for name, result in _devices_of(path, fabric):
+            if name in source:
                 raise GatheredError('%s was read twice: in %s and %s' % (name, source[name], path))
-            found[name], source[name] = result, path
-    return found
+            source[name] = path
+            yield name, result
 
 
-__all__ = ['write_gathered', 'read_gathered', 'GatheredWriter', 'GatheredError', 'FORMAT', 'KEPT']
+def read_gathered(paths, fabric) -> dict:
+    """{device: result} of every file of `paths` (iter_gathered, held whole)."""
+    return dict(iter_gathered(paths, fabric))
+
+
+__all__ = ['write_gathered', 'read_gathered', 'iter_gathered', 'GatheredWriter', 'GatheredError', 'FORMAT', 'FORMATS', 'KEPT']

@@ -205,11 +205,11 @@ class DeviceReading:
             times[COUNTERS + SECOND] = second_at
         self.raw[TIMES] = times
 
-    def result(self, mask) -> dict:
-        """What validate_gather returns for the device (`mask`: hides password hashes in the raw state)."""
-        counted = checks.summary(self.results)
+    def result(self, mask, judged=True) -> dict:
+        """What validate_gather returns for the device (`mask`: hides password hashes in the raw state); without
+        `judged`, only what the judging step takes (a fleet reading's spool): not this reading's own check results."""
         now = self.now
-        return {
+        found = {
             'changed': False, 'device': self.device, 'fabric': self.design.name, 'platform': self.gatherer.platform,
             'state': mask(self.raw),  # running configurations carry the users' password hashes (shown at -v)
             'attempts': self.attempt, 'seconds': round(time.monotonic() - self.started, 1),
@@ -217,13 +217,17 @@ class DeviceReading:
             'convergence': {'outcome': self.outcome, 'deadline': self.settings.settle_timeout, 'reads': self.attempt,
                             'seconds': round(now - self.started, 1),
                             'unchanged_for': round(now - self.same_since, 1) if self.same_since is not None else None},
-            'passed': sorted(result_key(item.to_dict()) for item in self.results if item.status == checks.PASS),
-            'open_checks': [item if isinstance(item, str) else result_key(item.to_dict()) for item in self.open],
-            'summary': counted['counts'],
-            'check_results': [item.to_dict() for item in self.results],
             # This device's part in the data-plane marking probe the validate role runs next (send or capture).
             'probe': self.probe,
         }
+        if judged:
+            found.update({
+                'passed': sorted(result_key(item.to_dict()) for item in self.results if item.status == checks.PASS),
+                'open_checks': [item if isinstance(item, str) else result_key(item.to_dict()) for item in self.open],
+                'summary': checks.summary(self.results)['counts'],
+                'check_results': [item.to_dict() for item in self.results],
+            })
+        return found
 
 
 # -- a fleet reading --------------------------------------------------------------------------------------------------
@@ -256,7 +260,7 @@ async def _connect(reading, target, handshakes=None):
     return session, connection, None
 
 
-async def read_device(reading: DeviceReading, variables, mask, handshakes=None):
+async def read_device(reading: DeviceReading, variables, mask, handshakes=None, judged=True):
     """Read one device until it settles, then its counters, through one connection of the controller's own (made
     again for the next reading when it could not be made or was lost; `handshakes`: a semaphore bounding the
     connections being made at once)."""
@@ -289,7 +293,7 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None):
     finally:
         if session is not None:
             await _close(session)
-    return reading.result(mask)
+    return reading.result(mask, judged)
 
 
 async def _close(session):
@@ -316,7 +320,8 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
         async with gate:
             reading = DeviceReading(design, device, settings, base)
             try:
-                result = await read_device(reading, variables(device, reading.gatherer.reader), mask, handshakes)
+                result = await read_device(reading, variables(device, reading.gatherer.reader), mask, handshakes,
+                                           judged=sink is None)
             except ReadFailed as error:
                 per_host[device] = error.message
                 return

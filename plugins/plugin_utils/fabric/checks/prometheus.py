@@ -65,31 +65,52 @@ def _number(value) -> str:
 
 
 class Exposition:
-    """Samples grouped by metric name, rendered with one HELP and TYPE line per metric."""
+    """Samples grouped by metric name, rendered with one HELP and TYPE line per metric. Each sample is rendered to its
+    line as it is added (a fleet's textfile has millions: no label dictionary is kept), and the text comes out one
+    metric at a time (`chunks()`), so it can be written without being held whole."""
 
     def __init__(self):
         self.samples = {}
+        self._escaped = {}  # label value -> its escaped text (device and port names repeat on every sample)
+        self._label_names = set()  # label-name tuples found valid
+
+    def _label_text(self, labels) -> str:
+        names = tuple(labels)
+        if names not in self._label_names:
+            for label in names:
+                if not _LABEL.match(label):
+                    raise ValueError('not a label name: %r' % label)
+            self._label_names.add(names)
+        escaped = self._escaped
+        parts = []
+        for key, value in labels.items():
+            text = escaped.get(value) if isinstance(value, str) else None
+            if text is None:
+                text = escape(value)
+                if isinstance(value, str):
+                    escaped[value] = text
+            parts.append('%s="%s"' % (key, text))
+        return ','.join(parts)
 
     def add(self, name, labels, value):
         if value is None:
             return
-        if not _NAME.match(name) or name not in HELP:
-            raise ValueError('not a declared metric name: %r' % name)
-        for label in labels:
-            if not _LABEL.match(label):
-                raise ValueError('not a label name: %r' % label)
-        self.samples.setdefault(name, []).append((labels, value))
+        lines = self.samples.get(name)
+        if lines is None:
+            if not _NAME.match(name) or name not in HELP:
+                raise ValueError('not a declared metric name: %r' % name)
+            lines = self.samples[name] = []
+        lines.append('%s{%s} %s\n' % (name, self._label_text(labels), _number(value)))
 
-    def text(self) -> str:
-        lines = []
+    def chunks(self):
+        """The exposition text, one metric (HELP, TYPE and its samples) at a time."""
         for name in sorted(self.samples):
             kind, text = HELP[name]
-            lines.append('# HELP %s %s' % (name, text.replace('\\', '\\\\').replace('\n', '\\n')))
-            lines.append('# TYPE %s %s' % (name, kind))
-            for labels, value in self.samples[name]:
-                label_text = ','.join('%s="%s"' % (key, escape(labels[key])) for key in labels)
-                lines.append('%s{%s} %s' % (name, label_text, _number(value)))
-        return '\n'.join(lines) + '\n'
+            yield '# HELP %s %s\n# TYPE %s %s\n' % (name, text.replace('\\', '\\\\').replace('\n', '\\n'), name, kind)
+            yield ''.join(self.samples[name])
+
+    def text(self) -> str:
+        return ''.join(self.chunks())
 
 
 def _indexed(values):
@@ -137,6 +158,11 @@ def add_counters(exposition, fabric, device, port, peer, peer_port, totals, rate
 
 def build(fabric, results, summary, timestamp, links=()) -> str:
     """The exposition text. `links`: [(device, port, peer, peer_port, totals, rates)] of every link end."""
+    return exposition_of(fabric, results, summary, timestamp, links).text()
+
+
+def exposition_of(fabric, results, summary, timestamp, links=()) -> Exposition:
+    """build() as an Exposition, to write one metric at a time (a fleet's textfile is hundreds of MB)."""
     exposition = Exposition()
     exposition.add('aifabric_validation_ok', {'fabric': fabric}, bool(summary['ok'] and summary['checks_run'] > 0))
     exposition.add('aifabric_validation_timestamp_seconds', {'fabric': fabric}, float(timestamp))
@@ -153,17 +179,18 @@ def build(fabric, results, summary, timestamp, links=()) -> str:
         exposition.add('aifabric_validation_failures', {'fabric': fabric, 'device': device, 'check': check_id}, count)
     for device, port, peer, peer_port, totals, rates in links:
         add_counters(exposition, fabric, device, port, peer, peer_port, totals or {}, rates)
-    return exposition.text()
+    return exposition
 
 
 def write(path, text) -> str:
-    """Write atomically: a temporary file in the target directory, then rename over the target."""
+    """Write `text` (a str or an Exposition) atomically: a temporary file in the target directory, then rename over the target."""
     directory = os.path.dirname(os.path.abspath(path))
     os.makedirs(directory, exist_ok=True)
     handle, temporary = tempfile.mkstemp(prefix='.%s.' % os.path.basename(path), suffix='.tmp', dir=directory)
     try:
         with os.fdopen(handle, 'w', encoding='utf-8') as stream:
-            stream.write(text)
+            for chunk in [text] if isinstance(text, str) else text.chunks():
+                stream.write(chunk)
         os.chmod(temporary, 0o644)
         os.replace(temporary, path)
     except BaseException:
@@ -173,4 +200,4 @@ def write(path, text) -> str:
     return path
 
 
-__all__ = ['build', 'write', 'escape', 'Exposition', 'add_counters']
+__all__ = ['build', 'exposition_of', 'write', 'escape', 'Exposition', 'add_counters']

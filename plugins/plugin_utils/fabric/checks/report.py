@@ -558,7 +558,7 @@ class ReportError(Exception):
 
 
 def write_files(directory, contents) -> dict:
-    """Write {file name: text} into `directory` as one set, whole or not at all: every file goes to a temporary file
+    """Write {file name: text, or what gives its text in pieces by chunks()} into `directory` as one set, whole or not at all: every file goes to a temporary file
     first, and only when all of them are written are they renamed over the previous ones (one run's files never mix
     with another's; a failure leaves no temporary file). Text that cannot be UTF-8 (a lone surrogate a device printed
     and nothing made visible) is written escaped, never a failure. Returns {file name: path}."""
@@ -573,7 +573,8 @@ def write_files(directory, contents) -> dict:
             handle, temporary = tempfile.mkstemp(prefix='.%s.' % name, suffix='.tmp', dir=directory)
             staged.append((temporary, os.path.join(directory, name)))
             with os.fdopen(handle, 'wb') as stream:
-                stream.write(text.encode('utf-8', 'backslashreplace'))
+                for chunk in [text] if isinstance(text, str) else text.chunks():  # a fleet's textfile: piece by piece
+                    stream.write(chunk.encode('utf-8', 'backslashreplace'))
             os.chmod(temporary, FILE_MODE)
         for temporary, path in staged:
             os.replace(temporary, path)

@@ -13,7 +13,7 @@ import stat
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import (
-    GatheredError, read_gathered, write_gathered)
+    GatheredError, iter_gathered, read_gathered, write_gathered)
 
 
 def test_slices_written_then_joined(tmp_path):
@@ -36,7 +36,10 @@ def test_a_device_read_by_two_slices_is_refused(tmp_path):
 
 @pytest.mark.parametrize('content, message', [
     ('{not json', 'cannot be read'),
-    (json.dumps({'format': 2, 'fabric': 'pod1', 'devices': {}}), 'not a gathered-state file of format 1'),
+    (json.dumps({'format': 3, 'fabric': 'pod1', 'devices': {}}), 'not a gathered-state file of format 1 or 2'),
+    (json.dumps({'format': 1, 'fabric': 'pod1'}), 'not a gathered-state file of format 1'),
+    ('{"format":2,"fabric":"pod1"}\n["leaf001"]\n', 'line 2 is not a device'),
+    ('{"format":2,"fabric":"pod1"}\n{"device":"leaf001","result":', 'cannot be read'),
     (json.dumps(['leaf001']), 'not a gathered-state file'),
     (json.dumps({'format': 1, 'fabric': 'lab', 'devices': {}}), 'holds fabric lab, not pod1'),
 ])
@@ -67,3 +70,17 @@ def test_a_fleet_written_device_by_device_keeps_what_the_judging_step_takes(tmp_
         with GatheredWriter(str(tmp_path / 'broken.json'), 'pod1') as out:
             raise RuntimeError('the reading failed')
     assert sorted(os.listdir(tmp_path)) == ['gathered']  # nothing half-written left
+
+
+def test_a_file_is_read_one_device_at_a_time(tmp_path):
+    """The judging step takes each device as it is read: the devices before a broken line come out first, and the
+    per-host readings a slice keeps (format 1, one document written by the validate role) are read too."""
+    path = tmp_path / 'fleet.json'
+    path.write_text('{"format":2,"fabric":"pod1"}\n{"device":"leaf001","result":{"state":{"a":1}}}\n{broken\n')
+    devices = iter_gathered([str(path)], 'pod1')
+    assert next(devices) == ('leaf001', {'state': {'a': 1}})
+    with pytest.raises(GatheredError, match='fleet.json cannot be read'):
+        next(devices)
+    per_host = tmp_path / 'per-host.json'
+    per_host.write_text(json.dumps({'format': 1, 'fabric': 'pod1', 'devices': {'gpu0001': {'state': {'b': 2}}}}))
+    assert read_gathered([str(per_host)], 'pod1') == {'gpu0001': {'state': {'b': 2}}}

@@ -54,3 +54,21 @@ def test_each_captured_round_names_every_fault_first_and_nothing_healthy(lab, na
 def test_the_captures_hold_every_kind_they_claim():
     kinds = {fault['kind'] for name in captures.rounds() for fault in captures.load(name)[1]}
     assert len(captures.rounds()) >= 4 and len(kinds) >= 8, kinds
+
+
+@pytest.mark.parametrize('name', captures.rounds()[:2])
+def test_states_parsed_up_front_judge_as_read_and_let_the_raw_text_go(lab, name):
+    """The judging step parses each device's state as it takes it and drops the raw outputs (DeviceState.parse_all,
+    so a fleet's readings are never all in memory): the same results and causes as parsing on demand, faults and
+    unreadable outputs included."""
+    states, _faults = captures.load(name)
+    on_demand, causes_on_demand = replay(lab, states)
+    ctx = checks.Context(lab, states, {'lossless_phases': ('deployed',)})
+    for device in ctx.states:
+        ctx.state(device).parse_all()
+    kept = {(device, key) for device, state in ctx.states.items() for key, value in state.raw.items()
+            if value is not None and state.gatherer.parser(key) is not None}
+    assert not kept
+    up_front = checks.run(ctx, categories=('fabric',))
+    assert [item.to_dict() for item in up_front] == [item.to_dict() for item in on_demand]
+    assert [cause.headline() for cause in causes.analyse(ctx, up_front)] == [cause.headline() for cause in causes_on_demand]

@@ -91,3 +91,20 @@ def test_atomic_write_leaves_no_temporary_and_is_readable(tmp_path):
     assert open(path, encoding='utf-8').read() == 'second\n'
     assert os.listdir(os.path.dirname(path)) == ['aifabric-lab.prom']
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o644
+
+
+def test_the_textfile_is_written_one_metric_at_a_time_as_built(design, tmp_path):  # noqa: F811
+    """A fleet's textfile is hundreds of MB: the report set writes it from the Exposition piece by piece (and the
+    copy at prometheus_file too), byte for byte the text build() gives."""
+    fleet = Fleet(design)
+    ctx = checks.Context(fleet.design, fleet.states(), {})
+    results = checks.run(ctx, categories=('health',))
+    summary = report.build(fleet.design, results)['summary']
+    links = health.counter_links(ctx, fleet.design.device_names())
+    whole = prometheus.build(fleet.design.name, results, summary, 1.0, links)
+    pieces = prometheus.exposition_of(fleet.design.name, results, summary, 1.0, links)
+    written = report.write_files(str(tmp_path / 'set'), {'a.prom': pieces})['a.prom']
+    copy = prometheus.write(str(tmp_path / 'copy' / 'b.prom'), pieces)
+    assert len(list(pieces.chunks())) > 2
+    assert open(written, encoding='utf-8').read() == open(copy, encoding='utf-8').read() == whole
+    assert families(whole)['aifabric_validation_ok']
