@@ -143,6 +143,21 @@ def ssh_facts(entry, tacacs=False, overrides=None):
     return device
 
 
+
+def inventory_host(endpoint, password, key, known_hosts) -> dict:
+    """The Ansible variables that reach one double: eAPI over HTTPS with the admin password (EOS), else SSH with the
+    fleet's key, the doubles' host keys checked against the fleet's own known_hosts (Ansible's ssh and the deploy's
+    netmiko sessions alike)."""
+    if endpoint['kind'] == 'eos':
+        return {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': 'admin',
+                'ansible_password': password, 'ansible_httpapi_port': endpoint['port'], 'ansible_httpapi_use_ssl': True,
+                'ansible_httpapi_validate_certs': False, 'aifabric_double': 'eos'}
+    return {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': getpass.getuser(),
+            'ansible_ssh_private_key_file': key,
+            'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
+            'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
+            'aifabric_double': endpoint['kind']}
+
 class Fleet:
     """The doubles of one intent, in this process. start() / stop(), or use as a context manager."""
 
@@ -220,19 +235,7 @@ class Fleet:
                     with open(os.path.join(self.state_dir_of(name), 'etc', 'ssh_host_ed25519_key.pub'), encoding='utf-8') as key_file:
                         handle.write('[%s]:%d %s\n' % (endpoint['host'], endpoint['port'], ' '.join(key_file.read().split()[:2])))
         for name, endpoint in sorted(self.endpoints.items()):
-            if endpoint['kind'] == 'eos':
-                hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': 'admin',
-                               'ansible_password': password, 'ansible_httpapi_port': endpoint['port'],
-                               'ansible_httpapi_use_ssl': True, 'ansible_httpapi_validate_certs': False,
-                               'aifabric_double': 'eos'}
-            else:
-                hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'],
-                               'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
-                               # Ansible's ssh checks the doubles' host keys against the fleet's own known_hosts.
-                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
-                               # The deploy's netmiko sessions check them against the same file.
-                               'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
-                               'aifabric_double': endpoint['kind']}
+            hosts[name] = inventory_host(endpoint, password, key, known_hosts)
         import yaml
         text = ('# Device doubles of this run (tests/doubles/fleet.py); secrets inside: do not share.\n'
                 + yaml.safe_dump({'all': {'hosts': hosts, 'vars': {'aifabric_switch_users': self.user_hashes()}}},

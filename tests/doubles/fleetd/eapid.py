@@ -14,19 +14,17 @@ without an answer (eos/server.py), `frozen` (fleet) reads the request and never 
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
 import os
-import signal
 import ssl
 import sys
 import tempfile
-import time
 
 from tests.doubles.eos import show
 from tests.doubles.eos.device import DEFAULT_PORTS, EosDevice
+from tests.doubles.fleetd import serving
 from tests.doubles.fleetd.devices import CACHE
 from tests.doubles.eos.server import command_api, self_signed_certificate
 
@@ -120,31 +118,13 @@ async def serve(spec, spec_path):
         device = boot(item, spec['username'], spec['password'])
         servers.append(await asyncio.start_server(connection_handler(device), item['address'], item['port'],
                                                   ssl=context, reuse_address=True, backlog=128))
-    ready = spec_path + '.ready'
-    with open(ready + '.tmp', 'w', encoding='utf-8') as handle:
-        json.dump({'pid': os.getpid()}, handle)
-    os.replace(ready + '.tmp', ready)
-    stopped = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stopped.set)
-    try:
-        await asyncio.wait_for(stopped.wait(), timeout=max(1.0, spec['ttl'] - (time.time() - spec['started'])))
-    except asyncio.TimeoutError:
-        pass  # the fleet's time is up: it stops by itself
+    await serving.announce_then_serve(spec, spec_path)
     for server in servers:
         server.close()
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
-    parser.add_argument('--spec', required=True)
-    args = parser.parse_args(argv)
-    with open(args.spec, encoding='utf-8') as handle:
-        spec = json.load(handle)
-    asyncio.run(serve(spec, args.spec))
-    return 0
-
+    return serving.main(serve, __doc__.split('\n', maxsplit=1)[0], argv)
 
 if __name__ == '__main__':
     sys.exit(main())

@@ -32,7 +32,7 @@ import sys
 import time
 
 from tests.doubles import rendered
-from tests.doubles.fleet import TEST_PASSWORD_HASH, eos_facts, load_design, plan as plan_switches, ssh_facts
+from tests.doubles.fleet import TEST_PASSWORD_HASH, eos_facts, inventory_host, load_design, plan as plan_switches, ssh_facts
 from tests.unit.utils.paths import ROOT
 
 NETWORK = '127.41.0.0/16'
@@ -212,25 +212,14 @@ class FleetD:
     def write_inventory(self, password, key, ready):
         known_hosts = os.path.join(self.state_dir, 'known_hosts')
         lines = []
-        for kind, info in sorted(ready.items()):
+        for _kind, info in sorted(ready.items()):
             for name, (algorithm, data) in sorted((info.get('host_keys') or {}).items()):
                 endpoint = self.endpoints[name]
                 lines.append('[%s]:%d %s %s\n' % (endpoint['host'], endpoint['port'], algorithm, data))
         _write(known_hosts, ''.join(lines))
         hosts = {}
         for name, endpoint in sorted(self.endpoints.items()):
-            if endpoint['kind'] == 'eos':
-                hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'], 'ansible_user': 'admin',
-                               'ansible_password': password, 'ansible_httpapi_port': endpoint['port'],
-                               'ansible_httpapi_use_ssl': True, 'ansible_httpapi_validate_certs': False,
-                               'aifabric_double': 'eos'}
-            else:
-                hosts[name] = {'ansible_host': endpoint['host'], 'ansible_port': endpoint['port'],
-                               'ansible_user': getpass.getuser(), 'ansible_ssh_private_key_file': key,
-                               'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s'
-                                                          % known_hosts,
-                               'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
-                               'aifabric_double': endpoint['kind']}
+            hosts[name] = inventory_host(endpoint, password, key, known_hosts)
         import yaml  # pylint: disable=import-outside-toplevel
         text = ('# Fleet doubles of this run (tests/doubles/fleetd); secrets inside: do not share.\n'
                 + yaml.safe_dump({'all': {'hosts': hosts, 'vars': {'aifabric_switch_users': self._users}}},

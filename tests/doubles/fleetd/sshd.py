@@ -21,17 +21,14 @@ SIGINT, and ends by itself `ttl` seconds after it started.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
 import os
-import signal
 import sys
-import time
 
 import asyncssh
 
 from tests.doubles.fleetd.boot import boot
+from tests.doubles.fleetd import serving
 from tests.doubles.fleetd.devices import Directory, LinuxDevice, VendorDevice, install_request_cache
 
 MAX_SESSIONS = 10
@@ -130,18 +127,7 @@ async def serve(spec, spec_path):
             server_host_keys=[key], process_factory=session_handler(device), encoding='utf-8', allow_pty=False, sftp_factory=None,
             allow_scp=False, agent_forwarding=False, x11_forwarding=False, login_timeout=30, reuse_address=True,
             backlog=128))
-    ready = spec_path + '.ready'
-    with open(ready + '.tmp', 'w', encoding='utf-8') as handle:
-        json.dump({'pid': os.getpid(), 'host_keys': public}, handle)
-    os.replace(ready + '.tmp', ready)
-    stopped = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for number in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(number, stopped.set)
-    try:
-        await asyncio.wait_for(stopped.wait(), timeout=max(1.0, spec['ttl'] - (time.time() - spec['started'])))
-    except asyncio.TimeoutError:
-        pass  # the fleet's time is up: it stops by itself
+    await serving.announce_then_serve(spec, spec_path, host_keys=public)
     for listener in listeners:
         listener.close()
     for listener in listeners:
@@ -149,14 +135,7 @@ async def serve(spec, spec_path):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
-    parser.add_argument('--spec', required=True)
-    args = parser.parse_args(argv)
-    with open(args.spec, encoding='utf-8') as handle:
-        spec = json.load(handle)
-    asyncio.run(serve(spec, args.spec))
-    return 0
-
+    return serving.main(serve, __doc__.split('\n', maxsplit=1)[0], argv)
 
 if __name__ == '__main__':
     sys.exit(main())
