@@ -243,13 +243,15 @@ def _process_cpu(pids):
     return total
 
 
-def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
-    """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server."""
+def fleet_up(servers, keep, prefix):
+    """(work directory, inventory directory, the running FleetD, seconds it took to come up) of the fleet of
+    fleet_intent(servers): started in a scratch directory, or in `keep` and left running there for the next
+    measurement (reused when a fleet of this script runs there), every device converged at once."""
     sys.path.insert(0, _common.ROOT)
     _common.import_path()
     from tests.doubles import faults  # pylint: disable=import-outside-toplevel
     from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
-    work = os.path.abspath(keep) if keep else _common.scratch('aifabric-bench-fleet-')
+    work = os.path.abspath(keep) if keep else _common.scratch(prefix)
     inventory = os.path.join(work, 'inventory')
     os.makedirs(inventory, exist_ok=True)
     with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
@@ -258,15 +260,31 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
         handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
     started = time.perf_counter()
     fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
-    reused = keep and fleet.running()
-    if reused:  # a fleet this script left running in --keep-fleet DIR (its devices booted already)
-        fleet.endpoints = json.load(open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8'))['devices']
+    if keep and fleet.running():  # a fleet this script left running in --keep-fleet DIR (its devices booted already)
+        with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
+            fleet.endpoints = json.load(handle)['devices']
     else:
         fleet.start(timeout=3600)
     try:
-        up = time.perf_counter() - started
         for name in fleet.endpoints:
             faults.write(fleet.device_dir(name), convergence_s=0)  # a converged fabric: every device settles at once
+    except BaseException:
+        fleet_down(fleet, keep)
+        raise
+    return work, inventory, fleet, time.perf_counter() - started
+
+
+def fleet_down(fleet, keep):
+    if keep:
+        fleet.processes = {}  # left running for the next measurement (it stops by itself after its ttl)
+    else:
+        fleet.stop()
+
+
+def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
+    """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server."""
+    work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-fleet-')
+    try:
         with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
             pids = list(json.load(handle)['pids'].values())
         report_dir = os.path.join(work, 'report-%s' % reader)
@@ -283,10 +301,7 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
         doubles_cpu = _process_cpu(pids) - doubles_before
         load_after = os.getloadavg()
     finally:
-        if keep:
-            fleet.processes = {}  # left running for the next measurement (it stops by itself after its ttl)
-        else:
-            fleet.stop()
+        fleet_down(fleet, keep)
     if proc.returncode != 0:
         raise RuntimeError('validate.yml on the fleet failed: %s' % proc.stdout[-3000:])
     with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
@@ -318,24 +333,8 @@ def run_slices(servers, counts, quiet, keep=None, ping_peers=4):
     ansible-runner at the same time against the fleet, then the judging job (validate_stage judge). Per N: the wall
     time of the slowest slice, the CPU of all slices together and per slice (what one execution node per slice
     would spend), the judging job's wall and CPU."""
-    sys.path.insert(0, _common.ROOT)
-    _common.import_path()
-    from tests.doubles import faults  # pylint: disable=import-outside-toplevel
     from tests.doubles.fleetd import slicing  # pylint: disable=import-outside-toplevel
-    from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
-    work = os.path.abspath(keep) if keep else _common.scratch('aifabric-bench-slices-')
-    inventory = os.path.join(work, 'inventory')
-    os.makedirs(inventory, exist_ok=True)
-    with open(os.path.join(inventory, 'intent.yml'), 'w', encoding='utf-8') as handle:
-        yaml.safe_dump(fleet_intent(servers), handle, sort_keys=False)
-    with open(os.path.join(inventory, 'fabric.yml'), 'w', encoding='utf-8') as handle:
-        handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
-    fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
-    reused = keep and fleet.running()
-    if reused:
-        fleet.endpoints = json.load(open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8'))['devices']
-    else:
-        fleet.start(timeout=3600)
+    work, inventory, fleet, _up = fleet_up(servers, keep, 'aifabric-bench-slices-')
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(_common.ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_PYTHON_INTERPRETER=sys.executable)
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
@@ -344,8 +343,6 @@ def run_slices(servers, counts, quiet, keep=None, ping_peers=4):
     playbook = os.path.join(_common.ROOT, 'playbooks', 'validate.yml')
     results = []
     try:
-        for name in fleet.endpoints:
-            faults.write(fleet.device_dir(name), convergence_s=0)
         imported = slicing.imported_inventory([os.path.join(os.path.dirname(sys.executable), 'ansible-inventory')],
                                               [inventory, os.path.join(fleet.state_dir, 'inventory.yml')], env, work)
         for count in counts:
@@ -379,10 +376,7 @@ def run_slices(servers, counts, quiet, keep=None, ping_peers=4):
                           count, item['devices'], item['slowest_slice_wall'], gather_cpu, item['cpu_per_slice'],
                           judge_wall, item['judge_cpu'], load[0]))
     finally:
-        if keep:
-            fleet.processes = {}
-        else:
-            fleet.stop()
+        fleet_down(fleet, keep)
     return results
 
 
