@@ -143,10 +143,16 @@ class DeviceReading:
         self.state_commands = [(key, command) for key, command in commands if key != COUNTERS]
         self.counter_commands = [(key, command) for key, command in commands if key == COUNTERS and settings.counters]
         self.peers = {item['name']: item['peer'] for item in self.model.get('interfaces') or [] if item.get('peer')}
-        self.started_at, self.started = wall_clock(), time.monotonic()
-        self.deadline = self.started + settings.settle_timeout
         self.attempt, self.same_since, self.fingerprint, self.outcome = 0, None, None, 'once'
-        self.raw, self.results, self.open, self.read_at, self.now = {}, [], [], None, self.started
+        self.raw, self.results, self.open, self.read_at = {}, [], [], None
+        self.start_clock()
+
+    def start_clock(self):
+        """The device's settling time starts now (a fleet reading starts it when the device's first connection has
+        been tried, not while it waits its turn among the fleet's: that wait is not the device's)."""
+        self.started_at, self.started = wall_clock(), time.monotonic()
+        self.deadline = self.started + self.settings.settle_timeout
+        self.now = self.started
 
     def target(self, variables, connection=None) -> Target:
         return Target(self.device, variables, connection, COMMAND_TIMEOUT, self.settings.parallel)
@@ -271,6 +277,8 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
             if session is None:
                 session, connection, failure = await _connect(reading, target, handshakes)
                 target = dataclasses.replace(target, connection=connection)
+                if reading.attempt == 0:
+                    reading.start_clock()  # a connection that failed is tried again within the device's own time
             raw = {UNREADABLE: failure} if failure else await _read_once(reading, target, reading.state_commands,
                                                                          'read state')
             if UNREADABLE in raw and session is not None:

@@ -13,6 +13,7 @@ from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.transport import TransportError
 
 KEY_EXCHANGE_STEPS = 4  # round trips of a handshake, each followed by controller CPU (key exchange, signatures)
 KEY_EXCHANGE_CPU = 0.005  # seconds of the controller's CPU per step, in the event loop
@@ -68,3 +69,47 @@ def test_healthy_devices_connected_all_at_once_are_not_read_as_unreadable(monkey
 
 async def _read_nothing(self, target, commands):  # pylint: disable=unused-argument
     return {}
+
+
+class RefusedOnce:
+    """Connections made one after another, each taking a little wall time; the one tried `failing`-th fails (a double
+    busy serving the others), every other is made."""
+
+    tried = 0
+
+    def __init__(self, failing):
+        self.failing = failing
+
+    async def __aenter__(self):
+        await asyncio.sleep(0.05)
+        RefusedOnce.tried += 1
+        if RefusedOnce.tried == self.failing:
+            raise TransportError('device', 'connect', 'no answer within 20 s')
+        return self
+
+    async def __aexit__(self, *_exc):
+        return None
+
+
+def test_a_device_waiting_its_turn_to_connect_keeps_its_own_settling_time(monkeypatch):
+    """A device's settling time starts when its first connection has been tried, not while it waits behind the
+    fleet's other handshakes: the last of a long queue, whose first connection fails, is read on the next try (the
+    16k fleet read a spine as unreadable after one try that came 59 s after it joined the queue)."""
+    design = design_from_file(INTENT)
+    devices = sorted(design.nodes)
+    queue = devices * (150 // len(devices) + 1)  # the queue's handshakes alone outlast the settling time
+    gatherers = [live.DeviceReading(design, name, live.Settings()).gatherer for name in devices]
+    for reader in {type(gatherer.reader) for gatherer in gatherers}:
+        monkeypatch.setattr(reader, 'session', lambda self, target: RefusedOnce(len(queue)))
+    for gatherer in {type(gatherer) for gatherer in gatherers}:
+        monkeypatch.setattr(gatherer, 'read_async', _read_nothing)
+    monkeypatch.setattr(live, 'HANDSHAKES', 1)
+    settings = live.Settings(timeout=5, counters=False, rnic=False, settle_timeout=3, settle_interval=1)
+    assert len(queue) * 0.05 > 2 * settings.settle_timeout
+    outcomes = []
+    RefusedOnce.tried = 0
+    asyncio.run(live.read_fleet(design, queue, lambda name, reader: {}, settings, lambda raw: raw,
+                                concurrency=len(queue), sink=lambda device, result: outcomes.append(
+                                    (result['convergence']['outcome'], result['attempts']))))
+    assert RefusedOnce.tried == len(queue) + 1  # the failed connection was made again
+    assert not [item for item in outcomes if item[0] == 'unreadable'], outcomes
