@@ -112,7 +112,9 @@ class ActionModule(ActionBase):
             'lossless_phases': phases,
             'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},
             'converging': {name: _still_changing(item['convergence']) for name, item in gathered.items()
-                           if (item.get('convergence') or {}).get('outcome') == 'changing'}})
+                           if (item.get('convergence') or {}).get('outcome') == 'changing'},
+            'steady': {name: frozenset(item['convergence'].get('steady') or ()) for name, item in gathered.items()
+                       if (item.get('convergence') or {}).get('outcome') == 'changing'}})
         categories = GATHERED if args['gathered'] else ('lossless',)
         results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
         found = causes.analyse(ctx, results)

@@ -91,14 +91,21 @@ class _Engine:
         self.graph = Graph(ctx)
         self.graph.know(results)
         self.observed = {}  # node -> [results showing it], in result order
-        converging = ctx.options.get('converging') or {}
+        self.converging = ctx.options.get('converging') or {}
+        steady = ctx.options.get('steady') or {}  # device -> '<check> <subject>' failing the same in its last readings
+        # Seen failing the same way on a device still changing at its deadline (a wrong MTU beside a flapping BFD
+        # session): judged as a fact of the device, not as waiting for the device to converge.
+        self.steady = set()
         for result in results:
             if result.status not in (FAIL, ERROR):
                 continue
-            if result.device in converging:  # still changing at its deadline: everything on it waits for it
-                node = ('device', result.device)
-            else:
+            if result.device not in self.converging:
                 node = _node(self.graph, result)
+            elif '%s %s' % (result.check, result.subject) in steady.get(result.device, ()):
+                node = _node(self.graph, result)
+                self.steady.add(node)
+            else:  # still changing at its deadline (or not seen twice): it waits for the device, and so does all on it
+                node = ('device', result.device)
             self.observed.setdefault(node, []).append(result)
         self._failing = {}
 
@@ -122,6 +129,8 @@ class _Engine:
     def failed_needs(self, node) -> list:
         """The needs of `node` that fail and explain it (nothing when its needs hold: then it is a cause)."""
         mode, needs = self.graph.needs(node)
+        if node in self.steady:  # its device still converging does not explain what stayed the same
+            needs = [need for need in needs if not (need[0] == 'device' and need[1] in self.converging)]
         failed = [need for need in needs if self.failing(need)]
         if mode == ALL:
             return failed

@@ -144,6 +144,7 @@ class DeviceReading:
         self.counter_commands = [(key, command) for key, command in commands if key == COUNTERS and settings.counters]
         self.peers = {item['name']: item['peer'] for item in self.model.get('interfaces') or [] if item.get('peer')}
         self.attempt, self.same_since, self.fingerprint, self.outcome = 0, None, None, 'once'
+        self.prints, self.steady = {}, []  # each open result's fingerprint; those unchanged since the last reading
         self.raw, self.results, self.open, self.read_at = {}, [], [], None
         self.start_clock()
 
@@ -180,6 +181,12 @@ class DeviceReading:
             return None
         if fingerprint(self.open) != self.fingerprint:
             self.fingerprint, self.same_since = fingerprint(self.open), self.now
+        # A device still changing at its deadline may also hold a failure that did not change (a wrong MTU beside a
+        # flapping BFD session): that one is a finding, not convergence (the judging step keeps it apart).
+        prints = {item if isinstance(item, str) else '%s %s' % (item.check, item.subject):
+                  item if isinstance(item, str) else item.fingerprint() for item in self.open}
+        self.steady = sorted(key for key, value in prints.items() if self.prints.get(key) == value)
+        self.prints = prints
         if settings.settle_stable and self.attempt > 1 and self.now - self.same_since >= settings.settle_stable:
             self.outcome = 'stable'  # failing the same way for settle_stable seconds: wrong, not converging
             return None
@@ -222,7 +229,9 @@ class DeviceReading:
             'started_at': self.started_at, 'read_at': self.read_at, 'settled': self.outcome == 'settled',
             'convergence': {'outcome': self.outcome, 'deadline': self.settings.settle_timeout, 'reads': self.attempt,
                             'seconds': round(now - self.started, 1),
-                            'unchanged_for': round(now - self.same_since, 1) if self.same_since is not None else None},
+                            'unchanged_for': round(now - self.same_since, 1) if self.same_since is not None else None,
+                            # the failures ('<check> <subject>') the last two readings saw the same
+                            'steady': self.steady if self.outcome == 'changing' else []},
             # This device's part in the data-plane marking probe the validate role runs next (send or capture).
             'probe': self.probe,
         }

@@ -416,7 +416,8 @@ def test_gather_stops_once_the_failures_stay_the_same_instead_of_waiting_out_the
     broken = _outputs(scenario_states('link_down'), 'leaf001')
     result = _gather(action_loader, {'settle_timeout': 60, 'settle_interval': 5, 'settle_stable': 10}, [broken] * 13)
     assert result['attempts'] == 3 and not result['settled']  # read at 0, 5 and 10 s: the same failures for 10 s
-    assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0}
+    assert result['convergence'] == {'outcome': 'stable', 'deadline': 60, 'reads': 3, 'seconds': 10.0, 'unchanged_for': 10.0,
+                                     'steady': []}
 
 
 def test_settling_compares_facts_not_words():
@@ -487,6 +488,25 @@ def test_validate_says_not_converged_apart_from_wrong(action_loader):
     result = make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
     assert result['summary']['verdict'] == 'FAILED' and result['causes'] == [
         'leaf001 eth2 is admin down -> 13 consequences (1 BGP session down)']
+
+
+def test_a_steady_failure_on_a_device_still_changing_is_a_finding_not_convergence(action_loader):
+    """A device still changing at its deadline (its BGP sessions come and go) may also hold a failure that every
+    reading saw the same (an interface admin down): that one is a cause of its own, and only what changed folds
+    under "had not converged" (the lab's vxlan_mtu fault on a leaf whose BFD session flapped under load was named
+    not converged)."""
+    down = _outputs(scenario_states('link_down'), 'leaf001')
+    flapping = dict(down, bgp_summary=_outputs(scenario_states('bgpd_stopped'), 'leaf001')['bgp_summary'])
+    gathered = _gather(action_loader, {'settle_timeout': 20, 'settle_interval': 5, 'settle_stable': 10},
+                       [down, flapping] * 3)
+    assert gathered['convergence']['outcome'] == 'changing'
+    assert any(key.startswith('interface_state ') for key in gathered['convergence']['steady'])
+    assert not any(key.startswith('bgp_session ') for key in gathered['convergence']['steady'])
+    task_vars = gathered_vars('link_down')
+    task_vars['hostvars']['leaf001']['validate_gathered'] = dict(gathered, state=scenario_states('link_down')['leaf001'])
+    result = make_action(action_loader, 'aifabric.fabric.validate', {}).run(task_vars=task_vars)
+    assert result['summary']['verdict'] == 'FAILED', result['msg']
+    assert any(cause.startswith('leaf001 eth2 is admin down') for cause in result['causes']), result['causes']
 
 
 def test_the_message_leads_with_the_causes_and_ends_with_the_report(action_loader, tmp_path):

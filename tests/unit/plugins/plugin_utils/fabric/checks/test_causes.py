@@ -230,6 +230,20 @@ def test_a_device_still_converging_is_not_called_wrong(design):
     assert 'had not converged' in cause.title
 
 
+def test_a_steady_failure_on_a_converging_device_is_its_own_cause(design):
+    """Only what changed between a converging device's readings waits for it; a failure its readings saw the same
+    is judged like any other."""
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'OpenSent'))
+    results, found = analyse(design, states, converging={'leaf001': 'still changing after 60 s'})
+    sessions = sorted('%s %s' % (item.check, item.subject) for item in results
+                      if item.device == 'leaf001' and item.check == 'bgp_session' and item.status in ('fail', 'error'))
+    assert [cause.kind for cause in found] == ['not_converged']
+    _results, steady_found = analyse(design, states, converging={'leaf001': 'still changing after 60 s'},
+                                     steady={'leaf001': frozenset(sessions)})
+    assert 'not_converged' not in [cause.kind for cause in steady_found] and steady_found, [
+        cause.headline() for cause in steady_found]
+
+
 def test_bfd_flaps_that_explain_an_idle_session_are_named(design):
     states = take(scenario_states('link_down'), 'healthy', 'leaf001', 'interfaces', 'lldp')
     states = take(states, 'healthy', 'spine001', 'interfaces', 'lldp')
