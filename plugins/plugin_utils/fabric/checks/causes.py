@@ -101,7 +101,8 @@ class _Engine:
                 continue
             if result.device not in self.converging:
                 node = _node(self.graph, result)
-            elif '%s %s' % (result.check, result.subject) in steady.get(result.device, ()):
+            elif result.category == 'drift' or '%s %s' % (result.check, result.subject) in steady.get(result.device, ()):
+                # (a configuration that differs from what the deploy pushes is no state on its way anywhere)
                 node = _node(self.graph, result)
                 self.steady.add(node)
             else:  # still changing at its deadline (or not seen twice): it waits for the device, and so does all on it
@@ -240,7 +241,7 @@ def _join_drift(found) -> list:
     and in its configuration); drift alone stays a cause of its own."""
     local = {}
     for cause in found:
-        if cause.kind != 'drift' and cause.devices and cause.node and cause.node[0] in LOCAL:
+        if cause.kind not in ('drift', 'not_converged') and cause.devices and cause.node and cause.node[0] in LOCAL:
             for device in cause.devices:
                 local.setdefault(device, cause)
     kept = []

@@ -242,6 +242,13 @@ def test_a_steady_failure_on_a_converging_device_is_its_own_cause(design):
                                      steady={'leaf001': frozenset(sessions)})
     assert 'not_converged' not in [cause.kind for cause in steady_found] and steady_found, [
         cause.headline() for cause in steady_found]
+    # what the deploy would change is configuration, not state on its way: a cause of its own, not "not converged"
+    drifted = dict(states, leaf001=dict(states['leaf001'], config_drift={'outcome': 'would_change', 'changed': True, 'would_push': (
+        '--- interfaces (running)\n+++ interfaces (rendered)\n+ip link set dev vxlan10100 mtu 9000\n')}))
+    _results, drift_found = analyse(design, drifted, converging={'leaf001': 'still changing after 60 s'},
+                                    check_ids=['config_drift', 'bgp_session'])
+    assert sorted(cause.kind for cause in drift_found) == ['drift', 'not_converged'], [
+        cause.headline() for cause in drift_found]
 
 
 def test_bfd_flaps_that_explain_an_idle_session_are_named(design):
