@@ -182,7 +182,11 @@ class LinkHealth(Check):
             if status == 'na':
                 raise NotApplicable(value, source=device)
             if status == 'error':
-                raise StateError('%s (%s)' % (value.source, device), value.message)
+                error = StateError('%s (%s)' % (value.source, device), value.message)
+                # whose state it was (the far end's, read for the link): an unreadable far end explains it
+                error.device = getattr(value, 'device', None) or device
+                error.whole_device = getattr(value, 'whole_device', False)
+                raise error
             ends.append((device, interface, value['ports'].get(interface) or {}, value['seconds']))
         return ends
 

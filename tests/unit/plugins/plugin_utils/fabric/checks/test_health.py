@@ -247,3 +247,19 @@ def test_watchdog_state_check_on_the_first_reading(design, fleet):
     found = failed(checks.run(ctx, devices=['spine001'], check_ids={'lossless_watchdog_state'}))
     assert found[('spine001', 'lossless_watchdog_state', 'Ethernet0')].seen == (
         'no watchdog state for queue 3: the PFC watchdog is not running')
+
+
+def test_an_unreadable_far_end_is_the_cause_of_the_link_counters_no_end_can_rate(fleet):
+    """A link's counter rates need both ends: when one end could not be read at all, the link checks of its
+    neighbours blame that device, never the neighbours (the 16k fleet's unreadable spine made 96 causes blaming its
+    leaves; with the device's own checks in the run they fold under its one cause)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
+    states = fleet.states()
+    states['spine001'] = {UNREADABLE: 'spine001: SSH connection to 127.0.0.1:2222 failed: no answer within 20 s'}
+    ctx = checks.Context(fleet.design, states, {})
+    results = checks.run(ctx, categories=HEALTH)
+    neighbours = [item for item in results if item.status == checks.ERROR and item.device != 'spine001']
+    assert neighbours and all('spine001' in item.subject for item in neighbours)
+    found = causes.analyse(ctx, results)
+    assert found and {tuple(cause.devices) for cause in found} == {('spine001',)}, [cause.headline() for cause in found]
