@@ -143,7 +143,6 @@ def ssh_facts(entry, tacacs=False, overrides=None):
     return device
 
 
-
 def inventory_host(endpoint, password, key, known_hosts) -> dict:
     """The Ansible variables that reach one double: eAPI over HTTPS with the admin password (EOS), else SSH with the
     fleet's key, the doubles' host keys checked against the fleet's own known_hosts (Ansible's ssh and the deploy's
@@ -157,6 +156,7 @@ def inventory_host(endpoint, password, key, known_hosts) -> dict:
             'ansible_ssh_common_args': '-o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s' % known_hosts,
             'aifabric_ssh_host_key_checking': True, 'aifabric_ssh_known_hosts': known_hosts,
             'aifabric_double': endpoint['kind']}
+
 
 class Fleet:
     """The doubles of one intent, in this process. start() / stop(), or use as a context manager."""

@@ -137,5 +137,6 @@ async def serve(spec, spec_path):
 def main(argv=None):
     return serving.main(serve, __doc__.split('\n', maxsplit=1)[0], argv)
 
+
 if __name__ == '__main__':
     sys.exit(main())

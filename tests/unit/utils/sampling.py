@@ -64,4 +64,3 @@ def stratified(cases: Iterable[Case], stratum: Callable[[Case], Hashable], share
         count = min(len(indexes), max(minimum, round(share * len(indexes))))
         chosen.update(draw.sample(indexes, count))
     return [case for index, case in enumerate(cases) if index in chosen]
-

@@ -558,10 +558,11 @@ class ReportError(Exception):
 
 
 def write_files(directory, contents) -> dict:
-    """Write {file name: text, or what gives its text in pieces by chunks()} into `directory` as one set, whole or not at all: every file goes to a temporary file
-    first, and only when all of them are written are they renamed over the previous ones (one run's files never mix
-    with another's; a failure leaves no temporary file). Text that cannot be UTF-8 (a lone surrogate a device printed
-    and nothing made visible) is written escaped, never a failure. Returns {file name: path}."""
+    """Write {file name: text, or what gives its text in pieces by chunks()} into `directory` as one set, whole or not
+    at all: every file goes to a temporary file first, and only when all of them are written are they renamed over
+    the previous ones (one run's files never mix with another's; a failure leaves no temporary file). Text that
+    cannot be UTF-8 (a lone surrogate a device printed and nothing made visible) is written escaped, never a
+    failure. Returns {file name: path}."""
     staged = []
     try:
         os.makedirs(directory, exist_ok=True)
