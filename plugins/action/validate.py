@@ -108,13 +108,13 @@ class ActionModule(ActionBase):
                     item = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
                                                else None) or {}
                     gathered[name] = self._take(ctx, name, item, hostvars, args)
+        changing = {name: item['convergence'] for name, item in gathered.items()
+                    if (item.get('convergence') or {}).get('outcome') == 'changing'}
         ctx.options.update({
             'lossless_phases': phases,
             'read_at': {name: item['read_at'] for name, item in gathered.items() if item.get('read_at')},
-            'converging': {name: _still_changing(item['convergence']) for name, item in gathered.items()
-                           if (item.get('convergence') or {}).get('outcome') == 'changing'},
-            'steady': {name: frozenset(item['convergence'].get('steady') or ()) for name, item in gathered.items()
-                       if (item.get('convergence') or {}).get('outcome') == 'changing'}})
+            'converging': {name: _still_changing(convergence) for name, convergence in changing.items()},
+            'steady': {name: frozenset(convergence.get('steady') or ()) for name, convergence in changing.items()}})
         categories = GATHERED if args['gathered'] else ('lossless',)
         results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
         found = causes.analyse(ctx, results)

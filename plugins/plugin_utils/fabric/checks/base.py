@@ -58,6 +58,10 @@ class Result:
             item['facts'] = self.facts
         return item
 
+    def key(self) -> str:
+        """`<check> <subject>`: how a result is named between readings and runs (must_pass, convergence.steady)."""
+        return '%s %s' % (self.check, self.subject)
+
     def fingerprint(self) -> tuple:
         """What this result says about the device, comparable between two readings: the check, the subject, the
         status and the observed facts (a failure's words may carry a time stamp or an ARP state; its facts do not)."""

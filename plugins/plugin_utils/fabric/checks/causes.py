@@ -92,7 +92,7 @@ class _Engine:
         self.graph.know(results)
         self.observed = {}  # node -> [results showing it], in result order
         self.converging = ctx.options.get('converging') or {}
-        steady = ctx.options.get('steady') or {}  # device -> '<check> <subject>' failing the same in its last readings
+        unchanged = ctx.options.get('steady') or {}  # device -> result keys failing the same in its last readings
         # Seen failing the same way on a device still changing at its deadline (a wrong MTU beside a flapping BFD
         # session): judged as a fact of the device, not as waiting for the device to converge.
         self.steady = set()
@@ -101,7 +101,7 @@ class _Engine:
                 continue
             if result.device not in self.converging:
                 node = _node(self.graph, result)
-            elif result.category == 'drift' or '%s %s' % (result.check, result.subject) in steady.get(result.device, ()):
+            elif result.category == 'drift' or result.key() in unchanged.get(result.device, ()):
                 # (a configuration that differs from what the deploy pushes is no state on its way anywhere)
                 node = _node(self.graph, result)
                 self.steady.add(node)

@@ -103,9 +103,9 @@ def _devices_of(path, fabric):
                     yield entry['device'], entry['result']
                 return
             data = json.loads(first + handle.read())
+    except GatheredError:
+        raise
     except (OSError, ValueError) as error:
-        if isinstance(error, GatheredError):
-            raise
         raise GatheredError('%s cannot be read: %s' % (path, error)) from None
     _header(path, data, fabric)
     if data.get('format') != 1 or not isinstance(data.get('devices'), dict):

@@ -45,21 +45,27 @@ COMMAND_TIMEOUT = 30  # seconds each command may take on the device
 HANDSHAKES = 16
 
 
-def result_key(item) -> str:
-    """`<check> <subject>`: how must_pass names one result."""
-    return '%s %s' % (item['check'], item['subject'])
-
-
 def wall_clock() -> float:
     """Unix time of a reading, for the report (the counter readings keep their own time.time() stamps)."""
     return datetime.datetime.now(datetime.timezone.utc).timestamp()
 
 
+def prints(open_results) -> dict:
+    """{result key: what is wrong with it, as a comparable value}: each failing result with the facts it observed, as
+    parsed state (a must_pass key stands for itself). Never their words: an error's text may carry a time stamp
+    (lldpcli's "2026-12-02T01:10:45 [WARN/control] unable to connect..."), a ping's the kernel's ARP state of the
+    moment."""
+    return {item if isinstance(item, str) else item.key(): item if isinstance(item, str) else item.fingerprint()
+            for item in open_results}
+
+
 def fingerprint(open_results):
-    """What is wrong, as a comparable value: the failing results with the facts they observed, parsed state (or the
-    must_pass keys). Never their words: an error's text may carry a time stamp (lldpcli's "2026-12-02T01:10:45
-    [WARN/control] unable to connect..."), a ping's the kernel's ARP state of the moment."""
-    return tuple(sorted((item if isinstance(item, str) else item.fingerprint() for item in open_results), key=repr))
+    """What is wrong with a device, as one comparable value (prints() of all its open results)."""
+    return _as_one(prints(open_results))
+
+
+def _as_one(wrong) -> tuple:
+    return tuple(sorted(wrong.values(), key=repr))
 
 
 def named_devices(item, names, peers) -> set:
@@ -78,11 +84,11 @@ def open_results(results, must_pass, deployed=None, names=frozenset(), peers=Non
     problems = [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
     if must_pass is None and deployed is None:
         return problems
-    passed = {result_key(item.to_dict()) for item in results if item.status == checks.PASS}
+    passed = {item.key() for item in results if item.status == checks.PASS}
     wanted = set(must_pass or ()) - passed
     if deployed is not None:
         neighbours = set(deployed) & set((peers or {}).values())
-        wanted |= {result_key(item.to_dict()) for item in problems
+        wanted |= {item.key() for item in problems
                    if named_devices(item, names, peers or {}) <= neighbours | {item.device}}
     return sorted(wanted)
 
@@ -179,14 +185,14 @@ class DeviceReading:
         if not self.open:
             self.outcome = 'settled'
             return None
-        if fingerprint(self.open) != self.fingerprint:
-            self.fingerprint, self.same_since = fingerprint(self.open), self.now
+        now_wrong = prints(self.open)
+        current = _as_one(now_wrong)
+        if current != self.fingerprint:
+            self.fingerprint, self.same_since = current, self.now
         # A device still changing at its deadline may also hold a failure that did not change (a wrong MTU beside a
         # flapping BFD session): that one is a finding, not convergence (the judging step keeps it apart).
-        prints = {item if isinstance(item, str) else '%s %s' % (item.check, item.subject):
-                  item if isinstance(item, str) else item.fingerprint() for item in self.open}
-        self.steady = sorted(key for key, value in prints.items() if self.prints.get(key) == value)
-        self.prints = prints
+        self.steady = sorted(key for key, value in now_wrong.items() if self.prints.get(key) == value)
+        self.prints = now_wrong
         if settings.settle_stable and self.attempt > 1 and self.now - self.same_since >= settings.settle_stable:
             self.outcome = 'stable'  # failing the same way for settle_stable seconds: wrong, not converging
             return None
@@ -237,8 +243,8 @@ class DeviceReading:
         }
         if judged:
             found.update({
-                'passed': sorted(result_key(item.to_dict()) for item in self.results if item.status == checks.PASS),
-                'open_checks': [item if isinstance(item, str) else result_key(item.to_dict()) for item in self.open],
+                'passed': sorted(item.key() for item in self.results if item.status == checks.PASS),
+                'open_checks': [item if isinstance(item, str) else item.key() for item in self.open],
                 'summary': checks.summary(self.results)['counts'],
                 'check_results': [item.to_dict() for item in self.results],
             })
@@ -352,5 +358,5 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
     return {'devices': found, 'per_host': per_host}
 
 
-__all__ = ['DeviceReading', 'Settings', 'base_context', 'read_device', 'read_fleet', 'fingerprint', 'open_results', 'named_devices',
-           'result_key', 'wall_clock', 'COMMAND_TIMEOUT', 'HANDSHAKES']
+__all__ = ['DeviceReading', 'Settings', 'base_context', 'read_device', 'read_fleet', 'fingerprint', 'prints', 'open_results',
+           'named_devices', 'wall_clock', 'COMMAND_TIMEOUT', 'HANDSHAKES']
