@@ -116,7 +116,7 @@ class ActionModule(ActionBase):
             'converging': {name: _still_changing(convergence) for name, convergence in changing.items()},
             'steady': {name: frozenset(convergence.get('steady') or ()) for name, convergence in changing.items()}})
         categories = GATHERED if args['gathered'] else ('lossless',)
-        results = checks.run(ctx, devices=devices, check_ids=selected, categories=categories)
+        results = checks.judge(ctx, devices=devices, check_ids=selected, categories=categories)
         found = causes.analyse(ctx, results)
         now = datetime.datetime.now(datetime.timezone.utc)
         # Rounded once: the meta, the timing sentence and the headline give the same figures.
@@ -142,7 +142,7 @@ class ActionModule(ActionBase):
         written, unwritten = self._write_reports(args, ctx, design, built, results, devices, now, task_vars)
         if written:
             result['report'] = written
-        failures = report.failure_lines(results, limit=args['failure_lines'])
+        failures = report.failure_lines(results.problems(), limit=args['failure_lines'])
         result['failures'] = failures
         result['causes'] = [cause.headline() for cause in found]
         result['blamed'] = summary['blamed']

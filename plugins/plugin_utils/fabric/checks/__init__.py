@@ -17,6 +17,7 @@ import gc
 
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
                    Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
+from .judged import Judged, device_group_of
 from ..state import StateError
 from ..state.counters import rates
 from ..state.gatherer import SECOND, TIMES, UNREADABLE
@@ -192,18 +193,31 @@ def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) ->
 
     `local_only` leaves out the checks that read other devices' state (what one device can judge by itself).
     """
+    results = []
+    _run_into(results, ctx, devices, check_ids, categories, local_only)
+    return results
+
+
+def judge(ctx, devices=None, check_ids=None, categories=None) -> Judged:
+    """run() for a whole validation: the results into a Judged, which counts the passes as they come (a fabric's
+    millions of passes are never all held) and remembers the subjects the root-cause engine asks about."""
+    judged = Judged(device_group_of(ctx.design),
+                    remember=[item.id for item in REGISTRY.values() if item.remember_passes])
+    _run_into(judged, ctx, devices, check_ids, categories, False)
+    return judged
+
+
+def _run_into(results, ctx, devices, check_ids, categories, local_only):
     names = devices if devices is not None else ctx.design.device_names()
     selected = [item for item in REGISTRY.values()
                 if (check_ids is None or item.id in check_ids) and (categories is None or item.category in categories)
                 and not (local_only and item.peers)]
-    results = []
     with paused_collector():
         for name in names:
             model = ctx.model(name)
             for item in selected:
                 if model['role'] in item.roles:
                     results.extend(item.run(ctx, model))
-    return results
 
 
 @contextlib.contextmanager
@@ -240,5 +254,5 @@ def _load_all():
 _load_all()
 
 __all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
-           'DeviceState', 'Context', 'run', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
+           'DeviceState', 'Context', 'run', 'judge', 'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
            'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

@@ -198,6 +198,7 @@ class Check:
     explains: tuple[str, ...] = ()  # state keys it reads only to explain a failure
     rules: tuple[str, ...] = ()  # lossless reference rule ids
     peers = False  # reads the state of other devices too (the other end of a link)
+    remember_passes = False  # the root-cause engine asks which of its subjects passed (Graph.passed)
     inputs = ''  # what it takes from the design
     description = ''  # what passes
     failure = ''  # what a failure says

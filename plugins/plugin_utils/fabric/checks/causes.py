@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from . import ERROR, FAIL, REGISTRY
 from .base import exception_text
+from .judged import Judged
 from ..printable import LIMIT, visible
 from .graph import ALL, LOCAL, Graph
 
@@ -87,18 +88,16 @@ class Cause:
 class _Engine:
     """The failing nodes of one run and how they depend on each other."""
 
-    def __init__(self, ctx, results):
+    def __init__(self, ctx, judged):
         self.graph = Graph(ctx)
-        self.graph.know(results)
+        self.graph.know(judged.passed_keys)
         self.observed = {}  # node -> [results showing it], in result order
         self.converging = ctx.options.get('converging') or {}
         unchanged = ctx.options.get('steady') or {}  # device -> result keys failing the same in its last readings
         # Seen failing the same way on a device still changing at its deadline (a wrong MTU beside a flapping BFD
         # session): judged as a fact of the device, not as waiting for the device to converge.
         self.steady = set()
-        for result in results:
-            if result.status not in (FAIL, ERROR):
-                continue
+        for result in judged.problems():
             if result.device not in self.converging:
                 node = _node(self.graph, result)
             elif result.category == 'drift' or result.key() in unchanged.get(result.device, ()):
@@ -191,23 +190,25 @@ def _cause(engine, node, evidence):
 
 
 def analyse(ctx, results) -> list:
-    """Causes of the failed and errored results, those that blame a device first; each such result belongs to one.
-    Should the dependencies of what devices gave not be followed, each check of each device is a cause of its own
-    (saying so): the verdict and every other device's results stand."""
-    if not any(result.status in (FAIL, ERROR) for result in results):
+    """Causes of the failed and errored results (`results`: a list, or the Judged of checks.judge()), those that
+    blame a device first; each such result belongs to one. Should the dependencies of what devices gave not be
+    followed, each check of each device is a cause of its own (saying so): the verdict and every other device's
+    results stand."""
+    judged = results if isinstance(results, Judged) else Judged.of(
+        results, lambda _device: '', remember=(check.id for check in REGISTRY.values() if check.remember_passes))
+    if not judged.counts[FAIL] + judged.counts[ERROR]:
         return []
     try:
-        return _analyse(ctx, results)
+        return _analyse(ctx, judged)
     except Exception as exc:  # pylint: disable=broad-exception-caught  # whatever devices gave
-        return _unplaced(results, exc)
+        return _unplaced(judged, exc)
 
 
-def _unplaced(results, exc) -> list:
+def _unplaced(judged, exc) -> list:
     """One cause per failing check of each device, blaming that device, when the engine could not place them."""
     found = {}
-    for result in results:
-        if result.status in (FAIL, ERROR):
-            found.setdefault((result.device, result.check), []).append(result)
+    for result in judged.problems():
+        found.setdefault((result.device, result.check), []).append(result)
     causes = []
     for (device, check), evidence in found.items():
         cause = Cause(check, [device], evidence[0].line(), evidence, evidence[0].message, ('check', device, check))
@@ -217,8 +218,8 @@ def _unplaced(results, exc) -> list:
     return causes
 
 
-def _analyse(ctx, results) -> list:
-    engine = _Engine(ctx, results)
+def _analyse(ctx, judged) -> list:
+    engine = _Engine(ctx, judged)
     roots = [node for node in engine.observed if not engine.failed_needs(node)]
     causes = {node: _cause(engine, node, engine.observed[node]) for node in roots}
     for node, evidence in engine.observed.items():

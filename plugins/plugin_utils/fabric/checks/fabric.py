@@ -86,6 +86,7 @@ def bfd_note(key, bfd) -> str:
 class BgpSession(Check):
     id = 'bgp_session'
     title = 'BGP sessions established'
+    remember_passes = True  # a session down at one end and Established at the other changed between the readings
     roles = SWITCHES
     per = 'BGP neighbour'
     state = ('bgp_summary',)

@@ -23,7 +23,8 @@ import os
 import re
 import tempfile
 
-from . import ERROR, FAIL, STATUSES
+from . import STATUSES
+from .judged import Judged
 
 _NAME = re.compile(r'^[a-zA-Z_:][a-zA-Z0-9_:]*$')
 _LABEL = re.compile(r'^[a-zA-Z_][a-zA-Z0-9_]*$')
@@ -162,15 +163,14 @@ def build(fabric, results, summary, timestamp, links=()) -> str:
 
 
 def exposition_of(fabric, results, summary, timestamp, links=()) -> Exposition:
-    """build() as an Exposition, to write one metric at a time (a fleet's textfile is hundreds of MB)."""
+    """build() as an Exposition (`results`: a list, or the Judged of checks.judge()), to write one metric at a time (a fleet's textfile is hundreds of MB)."""
     exposition = Exposition()
     exposition.add('aifabric_validation_ok', {'fabric': fabric}, bool(summary['ok'] and summary['checks_run'] > 0))
     exposition.add('aifabric_validation_timestamp_seconds', {'fabric': fabric}, float(timestamp))
-    per_check, failures = {}, {}
-    for result in results:
-        per_check.setdefault(result.check, {status: 0 for status in STATUSES})[result.status] += 1
-        if result.status in (FAIL, ERROR):
-            failures[(result.device, result.check)] = failures.get((result.device, result.check), 0) + 1
+    judged = results if isinstance(results, Judged) else Judged.of(results, lambda _device: '')
+    per_check, failures = judged.by_check, {}
+    for result in judged.problems():
+        failures[(result.device, result.check)] = failures.get((result.device, result.check), 0) + 1
     for check_id in sorted(per_check):
         for status in STATUSES:
             exposition.add('aifabric_validation_results', {'fabric': fabric, 'check': check_id, 'status': status},

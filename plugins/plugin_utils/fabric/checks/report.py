@@ -24,6 +24,7 @@ import re
 import tempfile
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
+from .judged import FULL_RESULTS, Judged, device_group_of  # noqa: F401  FULL_RESULTS: the threshold, as the report names it
 from ..printable import LIMIT, visible
 from ..terms import TOP_DOWN
 
@@ -33,8 +34,6 @@ ROLE_TITLE = {'super_spine': 'super-spines', 'spine': 'spines', 'leaf': 'leaves'
 # People-facing reports list this many passed results, and this many failures (report.json has every failure).
 PASSED_ROWS = 500
 FAILURE_ROWS = 2000
-# Above this many results, report.json aggregates the passes per check and device group (every failure stays).
-FULL_RESULTS = 20000
 HEALTH = 'health'
 REPORT_FILES = {'json': 'report.json', 'markdown': 'report.md', 'html': 'report.html'}
 FILE_MODE = 0o644
@@ -58,44 +57,20 @@ def verdict(summary_, causes=None) -> str:
     return 'FAILED'
 
 
-def device_group(model) -> str:
-    """'leaf sonic', 'host': the group passes are aggregated in at scale."""
-    return model['role'] if model['role'] == 'host' else '%s %s' % (model['role'], model.get('platform'))
-
-
 def build(design, results, meta=None, extra=None, causes=None) -> dict:
-    """The machine-readable report (`extra`: further top-level sections, e.g. the performance gate; `causes`:
-    checks.causes.analyse() of the results)."""
+    """The machine-readable report (`results`: a list, or the Judged of checks.judge(); `extra`: further top-level
+    sections, e.g. the performance gate; `causes`: checks.causes.analyse() of the results)."""
     meta = dict(meta or {})
     causes = list(causes or [])
-    counts = {status: 0 for status in STATUSES}
-    by_check, devices, links = {}, {}, {}
-    problems, passes = [], []  # passes are kept apart: aggregated at scale
-    health = 0
-    for result in results:
-        status = result.status
-        counts[status] += 1
-        entry = by_check.get(result.check)
-        if entry is None:
-            entry = by_check[result.check] = {state: 0 for state in STATUSES}
-        entry[status] += 1
-        entry = devices.get(result.device)
-        if entry is None:
-            entry = devices[result.device] = {state: 0 for state in STATUSES}
-        entry[status] += 1
-        if result.link and status != NOT_APPLICABLE:
-            links[result.link] = _worse(links.get(result.link), status)
-        if status == PASS:
-            passes.append(result)
-        else:
-            problems.append(result)
-            health += result.category == HEALTH and status in (FAIL, ERROR)
+    judged = results if isinstance(results, Judged) else Judged.of(results, device_group_of(design))
+    counts = judged.counts
+    health = sum(1 for result in judged.problems() if result.category == HEALTH)
     cause_of = {id(result): index for index, cause in enumerate(causes, 1) for result in cause.results}
-    checks_run = len(results) - counts[NOT_APPLICABLE]
+    checks_run = judged.checks_run
     ok = counts[FAIL] == 0 and counts[ERROR] == 0 and checks_run > 0
-    aggregated = len(results) > FULL_RESULTS
+    aggregated = judged.aggregated
     rows = []
-    for result in sort_results(problems if aggregated else results):
+    for result in sort_results(judged.results):
         row = result.to_dict()
         if id(result) in cause_of:
             row['cause'] = cause_of[id(result)]
@@ -112,9 +87,9 @@ def build(design, results, meta=None, extra=None, causes=None) -> dict:
             'errors': counts[ERROR],
             'not_applicable': counts[NOT_APPLICABLE],
             'health_findings': health,
-            'results': len(results),
+            'results': judged.total,
             'ok': ok,
-            'devices': len(devices),
+            'devices': len(judged.by_device),
             'blamed': list(dict.fromkeys(device for cause in causes for device in cause.devices)),
             'passes_aggregated': aggregated,
         },
@@ -122,39 +97,15 @@ def build(design, results, meta=None, extra=None, causes=None) -> dict:
         'checks': {check_id: dict(entry, title=REGISTRY[check_id].title if check_id in REGISTRY else check_id,
                                   category=REGISTRY[check_id].category if check_id in REGISTRY else '',
                                   rules=list(REGISTRY[check_id].rules) if check_id in REGISTRY else [])
-                   for check_id, entry in sorted(by_check.items())},
-        'devices': devices,
-        'links': links,
+                   for check_id, entry in sorted(judged.by_check.items())},
+        'devices': judged.by_device,
+        'links': judged.links,
         'results': rows,
     }
     if aggregated:
-        built['passed'] = _aggregate(design, passes)
+        built['passed'] = judged.passed_aggregates()
     built.update(extra or {})
     return built
-
-
-def _worse(old, new):
-    order = {FAIL: 0, ERROR: 1, PASS: 2}
-    return new if old is None or order[new] < order[old] else old
-
-
-def _aggregate(design, passes) -> list:
-    """Passed results per check and device group: how many, on how many devices, and one of them as an example."""
-    groups, models = {}, {}
-    for result in passes:
-        if result.device not in models:
-            node = design.nodes.get(result.device)
-            models[result.device] = ('host' if node is None or node.role == 'host' else
-                                     '%s %s' % (node.role, node.platform))
-        key = (result.check, models[result.device])
-        entry = groups.get(key)
-        if entry is None:
-            entry = groups[key] = {'check': result.check, 'group': key[1], 'results': 0, 'devices': set(),
-                                   'example': {'device': result.device, 'subject': result.subject,
-                                               'expected': result.expected, 'seen': result.seen}}
-        entry['results'] += 1
-        entry['devices'].add(result.device)
-    return [dict(entry, devices=len(entry['devices'])) for _key, entry in sorted(groups.items())]
 
 
 def failure_lines(results, limit=40) -> list:

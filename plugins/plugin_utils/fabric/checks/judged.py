@@ -1,0 +1,126 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The results of a validation run as its readers need them, filled as the checks produce them.
+
+A fabric of thousands of devices gives millions of results, nearly all passes. Everything that reads them (the
+verdict, report.json, report.md, the HTML report, the Prometheus textfile, the root-cause engine) needs every failure,
+error and not-applicable result whole, but of the passes only counts per check, device and link, their aggregate
+per check and device group, and of a few checks which subjects passed. So the passes are counted as they come and
+kept whole only while the run is small enough for report.json to list every result (`keep_passes`).
+"""
+
+from __future__ import annotations
+
+from .base import ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES
+
+# Above this many results, report.json aggregates the passes per check and device group (every failure stays).
+FULL_RESULTS = 20000
+_LINK_ORDER = {FAIL: 0, ERROR: 1, PASS: 2}
+
+
+def worse(old, new):
+    """The worse of two statuses of a link (fail, then error, then pass)."""
+    return new if old is None or _LINK_ORDER[new] < _LINK_ORDER[old] else old
+
+
+def device_group_of(design):
+    """device -> 'leaf sonic', 'host': the group its passes are aggregated in (a name the design lacks: host)."""
+    def group(name):
+        node = design.nodes.get(name)
+        return 'host' if node is None or node.role == 'host' else '%s %s' % (node.role, node.platform)
+    return group
+
+
+class Judged:
+    """Results added one by one: `results` holds every result that is not a pass, in the order added, and the passes
+    too while there are at most `keep_passes` results in all; the counts cover every result."""
+
+    def __init__(self, group_of, keep_passes=FULL_RESULTS, remember=frozenset()):
+        """`group_of(device)`: the device group passes are aggregated in ('leaf sonic', 'host'); `keep_passes`: how
+        many results in all still keep the passes whole (None: always); `remember`: the checks whose passed subjects
+        the root-cause engine asks about (`passed_keys`)."""
+        self.group_of = group_of
+        self.keep_passes = keep_passes
+        self.remember = frozenset(remember)
+        self.results = []
+        self.total = 0
+        self.counts = {status: 0 for status in STATUSES}
+        self.by_check = {}  # check -> {status: count}
+        self.by_device = {}  # device -> {status: count}, in the order devices first gave a result
+        self.links = {}  # 'device port' of a link's lower end -> the worst status of a result about it
+        self.passed_groups = {}  # (check, device group) -> {check, group, results, devices (a set), example}
+        self.passed_keys = set()  # (device, check, subject) of the passes of the remembered checks
+        self.passes_kept = True
+        self._groups = {}  # device -> its group
+
+    @classmethod
+    def of(cls, results, group_of, remember=frozenset()):
+        """A list of results judged as one run (report.build and the causes of a run made by checks.run)."""
+        judged = cls(group_of, remember=remember)
+        judged.extend(results)
+        return judged
+
+    @property
+    def aggregated(self) -> bool:
+        """Whether the passes are counted only (report.json lists their aggregates, not each one)."""
+        return not self.passes_kept
+
+    @property
+    def checks_run(self) -> int:
+        return self.total - self.counts[NOT_APPLICABLE]
+
+    def problems(self):
+        """The failed and errored results, in the order added."""
+        return [result for result in self.results if result.status in (FAIL, ERROR)]
+
+    def extend(self, results):
+        for result in results:
+            self.add(result)
+
+    def add(self, result):
+        status, device, check = result.status, result.device, result.check
+        self.total += 1
+        self.counts[status] += 1
+        entry = self.by_check.get(check)
+        if entry is None:
+            entry = self.by_check[check] = {state: 0 for state in STATUSES}
+        entry[status] += 1
+        entry = self.by_device.get(device)
+        if entry is None:
+            entry = self.by_device[device] = {state: 0 for state in STATUSES}
+        entry[status] += 1
+        if result.link and status != NOT_APPLICABLE:
+            self.links[result.link] = worse(self.links.get(result.link), status)
+        if self.passes_kept and self.keep_passes is not None and self.total > self.keep_passes:
+            self.passes_kept = False
+            self.results = [item for item in self.results if item.status != PASS]
+        if status == PASS:
+            self._count_pass(result)
+            if not self.passes_kept:
+                return
+        self.results.append(result)
+
+    def _count_pass(self, result):
+        device = result.device
+        group = self._groups.get(device)
+        if group is None:
+            group = self._groups[device] = self.group_of(device)
+        key = (result.check, group)
+        entry = self.passed_groups.get(key)
+        if entry is None:
+            entry = self.passed_groups[key] = {
+                'check': result.check, 'group': group, 'results': 0, 'devices': set(),
+                'example': {'device': device, 'subject': result.subject, 'expected': result.expected,
+                            'seen': result.seen}}
+        entry['results'] += 1
+        entry['devices'].add(device)
+        if result.check in self.remember:
+            self.passed_keys.add((device, result.check, result.subject))
+
+    def passed_aggregates(self) -> list:
+        """The passes per check and device group: how many, on how many devices, one of them as an example."""
+        return [dict(entry, devices=len(entry['devices'])) for _key, entry in sorted(self.passed_groups.items())]
+
+
+__all__ = ['Judged', 'FULL_RESULTS', 'worse', 'device_group_of']

@@ -1,0 +1,94 @@
+# -*- coding: utf-8 -*-
+# Copyright (c) 2026 aifabric contributors
+# GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
+"""The results of a run counted as they come (checks.judge): every reader gets what the whole list would give it."""
+
+from hypothesis import given, settings, strategies as st
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes, prometheus, report
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.judged import Judged
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+
+from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
+from tests.unit.plugins.plugin_utils.fabric.checks.test_causes import edit, set_sessions
+
+RESULTS = st.lists(st.builds(
+    checks.Result, device=st.sampled_from(['leaf001', 'leaf002', 'spine001', 'gpu0001']),
+    check=st.sampled_from(['bgp_session', 'link_mtu', 'lossless_pfc']), subject=st.sampled_from(['a', 'b', 'c']),
+    status=st.sampled_from(checks.STATUSES), seen=st.sampled_from(['x', 'y']),
+    link=st.sampled_from([None, 'leaf001 eth3', 'leaf002 eth3'])), max_size=40)
+GROUPS = {'leaf001': 'leaf frr', 'leaf002': 'leaf frr', 'spine001': 'spine frr', 'gpu0001': 'host'}
+
+
+@settings(max_examples=300, deadline=None)
+@given(RESULTS, st.integers(min_value=0, max_value=30))
+def test_counts_links_and_kept_results_are_those_of_the_whole_list(results, keep):
+    judged = Judged(GROUPS.get, keep_passes=keep, remember={'bgp_session'})
+    judged.extend(results)
+    assert judged.total == len(results) and judged.aggregated == (len(results) > keep)
+    # the passes go once the run is larger than `keep`; every other result stays, in the order added
+    assert judged.results == ([item for item in results if item.status != checks.PASS] if len(results) > keep else results)
+    assert judged.problems() == [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    for status in checks.STATUSES:
+        assert judged.counts[status] == sum(item.status == status for item in results)
+        for check in {item.check for item in results}:
+            assert judged.by_check[check][status] == sum(item.status == status and item.check == check for item in results)
+        for device in {item.device for item in results}:
+            assert judged.by_device[device][status] == sum(item.status == status and item.device == device
+                                                           for item in results)
+    assert list(judged.by_device) == list(dict.fromkeys(item.device for item in results))
+    rank = {checks.FAIL: 0, checks.ERROR: 1, checks.PASS: 2}
+    for link in {item.link for item in results if item.link}:
+        statuses = [item.status for item in results if item.link == link and item.status != checks.NOT_APPLICABLE]
+        assert judged.links.get(link) == (min(statuses, key=rank.get) if statuses else None)
+    passes = [item for item in results if item.status == checks.PASS]
+    assert judged.passed_keys == {(item.device, item.check, item.subject) for item in passes if item.check == 'bgp_session'}
+    expected = {}
+    for item in passes:
+        entry = expected.setdefault((item.check, GROUPS[item.device]), {
+            'check': item.check, 'group': GROUPS[item.device], 'results': 0, 'devices': set(),
+            'example': {'device': item.device, 'subject': item.subject, 'expected': item.expected, 'seen': item.seen}})
+        entry['results'] += 1
+        entry['devices'].add(item.device)
+    assert judged.passed_aggregates() == [dict(entry, devices=len(entry['devices']))
+                                          for _key, entry in sorted(expected.items())]
+
+
+def test_a_judged_run_reports_and_explains_as_its_whole_list():
+    """report.json, the Prometheus textfile and the causes from checks.judge() are those of checks.run()'s list, for
+    a run that keeps every pass and for one larger than the report lists whole (the session seen Established on one
+    end only needs the remembered passes)."""
+    design = design_from_file(INTENT)
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Connect'))
+    options = {'lossless_phases': ('design', 'deployed'), 'read_at': {'leaf001': 1000.0, 'spine001': 1014.0}}
+    listed = checks.run(checks.Context(design, states, options))
+    for keep in (report.FULL_RESULTS, 10):
+        ctx = checks.Context(design, states, options)
+        judged = Judged(report.device_group_of(design), keep_passes=keep, remember={'bgp_session'})
+        judged.extend(checks.run(ctx))
+        assert judged.aggregated == (keep == 10)
+        found_list, found_judged = causes.analyse(ctx, listed), causes.analyse(ctx, judged)
+        assert [cause.to_dict(1) for cause in found_judged] == [cause.to_dict(1) for cause in found_list]
+        assert found_judged[0].kind == 'session_changed'
+        built = report.build(design, judged, {'mode': 'test'}, causes=found_judged)
+        whole = report.build(design, listed, {'mode': 'test'}, causes=found_list)
+        if keep == 10:  # the whole list, larger than FULL_RESULTS would be: its passes aggregated the same way
+            assert built['passed'] == Judged.of(listed, report.device_group_of(design)).passed_aggregates()
+            assert built['results'] == [row for row in whole['results'] if row['status'] != checks.PASS]
+            assert {key: value for key, value in built['summary'].items() if key != 'passes_aggregated'} == \
+                {key: value for key, value in whole['summary'].items() if key != 'passes_aggregated'}
+        else:
+            assert built == whole
+        exposition = prometheus.exposition_of(design.name, judged, built['summary'], 0.0).text()
+        assert exposition == prometheus.exposition_of(design.name, listed, whole['summary'], 0.0).text()
+
+
+def test_judge_remembers_the_passes_the_causes_ask_about():
+    design = design_from_file(INTENT)
+    ctx = checks.Context(design, scenario_states('healthy'), {'lossless_phases': ('design', 'deployed')})
+    judged = checks.judge(ctx)
+    assert judged.remember == {item.id for item in checks.REGISTRY.values() if item.remember_passes} == {'bgp_session'}
+    assert judged.passed_keys and {check for _device, check, _subject in judged.passed_keys} == {'bgp_session'}
+    assert judged.total == len(checks.run(checks.Context(design, scenario_states('healthy'),
+                                                        {'lossless_phases': ('design', 'deployed')})))
