@@ -67,11 +67,18 @@ def _number(value) -> str:
 
 class Exposition:
     """Samples grouped by metric name, rendered with one HELP and TYPE line per metric. Each sample is rendered to its
-    line as it is added (a fleet's textfile has millions: no label dictionary is kept), and the text comes out one
-    metric at a time (`chunks()`), so it can be written without being held whole."""
+    line as it is added (a fleet's textfile has millions: no label dictionary is kept) and a metric's lines go, a
+    batch at a time, to a temporary file of its own once they pass `in_memory` bytes, so the text of a fabric's
+    textfile (hundreds of MB) is never held; it comes out one metric at a time (`chunks()`), to be written as it is
+    read."""
 
-    def __init__(self):
-        self.samples = {}
+    BATCH = 4096  # lines a metric keeps before they are appended to its text
+    READ = 1 << 20  # characters chunks() gives at once
+
+    def __init__(self, in_memory=1 << 20):
+        self.in_memory = in_memory
+        self.samples = {}  # metric name -> its lines not yet appended to its text
+        self._texts = {}  # metric name -> its text so far (a spooled temporary file)
         self._escaped = {}  # label value -> its escaped text (device and port names repeat on every sample)
         self._label_names = set()  # label-name tuples found valid
 
@@ -102,12 +109,31 @@ class Exposition:
                 raise ValueError('not a declared metric name: %r' % name)
             lines = self.samples[name] = []
         lines.append('%s{%s} %s\n' % (name, self._label_text(labels), _number(value)))
+        if len(lines) >= self.BATCH:
+            self._append(name)
+
+    def _append(self, name):
+        text = self._texts.get(name)
+        if text is None:
+            text = self._texts[name] = tempfile.SpooledTemporaryFile(  # pylint: disable=consider-using-with
+                max_size=self.in_memory, mode='w+', encoding='utf-8', newline='')
+        text.write(''.join(self.samples[name]))
+        self.samples[name] = []
 
     def chunks(self):
-        """The exposition text, one metric (HELP, TYPE and its samples) at a time."""
+        """The exposition text, one metric (HELP, TYPE and its samples) at a time, in pieces of at most READ
+        characters of samples."""
         for name in sorted(self.samples):
-            kind, text = HELP[name]
-            yield '# HELP %s %s\n# TYPE %s %s\n' % (name, text.replace('\\', '\\\\').replace('\n', '\\n'), name, kind)
+            kind, help_text = HELP[name]
+            yield '# HELP %s %s\n# TYPE %s %s\n' % (name, help_text.replace('\\', '\\\\').replace('\n', '\\n'), name, kind)
+            text = self._texts.get(name)
+            if text is not None:
+                text.seek(0)
+                piece = text.read(self.READ)
+                while piece:
+                    yield piece
+                    piece = text.read(self.READ)
+                text.seek(0, os.SEEK_END)  # more samples may be added after
             yield ''.join(self.samples[name])
 
     def text(self) -> str:

@@ -108,3 +108,27 @@ def test_the_textfile_is_written_one_metric_at_a_time_as_built(design, tmp_path)
     assert len(list(pieces.chunks())) > 2
     assert open(written, encoding='utf-8').read() == open(copy, encoding='utf-8').read() == whole
     assert families(whole)['aifabric_validation_ok']
+
+
+def test_a_large_textfile_is_kept_in_temporary_files_not_in_memory(design, monkeypatch):  # noqa: F811
+    """Past `in_memory` bytes a metric's samples live in a temporary file: the text is the same, each piece the
+    writer takes is bounded, and the lines the Exposition itself holds stay fewer than a batch."""
+    fleet = Fleet(design)
+    ctx = checks.Context(fleet.design, fleet.states(), {})
+    results = checks.run(ctx, categories=('health',))
+    summary = report.build(fleet.design, results)['summary']
+    links = health.counter_links(ctx, fleet.design.device_names())
+    whole = prometheus.build(fleet.design.name, results, summary, 1.0, links)
+    monkeypatch.setattr(prometheus.Exposition, 'BATCH', 3)
+    monkeypatch.setattr(prometheus.Exposition, 'READ', 100)
+    spooled = prometheus.Exposition(in_memory=200)
+    monkeypatch.setattr(prometheus, 'Exposition', lambda: spooled)
+    prometheus.exposition_of(fleet.design.name, results, summary, 1.0, links)
+    assert any(text._rolled for text in spooled._texts.values())  # pylint: disable=protected-access  # on disk
+    assert max(len(lines) for lines in spooled.samples.values()) < 3
+    pieces = list(spooled.chunks())
+    assert ''.join(pieces) == spooled.text() == whole
+    # read back from the files at most READ characters at a time; the lines not appended yet (fewer than a batch)
+    assert all(len(piece) <= 100 or piece.count('\n') < 3 for piece in pieces if not piece.startswith('# HELP'))
+    spooled.add('aifabric_validation_timestamp_seconds', {'fabric': 'late'}, 2.0)  # added after a read: kept in order
+    assert spooled.text().endswith('aifabric_validation_timestamp_seconds{fabric="late"} 2.0\n')
