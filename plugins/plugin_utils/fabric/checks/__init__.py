@@ -81,7 +81,7 @@ class DeviceState:
                 self._parsed[key] = (False, exc.with_traceback(None))
         ok, value = self._parsed[key]
         if not ok:
-            raise value
+            raise value.again()
         return value
 
     def parse_all(self):
@@ -106,10 +106,10 @@ class DeviceState:
                 self._parsed[key] = (True, parse(self.raw.get(key)))
             except StateError as exc:
                 exc.device = self.name
-                self._parsed[key] = (False, exc)
+                self._parsed[key] = (False, exc.with_traceback(None))
         ok, value = self._parsed[key]
         if not ok:
-            raise value
+            raise value.again()
         return value
 
     def rates(self, key='counters'):
@@ -125,10 +125,10 @@ class DeviceState:
                 value['not_applicable'] = second.get('not_applicable')
                 self._parsed[cache_key] = (True, value)
             except StateError as exc:
-                self._parsed[cache_key] = (False, exc)
+                self._parsed[cache_key] = (False, exc.with_traceback(None))
         ok, value = self._parsed[cache_key]
         if not ok:
-            raise value
+            raise value.again()
         return value
 
 

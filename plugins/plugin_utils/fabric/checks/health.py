@@ -116,13 +116,13 @@ def device_rates(ctx, device):
                 reason = state.get(COUNTERS).get('not_applicable')
                 outcome = ('na', reason or 'counter rates not measured: one reading only (validate_health_interval is 0)')
             except StateError as exc:
-                outcome = ('error', exc)
+                outcome = ('error', exc.with_traceback(None))
         else:
             try:
                 rates = state.rates(COUNTERS)
                 outcome = ('na', rates['not_applicable']) if rates.get('not_applicable') else ('ok', rates)
             except StateError as exc:
-                outcome = ('error', exc)
+                outcome = ('error', exc.with_traceback(None))
         ctx.cache[key] = outcome
     return ctx.cache[key]
 

@@ -263,7 +263,7 @@ class SwitchPortRule(Check):
         if side['na']:
             raise NotApplicable(side['na'])
         if side['error'] is not None:
-            raise side['error']
+            raise side['error'].again()
         return side['views']
 
     def source(self, ctx, model, subject):
@@ -497,7 +497,7 @@ class HostRailRule(Check):
         if host['na']:
             raise NotApplicable(host['na'])
         if host['error'] is not None or leaf['error'] is not None:
-            raise host['error'] or leaf['error']
+            raise (host['error'] or leaf['error']).again()
         return host, leaf
 
     def source(self, ctx, model, subject):

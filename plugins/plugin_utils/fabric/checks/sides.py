@@ -73,7 +73,7 @@ def switch_side(ctx, model, phase):
             state = ctx.state(model['name']).get('lossless')
             side.update(views=state['ports'], issues=state['issues'], source=state['source'])
     except StateError as exc:
-        side['error'] = exc
+        side['error'] = exc.with_traceback(None)  # kept: its frames would keep what they read
     ctx.cache[key] = side
     return side
 
@@ -156,7 +156,7 @@ def host_side(ctx, model, phase):
             else:
                 side['views'] = _facts_host_views(parsed, _nccl_marking(ctx, model['name']))
         except StateError as exc:
-            side['error'] = exc
+            side['error'] = exc.with_traceback(None)  # kept: its frames would keep what they read
     ctx.cache[key] = side
     return side
 

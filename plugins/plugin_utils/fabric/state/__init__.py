@@ -26,6 +26,14 @@ class StateError(ValueError):
         self.message = message
         super().__init__('%s: %s' % (source, message))
 
+    def again(self) -> StateError:
+        """This error as a new exception, to raise a kept error once more: raising the kept one would add each raise's
+        frames (and the state their locals hold) to its traceback, for as long as it is kept."""
+        copy = self.__class__.__new__(self.__class__)
+        copy.__dict__.update(self.__dict__)
+        copy.args = self.args
+        return copy
+
 
 class DaemonDown(StateError):
     """The daemon that owns the state is not running (e.g. vtysh: 'bgpd is not running').

@@ -53,8 +53,31 @@ def identity(values) -> dict:
 
 
 def lossless_state(ports: dict[str, PortView], source: str, issues=()) -> Lossless:
-    """The neutral `lossless` state of a switch: {'ports': {port: view}, 'source': ..., 'issues': [...]}."""
-    return {'ports': ports, 'source': source, 'issues': list(issues)}
+    """The neutral `lossless` state of a switch: {'ports': {port: view}, 'source': ..., 'issues': [...]}, its views
+    shared with every equal view parsed before (`shared_view`)."""
+    return {'ports': {name: shared_view(view) for name, view in ports.items()}, 'source': source, 'issues': list(issues)}
 
 
-__all__ = ['port_view', 'identity', 'lossless_state', 'FIELDS']
+# Equal views are one object. A fabric's switches of a tier run one QoS configuration (the design's), so the views of
+# thousands of ports, read back from the running switches and from the rendered files, are a handful of distinct
+# maps, held once instead of once per port (half a MB per 64-port switch). Views are never changed once made: checks
+# only read them. Keyed by repr(), which tells apart what == does not (1, 1.0, True; a map's order).
+_SHARED: dict = {}
+SHARED_LIMIT = 100000  # distinct parts kept; past it the table starts again (hostile devices: every value distinct)
+
+
+def shared_view(view: PortView) -> PortView:
+    """The view, its dict and list fields replaced by the equal ones of views made before, or the equal view itself."""
+    if len(_SHARED) > SHARED_LIMIT:
+        _SHARED.clear()
+    fields = {}
+    for field, value in view.items():
+        if isinstance(value, (dict, list)):
+            value = _SHARED.setdefault(repr(value), value)
+        fields[field] = value
+    key = ('view',) + tuple((field, id(value) if isinstance(value, (dict, list)) else repr(value))
+                            for field, value in fields.items())
+    return _SHARED.setdefault(key, cast(PortView, fields))
+
+
+__all__ = ['port_view', 'identity', 'lossless_state', 'shared_view', 'FIELDS']
