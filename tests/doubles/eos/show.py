@@ -13,7 +13,7 @@ import re
 import time
 import zlib
 
-from tests.doubles import routes
+from tests.doubles import routes as route_tables
 from tests.doubles.world import flooding_vteps, remote_vteps
 
 SPEED = re.compile(r'^(\d+)(g|m)')
@@ -396,8 +396,8 @@ def show_ip_route(device):
             port = peer['interface'] or _interface_for(address, facts)
             if port:
                 hops.append((address, port))
-    return routes.eos_show_ip_route(routes.switch_routes(connected, hops, flooding_vteps(device.world),
-                                                         routes.held(device.faults.get('routes'))))
+    held = route_tables.held(device.faults.get('routes'))
+    return route_tables.eos_show_ip_route(route_tables.switch_routes(connected, hops, flooding_vteps(device.world), held))
 
 
 def show_vxlan_vni(device):

@@ -24,7 +24,7 @@ import re
 import sys
 import time
 
-from tests.doubles import routes
+from tests.doubles import routes as route_tables
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
 from tests.doubles.world import flooding_vteps, remote_vteps
@@ -894,10 +894,10 @@ def ip_route(directory, faults, args):
                  and body.get('link', {}).get('oper-status') == 'up']
     vrfs, seen, link_up = _bgp(directory, faults, tree)
     owner = frr.subnet_owner(connected)
-    hops = routes.frr_hops(vrfs, seen, faults, link_up, owner)
+    hops = route_tables.frr_hops(vrfs, seen, faults, link_up, owner)
     world = state.device(directory).get('world', {})
-    sys.stdout.write(routes.iproute2_json(routes.switch_routes(connected, hops, flooding_vteps(world),
-                                                               routes.held(faults.get('routes')))) + '\n')
+    held = route_tables.held(faults.get('routes'))
+    sys.stdout.write(route_tables.iproute2_json(route_tables.switch_routes(connected, hops, flooding_vteps(world), held)) + '\n')
     return 0
 
 

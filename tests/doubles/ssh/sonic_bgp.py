@@ -35,7 +35,7 @@ import re
 import sys
 import time
 
-from tests.doubles import routes
+from tests.doubles import routes as route_tables
 from tests.doubles.ssh import frr, frr_daemons, state
 from tests.doubles.world import flooding_vteps, remote_vteps
 
@@ -283,10 +283,10 @@ def show_ip_route(directory, faults, config, vrfs, seen):
     prefixes = [(prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {}))
                 if prefix and sonic.port_up(directory, faults, port, config)]
     owner = frr.subnet_owner(prefixes)
-    hops = routes.frr_hops(vrfs, seen, faults, _link_up(directory, faults, config), owner)
+    hops = route_tables.frr_hops(vrfs, seen, faults, _link_up(directory, faults, config), owner)
     world = state.device(directory).get('world', {})
-    return routes.frr_show_ip_route(routes.switch_routes(prefixes, hops, flooding_vteps(world),
-                                                         routes.held(faults.get('routes'))))
+    held = route_tables.held(faults.get('routes'))
+    return route_tables.frr_show_ip_route(route_tables.switch_routes(prefixes, hops, flooding_vteps(world), held))
 
 
 def evpn_vni(directory, config, vrfs):

@@ -524,9 +524,9 @@ def parse_ip_route(output) -> list[Route]:
     types (eBGP, iBGP, bgpAggregate...) are protocol `bgp`."""
     source = 'EOS show ip route'
     data = _json(source, results(source, output, 1)[0])
-    vrfs = require_mapping(source, data.get('vrfs'), 'vrfs')
+    default = require_mapping(source, require_mapping(source, data.get('vrfs'), 'vrfs').get('default', {}), 'vrf default')
     routes: list[Route] = []
-    for prefix, entry in require_mapping(source, require_mapping(source, vrfs.get('default', {}), 'vrf default').get('routes', {}), 'routes').items():
+    for prefix, entry in require_mapping(source, default.get('routes', {}), 'routes').items():
         require_mapping(source, entry, 'route %s' % excerpt(prefix, 60))
         kind, action = entry.get('routeType'), entry.get('routeAction', 'forward')
         if not isinstance(kind, str) or not isinstance(action, str):
