@@ -12,9 +12,9 @@ judges (tests/faults/judge.py): the first cause blaming each fault's device must
 without a fault must never be blamed; a fault that changes what the deploy manages must show its drift. The target
 of issue 36: at least 95 % right first, no healthy device blamed, every drift found.
 
-The FRR shapes are the platform validation reads in full (the lab's). The vendor shapes (EOS, SONiC, NVUE) read no
-kernel routes: a route that captures a VTEP there cannot be placed (reported, blaming nobody): their figure is given
-apart, with that blind spot counted as a miss. Prints a table per kind and shape; writes
+The FRR shapes are the platform of the lab. The vendor shapes (EOS, SONiC, NVUE) are given apart: their state is
+simulated, each leaf's routes printed as its NOS prints them and read back through its parser (tests/doubles/routes.py),
+with no lab to measure the simulation against. Prints a table per kind and shape; writes
 benchmarks/results/causes.json.
 """
 

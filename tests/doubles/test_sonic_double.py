@@ -356,12 +356,23 @@ def test_frr_changes_through_vtysh_in_the_container_and_bgp_state(ssh_double, tm
     assert (peer['state'], peer['remoteAs'], peer['desc'], peer['idType']) == ('Established', 65100, 'spine002:Ethernet0', 'ipv4')
     vnis = json.loads(cmd(conn, "vtysh -c 'show evpn vni json'"))
     assert vnis['10100']['remoteVteps'] == ['10.254.16.2'] and vnis['10100']['type'] == 'L2'
+
+    def routes():
+        from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.frrouting import vtysh
+        return {item['dst']: item for item in vtysh.parse_ip_route(cmd(conn, "docker exec bgp vtysh -c 'show ip route json'"))}
     assert ['Ethernet8', 'spine001', 'Ethernet0', 'BR'] in [line.split() for line in cmd(conn, 'show lldp table').splitlines()]
+    route = routes()['10.254.16.2/32']  # zebra's installed route to the remote VTEP: what fpmsyncd programs
+    assert (route['type'], route['protocol']) == ('unicast', 'bgp')
+    assert sorted(hop['gateway'] for hop in route['nexthops']) == ['10.0.0.0', '10.0.0.2']
     # A link down takes its session down; a stuck session never comes up.
     faults.write(double.state_dir, convergence_s=0, interfaces_down=['Ethernet8'], bgp_stuck=['10.0.0.2'])
     peers = json.loads(cmd(conn, "vtysh -c 'show bgp summary json'"))['ipv4Unicast']['peers']
     assert (peers['10.0.0.0']['state'], peers['10.0.0.2']['state']) == ('Active', 'Active')
     assert 'Ethernet8' not in cmd(conn, 'show lldp table')
+    assert '10.254.16.2/32' not in routes(), 'no session, no BGP route'
+    faults.write(double.state_dir, convergence_s=0, routes=[{'dst': '10.254.16.2/32', 'type': 'blackhole'}])
+    assert routes()['10.254.16.2/32'] == {'dst': '10.254.16.2/32', 'type': 'blackhole', 'protocol': 'static',
+                                          'metric': 0, 'nexthops': []}
     conn.disconnect()
 
 

@@ -183,3 +183,20 @@ def test_the_recap_fails_the_devices_the_causes_are_on_and_the_report_path_comes
     assert play.endswith('"msg": [\n        "report: %s",\n        "report with the fabric picture (open in a browser): %s"'
                          '\n    ]\n}' % (validation / 'report.md', validation / 'report.html'))  # last
     assert 'Causes (' in play and play.index('Causes (') < play.index('Failed checks (')
+
+
+def test_a_route_capturing_a_vtep_is_the_cause_on_the_leaf_holding_it(live):
+    """Issue 36: a blackhole for a remote VTEP on an EOS leaf (`show ip route`) and on a SONiC leaf (the bgp
+    container's `show ip route json`) is found by vtep_route and blamed on that leaf, nowhere else."""
+    from tests.doubles.fleet import plan
+    worlds = {item['name']: item['world'] for item in plan(load_design(MIXED))}
+    leaves = {_first(live, platform): None for platform in ('eos', 'sonic')}
+    for name in leaves:
+        leaves[name] = sorted({vtep for vteps in worlds[name]['remote_vteps_by_vni'].values() for vtep in vteps})[0]
+    _result, report = _with_faults(live, 'routes', {
+        name: {'routes': [{'dst': vtep + '/32', 'type': 'blackhole'}]} for name, vtep in leaves.items()})
+    failed = _results(report, 'fail', check='vtep_route')
+    assert sorted((item['device'], leaves[item['device']] in item['subject']) for item in failed) == \
+        sorted((name, True) for name in leaves), failed
+    assert all(item['seen'].startswith('blackhole %s/32' % leaves[item['device']]) for item in failed), failed
+    assert set(report['summary']['blamed']) == set(leaves)

@@ -41,6 +41,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.host 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.rnic import parse_rnic_facts
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
+from tests.doubles import routes as route_tables
 from tests.unit.utils.paths import FIXTURES as FIXTURES_ROOT
 
 VXLAN_OVERHEAD = 50
@@ -496,7 +497,9 @@ class World:
                 parsed['config_drift'] = self._drift(name)
             else:
                 parsed.update(self._bgp(name))
-                parsed['routes'] = copy.deepcopy(self.kernel_routes(name))
+                if gatherer.provides('routes'):
+                    # printed as the platform prints its forwarding table, read back by its own parser
+                    parsed['routes'] = gatherer.parse('routes', route_tables.printed(model['platform'], self.kernel_routes(name)))
                 parsed['config_drift'] = self._drift(name)
                 if device['role'] == 'leaf':
                     parsed.update(self._evpn(name))

@@ -13,6 +13,7 @@ import re
 import time
 import zlib
 
+from tests.doubles import routes as route_tables
 from tests.doubles.world import flooding_vteps, remote_vteps
 
 SPEED = re.compile(r'^(\d+)(g|m)')
@@ -382,6 +383,23 @@ def show_bgp_evpn_imet(device):
     return {'vrf': 'default', 'routerId': data['router_id'], 'asn': data['asn'], 'evpnRoutes': routes}
 
 
+def show_ip_route(device):
+    """`show ip route` (the default VRF): the connected subnets of the interfaces that are up, a BGP route to every
+    remote VTEP over the established IPv4 sessions (an unnumbered one's next hop is the peer's link-local address), and
+    the routes of the `routes` fault knob, which win for their prefix (tests/doubles/routes.py)."""
+    facts = interfaces(device.running)
+    connected = [(item['ipv4'], name) for name, item in facts.items()
+                 if item['ipv4'] and item['vrf'] == 'default' and link_up(device, name, item, facts)]
+    hops = []
+    for address, peer in sorted(((bgp(device.running) or {}).get('vrfs', {}).get('default', {}).get('peers', {})).items()):
+        if peer['ipv4'] and peer_state(device, 'default', address, peer, facts)[0] == 'Established':
+            port = peer['interface'] or _interface_for(address, facts)
+            if port:
+                hops.append((address, port))
+    held = route_tables.held(device.faults.get('routes'))
+    return route_tables.eos_show_ip_route(route_tables.switch_routes(connected, hops, flooding_vteps(device.world), held))
+
+
 def show_vxlan_vni(device):
     facts = interfaces(device.running).get('Vxlan1')
     if facts is None:
@@ -629,6 +647,7 @@ HANDLERS = {
     'show interfaces counters queue drops': show_queue_counters,
     'show interfaces counters queue detail': show_queue_counters_detail,
     'show bgp evpn route-type imet': show_bgp_evpn_imet,
+    'show ip route': show_ip_route,
     'show qos interfaces ecn counters queue': show_ecn_counters,
     'show configuration sessions': show_sessions,
     'show configuration sessions detail': lambda device: show_sessions(device, detail=True),

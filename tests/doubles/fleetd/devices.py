@@ -29,7 +29,7 @@ from tests.doubles.fleetd.shell import Shell
 VENDOR_COMMANDS = {
     'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
               'useradd', 'chpasswd', 'getent', 'id'),
-    'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
+    'nvue': ('nv', 'vtysh', 'ip', 'systemd-run', 'systemctl'),
 }
 
 

@@ -24,9 +24,10 @@ import re
 import sys
 import time
 
+from tests.doubles import routes as route_tables
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
-from tests.doubles.world import remote_vteps
+from tests.doubles.world import flooding_vteps, remote_vteps
 
 # The NVUE object model of each supported release, as NVIDIA's NVUE reference documents the commands that build it
 # (https://docs.nvidia.com/networking-ethernet-software/nvue-reference/, "Set and Unset Commands": Interface, BGP,
@@ -875,7 +876,34 @@ def _watchdog(faults, name, tree):
     return {'state': configured if enabled else 'disable', 'status': status}
 
 
+ROUTE_SHOW = ['-j', '-4', 'route', 'show', 'table', 'main']
+
+
+def ip_route(directory, faults, args):
+    """`ip -j -4 route show table main`, the kernel table switchd programs into the ASIC: the connected subnets of
+    the interfaces that are up, a BGP route to every remote VTEP over the established sessions (zebra installs them in
+    the kernel), and the routes of the `routes` fault knob (tests/doubles/routes.py). Nothing else of iproute2."""
+    if args not in (ROUTE_SHOW, ROUTE_SHOW[:-2]):
+        sys.stderr.write('The NVUE double answers only ip %s\n' % ' '.join(ROUTE_SHOW))
+        return 1
+    tree = load(directory)
+    tree = tree['revs'][tree['applied']]['config']
+    interfaces = _interfaces(directory, faults, tree)
+    connected = [(prefix, name) for name, body in interfaces.items() for prefix in body['ip']['address']
+                 if body['ip'].get('vrf', 'default') == 'default' and '.' in prefix and not prefix.endswith('/32')
+                 and body.get('link', {}).get('oper-status') == 'up']
+    vrfs, seen, link_up = _bgp(directory, faults, tree)
+    owner = frr.subnet_owner(connected)
+    hops = route_tables.frr_hops(vrfs, seen, faults, link_up, owner)
+    world = state.device(directory).get('world', {})
+    held = route_tables.held(faults.get('routes'))
+    sys.stdout.write(route_tables.iproute2_json(route_tables.switch_routes(connected, hops, flooding_vteps(world), held)) + '\n')
+    return 0
+
+
 def main(directory, faults, command, args):
+    if command == 'ip':
+        return ip_route(directory, faults, args)
     if command == 'vtysh':
         sys.stderr.write('The NVUE double answers BGP state through `nv show vrf <vrf> router bgp neighbor -o json`\n')
         return 1

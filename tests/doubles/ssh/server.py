@@ -36,7 +36,7 @@ SFTP_SERVER = '/usr/lib/openssh/sftp-server'
 COMMANDS = {
     'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
               'useradd', 'chpasswd', 'getent', 'id'),
-    'nvue': ('nv', 'vtysh', 'systemd-run', 'systemctl'),
+    'nvue': ('nv', 'vtysh', 'ip', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}
 # Vendor directories inside the switch, bound from its state directory (NVUE: also the directory the deploy keeps

@@ -35,8 +35,9 @@ import re
 import sys
 import time
 
+from tests.doubles import routes as route_tables
 from tests.doubles.ssh import frr, frr_daemons, state
-from tests.doubles.world import remote_vteps
+from tests.doubles.world import flooding_vteps, remote_vteps
 
 CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
 INTEGRATED_MODES = ('split-unified', 'unified')
@@ -260,6 +261,8 @@ def vtysh(directory, faults, args):
             sys.stdout.write(json.dumps(evpn_vni(directory, config, vrfs), indent=2) + '\n')
         elif words == 'show bgp l2vpn evpn vni json':
             sys.stdout.write(json.dumps(bgp_evpn_vni(directory, config, vrfs), indent=2) + '\n')
+        elif words == 'show ip route json':
+            sys.stdout.write(show_ip_route(directory, faults, config, vrfs, seen) + '\n')
         elif words == 'show bgp l2vpn evpn route type multicast json':
             sys.stdout.write(json.dumps(bgp_evpn_imet(directory, config, vrfs), indent=2) + '\n')
         elif words in ('write memory', 'write', 'write file', 'copy running-config startup-config'):
@@ -271,6 +274,19 @@ def vtysh(directory, faults, args):
             sys.stdout.write('% Unknown command: ' + command + '\n')
             return 1
     return 0
+
+
+def show_ip_route(directory, faults, config, vrfs, seen):
+    """`show ip route json`: the connected subnets of CONFIG_DB INTERFACE whose port is up, a BGP route to every
+    remote VTEP over the established sessions, and the routes of the `routes` fault knob (tests/doubles/routes.py)."""
+    from tests.doubles.ssh import sonic
+    prefixes = [(prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {}))
+                if prefix and sonic.port_up(directory, faults, port, config)]
+    owner = frr.subnet_owner(prefixes)
+    hops = route_tables.frr_hops(vrfs, seen, faults, _link_up(directory, faults, config), owner)
+    world = state.device(directory).get('world', {})
+    held = route_tables.held(faults.get('routes'))
+    return route_tables.frr_show_ip_route(route_tables.switch_routes(prefixes, hops, flooding_vteps(world), held))
 
 
 def evpn_vni(directory, config, vrfs):

@@ -12,6 +12,10 @@ Shapes handled (recorded in tests/unit/fixtures/state/captured):
 - `show evpn vni detail json`: a list (FRR 8.4) whose `numRemoteVteps` holds the list of VTEP addresses
 - `show bgp l2vpn evpn vni json`: {advertiseAllVnis, numVnis, "<vni>": {importRTs, exportRTs, rd, inKernel}}
 - `show bgp l2vpn evpn route type multicast json`: {"<rd>": {rd, "<prefix>": {paths: [[path, ...]]}}, numPrefix}
+- `show ip route json` (zebra's RIB): {"<prefix>": [{prefix, protocol, selected, installed, metric, nexthops: [{fib,
+  ip, interfaceName, active, directlyConnected, unreachable, blackhole | reject | adminProhibited}]}]} (FRR
+  zebra/zebra_vty.c, show_nexthop_json_helper and vty_show_ip_route: `installed` is the route zebra handed to the
+  data plane, `fib` the next hops it installed)
 vtysh prints '<daemon> is not running' (rc 1) when the daemon owning the state is down: DaemonDown.
 
 VTYSH_SOURCES and BFD_SOURCE are the state keys every platform that runs FRR reads this way: the FRR platform's
@@ -25,7 +29,7 @@ import json
 import re
 from typing import Any
 
-from ..state import DaemonDown, StateError, command_output, excerpt, load_json, require_mapping
+from ..state import DaemonDown, StateError, command_output, excerpt, integer, load_json, require_mapping
 from ..state.gatherer import Source
 from ..state.schema import BfdSession, BgpEvpnVni, BgpEvpnVnis, BgpSession, EvpnVni, ImetRoute
 
@@ -277,6 +281,43 @@ def parse_bfd_peers(result) -> dict[str, BfdSession]:
     return sessions
 
 
+# a blackhole next hop's kind (zebra_vty.c) as iproute2 names the route type the kernel gets for it
+_BLACKHOLE = (('reject', 'unreachable'), ('adminProhibited', 'prohibit'), ('admin-prohibited', 'prohibit'))
+
+
+def _route_type(hops) -> str:
+    if hops and all(hop.get('unreachable') for hop in hops):
+        return next((kind for flag, kind in _BLACKHOLE if hops[0].get(flag)), 'blackhole')
+    return 'unicast'
+
+
+def parse_ip_route(result) -> list:
+    """`show ip route json` in the shape of iproute2.parse_ip_route, keeping what zebra installed in the data plane:
+    per prefix the selected, installed route and its FIB next hops (SONiC's fpmsyncd programs the ASIC from exactly
+    these, through zebra's FPM channel); a prefix with no installed route forwards nothing and is left out."""
+    source = 'FRR show ip route json'
+    text = vtysh_output(source, result)
+    data = require_mapping(source, load_json(source, text) if text.strip() else {})
+    routes = []
+    for prefix, entries in data.items():
+        if not isinstance(entries, list) or not all(isinstance(entry, dict) for entry in entries):
+            raise StateError(source, 'prefix %s is not a list of routes' % excerpt(prefix, 60))
+        for entry in entries:
+            if not entry.get('selected') or not entry.get('installed'):
+                continue
+            protocol, hops = entry.get('protocol'), entry.get('nexthops') or []
+            if not isinstance(protocol, str) or not isinstance(hops, list) or not all(isinstance(hop, dict) for hop in hops):
+                raise StateError(source, 'route %s has no protocol or no list of next hops' % excerpt(prefix, 60))
+            installed = [hop for hop in hops if hop.get('fib')] or [hop for hop in hops if hop.get('active')]
+            kind = _route_type(installed or hops)
+            metric = entry.get('metric')
+            routes.append({'dst': prefix, 'type': kind, 'protocol': protocol,
+                           'metric': None if metric is None else integer(source, metric, 'metric of %s' % excerpt(prefix, 60)),
+                           'nexthops': [] if kind != 'unicast' else
+                           [{'gateway': hop.get('ip'), 'dev': hop.get('interfaceName')} for hop in installed]})
+    return routes
+
+
 def vtysh(command):
     return ('vtysh', '-c', command)
 
@@ -288,8 +329,10 @@ VTYSH_SOURCES = (
     Source('bgp_evpn_vni', vtysh('show bgp l2vpn evpn vni json'), parse_bgp_evpn_vni, roles=LEAVES),
     Source('evpn_type3', vtysh('show bgp l2vpn evpn route type multicast json'), parse_evpn_type3, roles=LEAVES),
 )
+# the routes the data plane forwards by (SONiC: zebra -> fpmsyncd -> APPL_DB ROUTE_TABLE -> the ASIC)
+ROUTES_SOURCE = Source('routes', vtysh('show ip route json'), parse_ip_route, roles=LEAVES)
 BFD_SOURCE = Source('bfd', ('vtysh', '-c', 'show bfd peers json', '-c', 'show bfd peers counters json'),
                     parse_bfd_peers, when=lambda model: (model.get('bgp') or {}).get('bfd'))
 
 __all__ = ['parse_bgp_summary', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_evpn_type3', 'parse_bfd_peers',
-           'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'BFD_SOURCE']
+           'vtysh_output', 'vtysh', 'VTYSH_SOURCES', 'BFD_SOURCE', 'parse_ip_route', 'ROUTES_SOURCE']

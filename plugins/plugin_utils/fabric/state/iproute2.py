@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from . import StateError, command_output, load_json
+from . import StateError, command_output, excerpt, load_json
 from .gatherer import Source
 from .schema import Interface
 
@@ -74,7 +74,10 @@ def parse_ip_route(result) -> list:
     for item in _list(source, result):
         if not isinstance(item, dict) or 'dst' not in item:
             raise StateError(source, 'a route has no dst')
-        hops = [{'gateway': hop.get('gateway'), 'dev': hop.get('dev')} for hop in item.get('nexthops') or []]
+        listed = item.get('nexthops') or []
+        if not isinstance(listed, list) or not all(isinstance(hop, dict) for hop in listed):
+            raise StateError(source, 'the next hops of route %s are not a list of objects' % excerpt(item['dst'], 60))
+        hops = [{'gateway': hop.get('gateway'), 'dev': hop.get('dev')} for hop in listed]
         if not hops and (item.get('gateway') or item.get('dev')):
             hops = [{'gateway': item.get('gateway'), 'dev': item.get('dev')}]
         routes.append({'dst': item['dst'], 'type': item.get('type') or 'unicast', 'protocol': item.get('protocol'),
@@ -89,5 +92,9 @@ def is_up(interface) -> bool:
 
 
 SOURCE = Source('interfaces', ('ip', '-j', '-d', 'addr', 'show'), parse_ip_link)
+# The kernel's routes: where a leaf sends the VXLAN packets to each remote VTEP (a blackhole or static route the
+# design does not have shows here, whatever zebra believes). On Cumulus Linux switchd programs this table (254) into
+# the ASIC.
+ROUTES_SOURCE = Source('routes', ('ip', '-j', '-4', 'route', 'show', 'table', 'main'), parse_ip_route, roles=('leaf',))
 
-__all__ = ['parse_ip_link', 'parse_ip_route', 'is_up', 'SOURCE']
+__all__ = ['parse_ip_link', 'parse_ip_route', 'is_up', 'SOURCE', 'ROUTES_SOURCE']

@@ -16,6 +16,7 @@ from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
 GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'golden')
+RECORDED = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'recorded')
 SHAPES = [
     (os.path.join(INTENTS, 'sonic_small.yml'), os.path.join(GOLDEN, 'sonicsmall', '{device}', '{file}')),
     (os.path.join(INTENTS, 'sonic_unnumbered.yml'), os.path.join(GOLDEN, 'sonicunnum', '{device}', '{file}')),
@@ -31,5 +32,8 @@ def recorded():
         model = design.device(name)
         raw = sonic_raw(model, json.loads(render_model(model)['config_db.json']))
         raw.update((key, value) for key, value in vtysh[name].items() if key in FRR_KEYS)
+        if model['role'] == 'leaf':  # `show ip route json` of the bgp container (recorded/README.md)
+            with open(os.path.join(RECORDED, name, 'show_ip_route.json'), encoding='utf-8') as handle:
+                raw['routes'] = {'rc': 0, 'stdout': handle.read(), 'stderr': ''}
         found.append((model, raw))
     return found

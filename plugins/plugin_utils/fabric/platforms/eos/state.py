@@ -27,6 +27,10 @@ tests/unit/platforms/eos/recorded/, written after Arista's published outputs, AN
   ({egressQueueCounters: {interfaces: {port: {ucastQueues: {trafficClasses: {TCn: {dropPrecedences: {DP0:
   {droppedPackets}}}}}}}}}) and `show qos interfaces ecn counters queue` ({intfQueueCounters: {port:
   {queueCounters: {queue: "count" | "-"}}}}).
+- `show ip route` (the default VRF's routing table, as the hardware forwards it): {vrfs: {default: {routes: {prefix:
+  {routeType (eBGP, iBGP, connected, static...), routeAction (forward, drop...), hardwareProgrammed, metric, vias:
+  [{nexthopAddr, interface}]}}}}} (ANTA VerifyRoutingTableEntry / VerifyIPv4RouteNextHops and their unit data); a
+  static route to Null0 is `routeAction: drop` with no vias (public EOS captures; not confirmed on a device here).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ from ...state.gatherer import Gatherer, Source, results
 from ...state.views import identity, lossless_state, port_view
 from .eapi import EAPI
 from ...state.schema import (BgpEvpnVni, BgpEvpnVnis, BgpSession, Counters, EvpnVni, ImetRoute, Interface,
-                             LldpNeighbor, Lossless)
+                             LldpNeighbor, Lossless, Route)
 
 RUNNING = 'show running-config'
 VXLAN_VNI = 'show vxlan vni'
@@ -510,6 +514,36 @@ def parse_anta(output) -> dict:
     return output
 
 
+# --------------------------------------------------------------------------- routes
+_DROP = {'drop': 'blackhole', 'reject': 'unreachable'}
+
+
+def parse_ip_route(output) -> list[Route]:
+    """`show ip route` in the shape of iproute2.parse_ip_route: the routes the hardware holds (a route EOS reports as
+    not programmed in hardware forwards nothing, so it is left out); routeAction `drop` is a blackhole, the BGP route
+    types (eBGP, iBGP, bgpAggregate...) are protocol `bgp`."""
+    source = 'EOS show ip route'
+    data = _json(source, results(source, output, 1)[0])
+    default = require_mapping(source, require_mapping(source, data.get('vrfs'), 'vrfs').get('default', {}), 'vrf default')
+    routes: list[Route] = []
+    for prefix, entry in require_mapping(source, default.get('routes', {}), 'routes').items():
+        require_mapping(source, entry, 'route %s' % excerpt(prefix, 60))
+        kind, action = entry.get('routeType'), entry.get('routeAction', 'forward')
+        if not isinstance(kind, str) or not isinstance(action, str):
+            raise StateError(source, 'route %s has no routeType or routeAction text' % excerpt(prefix, 60))
+        if entry.get('hardwareProgrammed') is False:
+            continue
+        vias = entry.get('vias') or []
+        if not isinstance(vias, list) or not all(isinstance(via, dict) for via in vias):
+            raise StateError(source, 'vias of route %s is not a list of next hops' % excerpt(prefix, 60))
+        metric = entry.get('metric')
+        routes.append({'dst': prefix, 'type': 'unicast' if action == 'forward' else _DROP.get(action, action),
+                       'protocol': 'bgp' if 'bgp' in kind.lower() else kind,
+                       'metric': None if metric is None else integer(source, metric, 'metric of %s' % excerpt(prefix, 60)),
+                       'nexthops': [{'gateway': via.get('nexthopAddr'), 'dev': via.get('interface')} for via in vias]})
+    return routes
+
+
 LEAVES = ('leaf',)
 SOURCES = (
     Source('bgp_summary', ['show bgp summary vrf all'], parse_bgp_summary),
@@ -518,6 +552,7 @@ SOURCES = (
     Source('evpn_vni', [VXLAN_VNI, IMET, RUNNING], parse_evpn_vni, roles=LEAVES),
     Source('bgp_evpn_vni', [RUNNING, VXLAN_VNI], parse_bgp_evpn_vni, roles=LEAVES),
     Source('evpn_type3', [IMET], parse_imet, roles=LEAVES),
+    Source('routes', ['show ip route'], parse_ip_route, roles=LEAVES),
     Source('lossless', [RUNNING, INTERFACES], parse_lossless),
     Source('counters', ['show priority-flow-control counters', 'show priority-flow-control counters watchdog',
                         'show interfaces counters queue detail', 'show qos interfaces ecn counters queue'],
@@ -528,4 +563,5 @@ SOURCES = (
 GATHERER = Gatherer('eos', 'Arista EOS (eAPI)', SOURCES, reader=EAPI, design_view=design_view)
 
 __all__ = ['GATHERER', 'parse_bgp_summary', 'parse_interfaces', 'parse_lldp', 'config_tree', 'lossless_from_tree',
-           'parse_lossless', 'parse_imet', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_counters', 'design_view']
+           'parse_lossless', 'parse_imet', 'parse_evpn_vni', 'parse_bgp_evpn_vni', 'parse_counters', 'design_view',
+           'parse_ip_route']

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from ...frrouting.vtysh import BFD_SOURCE, VTYSH_SOURCES
 from ...state import iproute2, lldp
-from ...state.gatherer import Gatherer, Source
+from ...state.gatherer import Gatherer
 from ...state.probe import CAPTURE_SOURCE
 from ...state.shell import SHELL
 
-# The kernel's routes: where a leaf sends the VXLAN packets to each remote VTEP (a blackhole or static route the
-# design does not have shows here, whatever zebra believes).
-ROUTES_SOURCE = Source('routes', ('ip', '-j', '-4', 'route', 'show', 'table', 'main'), iproute2.parse_ip_route,
-                       roles=('leaf',))
+# The kernel's routes: where a leaf sends the VXLAN packets to each remote VTEP.
+ROUTES_SOURCE = iproute2.ROUTES_SOURCE
 
 GATHERER = Gatherer('frr', 'FRR on Linux',
                     VTYSH_SOURCES + (iproute2.SOURCE, lldp.SOURCE, BFD_SOURCE, ROUTES_SOURCE, CAPTURE_SOURCE),

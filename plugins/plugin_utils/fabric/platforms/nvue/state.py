@@ -23,6 +23,9 @@ tests/unit/platforms/nvue/recorded/, written after the Cumulus Linux 5.x user gu
   deadlock-count}}}.
 - `nv show interface -o json`: {name: {type, link: {admin-status, oper-status, mtu, state: {up: {}}}, ip: {address:
   {prefix: {}}}}}.
+- `ip -j -4 route show table main` (leaves): the kernel's main table, which switchd programs into the ASIC (Cumulus
+  Linux switchd.conf `route.table = 254`, "Configuring switchd"; FRR's routes reach it through zebra), in iproute2's
+  JSON (iproute2.parse_ip_route, as on the FRR platform).
 - `nv show interface <swp> lldp -o json` per cabled port: {neighbor: {id: {chassis: {system-name, chassis-id}, port:
   {name | id, description, type}}}}.
 """
@@ -34,6 +37,7 @@ from typing import Any
 from ...state import StateError, excerpt, integer, load_json, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
+from ...state.iproute2 import ROUTES_SOURCE
 from ...state.shell import SHELL
 from ...state.views import identity, lossless_state, port_view
 from ...state.schema import BgpEvpnVni, BgpEvpnVnis, BgpSession, Counters, EvpnVni, Interface, LldpNeighbor, Lossless
@@ -408,6 +412,7 @@ SOURCES = (
     Source('bgp_evpn_vni', [CONFIG, ('nv', 'show', 'evpn', 'vni', '-o', 'json')], parse_bgp_evpn_vni, roles=LEAVES),
     Source('lossless', [CONFIG, INTERFACES], parse_lossless),
     Source('counters', _counters_command, parse_counters),
+    ROUTES_SOURCE,
 )
 GATHERER = Gatherer('nvue', 'NVIDIA Cumulus Linux (NVUE)', SOURCES, reader=SHELL, design_view=design_view)
 

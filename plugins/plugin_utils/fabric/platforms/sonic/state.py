@@ -15,7 +15,9 @@ priorities, PFC_WD timers, queue schedulers and WRED/ECN profiles, lossless buff
 profiles, cable length, MTU, plus device-wide watchdog poll interval, buffer model, lossless traffic
 pattern, DEVICE_NEIGHBOR ports and format problems (rule C25).
 
-GATHERER reads a community SONiC switch: FRR JSON through vtysh (the bgp container), the running CONFIG_DB
+GATHERER reads a community SONiC switch: FRR JSON through vtysh (the bgp container; the leaves' routes too, `show ip
+route json`: zebra's installed routes are what fpmsyncd writes to APPL_DB ROUTE_TABLE and orchagent programs into the
+ASIC), the running CONFIG_DB
 (`sonic-cfggen -d --print-data`), port state and MTU from APPL_DB (PORT_TABLE), LLDP neighbours from APPL_DB
 (LLDP_ENTRY_TABLE, written by lldp_syncd) and counters from COUNTERS_DB (port PFC frames, queue drops / ECN marks /
 PFC watchdog, priority-group drops), the databases through sonic-db-cli.
@@ -510,6 +512,7 @@ def parse_counters(result) -> Counters:
 
 CONFIG_DB_COMMAND = ('sonic-cfggen', '-d', '--print-data')
 SOURCES = vtysh.VTYSH_SOURCES + (
+    vtysh.ROUTES_SOURCE,
     Source('interfaces', _interfaces_command, parse_interfaces),
     Source('lldp', _lldp_command, parse_lldp),
     Source('lossless', CONFIG_DB_COMMAND, parse_lossless),

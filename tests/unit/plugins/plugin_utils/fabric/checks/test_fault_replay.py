@@ -7,6 +7,8 @@ device would show with the faults in place. For every fault, the first cause tha
 fault's kind; a device without a fault is never blamed; a fault that changes what the deploy manages is found as
 drift. The lab's own captures of the same kinds replay in test_lab_captures.py."""
 
+import os
+
 import pytest
 from hypothesis import HealthCheck, given, note, settings, strategies as st
 
@@ -118,14 +120,32 @@ def test_drift_nothing_else_shows_is_a_cause(kind, target, line):
     assert (cause.kind, cause.devices) == ('drift', [target['device']]) and line in cause.drift
 
 
+@pytest.mark.parametrize('shape', ['eos_small.yml', 'sonic_small.yml', 'nvue_unnumbered.yml'])
+def test_a_blackhole_route_for_a_remote_vtep_blames_the_vendor_leaf_holding_it(shape):
+    """EOS, SONiC and NVUE leaves read their forwarding routes (issue 36): the world prints them as the NOS does and the
+    platform's parser reads them back, so the blackhole is the leaf's own cause."""
+    path = 'tests/unit/fixtures/intents/' + shape
+    world = World(design(path))
+    place = generator.KINDS['vtep_blackhole'].places(world)[0]
+    _results, found = simulate(design(path), [generator.KINDS['vtep_blackhole'].fault(world, place)])
+    assert [(cause.kind, cause.devices) for cause in found] == [('route', [place['device']])]
+    assert place['vtep'] in found[0].title
+
+
 def test_what_the_state_cannot_place_blames_nobody():
-    """A route that captures a VTEP on a switch whose gatherer reads no routes (EOS here): the servers' pings fail
-    and nothing read explains them. The engine names the path's devices as suspects and fails none of them: the
-    state cannot tell which is wrong (docs/validation.md, "What the engine cannot tell apart")."""
-    eos = 'tests/unit/fixtures/intents/eos_small.yml'
-    world = World(design(eos))
-    fault = generator.KINDS['vtep_blackhole'].fault(world, {'device': 'leaf001', 'remote': 'leaf003',
-                                                            'vtep': world.devices['leaf003']['model']['evpn']['vtep_ip']})
-    _results, found = simulate(design(eos), [fault])
+    """A route that captures a VTEP on a switch whose gatherer reads no routes (the stub NOS of
+    tests/unit/platforms/stubnos): the servers' pings fail and nothing read explains them. The engine names the path's
+    devices as suspects and fails none of them: the state cannot tell which is wrong (docs/validation.md, "What the
+    engine cannot tell apart")."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
+    from tests.unit.utils.platforms import PLATFORM_TESTS
+    platforms.add_folder(PLATFORM_TESTS)
+    try:
+        stub = os.path.relpath(os.path.join(PLATFORM_TESTS, 'stubnos', 'intent.yml'), REPO)
+        world = World(design(stub))
+        place = generator.KINDS['vtep_blackhole'].places(world)[0]
+        _results, found = simulate(design(stub), [generator.KINDS['vtep_blackhole'].fault(world, place)])
+    finally:
+        platforms.remove_folder(PLATFORM_TESTS)
     assert found and all(cause.devices == [] for cause in found)
-    assert all('leaf001' in cause.suspects or 'leaf003' in cause.suspects for cause in found)
+    assert all(place['device'] in cause.suspects or place['remote'] in cause.suspects for cause in found)

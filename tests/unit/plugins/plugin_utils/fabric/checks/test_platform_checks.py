@@ -15,10 +15,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw, nvue_raw
 
 CHECKED = ('leaf001', 'spine001')
-# checks that need the GPU servers' state (not in these fixtures), the Linux-kernel VXLAN checks of FRR switches
-# and the kernel routes FRR shows (vtep_route: the vendor gatherers do not read them)
+# checks that need the GPU servers' state (not in these fixtures) and the Linux-kernel VXLAN checks of FRR switches
 SKIPPED = {'host_switch_dscp', 'host_switch_pfc', 'host_switch_cnp', 'host_switch_ecn', 'host_switch_mtu',
-           'reachability', 'jumbo_frames', 'vxlan_device', 'vtep_address', 'vtep_route'}
+           'reachability', 'jumbo_frames', 'vxlan_device', 'vtep_address'}
 
 
 def intent(name):
@@ -65,7 +64,7 @@ def test_healthy_leaf_and_spine_pass(platform, eos_design, nvue_design):
     found = {item.check for item in results}
     assert {'bgp_session', 'evpn_vni', 'evpn_route_target', 'evpn_vtep', 'lldp_neighbor', 'interface_state',
             'interface_mtu', 'interface_address', 'link_mtu', 'link_lossless', 'lossless_pfc', 'lossless_watchdog',
-            'lossless_watchdog_state', 'lossless_ecn', 'lossless_dscp_map', 'lossless_buffers'} <= found
+            'lossless_watchdog_state', 'lossless_ecn', 'lossless_dscp_map', 'lossless_buffers', 'vtep_route'} <= found
     sessions = [item for item in results if item.check == 'bgp_session' and item.device == 'leaf001']
     assert len(sessions) == 2 and all('Established in ipv4Unicast, l2VpnEvpn' in item.expected for item in sessions)
     # results name the platform's own commands

@@ -133,7 +133,7 @@ def eos_raw(model, release='4.32', device=None):
 
 NVUE_FILES = {'nv show vrf default router bgp neighbor -o json': 'nv_show_bgp_neighbor_%s.json',
               'nv show evpn vni -o json': 'nv_show_evpn_vni.json', 'nv config show -o json': 'nv_config_show.json',
-              'nv show interface -o json': 'nv_show_interface.json'}
+              'nv show interface -o json': 'nv_show_interface.json', 'ip -j -4 route show table main': 'ip_route.json'}
 
 
 def _file_of(argv, names, release):

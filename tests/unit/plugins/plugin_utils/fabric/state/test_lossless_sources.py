@@ -102,8 +102,8 @@ def test_sonic_commands_only_read():
     leaf_model, spine_model = design.device('leaf001'), design.device('spine001')
     gatherer = sources.gatherer_for(leaf_model)
     leaf, spine = gatherer.commands(leaf_model), gatherer.commands(spine_model)
-    assert [item[0] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'interfaces',
-                                          'lldp', 'lossless', 'counters']
+    assert [item[0] for item in leaf] == ['bgp_summary', 'evpn_vni', 'bgp_evpn_vni', 'evpn_type3', 'routes',
+                                          'interfaces', 'lldp', 'lossless', 'counters']
     assert [item[0] for item in spine] == ['bgp_summary', 'interfaces', 'lldp', 'lossless', 'counters']
     every = [argv for key, command in leaf + spine for argv in gatherer.reader.split(command)]
     assert all(argv[0] in ('vtysh', 'ip', 'sh', 'sonic-cfggen') for argv in every)

@@ -34,13 +34,16 @@ def test_commands_read_only_and_cli_lines_are_quoted(design):
     gatherer = gatherer_for(model)
     assert gatherer.reader.name == 'shell'
     argvs = [argv for _key, command in gatherer.commands(model) for argv in gatherer.reader.split(command)]
-    assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) for argv in argvs)
+    # the leaves' routes: the kernel table switchd programs, read (`show`) with iproute2
+    assert all(argv[:2] in (['nv', 'show'], ['nv', 'config'], ['sh', '-c']) or argv[:5] == ['ip', '-j', '-4', 'route', 'show']
+               for argv in argvs)
+    assert ['ip', '-j', '-4', 'route', 'show', 'table', 'main'] in argvs
     assert all(argv[2] == 'show' for argv in argvs if argv[:2] == ['nv', 'config'])
     loops = [argv[2] for argv in argvs if argv[0] == 'sh']
     # every nv inside the loops only shows; CL 5.4 and earlier spelled counters `qos counters`
     assert all(' nv show interface "$n" ' in loop and ' nv set' not in loop and 'unset' not in loop for loop in loops)
     assert any('counters qos -o json 2>/dev/null || nv show interface "$n" qos counters -o json' in loop for loop in loops)
-    line = gatherer.reader.describe(argvs[-1])
+    line = gatherer.reader.describe([argv for argv in argvs if argv[0] == 'sh'][-1])
     assert shlex.split(line)[:2] == ['sh', '-c'] and shlex.split(line)[2] == loops[-1]
 
 
