@@ -53,12 +53,31 @@ def _compile(forms):
     lines = tuple(re.compile(pattern) for form in forms for pattern in form.lines)
     fields = frozenset(name.lower() for form in forms for name in form.fields)
     names = frozenset(name.lower() for form in forms for name in form.names)
-    words = sorted(fields | names | {word for form in forms for word in form.words}, key=len, reverse=True)
-    quick = re.compile('|'.join(re.escape(word) for word in words) + r'|\$', re.IGNORECASE)
+    quick = _Words(fields | names | {word for form in forms for word in form.words})
     field = re.compile(r'(?P<open>(?<![\w-])["\']?(?:%s)["\']?\s*[:=]\s*)(?P<value>"(?:[^"\\]|\\.)*"|\'[^\']*\'|[^\s,}]+)'
                        % '|'.join(re.escape(name) for name in sorted(fields, key=len, reverse=True))
                        if fields else r'(?!)', re.IGNORECASE)
     return lines, fields, names, quick, field
+
+
+class _Words:
+    """Whether a text may hold a secret: a '$' (a crypt hash) or one of the words of a secret form, in any case. An
+    ASCII text (what switches print) by plain substring tests of its lower case: the regular expression of these
+    alternatives walks a switch's configuration tens of times slower. Any other text by that expression, whose
+    case-insensitive match knows every Unicode letter that matches an ASCII one (the Kelvin sign, a dotted I)."""
+
+    def __init__(self, words):
+        words = sorted(words, key=len, reverse=True)
+        self.pattern = re.compile('|'.join(re.escape(word) for word in words) + r'|\$', re.IGNORECASE)
+        self.words = tuple(word.lower() for word in words) if all(word.isascii() for word in words) else None
+
+    def search(self, text) -> bool:
+        if '$' in text:
+            return True
+        if self.words is not None and text.isascii():
+            lowered = text.lower()
+            return any(word in lowered for word in self.words)
+        return self.pattern.search(text) is not None
 
 
 def mask(text, hashes=None, secrets=()):
@@ -138,9 +157,13 @@ def mask_data(data, hashes=None, secrets=()):
     """`data` (gathered state: mappings, lists, text) with every secret masked: text as mask() does, the value of a
     secret field, the names of the entries of a community list (SNMP_COMMUNITY, readonly-community), and mapping keys
     that are configuration lines (EOS's running-config tree). The parts without a secret are the same objects."""
-    _lines, fields, names, _quick, _field = _forms()
+    _lines, fields, names, quick, _field = _forms()
     if isinstance(data, str):
         return mask(data, hashes, secrets)
+    if data and isinstance(data, (dict, list)) and not hashes and not secrets and not quick.search(_as_text(data)):
+        # nothing here can be a secret (no secret word, no '$' in any key or value): one search over the part
+        # written out at once instead of one per key and value (a switch's configuration tree has tens of thousands)
+        return data
     if isinstance(data, dict):
         masked, changed = {}, False
         for number, (key, value) in enumerate(data.items(), 1):
@@ -162,6 +185,14 @@ def mask_data(data, hashes=None, secrets=()):
         masked = [mask_data(value, hashes, secrets) for value in data]
         return data if all(new is old for new, old in zip(masked, data)) else masked
     return data
+
+
+def _as_text(data) -> str:
+    """Every key and value of `data` in one text (a part JSON cannot write, such as a set, gives '$': look inside)."""
+    try:
+        return json.dumps(data)
+    except (TypeError, ValueError):
+        return '$'
 
 
 def shown(text, limit=LIMIT, lines=False, hashes=None, secrets=()) -> str:

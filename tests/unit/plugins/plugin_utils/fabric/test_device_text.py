@@ -189,3 +189,45 @@ def test_visible_is_printable_ascii_bounded_and_stable(text, limit):
 
 def test_shown_masks_then_makes_visible():
     assert shown('tacacs-server key 7 0207165218120E\n\x1b[2J') == 'tacacs-server key 7 %s\\n\\x1b[2J' % MASKED
+
+
+SECRET_WORDS = sorted({word for form in registered().values() for word in
+                       form.secrets.fields + form.secrets.names + form.secrets.words})
+ALPHABET = st.sampled_from('abcdeiklnoprstwy-_ $:{}"\n') | st.characters(min_codepoint=0x80, max_codepoint=0x2200)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.sampled_from(SECRET_WORDS).map(
+    lambda word: ''.join(char.upper() if index % 2 else char for index, char in enumerate(word))) | st.text(ALPHABET),
+    max_size=4).map(''.join))
+def test_the_quick_test_says_what_the_expression_says(text):
+    """The plain-substring test of ASCII text decides as the case-insensitive expression of the secret words does, on
+    any text: mixed case, '$', Unicode letters that match an ASCII one (the Kelvin sign, the long s)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import _forms  # pylint: disable=import-outside-toplevel
+    quick = _forms()[3]
+    assert quick.search(text) == (quick.pattern.search(text) is not None)
+    assert quick.search(text.replace('s', '\u017f').replace('k', '\u212a')) == (
+        quick.pattern.search(text.replace('s', '\u017f').replace('k', '\u212a')) is not None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.recursive(st.text(ALPHABET, max_size=8) | st.sampled_from(SECRET_WORDS + [SHA512]) | st.integers(),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                        st.text(ALPHABET, max_size=6) | st.sampled_from(SECRET_WORDS), inner, max_size=3),
+                    max_leaves=12))
+def test_a_part_without_a_secret_word_is_skipped_whole_and_masked_the_same(data):
+    """mask_data skips a mapping or list whose written-out text holds no secret word and no '$': what it returns is
+    what masking each key and value would return."""
+    def masked_one_by_one(value):
+        if isinstance(value, str):
+            return mask(value)
+        if isinstance(value, list):
+            return [masked_one_by_one(item) for item in value]
+        if isinstance(value, dict):
+            return {mask(key) if isinstance(key, str) else key: masked_one_by_one(item) for key, item in value.items()}
+        return value
+    result = mask_data(data)
+    if not any(word in json.dumps(data).lower() for word in SECRET_WORDS) and '$' not in json.dumps(data):
+        assert result is data
+    if result is data:  # skipped, or nothing masked: masking each key and value changes nothing either
+        assert masked_one_by_one(data) == data
