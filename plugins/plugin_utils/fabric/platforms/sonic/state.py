@@ -335,6 +335,26 @@ def _db_dump(db, table, names, lookup=None):
     return ['sh', '-c', 'for n in %s; do %s; done' % (quoted, body)]
 
 
+# A hash as sonic-db-cli prints it: Python's repr() of a dict of strings ({'field': 'value', ...}; a string in double
+# quotes where it holds a single quote). Read by these expressions: ast.literal_eval compiles every line it reads,
+# which was most of the time spent on a SONiC switch's counters (one hash per port and counter table).
+_QUOTED = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
+_STRING_HASH = re.compile(r'\{(?:(?:%s): (?:%s)(?:, (?:%s): (?:%s))*)?\}' % ((_QUOTED,) * 4))
+_STRING_PAIR = re.compile(r'(%s): (%s)' % (_QUOTED, _QUOTED))
+
+
+def _python_string(token):
+    return token[1:-1] if '\\' not in token else ast.literal_eval(token)
+
+
+def python_hash(text):
+    """The value of a Python literal as sonic-db-cli prints a hash: a dict of strings read directly, anything else by
+    ast.literal_eval (which raises ValueError or SyntaxError on what is no literal)."""
+    if _STRING_HASH.fullmatch(text):
+        return {_python_string(key): _python_string(value) for key, value in _STRING_PAIR.findall(text)}
+    return ast.literal_eval(text)
+
+
 def parse_db_dump(source, result) -> dict:
     """{name: {'key': key, 'fields': {field: value}}} from the output of _db_dump.
 
@@ -354,7 +374,7 @@ def parse_db_dump(source, result) -> dict:
         if name is None or entries[name]['fields'] is not None:
             raise StateError(source, 'unexpected line %r' % excerpt(line, 60))
         try:
-            fields = ast.literal_eval(line.strip())
+            fields = python_hash(line.strip())
         except (ValueError, SyntaxError):
             raise StateError(source, '%s: not a sonic-db-cli hash: %r' % (name, excerpt(line, 60))) from None
         if not isinstance(fields, dict):

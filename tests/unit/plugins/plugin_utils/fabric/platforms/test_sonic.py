@@ -17,6 +17,7 @@ import re
 
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import (
     design_from_file, design_from_intent)
@@ -656,3 +657,21 @@ def test_checks_bite(small, breakage):
     problems = format_problems(broken) if checker == 'format' else chain_problems(broken)
     assert problems, 'the %s check accepted a broken config (%s)' % (checker, breakage)
     assert any(expected in problem for problem in problems), problems
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.dictionaries(st.text(max_size=12), st.text(max_size=12), max_size=6)
+       | st.recursive(st.none() | st.integers() | st.text(max_size=6) | st.binary(max_size=4),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                      max_leaves=8))
+def test_a_hash_as_sonic_db_cli_prints_it_reads_as_python_reads_it(value):
+    """sonic-db-cli prints a hash with Python's repr(): the direct reader of a dict of strings gives what
+    ast.literal_eval gives, for any strings (quotes, backslashes, control characters, any letter), and anything else
+    goes to ast.literal_eval."""
+    import ast  # pylint: disable=import-outside-toplevel
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.state import (  # pylint: disable=import-outside-toplevel
+        _STRING_HASH, python_hash)
+    text = repr(value)
+    assert python_hash(text) == ast.literal_eval(text) == value
+    if isinstance(value, dict) and all(isinstance(item, str) for pair in value.items() for item in pair):
+        assert _STRING_HASH.fullmatch(text)  # the direct path, not Python's compiler
