@@ -126,11 +126,42 @@ def _ints(source, mapping, what):
     return sorted(integer(source, key, what) for key in (mapping or {}))
 
 
+def _profiled(qos, profiles, to_tc, source):
+    """(mapping, dscp_to_tc, pfc, pfc profile, queues) of the QoS profiles (mapping, pfc, congestion-control,
+    egress-scheduler) a port names."""
+    mapping_name, pfc_name, congestion_name, scheduler_name = profiles
+    mapping = _get(qos, 'mapping', mapping_name, default={}) or {}
+    dscp_to_tc = None
+    if mapping.get('dscp'):
+        dscp_to_tc = {}
+        for dscp, entry in mapping['dscp'].items():
+            sp = integer(source, _get(entry, 'switch-priority', default=0), 'dscp %s switch-priority' % dscp)
+            dscp_to_tc[integer(source, dscp, 'qos mapping dscp')] = to_tc.get(sp, sp)
+    pfc_profile = _get(qos, 'pfc', pfc_name, default=None)
+    pfc = []
+    if isinstance(pfc_profile, dict) and _on(pfc_profile.get('rx', 'enable')) and _on(pfc_profile.get('tx', 'enable')):
+        pfc = _ints(source, pfc_profile.get('switch-priority'), 'pfc switch-priority')
+    queues = {}
+    for tc, entry in (_get(qos, 'egress-scheduler', scheduler_name, 'traffic-class', default={}) or {}).items():
+        strict = str((entry or {}).get('mode', 'dwrr')).lower() == 'strict'
+        queues.setdefault(integer(source, tc, 'egress-scheduler traffic-class'),
+                          {'scheduler': None, 'wred': None})['scheduler'] = {
+            'type': 'STRICT' if strict else 'DWRR', 'weight': None if strict else (entry or {}).get('bw-percent')}
+    for tc, entry in (_get(qos, 'congestion-control', congestion_name, 'traffic-class', default={}) or {}).items():
+        if _on((entry or {}).get('ecn', 'disable')):
+            queues.setdefault(integer(source, tc, 'congestion-control traffic-class'),
+                              {'scheduler': None, 'wred': None})['wred'] = {
+                'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': entry.get('min-threshold'),
+                'max_bytes': entry.get('max-threshold'), 'probability': entry.get('probability', 100)}
+    return mapping, dscp_to_tc, pfc, pfc_profile, queues
+
+
 def lossless_from_tree(tree, operational=None, source: str = 'applied configuration') -> Lossless:
     """The neutral `lossless` state (state/views.py) of an NVUE configuration tree."""
     qos = tree.get('qos') or {}
     poll = integer(source, _get(qos, 'pfc-watchdog', 'polling-interval', default=100), 'pfc-watchdog polling-interval')
     robustness = integer(source, _get(qos, 'pfc-watchdog', 'robustness', default=3), 'pfc-watchdog robustness')
+    profiled = {}  # what a port's QoS profiles give it, read once per set of profiles (a switch's ports share a few)
     ports = {}
     for name, intf in (tree.get('interface') or {}).items():
         if (intf or {}).get('type') != 'swp' and not str(name).startswith('swp'):
@@ -138,49 +169,31 @@ def lossless_from_tree(tree, operational=None, source: str = 'applied configurat
         intf = intf or {}
         if _split_cage(intf):
             continue
-        profiles = {kind: _get(intf, 'qos', kind, 'profile', default='default-global')
-                    for kind in ('mapping', 'pfc', 'congestion-control', 'egress-scheduler')}
-        mapping = _get(qos, 'mapping', profiles['mapping'], default={}) or {}
-        to_tc = {sp: integer(source, _get(entry, 'traffic-class', default=sp), 'switch-priority %d traffic-class' % sp)
-                 for sp, entry in ((integer(source, key, 'egress-queue-mapping switch-priority'), value) for key, value in
-                                   (_get(qos, 'egress-queue-mapping', 'default-global', 'switch-priority', default={})
-                                    or {}).items())}
-        dscp_to_tc = None
-        if mapping.get('dscp'):
-            dscp_to_tc = {}
-            for dscp, entry in mapping['dscp'].items():
-                sp = integer(source, _get(entry, 'switch-priority', default=0), 'dscp %s switch-priority' % dscp)
-                dscp_to_tc[integer(source, dscp, 'qos mapping dscp')] = to_tc.get(sp, sp)
-        pfc_profile = _get(qos, 'pfc', profiles['pfc'], default=None)
-        pfc = []
-        if isinstance(pfc_profile, dict) and _on(pfc_profile.get('rx', 'enable')) and _on(pfc_profile.get('tx', 'enable')):
-            pfc = _ints(source, pfc_profile.get('switch-priority'), 'pfc switch-priority')
-        queues = {}
-        for tc, entry in (_get(qos, 'egress-scheduler', profiles['egress-scheduler'], 'traffic-class', default={})
-                          or {}).items():
-            strict = str((entry or {}).get('mode', 'dwrr')).lower() == 'strict'
-            queues.setdefault(integer(source, tc, 'egress-scheduler traffic-class'),
-                              {'scheduler': None, 'wred': None})['scheduler'] = {
-                'type': 'STRICT' if strict else 'DWRR', 'weight': None if strict else (entry or {}).get('bw-percent')}
-        for tc, entry in (_get(qos, 'congestion-control', profiles['congestion-control'], 'traffic-class', default={})
-                          or {}).items():
-            if _on((entry or {}).get('ecn', 'disable')):
-                queues.setdefault(integer(source, tc, 'congestion-control traffic-class'),
-                                  {'scheduler': None, 'wred': None})['wred'] = {
-                    'ecn': 'ecn_all', 'green_enable': True, 'min_bytes': entry.get('min-threshold'),
-                    'max_bytes': entry.get('max-threshold'), 'probability': entry.get('probability', 100)}
+        profiles = tuple(_get(intf, 'qos', kind, 'profile', default='default-global')
+                         for kind in ('mapping', 'pfc', 'congestion-control', 'egress-scheduler'))
+        if not profiled:  # the switch's own maps, read once there is a port to judge
+            profiled['to_tc'] = {
+                sp: integer(source, _get(entry, 'traffic-class', default=sp), 'switch-priority %d traffic-class' % sp)
+                for sp, entry in ((integer(source, key, 'egress-queue-mapping switch-priority'), value) for key, value in
+                                  (_get(qos, 'egress-queue-mapping', 'default-global', 'switch-priority', default={})
+                                   or {}).items())}
+            profiled['lossless_pool'] = any(
+                integer(source, _get(qos, 'traffic-pool', pool, 'memory-percent', default=0) or 0,
+                        'traffic-pool %s memory-percent' % pool) > 0 for pool in ('default-lossless', 'roce-lossless'))
+        to_tc, lossless_pool = profiled['to_tc'], profiled['lossless_pool']
+        if profiles not in profiled:
+            profiled[profiles] = _profiled(qos, profiles, to_tc, source)
+        mapping, dscp_to_tc, pfc, pfc_profile, queues = profiled[profiles]
         watchdog_on = _on(_get(intf, 'qos', 'pfc-watchdog', 'state', default='disable'))
         detection = poll * robustness
         watchdog = {'action': 'drop', 'detection_ms': detection, 'restoration_ms': detection} if watchdog_on and pfc else None
         mtu = _get(intf, 'link', 'mtu', default=9216)
         if operational and name in operational:
             mtu = operational[name]['mtu']
-        lossless_pool = any(integer(source, _get(qos, 'traffic-pool', pool, 'memory-percent', default=0) or 0,
-                                    'traffic-pool %s memory-percent' % pool) > 0 for pool in ('default-lossless', 'roce-lossless'))
         ports[name] = port_view(
             mtu=integer(source, mtu, 'interface %s mtu' % name),
             trust={'l3': 'dscp', 'l2': 'cos', 'both': 'both', 'port': 'port'}.get(str(mapping.get('trust'))),
-            dscp_to_tc=dscp_to_tc, dscp_map='qos mapping %s' % profiles['mapping'] if dscp_to_tc else None,
+            dscp_to_tc=dscp_to_tc, dscp_map='qos mapping %s' % profiles[0] if dscp_to_tc else None,
             pfc=pfc, pfcwd=pfc if watchdog else [], watchdog=watchdog, poll_ms=poll,
             tc_to_pg=identity(range(8)), tc_to_queue=identity(range(8)), pfc_to_queue=to_tc or identity(range(8)),
             pfc_to_pg=None, queues=queues, pgs={prio: {'dynamic': True} for prio in pfc if lossless_pool},
