@@ -1030,22 +1030,36 @@ class VtepAddress(Check):
         return vtep_finding(graph, node, evidence)
 
 
-def _longest_match(routes, address):
-    """The route the kernel uses for `address`: the longest prefix holding it, the lowest metric among equals. A
-    default route is no route to a VTEP (it is the management network's way out): None then."""
-    target = ipaddress.ip_address(address)
-    best = None
-    for route in routes:
-        try:
-            network = ipaddress.ip_network('0.0.0.0/0' if route['dst'] == 'default' else route['dst'], strict=False)
-        except ValueError:
-            continue
-        if network.version != target.version or target not in network or network.prefixlen == 0:
-            continue
-        key = (network.prefixlen, -(route['metric'] or 0))
-        if best is None or key > best[0]:
-            best = (key, route)
-    return best[1] if best else None
+class RouteLookup:
+    """The route the kernel uses for an address: the longest prefix holding it, the lowest metric among equals, the
+    first listed among equal ones. A default route is no route to a VTEP (it is the management network's way out).
+    The table is indexed once per prefix length: a leaf looks up every other leaf's VTEP (on a 16k-GPU fabric, 511
+    lookups in a table of 600 routes, on 512 leaves)."""
+
+    def __init__(self, routes):
+        self.by_length = {}  # (IP version, prefix length) -> {network address as an integer: its route}
+        for route in routes:
+            try:
+                network = ipaddress.ip_network('0.0.0.0/0' if route['dst'] == 'default' else route['dst'], strict=False)
+            except ValueError:
+                continue
+            if network.prefixlen == 0:
+                continue
+            table = self.by_length.setdefault((network.version, network.prefixlen), {})
+            kept = table.get(int(network.network_address))
+            if kept is None or -(route['metric'] or 0) > -(kept['metric'] or 0):
+                table[int(network.network_address)] = route
+        self.lengths = sorted(self.by_length, key=lambda item: item[1], reverse=True)
+
+    def route(self, address):
+        target = ipaddress.ip_address(address)
+        value, width = int(target), target.max_prefixlen
+        for version, length in self.lengths:
+            if version == target.version:
+                route = self.by_length[(version, length)].get(value >> (width - length) << (width - length))
+                if route is not None:
+                    return route
+        return None
 
 
 @register
@@ -1074,7 +1088,10 @@ class VtepRoute(Check):
 
     def judge(self, ctx, model, subject, state):
         leaf, ip, uplinks = subject.data
-        route = _longest_match(state, ip)
+        key = ('route_lookup', model['name'])
+        if key not in ctx.cache or ctx.cache[key][0] is not state:
+            ctx.cache[key] = (state, RouteLookup(state))
+        route = ctx.cache[key][1].route(ip)
         facts = {'remote': leaf, 'vtep': ip, 'uplinks': uplinks, 'route': None}
         if route is None:
             return failed('no route to %s' % ip, facts=facts)

@@ -31,6 +31,7 @@ from typing import Any
 
 from ..state import DaemonDown, StateError, command_output, excerpt, integer, load_json, require_mapping
 from ..state.gatherer import Source
+from ..state.views import route_table
 from ..state.schema import BfdSession, BgpEvpnVni, BgpEvpnVnis, BgpSession, EvpnVni, ImetRoute
 
 _NOT_RUNNING = re.compile(r'\b(\w+d) is not running\b')
@@ -315,7 +316,7 @@ def parse_ip_route(result) -> list:
                            'metric': None if metric is None else integer(source, metric, 'metric of %s' % excerpt(prefix, 60)),
                            'nexthops': [] if kind != 'unicast' else
                            [{'gateway': hop.get('ip'), 'dev': hop.get('interfaceName')} for hop in installed]})
-    return routes
+    return route_table(routes)
 
 
 def vtysh(command):

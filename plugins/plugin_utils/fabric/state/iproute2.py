@@ -8,6 +8,7 @@ from __future__ import annotations
 from . import StateError, command_output, excerpt, load_json
 from .gatherer import Source
 from .schema import Interface
+from .views import route_table
 
 
 def _list(source, result):
@@ -82,7 +83,7 @@ def parse_ip_route(result) -> list:
             hops = [{'gateway': item.get('gateway'), 'dev': item.get('dev')}]
         routes.append({'dst': item['dst'], 'type': item.get('type') or 'unicast', 'protocol': item.get('protocol'),
                        'metric': item.get('metric'), 'nexthops': hops})
-    return routes
+    return route_table(routes)
 
 
 def is_up(interface) -> bool:

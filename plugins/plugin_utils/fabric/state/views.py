@@ -80,4 +80,18 @@ def shared_view(view: PortView) -> PortView:
     return _SHARED.setdefault(key, cast(PortView, fields))
 
 
-__all__ = ['port_view', 'identity', 'lossless_state', 'shared_view', 'FIELDS']
+def route_table(routes: list) -> list:
+    """The neutral routes of one table, each distinct list of next hops one object: a leaf's routes to the other VTEPs
+    share their ECMP group (on a 16k-GPU fabric, 512 routes over the same 32 uplinks: 16,000 next hops read, 32
+    kept). Routes are never changed once parsed."""
+    groups: dict = {}
+    for route in routes:
+        try:
+            key = tuple((hop['gateway'], hop['dev']) for hop in route['nexthops'])
+        except (TypeError, KeyError):  # not a list of next hops: the type check after parsing says so
+            continue
+        route['nexthops'] = groups.setdefault(key, route['nexthops'])
+    return routes
+
+
+__all__ = ['port_view', 'identity', 'lossless_state', 'shared_view', 'route_table', 'FIELDS']

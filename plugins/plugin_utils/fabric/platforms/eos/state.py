@@ -41,7 +41,7 @@ from typing import Any, cast
 from ...state import StateError, excerpt, integer, require_mapping
 from ...state.counters import number
 from ...state.gatherer import Gatherer, Source, results
-from ...state.views import identity, lossless_state, port_view
+from ...state.views import identity, lossless_state, port_view, route_table
 from .eapi import EAPI
 from ...state.schema import (BgpEvpnVni, BgpEvpnVnis, BgpSession, Counters, EvpnVni, ImetRoute, Interface,
                              LldpNeighbor, Lossless, Route)
@@ -541,7 +541,7 @@ def parse_ip_route(output) -> list[Route]:
                        'protocol': 'bgp' if 'bgp' in kind.lower() else kind,
                        'metric': None if metric is None else integer(source, metric, 'metric of %s' % excerpt(prefix, 60)),
                        'nexthops': [{'gateway': via.get('nexthopAddr'), 'dev': via.get('interface')} for via in vias]})
-    return routes
+    return route_table(routes)
 
 
 LEAVES = ('leaf',)

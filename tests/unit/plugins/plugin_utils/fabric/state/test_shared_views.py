@@ -3,6 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Equal lossless views are one object (a fabric's ports run one QoS configuration), and only equal ones are."""
 
+import json
 import os
 
 from hypothesis import given, settings, strategies as st
@@ -52,3 +53,19 @@ def test_the_table_starts_again_past_its_limit(monkeypatch):
     for value in range(40):  # a hostile device: every view distinct
         views.shared_view(views.port_view(mtu=value, pfc=[value]))
     assert len(views._SHARED) <= 10 + 2  # pylint: disable=protected-access
+
+
+def test_routes_over_one_ecmp_group_share_its_next_hops():
+    """A leaf's routes to the other VTEPs over the same uplinks hold one list of next hops, on every platform's
+    parser; a route over other hops keeps its own, and nothing read changes."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import iproute2  # pylint: disable=import-outside-toplevel
+    ecmp = [{'gateway': '10.0.0.%d' % index, 'dev': 'eth%d' % index} for index in (1, 3)]
+    table = [{'dst': '10.254.16.%d' % vtep, 'protocol': 'bgp', 'metric': 20, 'nexthops': [dict(hop) for hop in ecmp]}
+             for vtep in range(2, 40)] + [{'dst': '10.254.16.99', 'type': 'blackhole', 'protocol': 'boot'},
+                                          {'dst': '10.254.16.98', 'dev': 'eth5', 'gateway': '10.9.9.9'}]
+    routes = iproute2.parse_ip_route({'rc': 0, 'stdout': json.dumps(table)})
+    assert [route['nexthops'] for route in routes[:38]] == [ecmp] * 38
+    assert len({id(route['nexthops']) for route in routes[:38]}) == 1
+    assert routes[38]['nexthops'] == [] and routes[39]['nexthops'] == [{'gateway': '10.9.9.9', 'dev': 'eth5'}]
+    assert routes[39]['nexthops'] is not routes[0]['nexthops']
+    assert views.route_table([{'dst': 'x', 'nexthops': 'not hops'}])[0]['nexthops'] == 'not hops'
