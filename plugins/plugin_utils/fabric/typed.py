@@ -54,10 +54,32 @@ def _name(kind):
     return getattr(kind, '__name__', None) or str(kind).replace('typing.', '')
 
 
+# Within one conforms() call, the containers found conforming, by identity (each held, so that its id stays its
+# own): parsed state shares equal parts (a route table's ECMP next hops, a switch's port views), checked once each.
+_CONFORMING: dict = {}
+
+
 def conforms(value, kind) -> bool:
     """Whether `value` is a `kind`, every item of it: problems() without building its sentences (a
     checker compiled once per type), so that every value a device gave can be held against its type."""
-    return _conformer(kind)(value)
+    _CONFORMING.clear()
+    try:
+        return _conformer(kind)(value)
+    finally:
+        _CONFORMING.clear()
+
+
+def _once_per_object(check, kind):
+    """`check` of a container, remembered for the object within one conforms() call."""
+    def remembered(value):
+        key = (id(value), kind)
+        if key in _CONFORMING:
+            return True
+        if check(value):
+            _CONFORMING[key] = value
+            return True
+        return False
+    return remembered
 
 
 def _any(_value):
@@ -92,15 +114,16 @@ def _conformer(kind):  # pylint: disable=too-many-return-statements
                 elif needed:
                     return False
             return True
-        return typed_dict
+        return _once_per_object(typed_dict, kind)
     if origin in (list, List):
         (item,) = typing.get_args(kind) or (Any,)
         check = _conformer(item)
-        return lambda value: isinstance(value, list) and (check is _any or all(map(check, value)))
+        return _once_per_object(lambda value: isinstance(value, list) and (check is _any or all(map(check, value))), kind)
     if origin in (dict, Dict):
         _key, item = typing.get_args(kind) or (Any, Any)
         check = _conformer(item)
-        return lambda value: isinstance(value, dict) and (check is _any or all(map(check, value.values())))
+        return _once_per_object(
+            lambda value: isinstance(value, dict) and (check is _any or all(map(check, value.values()))), kind)
     if kind is bool:
         return lambda value: value is True or value is False
     if kind is int:

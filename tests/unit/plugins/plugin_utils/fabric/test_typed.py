@@ -42,3 +42,30 @@ def test_what_some_platforms_give_is_declared_and_not_demanded():
     assert schema.problems('interfaces', {'eth1': interface}) == []
     assert schema.problems('interfaces', {'eth1': dict(interface, kind=3)}) == [
         "interfaces['eth1'].kind is 3, expected str or null"]
+
+
+def test_a_shared_part_is_checked_once_per_call_and_again_in_the_next(monkeypatch):
+    """Parsed state shares equal parts (a route table's next hops): one conforms() call checks each object once, and
+    remembers nothing past the call (a part changed since is checked again)."""
+    class Hop(TypedDict):
+        dev: str
+
+    class Route(TypedDict):
+        dst: str
+        nexthops: list[Hop]
+
+    hops = [{'dev': 'eth1'}, {'dev': 'eth2'}]
+    table = [{'dst': '10.0.0.%d' % index, 'nexthops': hops} for index in range(50)]
+    remembered = []
+
+    class Recording(dict):
+        def __setitem__(self, key, value):
+            remembered.append(key)
+            super().__setitem__(key, value)
+    monkeypatch.setattr(typed, '_CONFORMING', Recording())
+    assert typed.conforms(table, list[Route])
+    assert remembered.count((id(hops), list[Hop])) == 1 and len(remembered) == 50 + 1 + 2 + 1  # routes, hops, 2 hop dicts, table
+    assert typed._CONFORMING == {}  # pylint: disable=protected-access
+    hops.append({'dev': 7})
+    assert not typed.conforms(table, list[Route])
+    assert typed.problems(table, list[Route])[0] == 'value[0].nexthops[2].dev is 7, expected str'

@@ -93,15 +93,20 @@ def test_atomic_write_leaves_no_temporary_and_is_readable(tmp_path):
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o644
 
 
-def test_the_textfile_is_written_one_metric_at_a_time_as_built(design, tmp_path):  # noqa: F811
-    """A fleet's textfile is hundreds of MB: the report set writes it from the Exposition piece by piece (and the
-    copy at prometheus_file too), byte for byte the text build() gives."""
+def health_textfile(design):  # noqa: F811
+    """(fleet, health results, summary, counter links, the textfile build() gives) of the health fleet."""
     fleet = Fleet(design)
     ctx = checks.Context(fleet.design, fleet.states(), {})
     results = checks.run(ctx, categories=('health',))
     summary = report.build(fleet.design, results)['summary']
     links = health.counter_links(ctx, fleet.design.device_names())
-    whole = prometheus.build(fleet.design.name, results, summary, 1.0, links)
+    return fleet, results, summary, links, prometheus.build(fleet.design.name, results, summary, 1.0, links)
+
+
+def test_the_textfile_is_written_one_metric_at_a_time_as_built(design, tmp_path):  # noqa: F811
+    """A fleet's textfile is hundreds of MB: the report set writes it from the Exposition piece by piece (and the
+    copy at prometheus_file too), byte for byte the text build() gives."""
+    fleet, results, summary, links, whole = health_textfile(design)
     pieces = prometheus.exposition_of(fleet.design.name, results, summary, 1.0, links)
     written = report.write_files(str(tmp_path / 'set'), {'a.prom': pieces})['a.prom']
     copy = prometheus.write(str(tmp_path / 'copy' / 'b.prom'), pieces)
@@ -113,12 +118,7 @@ def test_the_textfile_is_written_one_metric_at_a_time_as_built(design, tmp_path)
 def test_a_large_textfile_is_kept_in_temporary_files_not_in_memory(design, monkeypatch):  # noqa: F811
     """Past `in_memory` bytes a metric's samples live in a temporary file: the text is the same, each piece the
     writer takes is bounded, and the lines the Exposition itself holds stay fewer than a batch."""
-    fleet = Fleet(design)
-    ctx = checks.Context(fleet.design, fleet.states(), {})
-    results = checks.run(ctx, categories=('health',))
-    summary = report.build(fleet.design, results)['summary']
-    links = health.counter_links(ctx, fleet.design.device_names())
-    whole = prometheus.build(fleet.design.name, results, summary, 1.0, links)
+    fleet, results, summary, links, whole = health_textfile(design)
     monkeypatch.setattr(prometheus.Exposition, 'BATCH', 3)
     monkeypatch.setattr(prometheus.Exposition, 'READ', 100)
     spooled = prometheus.Exposition(in_memory=200)
