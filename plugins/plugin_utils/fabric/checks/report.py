@@ -8,7 +8,7 @@ NOTHING CHECKED, and one whose failures all sit on devices still converging at t
 neither is green. Every report leads with the causes (checks/causes.py: each with its consequences folded under it)
 and the counts, then the lossless health findings, the flat list of failures (device, check, expected, seen), the
 errors, the per-check table, the not-applicable reasons and finally the passed results. Every failure is kept in
-full; at fabric scale (more than FULL_RESULTS results) the passes are aggregated per check and device group, so
+full; at fabric scale (more than judged.FULL_RESULTS results) the passes are aggregated per check and device group, so
 report.json stays small. The HTML has no external reference (styles and the fabric picture are inline), so it
 opens from the output directory offline.
 """
@@ -24,7 +24,7 @@ import re
 import tempfile
 
 from . import ERROR, FAIL, NOT_APPLICABLE, PASS, REGISTRY, STATUSES
-from .judged import FULL_RESULTS, Judged, device_group_of  # noqa: F401  FULL_RESULTS: the threshold, as the report names it
+from .judged import Judged, device_group_of
 from ..printable import LIMIT, visible
 from ..terms import TOP_DOWN
 

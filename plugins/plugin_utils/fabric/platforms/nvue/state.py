@@ -161,7 +161,8 @@ def lossless_from_tree(tree, operational=None, source: str = 'applied configurat
     qos = tree.get('qos') or {}
     poll = integer(source, _get(qos, 'pfc-watchdog', 'polling-interval', default=100), 'pfc-watchdog polling-interval')
     robustness = integer(source, _get(qos, 'pfc-watchdog', 'robustness', default=3), 'pfc-watchdog robustness')
-    profiled = {}  # what a port's QoS profiles give it, read once per set of profiles (a switch's ports share a few)
+    profiled: dict[tuple, tuple] = {}  # what a port's QoS profiles give it, read once per set of profiles
+    switch_maps: tuple[dict[int, int], bool] | None = None  # the egress-queue mapping, whether a lossless pool exists
     ports = {}
     for name, intf in (tree.get('interface') or {}).items():
         if (intf or {}).get('type') != 'swp' and not str(name).startswith('swp'):
@@ -171,16 +172,15 @@ def lossless_from_tree(tree, operational=None, source: str = 'applied configurat
             continue
         profiles = tuple(_get(intf, 'qos', kind, 'profile', default='default-global')
                          for kind in ('mapping', 'pfc', 'congestion-control', 'egress-scheduler'))
-        if not profiled:  # the switch's own maps, read once there is a port to judge
-            profiled['to_tc'] = {
+        if switch_maps is None:  # the switch's own maps, read once there is a port to judge
+            switch_maps = ({
                 sp: integer(source, _get(entry, 'traffic-class', default=sp), 'switch-priority %d traffic-class' % sp)
                 for sp, entry in ((integer(source, key, 'egress-queue-mapping switch-priority'), value) for key, value in
                                   (_get(qos, 'egress-queue-mapping', 'default-global', 'switch-priority', default={})
-                                   or {}).items())}
-            profiled['lossless_pool'] = any(
+                                   or {}).items())}, any(
                 integer(source, _get(qos, 'traffic-pool', pool, 'memory-percent', default=0) or 0,
-                        'traffic-pool %s memory-percent' % pool) > 0 for pool in ('default-lossless', 'roce-lossless'))
-        to_tc, lossless_pool = profiled['to_tc'], profiled['lossless_pool']
+                        'traffic-pool %s memory-percent' % pool) > 0 for pool in ('default-lossless', 'roce-lossless')))
+        to_tc, lossless_pool = switch_maps
         if profiles not in profiled:
             profiled[profiles] = _profiled(qos, profiles, to_tc, source)
         mapping, dscp_to_tc, pfc, pfc_profile, queues = profiled[profiles]

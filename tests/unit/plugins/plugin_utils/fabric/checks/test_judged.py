@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes, prometheus, report
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.judged import Judged
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.judged import FULL_RESULTS, Judged
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
@@ -63,7 +63,7 @@ def test_a_judged_run_reports_and_explains_as_its_whole_list():
     states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Connect'))
     options = {'lossless_phases': ('design', 'deployed'), 'read_at': {'leaf001': 1000.0, 'spine001': 1014.0}}
     listed = checks.run(checks.Context(design, states, options))
-    for keep in (report.FULL_RESULTS, 10):
+    for keep in (FULL_RESULTS, 10):
         ctx = checks.Context(design, states, options)
         judged = Judged(report.device_group_of(design), keep_passes=keep, remember={'bgp_session'})
         judged.extend(checks.run(ctx))
@@ -90,5 +90,5 @@ def test_judge_remembers_the_passes_the_causes_ask_about():
     judged = checks.judge(ctx)
     assert judged.remember == {item.id for item in checks.REGISTRY.values() if item.remember_passes} == {'bgp_session'}
     assert judged.passed_keys and {check for _device, check, _subject in judged.passed_keys} == {'bgp_session'}
-    assert judged.total == len(checks.run(checks.Context(design, scenario_states('healthy'),
-                                                        {'lossless_phases': ('design', 'deployed')})))
+    options = {'lossless_phases': ('design', 'deployed')}
+    assert judged.total == len(checks.run(checks.Context(design, scenario_states('healthy'), options)))

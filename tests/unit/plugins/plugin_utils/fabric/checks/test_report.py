@@ -10,7 +10,7 @@ import re
 import pytest
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import report
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import judged, report
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, REPO, scenario_states
@@ -178,13 +178,13 @@ def test_the_picture_scales_to_its_container_and_its_legend_fits():
 
 def test_at_scale_passes_are_aggregated_and_every_failure_stays(design, tmp_path):
     results = [checks.Result('leaf%03d' % (index % 2 + 1), 'lossless_pfc', 'Ethernet%d [design]' % index, checks.PASS,
-                             'PFC on {3}', 'PFC on {3}') for index in range(report.FULL_RESULTS + 5)]
+                             'PFC on {3}', 'PFC on {3}') for index in range(judged.FULL_RESULTS + 5)]
     results += [checks.Result('leaf001', 'lossless_pfc', 'Ethernet9 [design]', checks.FAIL, 'PFC on {3}', 'PFC on {3,4}'),
                 checks.Result('gpu0001', 'host_switch_pfc', 'all rails', checks.NOT_APPLICABLE, 'x', '-', 'not applicable: y')]
     built = report.build(design, results)
-    assert built['summary']['passes_aggregated'] and built['summary']['passed'] == report.FULL_RESULTS + 5
+    assert built['summary']['passes_aggregated'] and built['summary']['passed'] == judged.FULL_RESULTS + 5
     assert [item['status'] for item in built['results']] == ['fail', 'not_applicable']
-    assert built['passed'] == [{'check': 'lossless_pfc', 'group': 'leaf frr', 'results': report.FULL_RESULTS + 5,
+    assert built['passed'] == [{'check': 'lossless_pfc', 'group': 'leaf frr', 'results': judged.FULL_RESULTS + 5,
                                 'devices': 2, 'example': {'device': 'leaf001', 'subject': 'Ethernet0 [design]',
                                                           'expected': 'PFC on {3}', 'seen': 'PFC on {3}'}}]
     paths = report.write(design, built, str(tmp_path))

@@ -52,7 +52,7 @@ def _remote_and_uplinks(design):
 
 def _run(design, output):
     ctx = checks.Context(design, {'leaf001': {'routes': output}}, {})
-    return [item for item in checks.run(ctx, devices=['leaf001'], check_ids={'vtep_route'}, categories=('fabric',))]
+    return checks.run(ctx, devices=['leaf001'], check_ids={'vtep_route'}, categories=('fabric',))
 
 
 # --------------------------------------------------------------------------- the parsers

@@ -16,9 +16,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sourc
 from tests.unit.utils.paths import ROOT
 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-1, 1, allow_nan=False), st.sampled_from('ab'))
-VALUES = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                        st.dictionaries(st.integers(0, 3) | st.sampled_from('xy'), inner,
-                                                                        max_size=3)), max_leaves=8)
+KEYS = st.integers(0, 3) | st.sampled_from('xy')
+VALUES = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(KEYS, inner, max_size=3),
+                      max_leaves=8)
 VIEWS = st.dictionaries(st.sampled_from(views.FIELDS), VALUES, max_size=6).map(lambda fields: views.port_view(**fields))
 
 
