@@ -374,6 +374,21 @@ def run_child(argv, env=None, timeout=3600, python=None):
     return result
 
 
+def measured(argv, env, cwd):
+    """(process, wall, CPU, peak RSS of it and its children) of a command, run through a wrapper process of its own."""
+    wrapper = ('import json, resource, subprocess, sys, time\n'
+               'started = time.perf_counter()\n'
+               'code = subprocess.call(sys.argv[1:])\n'
+               'usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
+               'sys.stderr.write("\\nBENCH-USAGE " + json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime '
+               '+ usage.ru_stime, "rss": usage.ru_maxrss * 1024}) + "\\n")\n'
+               'sys.exit(code)\n')
+    proc = subprocess.run([sys.executable, '-c', wrapper] + argv, cwd=cwd, env=env, capture_output=True, text=True,
+                          check=False, timeout=7200)
+    usage = json.loads(proc.stderr.rsplit('BENCH-USAGE ', 1)[1])
+    return proc, usage['wall'], usage['cpu'], usage['rss']
+
+
 def emit(result: dict):
     """Child side: print the one result line the parent reads."""
     sys.stdout.write(RESULT_PREFIX + json.dumps(result, sort_keys=True) + '\n')

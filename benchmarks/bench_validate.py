@@ -129,7 +129,7 @@ def _playbook(inventories, extra, cwd, forks=None, limit=None):
         argv += ['--limit', limit]
     # A wrapper process of its own runs it, so that CPU and peak RSS are those of ansible-playbook and its workers
     # only (this process also reaps the fleet's servers).
-    return _measured(argv, env, cwd)
+    return _common.measured(argv, env, cwd)
 
 
 def run_playbook(inventory, quiet):
@@ -424,7 +424,7 @@ def run_anta(sizes, quiet):
             argv = [os.path.join(os.path.dirname(sys.executable), 'anta'), 'nrfu', '--username', 'admin', '--enable',
                     '--inventory', anta_inventory, '--catalog', os.path.join(report_dir, 'anta-catalog.yml'), 'table']
             _common.settle()
-            anta, anta_wall, anta_cpu, _rss = _measured(argv, env, work)
+            anta, anta_wall, anta_cpu, _rss = _common.measured(argv, env, work)
             rows.append({'servers': servers, 'switches': len(switches), 'load': load, 'ours_wall': ours_wall,
                          'ours_cpu': ours_cpu, 'anta_wall': anta_wall, 'anta_cpu': anta_cpu, 'anta_rc': anta.returncode})
             if not quiet:
@@ -442,21 +442,6 @@ def run_anta(sizes, quiet):
             print('  per added switch: validate.yml %(ours_wall).3f s wall, %(ours_cpu).3f CPU-s; anta nrfu %(anta_wall).3f s '
                   'wall, %(anta_cpu).3f CPU-s' % result['per_added_switch'])
     return result
-
-
-def _measured(argv, env, cwd):
-    """(process, wall, CPU, peak RSS of it and its children) of a command, run through a wrapper process of its own."""
-    wrapper = ('import json, resource, subprocess, sys, time\n'
-               'started = time.perf_counter()\n'
-               'code = subprocess.call(sys.argv[1:])\n'
-               'usage = resource.getrusage(resource.RUSAGE_CHILDREN)\n'
-               'sys.stderr.write("\\nBENCH-USAGE " + json.dumps({"wall": time.perf_counter() - started, "cpu": usage.ru_utime '
-               '+ usage.ru_stime, "rss": usage.ru_maxrss * 1024}) + "\\n")\n'
-               'sys.exit(code)\n')
-    proc = subprocess.run([sys.executable, '-c', wrapper] + argv, cwd=cwd, env=env, capture_output=True, text=True,
-                          check=False, timeout=7200)
-    usage = json.loads(proc.stderr.rsplit('BENCH-USAGE ', 1)[1])
-    return proc, usage['wall'], usage['cpu'], usage['rss']
 
 
 def report(data) -> str:

@@ -26,7 +26,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.config_diff
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import render_meta
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.output import (
-    CONFIGS, DOCS, OutputError, StagedOutput, read_manifest)
+    CONFIGS, DOCS, OutputError, StagedOutput, read_manifest, sha256_file)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.progress import Progress
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     USERS_VARIABLE, SecretsError, render_fabric, render_into, switch_user_hashes)
@@ -113,9 +113,13 @@ class ActionModule(ActionBase):
                                   on_change=diffs.add if diffs else None, take_over=take_over).open()
         except OutputError as exc:
             raise AnsibleActionFail(str(exc)) from None
+        # What the fabric's documents are made from: a render of some devices whose previous generation has the same
+        # carries them over instead of making them again (about 0.6 s of a one-leaf render at 3,328 devices).
+        documents_key = docs.documents_key(sha256_file(intent), args['max_nodes_per_tier']) if args['docs'] else None
         with output:
             try:
-                rendered, errors, missing, devices_done = self._render(design, names, args, output, user_hashes)
+                rendered, errors, missing, devices_done = self._render(design, names, args, output, user_hashes,
+                                                                       documents_key)
             except OutputError as exc:
                 raise AnsibleActionFail('%s. Nothing was changed in %s.' % (exc, dest)) from None
             failed = bool(errors or missing)
@@ -128,6 +132,8 @@ class ActionModule(ActionBase):
                     ([netbox.NETBOX_DIR] if args['netbox'] else [])
                 meta = {'fabric': design.name, 'intent': os.path.realpath(intent), 'devices': len(rendered),
                         'subset': args['devices'] is not None}
+                if documents_key:
+                    meta[docs.DOCUMENTS_KEY] = documents_key
                 # What each device was rendered from: a deploy pushes these files only while the intent is the same.
                 meta.update(render_meta(intent, rendered, list(design.nodes) if args['devices'] is not None else (),
                                         read_manifest(os.path.realpath(dest)) if os.path.isdir(dest) else None))
@@ -174,8 +180,9 @@ class ActionModule(ActionBase):
                               '\n  - %s' % (design.name, dest, '\n  - '.join(problems)))
         return result
 
-    def _render(self, design, names, args, output, user_hashes):
-        """Put the files of `names`, and for a whole-fabric run the fabric's own files, and the docs into `output`."""
+    def _render(self, design, names, args, output, user_hashes, documents_key):
+        """Put the files of `names`, and for a whole-fabric run the fabric's own files, and the docs into `output`
+        (a render of some devices keeps the current docs where they were made from `documents_key` too)."""
         errors = {}
         missing = {}
         rendered = []
@@ -190,8 +197,11 @@ class ActionModule(ActionBase):
             if args['netbox']:  # the fabric's NetBox import bundle, like the Kubernetes files of whole-fabric renders
                 documents.extend(netbox.bundle_documents(design, args['netbox_status']))
         if args['docs']:
-            documents.extend(('%s/%s' % (DOCS, relative), make)
-                             for relative, make in docs.fabric_documents(design, args['max_nodes_per_tier']))
+            made = [('%s/%s' % (DOCS, relative), make)
+                    for relative, make in docs.fabric_documents(design, args['max_nodes_per_tier'])]
+            if not (args['devices'] is not None and output.previous_meta.get(docs.DOCUMENTS_KEY) == documents_key
+                    and output.carry_over(relative for relative, _make in made)):
+                documents.extend(made)
         progress = Progress(len(names), 'Fabric %s: devices rendered' % design.name, Display().display,
                             interval=args['progress_interval'])
         items = render_into(design, names, output, workers=args['workers'] or None, pages=args['docs'],

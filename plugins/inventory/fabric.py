@@ -133,6 +133,7 @@ groups:
 #   ansible-inventory -i inventories/lab --host leaf001
 """
 
+import functools
 import os
 import re
 
@@ -371,6 +372,7 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
                 'fabric its own names (topology.naming in the intent) or use separate inventories.' % (
                     design.name, ', '.join(clashes[:10]), ' and %d more' % (len(clashes) - 10) if len(clashes) > 10 else ''))
         batches = batch_of(design)
+        plain = functools.lru_cache(maxsize=None)(_plain)  # the same few texts (intent, fabric, roles) on every host
         for name, node in design.nodes.items():
             inventory.add_host(name)
             platform = HOST_PLATFORM if node.role == 'host' else node.platform
@@ -386,7 +388,7 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
             if address:
                 host_vars['ansible_host'] = address
             for key, value in host_vars.items():
-                inventory.set_variable(name, key, _plain(value))
+                inventory.set_variable(name, key, plain(value))
             inventory.add_child(fabric_group, name)
             inventory.add_child(ROLE_GROUP[node.role], name)
             if node.role != 'host':

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import csv
 import functools
+import hashlib
 import io
 import ipaddress
+import os
 import re
 from collections import Counter
 
@@ -25,6 +27,7 @@ from .terms import SWITCH_ROLES, TOP_DOWN
 FABRIC_DOCS = ('index.md', 'cabling.md', 'cabling.csv', 'addressing.md', 'asn.md', 'devices.md', 'overlay.md',
                'topology.svg')
 MAX_NODES_PER_TIER = 16
+DOCUMENTS_KEY = 'documents_key'  # manifest meta: documents_key() of the generation's docs
 TIER_ROLES = TOP_DOWN
 TIER_LABEL = {'super_spine': 'super-spines', 'spine': 'spines', 'leaf': 'leaves', 'host': 'GPU servers'}
 LINK_LABEL = {'host_leaf': 'server - leaf', 'leaf_spine': 'leaf - spine', 'spine_super_spine': 'spine - super-spine'}
@@ -561,12 +564,27 @@ def fabric_documents(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages
     ]
 
 
+def documents_key(intent_digest, max_nodes_per_tier=MAX_NODES_PER_TIER) -> str:
+    """What fabric_documents() are made from, as one digest: the intent (its file's sha256), the options, and the
+    collection's code and data as installed (each file's path, size and modification time: an upgrade or an edit
+    changes it). Equal keys make equal documents."""
+    digest = hashlib.sha256(('%s %d %s\n' % (intent_digest, max_nodes_per_tier, ' '.join(FABRIC_DOCS))).encode())
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # plugins/plugin_utils
+    for directory, children, files in os.walk(root):
+        children[:] = sorted(child for child in children if child != '__pycache__')
+        for name in sorted(files):
+            path = os.path.join(directory, name)
+            info = os.stat(path)
+            digest.update(('%s %d %d\n' % (os.path.relpath(path, root), info.st_size, info.st_mtime_ns)).encode())
+    return digest.hexdigest()
+
+
 def fabric_docs(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True):
     """Yield (relative path, text) for every fabric-wide document, one at a time."""
     for relative, make in fabric_documents(design, max_nodes_per_tier, device_pages):
         yield relative, make()
 
 
-__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'fabric_documents', 'fabric_docs', 'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md',
+__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'DOCUMENTS_KEY', 'documents_key', 'fabric_documents', 'fabric_docs', 'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md',
            'addressing_md', 'host_address_rows', 'asn_md', 'devices_md', 'overlay_md', 'index_md', 'svg_layout', 'topology_svg',
            'rail_colour', 'lossless_text']

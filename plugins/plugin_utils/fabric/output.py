@@ -266,6 +266,7 @@ class StagedOutput:
         self._lock = None
         self._current = None  # directory holding the complete output now (a generation or a plain directory)
         self._rendered = {}  # relative -> sha256 of the files the current output's manifest lists: the render's own
+        self.previous_meta = {}  # the meta of the current output's manifest (what it was rendered from)
         self._staging = None
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
@@ -293,7 +294,9 @@ class StagedOutput:
         try:
             self._check_generations()
             self._current = self._current_directory()
-            self._rendered = (read_manifest(self._current) or {}).get('files', {}) if self._current else {}
+            previous = (read_manifest(self._current) or {}) if self._current else {}
+            self._rendered = previous.get('files', {})
+            self.previous_meta = previous.get('meta') or {}
             if not self.check_mode:
                 self._remove_partials()
         except OSError as exc:
@@ -535,6 +538,27 @@ class StagedOutput:
                 raise _failed(exc, os.path.join(self._staging or self.generations, relative)) from None
         return 'written'
 
+    def carry_over(self, relatives) -> bool:
+        """Carry every one of `relatives` over from the current output as it is, without reading or making it (the
+        caller knows each would come out the same, e.g. from the manifest's meta): True when the current output's
+        manifest lists each as the render's own and each is a regular file there; False, keeping none, otherwise
+        (then put() them)."""
+        relatives = list(relatives)
+        for relative in relatives:
+            if relative not in self._rendered or relative in self.files:
+                return False
+            directory, _unused, name = relative.rpartition('/')
+            directory = self._old_directory(directory)
+            try:
+                if directory is None or not stat.S_ISREG(os.lstat(os.path.join(directory, name)).st_mode):
+                    return False
+            except OSError:
+                return False
+        for relative in relatives:
+            self.files[relative] = self._rendered[relative]
+        self.unchanged += len(relatives)
+        return True
+
     def _write(self, relative, data, mode=FILE_MODE):
         staging = self._staging_directory()
         self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
@@ -629,7 +653,7 @@ class StagedOutput:
             prune = tuple(prune)
             # A render whose files are all unchanged still records what it says of them (meta: the intent they come
             # from) in a new generation of hard links, without counting as a change.
-            recorded = not self.check_mode and meta is not None and meta != self._current_meta()
+            recorded = not self.check_mode and meta is not None and meta != self.previous_meta
             needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
             existing = self._existing_files() if needed else {}
             # Only what a manifest lists as the render's own is pruned: files the user keeps there stay.
@@ -655,9 +679,6 @@ class StagedOutput:
         finally:
             self._release_lock()
 
-    def _current_meta(self):
-        previous = read_manifest(self._current) if self._current else None
-        return (previous or {}).get('meta')
 
     def _switch(self, existing, roots, meta):
         staging = self._staging_directory()

@@ -271,7 +271,8 @@ def render_into(design, names, output, workers=None, pages=False, user_hashes=No
     same order, so the result is a serial run's, file for file."""
     user_hashes = {} if user_hashes is None else user_hashes
     documents = list(documents)
-    workers = _parallel(workers, len(names))
+    # The fabric's documents cost what its size costs, also when only a few devices are rendered (a --limit).
+    workers = _parallel(workers, max(len(names), len(design.nodes) if documents else 0)) if names else 0
     if not workers:
         for name in names:
             yield _put_device(design, name, pages, user_hashes, output)

@@ -427,3 +427,36 @@ def test_a_write_error_fails_the_task_naming_the_path(run, fake_renderer, monkey
     assert message.startswith('cannot write %s' % generations) and 'Operation not permitted' in message, message
     assert 'Nothing was changed in %s' % dest in message and 'Traceback' not in message
     assert _tree(dest) == before
+
+
+def test_a_render_of_some_devices_carries_the_docs_over_only_while_what_they_are_made_from_is_the_same(
+        run, fake_renderer, monkeypatch, tmp_path):
+    docs = importlib.import_module('ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.docs')
+    made = []
+    documents = docs.fabric_documents
+
+    def counted(design, *args, **kwargs):
+        return [(relative, lambda make=make, relative=relative: made.append(relative) or make())
+                for relative, make in documents(design, *args, **kwargs)]
+    monkeypatch.setattr(docs, 'fabric_documents', counted)
+    intent = tmp_path / 'lab.yml'
+    shutil.copy(LAB_INTENT, intent)
+    dest = tmp_path / 'out'
+    run(intent=str(intent), dest=str(dest))
+    assert sorted(made) == sorted(FABRIC_DOCS)  # a whole-fabric render makes them
+    whole = read_manifest(str(dest))
+
+    del made[:]
+    result = run(intent=str(intent), dest=str(dest), devices=['leaf001'])
+    assert made == [] and not result.get('failed') and verify(str(dest)) == []
+    assert {relative: digest for relative, digest in read_manifest(str(dest))['files'].items()
+            if relative.startswith('docs/')} == {relative: digest for relative, digest in whole['files'].items()
+                                                 if relative.startswith('docs/')}
+
+    intent.write_text(intent.read_text() + '# edited\n')  # another intent: its docs may differ
+    result = run(intent=str(intent), dest=str(dest), devices=['leaf001'])
+    assert sorted(made) == sorted(FABRIC_DOCS) and verify(str(dest)) == []
+
+    del made[:]
+    run(intent=str(intent), dest=str(dest))
+    assert sorted(made) == sorted(FABRIC_DOCS)  # a whole-fabric render makes them every time

@@ -269,3 +269,41 @@ def test_files_are_0644_whatever_the_umask(tmp_path, umask):
     finally:
         os.umask(previous)
     assert {os.stat(tmp_path / 'lab' / relative).st_mode & 0o777 for relative in FILES} == {0o644}
+
+
+def test_carry_over_keeps_listed_files_without_their_content(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, FILES)
+    with StagedOutput(str(dest)) as output:
+        output.put('configs/leaf1/frr.conf', 'hostname leaf1 changed\n')
+        assert output.carry_over(['docs/index.md']) is True
+        summary = output.finish(roots=ROOTS, prune=(), meta={'test': 2})
+    assert summary['written'] == 1 and summary['unchanged'] == 1
+    assert tree(dest)['docs/index.md'] == FILES['docs/index.md']
+    assert read_manifest(str(dest))['files']['docs/index.md'] == read_manifest(
+        str(tmp_path / '.lab.generations' / 'g000001'))['files']['docs/index.md']
+    assert verify(str(dest)) == []
+
+
+@pytest.mark.parametrize('case', ['not listed', 'missing', 'a symlink', 'put already', 'no output yet'])
+def test_carry_over_refuses_what_it_cannot_carry_and_keeps_none(tmp_path, case):
+    dest = tmp_path / 'lab'
+    if case != 'no output yet':
+        render(dest, FILES)
+    current = os.path.realpath(dest)
+    wanted = ['configs/leaf2/frr.conf', 'docs/index.md']
+    if case == 'not listed':
+        (tmp_path / 'user.md').write_text('mine\n')
+        os.link(tmp_path / 'user.md', os.path.join(current, 'docs', 'user.md'))  # a file the user keeps there
+        wanted.append('docs/user.md')
+    elif case == 'missing':
+        os.unlink(os.path.join(current, 'docs', 'index.md'))
+    elif case == 'a symlink':
+        os.unlink(os.path.join(current, 'docs', 'index.md'))
+        os.symlink(os.path.join(current, 'configs', 'leaf1', 'frr.conf'), os.path.join(current, 'docs', 'index.md'))
+    with StagedOutput(str(dest)) as output:
+        if case == 'put already':
+            output.put('docs/index.md', '# new\n')
+        assert output.carry_over(wanted) is False
+        assert 'configs/leaf2/frr.conf' not in output.files and output.unchanged == 0
+        output.abort()
