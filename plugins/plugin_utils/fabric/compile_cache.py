@@ -10,6 +10,8 @@ directory nor the installed collection. AIFABRIC_CACHE_DIR=off turns it off. The
 and be writable by nobody else (what is read from it is executed); otherwise, and when it is missing, read-only or
 full, nothing is cached and everything is compiled as if there were no cache: it only ever costs speed.
 
+Shipped YAML (schemas, switch models) is kept parsed, by a hash of its bytes and the Python version.
+
 Invalidation is by content: a template's entry is found by its name and file name and used only while the source's
 checksum matches (Jinja2's own bytecode check), under a namespace of the Jinja2 version, the environment's options
 and the Python version; a schema's entry is found by a hash of the schema, the formats' names, the options, the
@@ -141,6 +143,25 @@ def known_valid(namespace: str, digest: str) -> bool:
 
 def note_valid(namespace: str, digest: str) -> None:
     write(namespace, digest, b'')
+
+
+# --------------------------------------------------------------------------------------------------- shipped data
+def parsed(namespace: str, text: bytes, parse):
+    """parse(text), kept per user under a hash of `text` and the Python version (marshal, which reads back plain data
+    many times faster than a YAML parser makes it): for the collection's own files, parsed in every process."""
+    key = hashlib.sha256(sys.implementation.cache_tag.encode('ascii') + b'\0' + text).hexdigest()
+    stored = read(namespace, key)
+    if stored is not None:
+        try:
+            return marshal.loads(stored)  # nosec B302: data this user's own process wrote (see cache_directory)
+        except (EOFError, ValueError, TypeError):
+            pass  # a damaged entry: parsed again and written anew
+    data = parse(text)
+    try:
+        write(namespace, key, marshal.dumps(data))
+    except ValueError:  # a value marshal cannot hold (a date): parsed in every process
+        pass
+    return data
 
 
 # --------------------------------------------------------------------------------------------------- schemas

@@ -27,6 +27,7 @@ from typing import Any
 
 import yaml
 
+from . import compile_cache
 from .errors import format_path
 
 MAX_BYTES = 4 * 1024 * 1024
@@ -192,9 +193,15 @@ def _problem(exc):
 
 
 def load_package_yaml(path):
-    """A YAML file shipped with the collection (schemas, switch models): trusted, so parsed at libyaml's speed."""
-    with open(path, encoding='utf-8') as handle:
-        return yaml.load(handle, Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))  # nosec B506: a safe loader
+    """A YAML file shipped with the collection (schemas, switch models): trusted, so parsed at libyaml's speed, and
+    once per user and content (compile_cache.parsed): every process reads the schema and the switch models."""
+    with open(path, 'rb') as handle:
+        text = handle.read()
+    return compile_cache.parsed('yaml', text, _parse_package_yaml)
+
+
+def _parse_package_yaml(text):
+    return yaml.load(text.decode('utf-8'), Loader=getattr(yaml, 'CSafeLoader', yaml.SafeLoader))  # nosec B506: safe
 
 
 _FILE_KINDS = ((stat.S_ISDIR, 'a directory'), (stat.S_ISFIFO, 'a FIFO'), (stat.S_ISCHR, 'a character device'),

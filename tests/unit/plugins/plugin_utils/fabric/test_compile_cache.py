@@ -196,7 +196,7 @@ def test_a_fresh_process_renders_the_same_bytes_from_the_cache(cache_dir, tmp_pa
     assert fresh(str(cache_dir)).split()[0] == without
     stored = entries(cache_dir)
     kinds = {name.split(os.sep)[0].split('-')[0] for name in stored}
-    assert kinds == {'jinja2', 'fastjsonschema', 'switch'}, stored
+    assert kinds == {'jinja2', 'fastjsonschema', 'switch', 'yaml'}, stored
     # From the cache: the same bytes, nothing compiled or stored again, and jsonschema never imported.
     assert fresh(str(cache_dir)) == '%s False' % without
     assert entries(cache_dir) == stored
@@ -214,3 +214,30 @@ def test_a_verdict_is_kept_for_the_same_files_only(cache_dir, tmp_path):
     assert compile_cache.files_digest([str(schema), str(model)], 'jsonschema') != digest
     assert compile_cache.files_digest([str(schema), str(model)], 'fastjsonschema') != \
         compile_cache.files_digest([str(schema), str(model)], 'jsonschema')
+
+
+def test_shipped_yaml_is_parsed_once_per_content_and_read_back_the_same(cache_dir):
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import load_package_yaml
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent import SCHEMA_PATH
+    import yaml
+    with open(SCHEMA_PATH, encoding='utf-8') as handle:
+        expected = yaml.safe_load(handle)
+    assert load_package_yaml(SCHEMA_PATH) == expected and entries(cache_dir)  # parsed, then kept
+    calls = []
+
+    def parse(text):
+        calls.append(text)
+        return yaml.safe_load(text)
+    assert compile_cache.parsed('yaml', open(SCHEMA_PATH, 'rb').read(), parse) == expected and calls == []
+    assert compile_cache.parsed('yaml', b'a: 2\n', parse) == {'a': 2} and len(calls) == 1  # other bytes, other entry
+
+
+def test_a_damaged_or_unmarshalable_parsed_entry_is_parsed_again(cache_dir):
+    import datetime
+    data = compile_cache.parsed('yaml', b'x: 1\n', lambda text: {'x': 1})
+    for path in entries(cache_dir):
+        (cache_dir / path).write_bytes(b'\xff\x00 not marshal')
+    assert compile_cache.parsed('yaml', b'x: 1\n', lambda text: {'x': 'again'}) == {'x': 'again'} != data
+    day = {'when': datetime.date(2026, 12, 2)}
+    assert compile_cache.parsed('yaml', b'when: 2026-12-02\n', lambda text: day) == day  # kept only in memory
+    assert compile_cache.parsed('yaml', b'when: 2026-12-02\n', lambda text: {'when': 'parsed'}) == {'when': 'parsed'}
