@@ -49,7 +49,8 @@ FEATURES = {
     'PFC no-drop priority 3 (in qos profile)': re.compile(r'^\s+priority-flow-control priority 3 no-drop', re.M),
     'PFC watchdog timers': re.compile(r'priority-flow-control pause watchdog port timer', re.M),
     'ECN on tx-queue 3': re.compile(r'^\s+tx-queue 3\n(?:\s{6}.*\n)*?\s+random-detect ecn', re.M),
-    'strict tx-queue 6': re.compile(r'^\s+tx-queue 6\n(?:\s{6}.*\n)*?\s+priority strict', re.M),
+    # the CNP queue: pyavd is given tx-queue 6; ours maps the CNP class to tx-queue 7, the highest (issue 40)
+    'strict CNP tx-queue (6 or 7)': re.compile(r'^\s+tx-queue [67]\n(?:\s{6}.*\n)*?\s+priority strict', re.M),
     'BGP neighbors (remote-as lines)': re.compile(r'^\s+neighbor \d+\.\d+\.\d+\.\d+ remote-as', re.M),
     'VXLAN VLAN->VNI maps': re.compile(r'^\s+vxlan vlan \d+ vni \d+', re.M),
     'VXLAN VRF->L3VNI maps': re.compile(r'^\s+vxlan vrf \S+ vni \d+', re.M),
