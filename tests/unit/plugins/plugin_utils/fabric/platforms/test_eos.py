@@ -7,10 +7,12 @@ import re
 import time
 
 import pytest
+import yaml
 from hypothesis import given, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import PLATFORMS
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.eos import render as eos
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import environment, render_model
 from tests.unit.utils.golden import assert_golden
@@ -546,3 +548,32 @@ def test_every_switch_admits_not_ect_packets_to_its_ecn_queues(fixture, device):
     assert text.count('qos random-detect ecn allow non-ect\n') == 1
     assert text.index('qos random-detect ecn allow non-ect') > text.rindex('qos map ')
     assert not re.search(r'^   vxlan qos ecn propagation$', text, re.M)
+
+
+# Every EOS release the registry lists (platforms/eos: releases), not a copy of them.
+EOS_RELEASES = PLATFORMS['eos'].releases
+
+
+@pytest.mark.parametrize('release', EOS_RELEASES)
+def test_issue_40_lines_on_every_eos_release(release):
+    """The EOS lines of issue 40 on every release the intent can name: the CNP class on tx-queue 7 with TC 7 in its
+    place (AVD qos.j2 `qos map traffic-class <tc> to tx-queue <q>`), Not-ECT admitted to the ECN queues (AVD schema
+    qos.random_detect.ecn.allow_non_ect), TACACS+ command authorization and accounting and the management ACL (AVD
+    aaa-authorization, aaa-accounting, standard-access-lists). The EOS renderer writes the same text for every release
+    it accepts (no release words, unlike NVUE's): the golden file's, checked here release by release."""
+    with open(os.path.join(INTENTS, 'eos_unnumbered.yml'), encoding='utf-8') as handle:
+        intent = yaml.safe_load(handle)
+    intent['topology']['nos_release'] = {'eos': release}
+    design = design_from_intent(intent)
+    for device in DESIGNS['eos_unnumbered'].device_names():
+        if design.nodes[device].role == 'host':
+            continue
+        model = design.device(device)
+        assert model['nos_release'] == release
+        text = config(model)
+        assert text == config(DESIGNS['eos_unnumbered'].device(device))
+        assert 'qos map traffic-class 6 to tx-queue 7\n' in text and 'qos map traffic-class 7 to tx-queue 6\n' in text
+        assert text.count('qos random-detect ecn allow non-ect\n') == 1
+        assert 'aaa authorization commands all default group aifabric local\n' in text
+        assert 'aaa accounting commands all default start-stop group aifabric\n' in text
+        assert 'ip access-list standard AIFABRIC-MGMT\n' in text

@@ -9,6 +9,7 @@ import pytest
 import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import PLATFORMS
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import render as nvue
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
 from tests.unit.utils.golden import assert_golden
@@ -492,7 +493,14 @@ def test_rest_api_is_disabled():
         assert _config(_release_design(release).device('spine001'))['system']['api'] == {'state': 'disabled'}
 
 
-@pytest.mark.parametrize('release', ['5.9', '5.12', '5.14', '5.15', '5.16'])
+# Every Cumulus Linux release the registry supports, split where NVIDIA's 5.15 list deprecates the per-neighbor BFD
+# timers (an oracle of its own, not the renderer's release words).
+NVUE_RELEASES = PLATFORMS['nvue'].releases
+BFD_PROFILE_RELEASES = [r for r in NVUE_RELEASES if tuple(map(int, r.split('.'))) >= (5, 15)]
+BFD_TIMER_RELEASES = [r for r in NVUE_RELEASES if r not in BFD_PROFILE_RELEASES]
+
+
+@pytest.mark.parametrize('release', NVUE_RELEASES)
 def test_qos_values_are_enable_disable_on_every_release(release):
     """NVIDIA's 5.15 "New and Changed NVUE Commands" lists no QoS row but `qos roce enable` -> `state`; the NVUE
     reference's QoS page writes `rx enable`, `tx enable`, `ecn enable` and `pfc-watchdog state enable` (issue 40)."""
@@ -508,7 +516,7 @@ def test_qos_values_are_enable_disable_on_every_release(release):
         assert config['interface'][item['name']]['qos']['pfc-watchdog'] == {'state': 'enable'}
 
 
-@pytest.mark.parametrize('release', ['5.15', '5.16'])
+@pytest.mark.parametrize('release', BFD_PROFILE_RELEASES)
 def test_bfd_profile_from_515(release):
     """CL 5.15 deprecates the per-neighbor BFD timers for `router bfd profile <name>` + `neighbor <id> bfd profile
     <name>`, with BFD switched on globally (`nv set router bfd state enabled`; CL 5.15 "Bidirectional Forwarding
@@ -524,7 +532,7 @@ def test_bfd_profile_from_515(release):
     assert neighbors and all(peer['bfd'] == {'profile': 'aifabric'} for peer in neighbors.values())
 
 
-@pytest.mark.parametrize('release', ['5.9', '5.13', '5.14'])
+@pytest.mark.parametrize('release', BFD_TIMER_RELEASES)
 def test_bfd_timers_per_neighbor_before_515(release):
     model = _release_design(release).device('leaf001')
     config = _config(model)
@@ -549,6 +557,7 @@ def test_no_bfd_without_bfd(release):
 def test_release_words_are_data():
     """Every supported release has words; a release takes the changes of every release up to it, none after."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.nvue import PLATFORM, releases
+    assert BFD_PROFILE_RELEASES and BFD_TIMER_RELEASES  # both BFD forms are tested on a release of their own
     for release in PLATFORM.releases:
         words = releases.words(release)
         assert set(words) == set(releases.BASE)
