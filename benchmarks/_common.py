@@ -46,6 +46,25 @@ def import_path():
     return base
 
 
+def switch_platforms() -> tuple:
+    """The registry's platforms that run on shipped switch models (Platform.uses_models), in the registry's order:
+    what the 16,384-GPU fabric can be built of. A new NOS's folder adds it here; nothing lists them by hand."""
+    import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
+    return tuple(name for name in platforms.platform_names() if platforms.get_platform(name).uses_models)
+
+
+def release_pair(platform_name: str) -> tuple:
+    """Two releases of a platform from the registry: its default and the next one (the one before, for its newest)."""
+    import_path()
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
+    platform = platforms.get_platform(platform_name)
+    releases = list(platform.releases)
+    index = releases.index(platform.default_release)
+    other = releases[index + 1] if index + 1 < len(releases) else releases[index - 1]
+    return (platform.default_release, other)
+
+
 # ----------------------------------------------------------------------------------------------- intents
 def gpu16k_intent(switch_platform: str, servers: int = 2048) -> dict:
     """The 16,384-GPU rail-optimized fabric of the issue: 2,048 servers x 8 rails of 400G, non-blocking, 64-port

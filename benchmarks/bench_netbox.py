@@ -68,7 +68,7 @@ def report(data) -> str:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
-    parser.add_argument('--platform', default='sonic', choices=('sonic', 'eos', 'nvue'))
+    parser.add_argument('--platform', default='sonic', choices=_common.switch_platforms())
     parser.add_argument('--repeat', type=int, default=3)
     parser.add_argument('--servers', type=int, default=2048)
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)

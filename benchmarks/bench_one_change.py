@@ -35,8 +35,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402  pylint: disable=wrong-import-position
 
 TARGET_SECONDS = 2.0
-# Each round moves one leaf to the next of these releases, so that every round really changes its configuration.
-RELEASES = {'sonic': ('202305', '202311'), 'eos': ('4.30', '4.31'), 'nvue': ('5.14', '5.15')}
+# Each round moves one leaf to the other of two releases, so that every round really changes its configuration: the
+# platform's default release and the next one, from the registry.
+RELEASES = {name: _common.release_pair(name) for name in _common.switch_platforms()}
 
 
 def render_fabric_into(dest, intent_path, devices=None):

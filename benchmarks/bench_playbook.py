@@ -194,7 +194,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
     parser.add_argument('--fabrics', default='gpu16k,lab,pod1k', help='comma-separated: gpu16k,lab,pod1k')
     parser.add_argument('--repeat', type=int, default=3)
-    parser.add_argument('--platform', default='sonic', choices=('sonic', 'eos', 'nvue'), help='gpu16k switch platform')
+    parser.add_argument('--platform', default='sonic', choices=_common.switch_platforms(), help='gpu16k switch platform')
     parser.add_argument('--servers', type=int, default=2048, help='gpu16k servers (smaller for a smoke run)')
     parser.add_argument('--no-docs', dest='docs', action='store_false', help='render configurations only')
     parser.add_argument('--no-netbox', dest='netbox', action='store_false', help='without the NetBox import bundle')

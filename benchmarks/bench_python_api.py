@@ -40,7 +40,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import _common  # noqa: E402
 
-PLATFORMS = ('sonic', 'eos', 'nvue')
+PLATFORMS = _common.switch_platforms()  # the registry's switch platforms (sonic, eos, nvue today)
 TARGET_SECONDS = 5.0  # 16,384 GPUs
 TARGET_SECONDS_65K = 20.0  # 65,536 GPUs and more
 TARGET_RSS = _common.GIB
@@ -251,7 +251,7 @@ def report(data) -> str:
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split('\n', maxsplit=1)[0])
-    parser.add_argument('--platforms', default=','.join(PLATFORMS), help='comma-separated: sonic,eos,nvue')
+    parser.add_argument('--platforms', default=','.join(PLATFORMS), help='comma-separated: %s' % ','.join(PLATFORMS))
     parser.add_argument('--repeat', type=int, default=3, help='fresh processes per platform and mode')
     parser.add_argument('--write', default=','.join(WRITE_MODES),
                         help='comma-separated output modes: none (render only), disk (temporary directory in $TMPDIR), '

@@ -29,7 +29,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-KINDS = {'eos': 'eos', 'sonic': 'sonic', 'nvue': 'nvue'}
+# The fleet machinery that serves a platform's switches: the eAPI double, or the OpenSSH double of one NOS.
+SERVED = ('eos', 'sonic', 'nvue')
 READY_TIMEOUT = 30.0
 # SHA-512 crypt of a lab-only password (`openssl passwd -6 -salt aifabrictest lab-only-not-a-secret`): what
 # aifabric_switch_users gives every user the intent's management.users declares.
@@ -54,6 +55,17 @@ def load_design(intent_path):
     return design_from_file(intent_path)
 
 
+def kinds() -> dict:
+    """{platform: fleet kind}, from each platform's test folder (its double.py FLEET_KIND), never a list here."""
+    from tests.unit.utils.platforms import fleet_doubles
+    found = fleet_doubles()
+    for platform, kind in sorted(found.items()):
+        if kind not in SERVED:
+            raise ValueError('platform %s: FLEET_KIND %r (its test folder\'s double.py) is not served by the fleet; '
+                             'allowed: %s' % (platform, kind, ', '.join(SERVED)))
+    return found
+
+
 def plan(design):
     """One entry per switch: name, platform, kind of double (or None), ports, LLDP neighbours, remote VTEPs."""
     switches = [name for name in design.device_names() if design.nodes[name].role != 'host']
@@ -62,6 +74,7 @@ def plan(design):
     vnis = {name: {item['vni'] for item in model['evpn'].get('vlans', [])} for name, model in models.items() if model.get('evpn')}
     vrfs = {name: {vrf['name'] for vrf in model['evpn'].get('vrfs') or []} for name, model in models.items() if model.get('evpn')}
     entries = []
+    served = kinds()
     for name in switches:
         model = models[name]
         world = {
@@ -78,7 +91,7 @@ def plan(design):
             'bgp_peers': {item['interface']: {'ip': item.get('ip'), 'asn': item['remote_asn']}
                           for item in (model.get('bgp') or {}).get('neighbors', []) if item.get('interface')},
         }
-        entries.append({'name': name, 'platform': model['platform'], 'kind': KINDS.get(model['platform']),
+        entries.append({'name': name, 'platform': model['platform'], 'kind': served.get(model['platform']),
                         'interfaces': [item['name'] for item in model['interfaces']], 'world': world,
                         'management_ip': model.get('management_ip'),
                         'management_address': (model.get('management') or {}).get('address'),

@@ -20,7 +20,7 @@ import sys
 import pytest
 
 from tests.doubles import faults, rendered
-from tests.doubles.fleet import Fleet, load_design
+from tests.doubles.fleet import Fleet, kinds, load_design
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 from tests.unit.utils.paths import ROOT
 
@@ -30,12 +30,28 @@ MIXED = os.path.join(ROOT, 'tests', 'doubles', 'fixtures', 'mixed.yml')
 CONVERGED = {'convergence_s': 0}  # sessions of a configuration up at once: the run reads once, no settling
 
 
+def _served_roles():
+    """{platform: {roles}} of the mixed fabric's switches the fleet has a double for (each platform's test folder
+    says, tests/unit/utils/platforms.py fleet_doubles): what the tests below run on, never a list of names."""
+    design, served, roles = load_design(MIXED), kinds(), {}
+    for name in design.device_names():
+        node = design.nodes[name]
+        if node.role != 'host' and node.platform in served:
+            roles.setdefault(node.platform, set()).add(node.role)
+    return roles
+
+
+SERVED_ROLES = _served_roles()
+PLATFORMS = sorted(SERVED_ROLES)  # every platform of the fabric with a double: a stuck session on each
+LEAF_PLATFORMS = sorted(platform for platform, roles in SERVED_ROLES.items() if 'leaf' in roles)  # counters, routes
+
+
 @pytest.fixture(scope='module')
 def live(tmp_path_factory):
     base = tmp_path_factory.mktemp('live')
     design = load_design(MIXED)
     fleet = Fleet(design, str(base / 'fleet'))
-    platforms = {entry['name']: entry['kind'] for entry in fleet.entries}
+    platforms = {entry['name']: entry['platform'] for entry in fleet.entries if entry['kind']}
     rendered.stage(fleet, design)
     fleet.start()
     try:
@@ -77,7 +93,7 @@ def _with_faults(live, name, device_faults, *extra, fail=False):
 
 
 def _switches(live, platform):
-    return sorted(device for device, kind in live['platforms'].items() if kind == platform)
+    return sorted(device for device, name in live['platforms'].items() if name == platform)
 
 
 def _first(live, platform):
@@ -99,7 +115,7 @@ def test_healthy_fabric_passes_with_checks_run_on_every_switch(live):
         assert len(ran) >= 5, (name, len(ran))
     # ANTA ran on the EOS leaves through the same eAPI session
     anta = [item for item in _results(report, check='anta') if item['status'] == 'pass']
-    assert {item['device'] for item in anta} == {name for name, kind in live['platforms'].items() if kind == 'eos'}
+    assert {item['device'] for item in anta} == {name for name, platform in live['platforms'].items() if platform == 'eos'}
     assert 'ansible_password' not in result.stdout and live['fleet'].credentials()[0] not in result.stdout
 
 
@@ -107,7 +123,7 @@ def test_healthy_fabric_passes_with_checks_run_on_every_switch(live):
 def broken(live):
     """In one run: every BGP session stuck on the first switch of each platform, and the other EOS switch answering
     nothing (the faults share no switch; a double's BGP state follows its own configuration, not its peers)."""
-    stuck_on = {platform: _first(live, platform) for platform in ('eos', 'sonic', 'nvue')}
+    stuck_on = {platform: _first(live, platform) for platform in PLATFORMS}
     unreachable = _switches(live, 'eos')[-1]
     assert unreachable not in stuck_on.values()
     device_faults = {name: {'bgp_stuck': ['*']} for name in stuck_on.values()}
@@ -116,7 +132,7 @@ def broken(live):
     return {'stuck_on': stuck_on, 'unreachable': unreachable, 'report': report}
 
 
-@pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
+@pytest.mark.parametrize('platform', PLATFORMS)
 def test_a_stuck_bgp_session_fails_the_device_it_is_on(broken, platform):
     failed = {item['check'] for item in _results(broken['report'], 'fail', device=broken['stuck_on'][platform])}
     assert any('bgp' in check for check in failed), failed
@@ -144,7 +160,7 @@ def _uplink(live, name):
 def counters(live):
     """Pause frames sent by a leaf port and drops on its lossless queue, on the first EOS and the first SONiC leaf,
     read twice 2 s apart (rates), in one run."""
-    uplinks = {platform: (_first(live, platform),) + _uplink(live, _first(live, platform)) for platform in ('eos', 'sonic')}
+    uplinks = {platform: (_first(live, platform),) + _uplink(live, _first(live, platform)) for platform in LEAF_PLATFORMS}
     _result, report = _with_faults(live, 'counters', {
         name: {'pfc_pause': {port: {'priority': 3, 'rx_per_s': 0, 'tx_per_s': 5000}},
                'lossless_drops': {port: {'priority': 3, 'per_s': 50}}}
@@ -152,7 +168,7 @@ def counters(live):
     return {'uplinks': uplinks, 'report': report}
 
 
-@pytest.mark.parametrize('platform', ['eos', 'sonic'])
+@pytest.mark.parametrize('platform', LEAF_PLATFORMS)
 def test_counter_faults_are_found_on_the_end_where_they_start(counters, platform):
     name, port, peer, peer_port = counters['uplinks'][platform]
     report = counters['report']
@@ -190,7 +206,7 @@ def test_a_route_capturing_a_vtep_is_the_cause_on_the_leaf_holding_it(live):
     container's `show ip route json`) is found by vtep_route and blamed on that leaf, nowhere else."""
     from tests.doubles.fleet import plan
     worlds = {item['name']: item['world'] for item in plan(load_design(MIXED))}
-    leaves = {_first(live, platform): None for platform in ('eos', 'sonic')}
+    leaves = {_first(live, platform): None for platform in LEAF_PLATFORMS}
     for name in leaves:
         leaves[name] = sorted({vtep for vteps in worlds[name]['remote_vteps_by_vni'].values() for vtep in vteps})[0]
     _result, report = _with_faults(live, 'routes', {

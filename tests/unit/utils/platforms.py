@@ -130,3 +130,26 @@ def recorded(name, *parts) -> str:
 def platform_data(name):
     """The `testdata` module of platform `name`."""
     return platform_folder(name).data()
+
+
+def fleet_doubles(found=None) -> dict:
+    """{platform: fleet kind} of every platform whose test folder's `double.py` sets FLEET_KIND: the machinery of the
+    fleet of device doubles that serves its switches (tests/doubles/fleet.py). A platform without one (the lab's FRR;
+    the stub NOS, whose double.py is its own directory switch) has no fleet double and the fleet skips its switches.
+    `found`: the PlatformTests to look in (default: every platform's)."""
+    doubles = {}
+    for tests in platform_tests() if found is None else found:
+        path = os.path.join(tests.folder, 'double.py')
+        if not os.path.isfile(path):
+            continue
+        if tests.shipped:
+            spec = importlib.util.spec_from_file_location('_platform_double_%s' % tests.name, path)
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:  # a fixture platform's double.py is a part of its own package
+            with tests.registered() as platform:
+                module = importlib.import_module('%s.double' % platform.package)
+        kind = getattr(module, 'FLEET_KIND', None)
+        if kind is not None:
+            doubles[tests.name] = kind
+    return doubles

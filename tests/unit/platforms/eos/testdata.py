@@ -4,10 +4,11 @@
 """Arista EOS: its golden shapes and its recorded outputs, eAPI JSON in the published shapes (recorded/:
 recorded/README.md says which are confirmed) (tests/unit/utils/platforms.py)."""
 
+import json
 import os
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from tests.unit.plugins.plugin_utils.fabric.state.captures import eos_raw
+from tests.unit.plugins.plugin_utils.fabric.state.captures import eos_raw, read_recorded
 from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
@@ -22,3 +23,22 @@ SHAPES = [
 def recorded():
     design = design_from_file(os.path.join(INTENTS, 'eos_small.yml'))
     return [(design.device(name), eos_raw(design.device(name))) for name in ('leaf001', 'leaf003', 'spine001')]
+
+
+# vtep_route's test data (tests/unit/plugins/plugin_utils/fabric/checks/test_vendor_vtep_route.py takes every
+# platform whose testdata has ROUTES): the intent, leaf001's routes output, the command that reads it.
+ROUTES = os.path.join(INTENTS, 'eos_small.yml')  # the intent of leaf001, whose routes output the tests read
+ROUTES_COMMAND = 'show ip route'
+
+
+def routes_output():
+    """leaf001's `show ip route` as the eAPI reader returns it (one JSON document per command)."""
+    return [json.loads(read_recorded('eos', '4.32', 'leaf001', 'show_ip_route.json'))]
+
+
+def with_route(output, vtep, port):
+    """The output with the route to `vtep` a drop route (port None) or sent over `port`."""
+    table = output[0]['vrfs']['default']['routes']
+    table[vtep + '/32'] = ({'routeType': 'static', 'routeAction': 'drop', 'vias': [], 'hardwareProgrammed': True}
+                           if port is None else dict(table[vtep + '/32'], vias=[{'interface': port}]))
+    return output

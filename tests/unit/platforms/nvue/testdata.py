@@ -4,10 +4,11 @@
 """NVIDIA Cumulus Linux (NVUE): its golden shapes and its recorded outputs, `nv show` JSON in the published shapes
 (recorded/: recorded/README.md says which are confirmed) (tests/unit/utils/platforms.py)."""
 
+import json
 import os
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
-from tests.unit.plugins.plugin_utils.fabric.state.captures import nvue_raw
+from tests.unit.plugins.plugin_utils.fabric.state.captures import nvue_raw, read_recorded
 from tests.unit.utils.paths import FIXTURES
 
 INTENTS = os.path.join(FIXTURES, 'intents')
@@ -22,3 +23,20 @@ SHAPES = [
 def recorded():
     design = design_from_file(os.path.join(INTENTS, 'nvue_small.yml'))
     return [(design.device(name), nvue_raw(design.device(name))) for name in ('leaf001', 'leaf003', 'spine001')]
+
+
+# vtep_route's test data (test_vendor_vtep_route.py): the kernel's main table of leaf001 (switchd programs it).
+ROUTES = os.path.join(INTENTS, 'nvue_small.yml')  # the intent of leaf001, whose routes output the tests read
+ROUTES_COMMAND = 'ip -j -4 route show table main'
+
+
+def routes_output():
+    return {'rc': 0, 'stdout': read_recorded('nvue', 'leaf001', 'ip_route.json'), 'stderr': ''}
+
+
+def with_route(output, vtep, port):
+    """The output with the route to `vtep` a blackhole (port None) or sent over `port`."""
+    table = [item for item in json.loads(output['stdout']) if item['dst'] != vtep]
+    table.append({'type': 'blackhole', 'dst': vtep, 'protocol': 'boot', 'flags': []} if port is None
+                 else {'dst': vtep, 'gateway': '192.0.2.1', 'dev': port, 'protocol': 'bgp', 'metric': 20, 'flags': []})
+    return dict(output, stdout=json.dumps(table))

@@ -37,3 +37,23 @@ def recorded():
                 raw['routes'] = {'rc': 0, 'stdout': handle.read(), 'stderr': ''}
         found.append((model, raw))
     return found
+
+
+# vtep_route's test data (test_vendor_vtep_route.py): the bgp container's `show ip route json` of leaf001.
+ROUTES = os.path.join(STATE, 'intents', 'sonic_lossless.yml')  # the intent of leaf001, whose routes output the tests read
+ROUTES_COMMAND = "vtysh -c 'show ip route json'"
+
+
+def routes_output():
+    with open(os.path.join(RECORDED, 'leaf001', 'show_ip_route.json'), encoding='utf-8') as handle:
+        return {'rc': 0, 'stdout': handle.read(), 'stderr': ''}
+
+
+def with_route(output, vtep, port):
+    """The output with the route to `vtep` a static blackhole (port None) or a BGP route over `port`."""
+    table = json.loads(output['stdout'])
+    hop = ({'fib': True, 'unreachable': True, 'blackhole': True} if port is None
+           else {'fib': True, 'ip': '192.0.2.1', 'interfaceName': port})
+    table[vtep + '/32'] = [{'prefix': vtep + '/32', 'protocol': 'static' if port is None else 'bgp',
+                            'selected': True, 'installed': True, 'nexthops': [hop]}]
+    return dict(output, stdout=json.dumps(table))

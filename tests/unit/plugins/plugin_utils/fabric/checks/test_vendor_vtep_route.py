@@ -8,7 +8,6 @@ have (issue 36)."""
 
 import copy
 import json
-import os
 
 import pytest
 
@@ -20,23 +19,25 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.e
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, iproute2
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.sources import gatherer_for
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read_recorded
+from tests.unit.utils.platforms import platform_data, platform_tests
 
-INTENTS = os.path.join(FIXTURES, '..', 'intents')
+
+def _route_platforms():
+    """Every platform whose test folder has vtep_route's test data (ROUTES, routes_output, with_route in its
+    testdata.py, tests/unit/utils/platforms.py): what the tests over the vendor route tables run on."""
+    return [tests.name for tests in platform_tests() if tests.shipped and hasattr(tests.data(), 'ROUTES')]
+
+
+ROUTE_PLATFORMS = _route_platforms()
 
 
 def _design(platform):
-    return design_from_file({'eos': os.path.join(INTENTS, 'eos_small.yml'),
-                             'sonic': os.path.join(FIXTURES, 'intents', 'sonic_lossless.yml'),
-                             'nvue': os.path.join(INTENTS, 'nvue_small.yml')}[platform])
+    return design_from_file(platform_data(platform).ROUTES)
 
 
 def _recorded(platform):
-    """The routes output of leaf001 as the platform's reader returns it."""
-    if platform == 'eos':
-        return [json.loads(read_recorded('eos', '4.32', 'leaf001', 'show_ip_route.json'))]
-    name = 'show_ip_route.json' if platform == 'sonic' else 'ip_route.json'
-    return {'rc': 0, 'stdout': read_recorded(platform, 'leaf001', name), 'stderr': ''}
+    """The routes output of the platform's leaf as its reader returns it."""
+    return platform_data(platform).routes_output()
 
 
 def _remote_and_uplinks(design):
@@ -132,7 +133,7 @@ def test_cumulus_ip_route_parsed_and_malformed_next_hops_refused():
         iproute2.parse_ip_route({'rc': 0, 'stdout': '[{"dst": "10.0.0.0/31", "nexthops": ["swp1"]}]', 'stderr': ''})
 
 
-@pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
+@pytest.mark.parametrize('platform', ROUTE_PLATFORMS)
 def test_each_vendor_gatherer_reads_routes_on_leaves_only(platform):
     design = _design(platform)
     leaf, spine = design.device('leaf001'), design.device('spine001')
@@ -140,12 +141,11 @@ def test_each_vendor_gatherer_reads_routes_on_leaves_only(platform):
     assert gatherer.provides('routes')
     assert 'routes' in [key for key, _command in gatherer.commands(leaf)]
     assert 'routes' not in [key for key, _command in gatherer.commands(spine)]
-    assert gatherer.describe('routes', leaf) == {'eos': 'show ip route', 'sonic': "vtysh -c 'show ip route json'",
-                                                 'nvue': 'ip -j -4 route show table main'}[platform]
+    assert gatherer.describe('routes', leaf) == platform_data(platform).ROUTES_COMMAND
 
 
 # --------------------------------------------------------------------------- the check, healthy and failing
-@pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
+@pytest.mark.parametrize('platform', ROUTE_PLATFORMS)
 def test_healthy_leaf_reaches_every_remote_vtep_through_its_uplinks(platform):
     design = _design(platform)
     remote, _uplinks, _other = _remote_and_uplinks(design)
@@ -155,28 +155,12 @@ def test_healthy_leaf_reaches_every_remote_vtep_through_its_uplinks(platform):
 
 
 def _with_route(platform, vtep, port):
-    """leaf001's recorded table with the route to `vtep` made a blackhole (port None) or sent over `port`."""
-    output = copy.deepcopy(_recorded(platform))
-    if platform == 'eos':
-        table = output[0]['vrfs']['default']['routes']
-        table[vtep + '/32'] = ({'routeType': 'static', 'routeAction': 'drop', 'vias': [], 'hardwareProgrammed': True}
-                               if port is None else dict(table[vtep + '/32'], vias=[{'interface': port}]))
-    elif platform == 'sonic':
-        table = json.loads(output['stdout'])
-        hop = ({'fib': True, 'unreachable': True, 'blackhole': True} if port is None
-               else {'fib': True, 'ip': '192.0.2.1', 'interfaceName': port})
-        table[vtep + '/32'] = [{'prefix': vtep + '/32', 'protocol': 'static' if port is None else 'bgp',
-                                'selected': True, 'installed': True, 'nexthops': [hop]}]
-        output['stdout'] = json.dumps(table)
-    else:
-        table = [item for item in json.loads(output['stdout']) if item['dst'] != vtep]
-        table.append({'type': 'blackhole', 'dst': vtep, 'protocol': 'boot', 'flags': []} if port is None
-                     else {'dst': vtep, 'gateway': '192.0.2.1', 'dev': port, 'protocol': 'bgp', 'metric': 20, 'flags': []})
-        output['stdout'] = json.dumps(table)
-    return output
+    """The leaf's recorded table with the route to `vtep` made a blackhole (port None) or sent over `port`, in the
+    platform's own format (its testdata.with_route)."""
+    return platform_data(platform).with_route(copy.deepcopy(_recorded(platform)), vtep, port)
 
 
-@pytest.mark.parametrize('platform', ['eos', 'sonic', 'nvue'])
+@pytest.mark.parametrize('platform', ROUTE_PLATFORMS)
 @pytest.mark.parametrize('wrong', ['blackhole', 'other port'])
 def test_a_route_the_design_does_not_have_is_the_leafs_cause(platform, wrong):
     design = _design(platform)
