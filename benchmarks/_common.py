@@ -55,14 +55,11 @@ def switch_platforms() -> tuple:
 
 
 def release_pair(platform_name: str) -> tuple:
-    """Two releases of a platform from the registry: its default and the next one (the one before, for its newest)."""
+    """Two releases of a platform from the registry, its oldest and its newest: the releases whose words differ most."""
     import_path()
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import platforms
-    platform = platforms.get_platform(platform_name)
-    releases = list(platform.releases)
-    index = releases.index(platform.default_release)
-    other = releases[index + 1] if index + 1 < len(releases) else releases[index - 1]
-    return (platform.default_release, other)
+    releases = platforms.get_platform(platform_name).releases
+    return (releases[0], releases[-1])
 
 
 # ----------------------------------------------------------------------------------------------- intents

@@ -36,7 +36,7 @@ import _common  # noqa: E402  pylint: disable=wrong-import-position
 
 TARGET_SECONDS = 2.0
 # Each round moves one leaf to the other of two releases, so that every round really changes its configuration: the
-# platform's default release and the next one, from the registry.
+# platform's oldest and newest release, from the registry.
 RELEASES = {name: _common.release_pair(name) for name in _common.switch_platforms()}
 
 
