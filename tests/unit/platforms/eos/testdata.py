@@ -42,3 +42,11 @@ def with_route(output, vtep, port):
     table[vtep + '/32'] = ({'routeType': 'static', 'routeAction': 'drop', 'vias': [], 'hardwareProgrammed': True}
                            if port is None else dict(table[vtep + '/32'], vias=[{'interface': port}]))
     return output
+
+
+# How it writes BFD and the BGP timers on a leaf of the intent defaults (BFD on, 3 x 300 ms; keepalive 3 s, hold 9 s):
+# tests/unit/plugins/plugin_utils/fabric/test_convergence.py asks every platform of the registry.
+def rendered_bfd(files):
+    text = files['startup-config.cfg']
+    assert '   neighbor FABRIC bfd\n' in text and '   neighbor FABRIC timers 3 9\n' in text
+    assert 'router bfd\n   interval 300 min-rx 300 multiplier 3 default\n' in text

@@ -6,6 +6,7 @@ lldpd and iproute2 printed on the capture fabric (fixtures/state/captured), with
 and the data-plane marking probe as the validate role registers it (tests/unit/utils/platforms.py)."""
 
 import os
+import re
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
@@ -21,3 +22,17 @@ def recorded():
     states = scenario_states('healthy')
     return [(design.device(name), dict(raw, bfd=bfd_output(design.device(name)), **probe_outputs(name)))
             for name, raw in states.items() if design.nodes[name].role != 'host']
+
+
+# How it writes BFD and the BGP timers on a leaf of the intent defaults (BFD on, 3 x 300 ms; keepalive 3 s, hold 9 s):
+# tests/unit/plugins/plugin_utils/fabric/test_convergence.py asks every platform of the registry.
+def rendered_bfd(files):
+    text = files['frr.conf']
+    assert ' bfd profile FABRIC' in text or 'bfd profile FABRIC' in text
+    # bfdd's defaults (3 x 300 ms) are not written: FRR's running-config omits them (the lab read-back).
+    assert re.search(r'^bfd\n profile FABRIC\n exit\n', text, re.M), text
+    groups = re.findall(r'^ neighbor (\S+) peer-group$', text, re.M)
+    assert groups
+    for group in groups:
+        assert ' neighbor %s bfd profile FABRIC\n' % group in text
+        assert ' neighbor %s timers 3 9\n' % group in text

@@ -7,6 +7,8 @@
 import json
 import os
 
+import yaml
+
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from tests.unit.plugins.plugin_utils.fabric.state.captures import nvue_raw, read_recorded
 from tests.unit.utils.paths import FIXTURES
@@ -40,3 +42,13 @@ def with_route(output, vtep, port):
     table.append({'type': 'blackhole', 'dst': vtep, 'protocol': 'boot', 'flags': []} if port is None
                  else {'dst': vtep, 'gateway': '192.0.2.1', 'dev': port, 'protocol': 'bgp', 'metric': 20, 'flags': []})
     return dict(output, stdout=json.dumps(table))
+
+
+# How it writes BFD and the BGP timers on a leaf of the intent defaults (BFD on, 3 x 300 ms; keepalive 3 s, hold 9 s):
+# tests/unit/plugins/plugin_utils/fabric/test_convergence.py asks every platform of the registry.
+def rendered_bfd(files):
+    config = yaml.safe_load(files['startup.yaml'])[0]['set']
+    for neighbor in config['vrf']['default']['router']['bgp']['neighbor'].values():
+        assert neighbor['bfd'] == {'detect-multiplier': 3, 'enable': True, 'min-rx-interval': 300,
+                                   'min-tx-interval': 300}
+        assert neighbor['timers'] == {'hold': 9, 'keepalive': 3}

@@ -7,6 +7,7 @@ container), so the FRR captures stand in for them (tests/unit/utils/platforms.py
 
 import json
 import os
+import re
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
@@ -57,3 +58,14 @@ def with_route(output, vtep, port):
     table[vtep + '/32'] = [{'prefix': vtep + '/32', 'protocol': 'static' if port is None else 'bgp',
                             'selected': True, 'installed': True, 'nexthops': [hop]}]
     return dict(output, stdout=json.dumps(table))
+
+
+# How it writes BFD and the BGP timers on a leaf of the intent defaults (BFD on, 3 x 300 ms; keepalive 3 s, hold 9 s):
+# tests/unit/plugins/plugin_utils/fabric/test_convergence.py asks every platform of the registry.
+def rendered_bfd(files):
+    # The community bgp container runs no bfdd beside bgpcfgd (sonic-buildimage docker-fpm-frr
+    # supervisord.conf.common.j2 starts bfdd only with frr_mgmt_framework_config): FRR would drop every BFD line,
+    # so none is written and the BGP timers detect a dead peer (docs/platform-sonic.md).
+    text = files['frr.conf']
+    assert 'bfd profile' not in text and not re.search(r'^ neighbor \S+ bfd$', text, re.M)
+    assert re.findall(r'^ neighbor (\S+) timers 3 9$', text, re.M)

@@ -3,7 +3,6 @@ BFD timers of the intent, EOS waiting for FIB installation, no strict-priority c
 route distinguishers that name no VLAN the switch does not have."""
 
 import json
-import re
 
 import pytest
 import yaml
@@ -12,8 +11,9 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design impo
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import platform_names
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import render_model
+from tests.unit.utils.platforms import platform_data
 
-PLATFORMS = platform_names()  # every platform: a new one is judged too (and fails where it says nothing below)
+PLATFORMS = platform_names()  # every platform: a new one is judged too (and fails where its test folder says nothing)
 
 
 def intent(platform, **underlay):
@@ -35,52 +35,15 @@ def leaf(request):
     return request.param, model, render_model(model)
 
 
-def _eos_bfd(files):
-    text = files['startup-config.cfg']
-    assert '   neighbor FABRIC bfd\n' in text and '   neighbor FABRIC timers 3 9\n' in text
-    assert 'router bfd\n   interval 300 min-rx 300 multiplier 3 default\n' in text
-
-
-def _nvue_bfd(files):
-    config = yaml.safe_load(files['startup.yaml'])[0]['set']
-    for neighbor in config['vrf']['default']['router']['bgp']['neighbor'].values():
-        assert neighbor['bfd'] == {'detect-multiplier': 3, 'enable': True, 'min-rx-interval': 300,
-                                   'min-tx-interval': 300}
-        assert neighbor['timers'] == {'hold': 9, 'keepalive': 3}
-
-
-def _frr_bfd(files):
-    text = files['frr.conf']
-    assert ' bfd profile FABRIC' in text or 'bfd profile FABRIC' in text
-    # bfdd's defaults (3 x 300 ms) are not written: FRR's running-config omits them (the lab read-back).
-    assert re.search(r'^bfd\n profile FABRIC\n exit\n', text, re.M), text
-    groups = re.findall(r'^ neighbor (\S+) peer-group$', text, re.M)
-    assert groups
-    for group in groups:
-        assert ' neighbor %s bfd profile FABRIC\n' % group in text
-        assert ' neighbor %s timers 3 9\n' % group in text
-
-
-def _sonic_bfd(files):
-    # The community bgp container runs no bfdd beside bgpcfgd (sonic-buildimage docker-fpm-frr
-    # supervisord.conf.common.j2 starts bfdd only with frr_mgmt_framework_config): FRR would drop every BFD line,
-    # so none is written and the BGP timers detect a dead peer (docs/platform-sonic.md).
-    text = files['frr.conf']
-    assert 'bfd profile' not in text and not re.search(r'^ neighbor \S+ bfd$', text, re.M)
-    assert re.findall(r'^ neighbor (\S+) timers 3 9$', text, re.M)
-
-
-# How each platform writes BFD and the BGP timers.
-RENDERED_BFD = {'eos': _eos_bfd, 'nvue': _nvue_bfd, 'sonic': _sonic_bfd, 'frr': _frr_bfd}
-
-
 def test_bfd_is_on_by_default_with_the_intent_timers(leaf):
     platform, model, files = leaf
     assert model['bgp']['bfd'] is True
     assert model['bgp']['timers'] == {'keepalive_s': 3, 'hold_s': 9}
     assert model['bgp']['bfd_timers'] == {'interval_ms': 300, 'multiplier': 3}
-    assert platform in RENDERED_BFD, 'say here how %s writes BFD and the BGP timers' % platform
-    RENDERED_BFD[platform](files)
+    data = platform_data(platform)
+    assert hasattr(data, 'rendered_bfd'), 'say in tests/unit/platforms/%s/testdata.py (rendered_bfd) how it writes BFD ' \
+        'and the BGP timers' % platform
+    data.rendered_bfd(files)
 
 
 def test_bfd_can_be_turned_off():
