@@ -71,8 +71,8 @@ def _reset(fleet, name, platform):
     if platform == 'nvue':
         _set_facts(fleet, name, minute_s=60)
     if platform == 'eos':
-        from tests.doubles.eos.config import Config
-        from tests.doubles.eos.device import default_config
+        from tests.unit.platforms.eos.double.config import Config
+        from tests.unit.platforms.eos.double.device import default_config
         device = fleet.devices[name]
         with device.lock:
             for session in device.sessions.values():
@@ -490,8 +490,8 @@ def test_every_platform_names_the_account_a_fresh_switch_has():
 def test_eos_full_replace_keeps_the_switchs_eapi_ssl_profile(fleet):
     """The rendered configuration names no certificate: a replace keeps the SSL profile the switch's eAPI uses
     (`protocol https ssl profile`, its `management security` block), so eAPI keeps its certificate."""
-    from tests.doubles.eos.config import Config
-    from tests.doubles.eos.device import default_config
+    from tests.unit.platforms.eos.double.config import Config
+    from tests.unit.platforms.eos.double.device import default_config
     name = SWITCH['eos']
     _reset(fleet, name, 'eos')
     device = fleet.devices[name]

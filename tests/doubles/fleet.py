@@ -204,8 +204,8 @@ class Fleet:
         return password, key
 
     def start(self):
-        from tests.doubles.eos.device import DEFAULT_PORTS, EosDevice
-        from tests.doubles.eos.server import EapiServer
+        from tests.unit.platforms.eos.double.device import DEFAULT_PORTS, EosDevice
+        from tests.unit.platforms.eos.double.server import EapiServer
         from tests.doubles.ssh.server import SshDouble
         password, key = self.credentials()
         with open(key + '.pub', encoding='utf-8') as handle:

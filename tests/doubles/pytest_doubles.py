@@ -49,8 +49,8 @@ def ssh_double(tmp_path, ssh_key):
 
 @pytest.fixture
 def eos_double(tmp_path):
-    from tests.doubles.eos.device import EosDevice
-    from tests.doubles.eos.server import EapiServer
+    from tests.unit.platforms.eos.double.device import EosDevice
+    from tests.unit.platforms.eos.double.server import EapiServer
     started = []
 
     def start(name, **kwargs):

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.doubles import corpus
-from tests.doubles.eos.device import EapiError, EosDevice
+from tests.unit.platforms.eos.double.device import EapiError, EosDevice
 from tests.doubles.ssh import nvue, sonic_factory, sonic_gcu
 from tests.unit.utils import sampling
 from tests.unit.utils.paths import ROOT
@@ -162,5 +162,5 @@ def test_every_rendered_configuration_passes_the_vendor_rules():
 
 
 def _eos_ports(model):
-    from tests.doubles.eos.device import DEFAULT_PORTS
+    from tests.unit.platforms.eos.double.device import DEFAULT_PORTS
     return set(DEFAULT_PORTS) | {item['name'] for item in model['interfaces']}

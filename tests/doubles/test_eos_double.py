@@ -11,8 +11,8 @@ import urllib.request
 
 import pytest
 
-from tests.doubles.eos.config import Config
-from tests.doubles.eos.device import EapiError
+from tests.unit.platforms.eos.double.config import Config
+from tests.unit.platforms.eos.double.device import EapiError
 from tests.unit.utils.platforms import golden
 
 # Every golden EOS configuration: the EOS fabrics and the EOS switches of the mixed-vendor shape2 fabric.

@@ -21,7 +21,7 @@ import re
 import pytest
 
 from tests.doubles import corpus
-from tests.doubles.eos.device import EapiError, EosDevice
+from tests.unit.platforms.eos.double.device import EapiError, EosDevice
 from tests.doubles.ssh import nvue, sonic_gcu
 from tests.unit.utils import sampling
 

@@ -1,5 +1,5 @@
 """One asyncio HTTPS server for every EOS switch of the fleet: eAPI (`POST /command-api`, JSON-RPC `runCmds`, HTTP
-basic auth) on each switch's own loopback address, answered by the EOS double (tests/doubles/eos: EosDevice and
+basic auth) on each switch's own loopback address, answered by the EOS double (tests/unit/platforms/eos/double: EosDevice and
 the request handling of eos/server.py, shared).
 
     python -m tests.doubles.fleetd.eapid --spec SPEC.json
@@ -22,11 +22,11 @@ import ssl
 import sys
 import tempfile
 
-from tests.doubles.eos import show
-from tests.doubles.eos.device import DEFAULT_PORTS, EosDevice
+from tests.unit.platforms.eos.double import show
+from tests.unit.platforms.eos.double.device import DEFAULT_PORTS, EosDevice
 from tests.doubles.fleetd import serving
 from tests.doubles.fleetd.devices import CACHE
-from tests.doubles.eos.server import command_api, self_signed_certificate
+from tests.unit.platforms.eos.double.server import command_api, self_signed_certificate
 
 REASONS = {200: 'OK', 401: 'Unauthorized', 404: 'Not Found', 405: 'Method Not Allowed', 400: 'Bad Request',
            413: 'Payload Too Large'}

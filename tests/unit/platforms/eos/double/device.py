@@ -12,8 +12,8 @@ import re
 import threading
 import time
 
-from tests.doubles.eos import show
-from tests.doubles.eos.config import CommandRejected, Config, unified_diff
+from tests.unit.platforms.eos.double import show
+from tests.unit.platforms.eos.double.config import CommandRejected, Config, unified_diff
 from tests.doubles.faults import Faults, committed
 
 DEFAULT_VERSION = '4.31.2F'

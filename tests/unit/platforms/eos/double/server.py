@@ -1,7 +1,7 @@
 """HTTPS eAPI endpoint (`POST /command-api`, JSON-RPC 2.0 `runCmds`, HTTP basic auth) for EOS doubles.
 
 In a test:    server = EapiServer(EosDevice('leaf1', 'admin', secret)); server.start(); ... server.stop()
-By hand:      python -m tests.doubles.eos.server --spec SPEC.json   (what tests/doubles/fleet.py runs)
+By hand:      python -m tests.unit.platforms.eos.double.server --spec SPEC.json   (what tests/doubles/fleet.py runs)
 SPEC.json is a list of {"name", "state_dir", "username", "password", "host", "port", "world"} (mode 0600);
 each device writes `<state_dir>/endpoint.json` ({"host", "port"}) once it listens.
 """
@@ -20,7 +20,7 @@ import tempfile
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from tests.doubles.eos.device import EapiError, EosDevice
+from tests.unit.platforms.eos.double.device import EapiError, EosDevice
 
 
 def self_signed_certificate(directory, hostname='eos-double'):

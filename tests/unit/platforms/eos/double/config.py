@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 
-from tests.doubles.eos import grammar
+from tests.unit.platforms.eos.double import grammar
 
 
 class CommandRejected(Exception):
