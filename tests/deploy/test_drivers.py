@@ -10,9 +10,9 @@ import yaml
 
 from tests.doubles import faults
 from tests.doubles.fleet import TEST_PASSWORD_HASH, load_design
-from tests.doubles.ssh import nvue as nvue_double
-from tests.doubles.ssh import sonic as sonic_double
-from tests.doubles.ssh import sonic_bgp
+from tests.unit.platforms.nvue.double import shell as nvue_double
+from tests.unit.platforms.sonic.double import shell as sonic_double
+from tests.unit.platforms.sonic.double import bgp as sonic_bgp
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import (
     CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
@@ -350,7 +350,7 @@ def test_sonic_a_failed_rollback_is_reported_as_failed(fleet):
 def test_sonic_local_users_get_their_hashes_at_the_confirm(fleet):
     """SONiC keeps local users as Linux accounts: the confirm creates the missing ones and sets every hash
     (the factory admin keeps no default password); the read-back then shows no difference."""
-    from tests.doubles.ssh import accounts
+    from tests.unit.platforms.sonic.double import accounts
     name, directory, driver, files = _sonic(fleet)
     assert accounts.load(directory)['admin']['hash'] == accounts.FACTORY_PASSWORD
     pushed = contract.push(driver(), files, confirm_seconds=60)

@@ -15,7 +15,8 @@ import yaml
 
 from tests.doubles import faults
 from tests.doubles.fleet import TEST_PASSWORD_HASH, Fleet, load_design
-from tests.doubles.ssh import sonic, sonic_bgp, state
+from tests.doubles.ssh import state
+from tests.unit.platforms.sonic.double import shell as sonic, bgp as sonic_bgp
 from tests.unit.utils.waiting import wait_for
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import (

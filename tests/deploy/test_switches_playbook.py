@@ -68,7 +68,8 @@ def deploy(lab, *extra, inventory=None, expect_rc=0, render=True):
 
 def running(lab):
     """What every switch runs, read from its double."""
-    from tests.doubles.ssh import nvue, sonic
+    from tests.unit.platforms.sonic.double import shell as sonic
+    from tests.unit.platforms.nvue.double import shell as nvue
     fleet = lab['fleet']
     found = {}
     for name in SWITCHES:

@@ -112,11 +112,11 @@ def sonic_facts(model):
 
 def switch_model_facts(name):
     """The SONiC facts of a shipped switch model: platform and HwSKU (`show version`), the HwSKU's port map and native
-    port speed, its SKU's buffer pools and profiles (the factory CONFIG_DB, sonic_factory.py)."""
+    port speed, its SKU's buffer pools and profiles (the factory CONFIG_DB, the SONiC double's factory.py)."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import switch_models
     switch = switch_models.load_models()[name]
     sonic = switch.section('sonic')
-    # the SKU's pg_profile_lookup.ini rows (the Dell models carry them: headroom_lookup; NVIDIA's: sonic_buffers.py)
+    # the SKU's pg_profile_lookup.ini rows (the Dell models carry them: headroom_lookup; NVIDIA's: the SONiC double's buffers.py)
     xon_offset = sonic['buffers'].get('lossless_pg', {}).get('xon_offset')
     lookup = [[speed * 1000, cable, size, xon, xoff, 0, xon_offset]
               for (speed, cable), (xon, xoff, size) in sorted((switch.headroom_lookup or {}).items())]

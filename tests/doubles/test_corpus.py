@@ -1,4 +1,4 @@
-"""The rejected-configuration corpora (tests/doubles/corpus/*.yml): every case, taken from a vendor rule with its
+"""The rejected-configuration corpora (tests/unit/platforms/<name>/double/corpus.yml): every case, taken from a vendor rule with its
 source, is refused by the double with the vendor's error; the untouched rendered configuration is accepted; and every
 rendered configuration (all golden fabric shapes, every switch model of each NOS) passes the double's rules.
 
@@ -14,7 +14,8 @@ import yaml
 
 from tests.doubles import corpus
 from tests.unit.platforms.eos.double.device import EapiError, EosDevice
-from tests.doubles.ssh import nvue, sonic_factory, sonic_gcu
+from tests.unit.platforms.sonic.double import factory as sonic_factory, gcu as sonic_gcu
+from tests.unit.platforms.nvue.double import shell as nvue
 from tests.unit.utils import sampling
 from tests.unit.utils.paths import ROOT
 
@@ -129,7 +130,7 @@ def test_every_rendered_configuration_passes_the_vendor_rules():
             # models and no table without one); a later one replaces it with GCU (here: the same file again, and a
             # PFC watchdog change, which GCU refuses on the ASICs it does not know).
             from tests.doubles.fleet import switch_model_facts
-            from tests.doubles.ssh import sonic
+            from tests.unit.platforms.sonic.double import shell as sonic
             from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
             facts = dict(switch_model_facts(hardware), name=name, tacacs_passkey='out-of-band-key')
             config_db = yaml.safe_load(files['config_db.json'])

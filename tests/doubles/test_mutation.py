@@ -22,7 +22,8 @@ import pytest
 
 from tests.doubles import corpus
 from tests.unit.platforms.eos.double.device import EapiError, EosDevice
-from tests.doubles.ssh import nvue, sonic_gcu
+from tests.unit.platforms.sonic.double import gcu as sonic_gcu
+from tests.unit.platforms.nvue.double import shell as nvue
 from tests.unit.utils import sampling
 
 MINIMUM_RATE = 0.90

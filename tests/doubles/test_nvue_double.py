@@ -114,7 +114,7 @@ def test_invalid_config_is_refused_with_nvue_text_and_nothing_changes(ssh_double
 
 @functools.lru_cache(maxsize=1)
 def _golden_trees():
-    from tests.doubles.ssh import nvue
+    from tests.unit.platforms.nvue.double import shell as nvue
     paths = sorted(glob.glob(golden('nvue', '**', '*.yaml'), recursive=True))
     assert len(paths) > 10
     trees = {}
@@ -132,7 +132,7 @@ def golden_trees():
 def test_every_golden_nvue_file_passes_the_schema_in_both_release_vocabularies():
     """In-process: 5.14 (`enable: on`) and 5.15 (`state: enabled`, VRR under ipv4) files, breakouts, ECN profiles,
     scheduler, watchdog, ECMP hash, LLDP application TLV, VXLAN DSCP actions."""
-    from tests.doubles.ssh import nvue
+    from tests.unit.platforms.nvue.double import shell as nvue
     from tests.doubles.ssh.state import nvue_ports
     vocabularies = set()
     for path, tree in golden_trees().items():
@@ -163,7 +163,7 @@ def test_every_golden_nvue_file_passes_the_schema_in_both_release_vocabularies()
      "Config invalid at service.ntp.mgmt.server: 'ntp.example.net' is not a 'ipv4'"),
 ])
 def test_new_nvue_keys_are_checked(path, value, error):
-    from tests.doubles.ssh import nvue
+    from tests.unit.platforms.nvue.double import shell as nvue
     from tests.doubles.ssh.state import nvue_ports
     tree = golden_trees()[LEAF]
     node = tree
@@ -176,7 +176,7 @@ def test_new_nvue_keys_are_checked(path, value, error):
 def test_state_from_a_release_515_file(tmp_path):
     """BGP families read from 5.15's `state: enabled` the same way as from 5.14's `enable: on`; the port watchdog
     keeps `state: enable` (no QoS row in 5.15's New and Changed NVUE Commands)."""
-    from tests.doubles.ssh import nvue
+    from tests.unit.platforms.nvue.double import shell as nvue
     tree = golden_trees()[golden('nvue', 'shape2', 'leaf002', 'startup.yaml')]
     vrfs, _seen, _link_up = nvue._bgp(str(tmp_path), {}, tree)  # pylint: disable=protected-access
     assert {tuple(peer['families']) for peer in vrfs['default']['peers'].values()} == {('ipv4Unicast', 'l2VpnEvpn')}

@@ -117,7 +117,7 @@ def load(conn, connect, tmp_path, source=CONFIG_DB):
 
 
 def test_a_factory_switch_runs_no_qos_no_buffers_no_watchdog(ssh_double):
-    """config-setup factory: the t1 preset over init_cfg.json (sonic_factory.py): no QoS maps, no buffer pools, no
+    """config-setup factory: the t1 preset over init_cfg.json (the SONiC double's factory.py): no QoS maps, no buffer pools, no
     PFC_WD, default_pfcwd_status disable, the vendor's buffer model, bgp neighbours of the preset."""
     _double, connect = sn5600(ssh_double)
     conn = connect()

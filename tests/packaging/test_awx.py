@@ -316,7 +316,7 @@ def _deploy_artifacts_documented():
 
 def _running(fleet):
     """What every double runs (CONFIG_DB and FRR's running configuration), and its deploy state directory."""
-    from tests.doubles.ssh import sonic  # pylint: disable=import-outside-toplevel
+    from tests.unit.platforms.sonic.double import shell as sonic  # pylint: disable=import-outside-toplevel
     found = {}
     for name in fleet.endpoints:
         directory = fleet.state_dir_of(name)

@@ -1,5 +1,6 @@
-"""The rejected-configuration corpora of the doubles (one YAML file per NOS) and what they are applied to: the rendered
-configurations of the mixed fabric (tests/doubles/fixtures/mixed.yml) on factory switches."""
+"""The rejected-configuration corpora of the doubles (one YAML file per NOS, its double's corpus.yml in its platform's
+test folder: tests/unit/platforms/<name>/double/corpus.yml) and what they are applied to: the rendered configurations
+of the mixed fabric (tests/doubles/fixtures/mixed.yml) on factory switches."""
 
 from __future__ import annotations
 
@@ -16,13 +17,19 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MIXED = os.path.join(os.path.dirname(HERE), 'fixtures', 'mixed.yml')
 
 
+def _corpus(tests):
+    return os.path.join(tests.folder, 'double', 'corpus.yml')
+
+
 def names():
-    """The NOSes with a corpus: one <nos>.yml each in this folder."""
-    return sorted(name[:-len('.yml')] for name in os.listdir(HERE) if name.endswith('.yml'))
+    """The NOSes with a corpus: every platform whose double has a corpus.yml (found by convention)."""
+    from tests.unit.utils.platforms import platform_tests
+    return sorted(tests.name for tests in platform_tests() if os.path.isfile(_corpus(tests)))
 
 
 def cases(nos):
-    with open(os.path.join(HERE, nos + '.yml'), encoding='utf-8') as handle:
+    from tests.unit.utils.platforms import platform_folder
+    with open(_corpus(platform_folder(nos)), encoding='utf-8') as handle:
         return yaml.safe_load(handle)
 
 
@@ -49,9 +56,9 @@ def sonic_facts(**overrides):
 
 
 def loaded(facts, config_db):
-    """The CONFIG_DB of a factory switch (sonic_factory.py) once a first deploy loaded `config_db` (config reload of
+    """The CONFIG_DB of a factory switch (the SONiC double's factory.py) once a first deploy loaded `config_db` (config reload of
     the deploy target: /etc/sonic/init_cfg.json, then the file)."""
-    from tests.doubles.ssh import sonic_factory
+    from tests.unit.platforms.sonic.double import factory as sonic_factory
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.render import deploy_target
     return sonic_factory.merged(sonic_factory.init_cfg(facts), deploy_target(sonic_factory.config_db(facts), config_db))
 
@@ -98,7 +105,7 @@ BASES = {'leaf': ('nvue_small', 'leaf001.yaml'), 'leaf-5.15': ('shape2', 'leaf00
 
 def nvue_case(case=None):
     """(tree, facts) of a corpus case."""
-    from tests.doubles.ssh import nvue
+    from tests.unit.platforms.nvue.double import shell as nvue
     from tests.doubles.ssh.state import nvue_ports
     from tests.unit.utils.platforms import golden
     case = case or {}

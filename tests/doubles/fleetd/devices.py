@@ -77,7 +77,8 @@ def install_request_cache():
     fleet's server processes only): state.read_json per file, SONiC's databases per device, NVUE's interface view
     per device and configuration tree."""
     # pylint: disable=import-outside-toplevel
-    from tests.doubles.ssh import nvue, sonic
+    from tests.unit.platforms.sonic.double import shell as sonic
+    from tests.unit.platforms.nvue.double import shell as nvue
     from tests.doubles.ssh import state as ssh_state
     if hasattr(ssh_state.read_json, '__wrapped__'):
         return

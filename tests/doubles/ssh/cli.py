@@ -5,6 +5,7 @@ The wrappers in <state>/bin call this with DOUBLE_STATE set to the device's stat
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 
@@ -86,13 +87,11 @@ def main(argv=None):
         from tests.doubles.ssh import jobs
         return jobs.main(directory, command, args)
     if kind == 'sonic' and command in ('useradd', 'chpasswd', 'getent', 'id'):
-        from tests.doubles.ssh import accounts
+        from tests.unit.platforms.sonic.double import accounts
         return accounts.COMMANDS[command](directory, args)
-    if kind == 'sonic':
-        from tests.doubles.ssh import sonic
-        return sonic.main(directory, faults, command, args)
-    from tests.doubles.ssh import nvue
-    return nvue.main(directory, faults, command, args)
+    # The NOS's own commands: its double's shell, in its platform's test folder (tests/unit/platforms/<kind>/double).
+    shell = importlib.import_module('tests.unit.platforms.%s.double.shell' % kind)
+    return shell.main(directory, faults, command, args)
 
 
 if __name__ == '__main__':

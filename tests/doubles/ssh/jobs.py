@@ -111,7 +111,7 @@ def main(directory, command, args):
         return 0
     if args[:1] in (['restart'], ['start'], ['reload']) and len(args) == 2 and args[1] in ('bgp', 'bgp.service') \
             and state.device(directory).get('kind') == 'sonic':
-        from tests.doubles.ssh import sonic_bgp
+        from tests.unit.platforms.sonic.double import bgp as sonic_bgp
         sonic_bgp.start(directory)
         return 0
     if args[:1] == ['is-active'] and len(args) == 2 and args[1].endswith(('.timer', '.service')):

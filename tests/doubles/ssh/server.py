@@ -5,7 +5,7 @@ port>, started in a private mount namespace where D/tmp is the device's /tmp, so
 /tmp on one switch are not seen by another. Login is by public key (a key pair generated per run); every
 session runs the device's login script: an interactive bash with the vendor prompt (`admin@leaf001:~$` on
 SONiC, `cumulus@leaf001:mgmt:~$` on Cumulus Linux) and D/bin first on PATH, where small wrappers run the
-vendor commands implemented in tests/doubles/ssh/sonic.py and nvue.py against D. A `sudo` wrapper runs
+vendor commands implemented in each NOS's double (tests/unit/platforms/<kind>/double/shell.py) against D. A `sudo` wrapper runs
 commands without a password (SONiC's admin and NVUE's cumulus users have sudo rights); `sudo -s` opens a root
 shell with a `#` prompt, as netmiko's LinuxSSH.enable() expects.
 

@@ -79,10 +79,10 @@ def init_device(directory, facts):
     facts.setdefault('world', {})
     write_json(path(directory, 'device.json'), facts)
     if kind == 'sonic' and not os.path.exists(path(directory, 'db', 'CONFIG_DB.json')):
-        from tests.doubles.ssh import sonic
+        from tests.unit.platforms.sonic.double import shell as sonic
         sonic.factory(directory, facts)
     if kind == 'nvue' and not os.path.exists(path(directory, 'nvue', 'revisions.json')):
-        from tests.doubles.ssh import nvue
+        from tests.unit.platforms.nvue.double import shell as nvue
         nvue.factory(directory, facts)
 
 
@@ -189,7 +189,7 @@ def run_due_timers(directory, inside=None, namespace_pid=None, python=None, pyth
         save_job(directory, record)
         threading.Thread(target=_finish, args=(directory, record['unit'], process, log), daemon=True).start()
     if device(directory).get('kind') == 'nvue':
-        from tests.doubles.ssh import nvue
+        from tests.unit.platforms.nvue.double import shell as nvue
         nvue.expire_confirm(directory)
 
 

@@ -60,7 +60,7 @@ def _figures(design, name, cable_m):
     """(port lanes, lossless ports, headroom size per lossless port) of the switch: its ports from the design's
     interfaces (100G lanes), each PG's headroom from the tests' own transcription of buffer_headroom_mellanox.lua
     for the cable of its link's role."""
-    from tests.doubles.ssh.buffer_headroom_lua import lua_headroom
+    from tests.unit.platforms.sonic.double.buffer_headroom_lua import lua_headroom
     from .test_headroom_algorithm import ASIC_TABLE
     asic_key, cell, pipeline, mac_phy, peer, _lane = ASIC_TABLE['spectrum4']
     used = [item['speed_gbps'] // 100 for item in design.device(name)['interfaces']]

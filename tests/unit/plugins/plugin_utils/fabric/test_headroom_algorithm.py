@@ -11,7 +11,7 @@ import math
 
 import pytest
 
-from tests.doubles.ssh.buffer_headroom_lua import lua_headroom
+from tests.unit.platforms.sonic.double.buffer_headroom_lua import lua_headroom
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.asic import ASICS, get_asic
 

@@ -203,7 +203,7 @@ def _link_up(directory, faults, config):
     """Whether a neighbour's session can come up: its port is up and, where the double knows the fabric (world
     `bgp_peers`, from the fleet's design), the speaker behind that port is the one configured (its address and AS): a
     factory switch's preset neighbours (ARISTAnnT2 in AS 65200...) find nobody."""
-    from tests.doubles.ssh import sonic
+    from tests.unit.platforms.sonic.double import shell as sonic
     # INTERFACE keys: 'Ethernet0' (the port's own entry) and 'Ethernet0|10.0.0.1/31'
     owner = frr.subnet_owner((prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {})))
     peers = state.device(directory).get('world', {}).get('bgp_peers')
@@ -279,7 +279,7 @@ def vtysh(directory, faults, args):
 def show_ip_route(directory, faults, config, vrfs, seen):
     """`show ip route json`: the connected subnets of CONFIG_DB INTERFACE whose port is up, a BGP route to every
     remote VTEP over the established sessions, and the routes of the `routes` fault knob (tests/doubles/routes.py)."""
-    from tests.doubles.ssh import sonic
+    from tests.unit.platforms.sonic.double import shell as sonic
     prefixes = [(prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {}))
                 if prefix and sonic.port_up(directory, faults, port, config)]
     owner = frr.subnet_owner(prefixes)

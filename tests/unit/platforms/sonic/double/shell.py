@@ -22,8 +22,10 @@ import sys
 import time
 import zlib
 
-from tests.doubles.ssh import accounts, sonic_bgp, sonic_factory, state
+from tests.doubles.ssh import state
 # sonic_gcu (jsonpatch, the YANG rules), shutil and subprocess are imported by the commands that use them: every
+
+from tests.unit.platforms.sonic.double import accounts, bgp as sonic_bgp, factory as sonic_factory
 # command is a process of its own and the show commands, most of them, would pay for their import.
 from tests.doubles.ssh.cli import drop_all_sessions, table
 
@@ -54,7 +56,7 @@ def factory(directory, facts):
     accounts.factory(directory)
     os.makedirs(state.path(directory, 'frr'), exist_ok=True)
     sonic_bgp.start(directory, config)
-    from tests.doubles.ssh import sonic_buffers
+    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
     sonic_buffers.restart(directory)
 
 
@@ -64,7 +66,7 @@ def running(directory):
 
 # -- config: the generic config updater ----------------------------------------------------------------------------
 def _reject_lines(target, faults):
-    from tests.doubles.ssh import sonic_gcu
+    from tests.unit.platforms.sonic.double import gcu as sonic_gcu
     for pattern in faults.get('reject_lines') or []:
         for table_name, rows in target.items():
             for key, fields in rows.items():
@@ -76,7 +78,7 @@ def _reject_lines(target, faults):
 
 def _check_target(directory, faults, target):
     """GCU's checks of the whole target against the running CONFIG_DB; returns the patch (raises Refused)."""
-    from tests.doubles.ssh import sonic_gcu
+    from tests.unit.platforms.sonic.double import gcu as sonic_gcu
     patch = sonic_gcu.check_target(running(directory), target, state.device(directory))
     _reject_lines(target, faults)
     return patch
@@ -106,7 +108,7 @@ def after_commit(directory, faults, before):
     """What the switch's daemons do once CONFIG_DB changed: bgpcfgd (sonic_bgp.after_commit), buffermgrd
     (sonic_buffers.after_commit) and, when the management VRF changes, hostcfgd restarting the management interface
     (SONiC Command Reference, `config vrf add mgmt`: eth0 moves into the VRF and every SSH session over it ends)."""
-    from tests.doubles.ssh import sonic_buffers
+    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
     now = running(directory)
     sonic_bgp.after_commit(directory)
     sonic_buffers.after_commit(directory, before, now)
@@ -240,7 +242,7 @@ def _replace(directory, faults, sub, positional, dry_run):
         with open(positional[0], encoding='utf-8') as handle:
             document = json.load(handle)
         if sub == 'apply-patch':
-            from tests.doubles.ssh import sonic_gcu
+            from tests.unit.platforms.sonic.double import gcu as sonic_gcu
             document = sonic_gcu.apply_patch(running(directory), document)
         if sub != 'rollback':
             sys.stdout.write('Patch Applier: localhost: Patch application starting.\n'
@@ -289,7 +291,7 @@ def _reload(directory, faults, positional):
     /etc/sonic/init_cfg.json then the file, the services start again: the bgp container (docker_init.sh with the new
     mode), swss (buffermgrd picks its model at start, buffermgrd.sh), and eth0 ("device lost network for 10 seconds"):
     every SSH session ends. The fault knob `reload_s` is how long the services take to come back."""
-    from tests.doubles.ssh import sonic_buffers
+    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
     source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
     try:
         with open(source, encoding='utf-8') as handle:
@@ -300,7 +302,7 @@ def _reload(directory, faults, positional):
         return 1
     problem = reload_problem(document, source) if positional else None
     if positional and not problem:
-        from tests.doubles.ssh import sonic_gcu
+        from tests.unit.platforms.sonic.double import gcu as sonic_gcu
         try:
             _reject_lines(document, faults)  # the fault knob: an entry the switch refuses
         except sonic_gcu.Refused as error:
@@ -326,7 +328,7 @@ def _reload(directory, faults, positional):
 def reload_problem(document, source='FILE'):
     """Why `config reload FILE` refuses the file before it stops anything (config/main.py
     config_file_yang_validation: not a JSON object, a YANG error, tables without a YANG model), or None."""
-    from tests.doubles.ssh import sonic_yang
+    from tests.unit.platforms.sonic.double import yang as sonic_yang
     if not isinstance(document, dict):
         return "Invalid config file:'%s'!" % source
     try:
@@ -433,7 +435,7 @@ def databases(directory, faults):
     for port, item in _lldp(directory, faults, config).items():
         appl['LLDP_ENTRY_TABLE:' + port] = {'lldp_rem_sys_name': item['device'], 'lldp_rem_port_id': item['port'],
                                             'lldp_rem_port_desc': item.get('description', ''), 'lldp_rem_chassis_id_subtype': '4'}
-    from tests.doubles.ssh import sonic_buffers
+    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
     appl.update(sonic_buffers.appl_db(directory, config))
     counters = {key: (value if isinstance(value, dict) else value) for key, value in counters_db(directory, faults).items()}
     return {'CONFIG_DB': flat, 'APPL_DB': appl, 'STATE_DB': state_db, 'COUNTERS_DB': counters}

@@ -25,7 +25,7 @@ import re
 import jsonpatch
 import jsonpointer
 
-from tests.doubles.ssh import sonic_yang
+from tests.unit.platforms.sonic.double import yang as sonic_yang
 
 # helper_data.rdma_config_update_validator: HwSKU -> ASIC (Mellanox: exact name, Broadcom: the name is contained in the
 # switch's HwSKU; field_operation_validators.py get_asic_name).

@@ -155,7 +155,7 @@ def appl_db(directory, config):
     asic = ASIC_TABLE.get(facts.get('asic_family', ''))
     if asic is None:
         return {}
-    from tests.doubles.ssh.buffer_headroom_lua import lua_headroom  # the tests' own transcription
+    from tests.unit.platforms.sonic.double.buffer_headroom_lua import lua_headroom  # the tests' own transcription
     pattern = config.get('LOSSLESS_TRAFFIC_PATTERN', {}).get('AZURE', {})
     over_subscribe = config.get('DEFAULT_LOSSLESS_BUFFER_PARAMETER', {}).get('AZURE', {}).get('over_subscribe_ratio')
     shared = bool(over_subscribe and over_subscribe != '0') or bool(
