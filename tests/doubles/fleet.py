@@ -56,12 +56,12 @@ def load_design(intent_path):
 
 
 def kinds() -> dict:
-    """{platform: fleet kind}, from each platform's test folder (its double.py FLEET_KIND), never a list here."""
+    """{platform: fleet kind}, from each platform's test folder (its double/__init__.py FLEET_KIND), never a list here."""
     from tests.unit.utils.platforms import fleet_doubles
     found = fleet_doubles()
     for platform, kind in sorted(found.items()):
         if kind not in SERVED:
-            raise ValueError('platform %s: FLEET_KIND %r (its test folder\'s double.py) is not served by the fleet; '
+            raise ValueError('platform %s: FLEET_KIND %r (its test folder\'s double/) is not served by the fleet; '
                              'allowed: %s' % (platform, kind, ', '.join(SERVED)))
     return found
 
