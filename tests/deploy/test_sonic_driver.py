@@ -166,6 +166,7 @@ def test_a_load_past_its_bound_ends_and_the_switch_is_reverted(switch):
     assert caught.value.outcome == ROLLED_BACK and 'config reload' in str(caught.value) \
         and 'ran out of its 30 s bound' in str(caught.value)
     assert running(directory) == before and deploy_state(directory) == 'rolled-back'
+    assert sonic_buffers.swss_active(directory), 'the revert started the services the ended load had stopped'
 
 
 def test_a_load_waits_for_swss_within_its_bound(switch):
