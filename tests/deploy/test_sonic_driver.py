@@ -6,6 +6,7 @@ driver before issue 35 fails these tests: on the factory switch at its own pool 
 without that check, at GCU refusing the BUFFER_POOL rows its replace adds), and on a switch that already carries the
 design's tables at `frr-reload.py --test` (docker's "OCI runtime exec failed ... no such file or directory")."""
 
+import glob
 import json
 import os
 import time
@@ -16,7 +17,7 @@ import yaml
 from tests.doubles import faults
 from tests.doubles.fleet import TEST_PASSWORD_HASH, Fleet, load_design
 from tests.doubles.ssh import state
-from tests.unit.platforms.sonic.double import shell as sonic, bgp as sonic_bgp
+from tests.unit.platforms.sonic.double import shell as sonic, bgp as sonic_bgp, buffers as sonic_buffers
 from tests.unit.utils.waiting import wait_for
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import (
@@ -151,6 +152,36 @@ def test_a_replace_past_its_bound_ends_and_leaves_the_lock_to_the_revert(switch)
     assert caught.value.outcome == ROLLED_BACK and 'ran out of its 30 s bound' in str(caught.value)
     assert time.monotonic() - started < 240
     assert running(directory) == after_greenfield and deploy_state(directory) == 'rolled-back'
+
+
+def test_a_load_past_its_bound_ends_and_the_switch_is_reverted(switch):
+    """`config reload` slower than the commit's bound (the knob `reload_s`: no source states how long a reload takes)
+    is ended halfway, with the services stopped. The revert loads the CONFIG_DB and FRR files of before with `config
+    reload -f`: without -f SONiC refuses while swss is not up or up for 2 minutes or less (config/main.py _swss_ready),
+    which the revert of a load always meets."""
+    directory, driver, files = switch
+    before = running(directory)
+    faults.write(directory, reload_s=40, management_restart_s=10)  # eth0: "lost network for 10 seconds"
+    with pytest.raises(DeployError) as caught:
+        contract.push(driver(aifabric_sonic_commit_timeout=30), files, confirm_seconds=120)
+    assert caught.value.outcome == ROLLED_BACK and 'config reload' in str(caught.value) \
+        and 'ran out of its 30 s bound' in str(caught.value)
+    assert running(directory) == before and deploy_state(directory) == 'rolled-back'
+    assert sonic_buffers.swss_active(directory), 'the revert started the services the ended load had stopped'
+
+
+def test_a_load_waits_for_swss_within_its_bound(switch):
+    """A load right after another reload (the revert of one, say): `config reload` refuses while swss has been up for
+    2 minutes or less and says to retry (config/main.py _swss_ready); the driver tries again within its bound."""
+    directory, driver, files = switch
+    sonic_buffers.restart(directory, up_since=time.time() - sonic_buffers.SWSS_READY_S + 15)
+    assert contract.push(driver(), files, confirm_seconds=120)['outcome'] == PENDING_CONFIRM
+    assert contract.confirm(driver(), files)['outcome'] == CONFIRMED
+    assert sonic.running(directory)['PFC_WD'] == json.loads(files['config_db.json'])['PFC_WD']
+    (out,) = glob.glob(os.path.join(directory, 'etc', 'sonic', 'aifabric-deploy', 'aifabric-load-*.out'))
+    with open(out, encoding='utf-8') as handle:
+        tries = handle.read().split('SwSS container is not ready. Retry later or use -f to avoid system checks\n')
+    assert len(tries) > 1 and 'Restarting SONiC target' in tries[-1], 'refused first, loaded at a later try'
 
 
 def test_a_management_vrf_change_cuts_the_session_and_the_push_survives_it(switch):

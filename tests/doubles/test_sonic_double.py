@@ -97,13 +97,15 @@ def reconnect(connect, deadline_s=30):
     raise AssertionError('the switch took no session within %d s: %s' % (deadline_s, last))
 
 
-def load(conn, connect, tmp_path, source=CONFIG_DB):
+def load(conn, connect, tmp_path, source=CONFIG_DB, options='-y'):
     """The first deploy of a factory switch: the whole configuration loaded with `config reload -y FILE` (as ZTP
     does), detached from the session, which eth0's restart may end. Returns a session on the loaded switch."""
     path, target = deployable(conn, tmp_path, source)
-    conn.write_channel("sudo setsid sh -c 'config reload -y %s >/tmp/reload.out 2>&1; echo $? >/tmp/reload.rc' "
-                       "</dev/null >/dev/null 2>&1 &\n" % path)
     state_tmp = os.path.join(conn.aifabric_state_dir, 'tmp')
+    with contextlib.suppress(FileNotFoundError):
+        os.remove(os.path.join(state_tmp, 'reload.rc'))
+    conn.write_channel("sudo setsid sh -c 'config reload %s %s >/tmp/reload.out 2>&1; echo $? >/tmp/reload.rc' "
+                       "</dev/null >/dev/null 2>&1 &\n" % (options, path))
     assert wait_for(lambda: os.path.exists(os.path.join(state_tmp, 'reload.rc')), time.time() + 120), 'the reload ended'
     with open(os.path.join(state_tmp, 'reload.rc'), encoding='utf-8') as handle:
         code = handle.read().strip()
@@ -129,6 +131,22 @@ def test_a_factory_switch_runs_no_qos_no_buffers_no_watchdog(ssh_double):
         'dynamic', 'disable', 'LeafRouter')
     assert factory['BGP_NEIGHBOR']['10.0.0.1']['name'] == 'ARISTA01T2'
     assert factory['BGP_NEIGHBOR']['10.0.0.65']['asn'] == '64001', 'the second half are T0 peers'
+    conn.disconnect()
+
+
+def test_a_reload_while_swss_is_up_two_minutes_or_less_is_refused_unless_forced(ssh_double, tmp_path):
+    """sonic-utilities config/main.py reload: without -f it refuses, before it stops anything, while swss has been
+    active for 120 s or less (_swss_ready); the factory switch has been up longer, the load just restarted swss."""
+    _double, connect = sn5600(ssh_double)
+    conn = load(connect(), connect, tmp_path)
+    loaded = running(conn)
+    path, _target = deployable(conn, tmp_path)
+    code, output = exit_code(conn, 'sudo config reload -y %s' % path)
+    assert (code, output.strip()) == (1, 'SwSS container is not ready. Retry later or use -f to avoid system checks')
+    assert running(conn) == loaded
+    # -f skips the system checks (-f is --force here, not GCU's --format: the file stays the argument)
+    conn = load(conn, connect, tmp_path, options='-y -f')
+    assert running(conn) == loaded
     conn.disconnect()
 
 

@@ -121,6 +121,9 @@ def main(directory, command, args):
         return 0 if active == 'active' else 3
     if args[:1] == ['is-active'] and len(args) == 2:
         running = args[1] in ('bgp', 'bgp.service', 'swss', 'syncd', 'nvued', 'frr')
+        if args[1] in ('swss', 'swss.service') and state.device(directory).get('kind') == 'sonic':
+            from tests.unit.platforms.sonic.double import buffers as sonic_buffers
+            running = sonic_buffers.swss_active(directory)  # stopped while a `config reload` runs
         sys.stdout.write('active\n' if running else 'inactive\n')
         return 0 if running else 3
     if args[:1] == ['show'] and len(args) >= 2:

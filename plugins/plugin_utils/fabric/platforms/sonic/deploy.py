@@ -64,6 +64,8 @@ COMMIT_TIMEOUT = 420                  # s: a replace or a load, with the service
 FRR_TIMEOUT = 300
 POLL_S = 2
 CONNECT_ATTEMPTS, CONNECT_RETRY_S = 4, 5  # 15 s: an eth0 restart
+# config/main.py reload: what it prints when it refuses to start now (exit 1, nothing stopped); it may later
+RELOAD_NOT_READY = 'Retry later or use -f|Failed to acquire lock on'
 SHOW_HEADER = re.compile(r'\A(?:Building configuration\.\.\.\s*)?(?:Current configuration:\s*)?')
 RELEASE = re.compile(r'SONiC Software Version: SONiC\.(?:[A-Za-z_-]*\.)?(\d{6})')
 # The states a deploy leaves in STATE_DIR/state; a push starts only from none, confirmed or rolled-back.
@@ -89,16 +91,18 @@ restore_frr_files() {
     cp -p "$D"/frr-files/* $F/ 2>/dev/null
 }
 failed=
+# config reload -f: without it the reload refuses while swss has been up for 2 minutes or less (config/main.py
+# _swss_ready), as it is right after the load this reverts, or stopped by a load its bound ended halfway
 case "$(cat "$D/path" 2>/dev/null)" in
 load)
     # a whole load: the CONFIG_DB and FRR files of before it, and every service restarted with them
     restore_frr_files
-    config reload -y "$D/before-config_db.json" || failed="CONFIG_DB"
+    config reload -y -f "$D/before-config_db.json" || failed="CONFIG_DB"
     ;;
 *)
     if ! config rollback %(checkpoint)s; then
         echo "aifabric-deploy: config rollback failed, loading the CONFIG_DB of before the push (config reload)"
-        config reload -y "$D/before-config_db.json" || failed="CONFIG_DB"
+        config reload -y -f "$D/before-config_db.json" || failed="CONFIG_DB"
     fi
     if [ "$(cat "$D/frr-mode" 2>/dev/null)" = restart ]; then
         restore_frr_files
@@ -447,8 +451,14 @@ class SonicDriver(TimerShellDriver):
         """config reload of the whole target, frr.conf in place for the bgp container it restarts."""
         self.run('sudo cp %s/target.json %s/load-config_db.json && sudo cp %s/frr.conf %s/frr.conf'
                  % (work, STATE_DIR, work, FRR_DIR), 'stage the load')
-        code, output = self._detached('aifabric-load-%d' % int(time.time() * 1000), 'flock %s config reload -y %s/'
-                                      'load-config_db.json' % (LOCK, STATE_DIR), 'config reload', self.commit_timeout)
+        # config reload refuses, before it stops anything, while the system starts, while swss has been up for 2
+        # minutes or less, or while another reload holds /etc/sonic/reload.lock (config/main.py reload, _swss_ready,
+        # try_lock): tried again every 10 s within the bound
+        attempt = ('while :; do config reload -y {d}/load-config_db.json >{d}/load.try 2>&1; rc=$?; cat {d}/load.try; '
+                   'if [ $rc -eq 1 ] && grep -qE "{again}" {d}/load.try; then sleep 10; else exit $rc; fi; done'
+                   .format(d=STATE_DIR, again=RELOAD_NOT_READY))
+        code, output = self._detached('aifabric-load-%d' % int(time.time() * 1000), 'flock %s sh -c %s'
+                                      % (LOCK, quote(attempt)), 'config reload', self.commit_timeout)
         if code != 0:
             raise TransportError(self.device, 'config reload', ('ran out of its %d s bound (aifabric_sonic_commit_'
                                  'timeout)' % self.commit_timeout) if code == 124 else

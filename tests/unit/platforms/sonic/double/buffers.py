@@ -25,10 +25,13 @@ platform/mellanox/asic_table.j2; the shared pools' sizes (buffer_pool_mellanox.l
 from __future__ import annotations
 
 import os
+import time
 
 from tests.doubles.ssh import state
 
 RECLAIMING_VENDORS = ('mellanox', 'barefoot')  # buffermgr.cpp: admin-down PG reclaim
+# config/main.py _per_namespace_swss_ready: `config reload` without -f waits until swss has been active this long
+SWSS_READY_S = 120
 
 
 def model(directory):
@@ -36,11 +39,32 @@ def model(directory):
     return state.read_json(state.path(directory, 'buffers', 'buffermgrd.json'), {}).get('model', 'traditional')
 
 
-def restart(directory):
-    """swss (re)starts: buffermgrd.sh picks the model CONFIG_DB names now."""
+def restart(directory, up_since=None):
+    """swss (re)starts (at `up_since`, now by default): buffermgrd.sh picks the model CONFIG_DB names now."""
     config = state.read_json(state.path(directory, 'db', 'CONFIG_DB.json'), {})
     chosen = config.get('DEVICE_METADATA', {}).get('localhost', {}).get('buffer_model') or 'traditional'
     state.write_json(state.path(directory, 'buffers', 'buffermgrd.json'), {'model': chosen})
+    state.write_json(state.path(directory, 'buffers', 'swss.json'),
+                     {'active_since': time.time() if up_since is None else up_since})
+
+
+def stop(directory):
+    """`config reload` stopped sonic.target: swss is not active until the reload starts it again."""
+    state.write_json(state.path(directory, 'buffers', 'swss.json'), {'active_since': None})
+
+
+def _active_since(directory):
+    return state.read_json(state.path(directory, 'buffers', 'swss.json'), {}).get('active_since')
+
+
+def swss_active(directory):
+    return _active_since(directory) is not None
+
+
+def swss_ready(directory):
+    """sonic-utilities config/main.py _swss_ready: swss is active and has been for more than SWSS_READY_S."""
+    since = _active_since(directory)
+    return since is not None and time.time() - since > SWSS_READY_S
 
 
 def _ranges(pfc_enable):

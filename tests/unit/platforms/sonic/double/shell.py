@@ -57,7 +57,8 @@ def factory(directory, facts):
     os.makedirs(state.path(directory, 'frr'), exist_ok=True)
     sonic_bgp.start(directory, config)
     from tests.unit.platforms.sonic.double import buffers as sonic_buffers
-    sonic_buffers.restart(directory)
+    # swss came up at boot, `uptime_s` ago (the double's world; `config reload` wants it up for 2 minutes)
+    sonic_buffers.restart(directory, up_since=time.time() - float(facts.get('uptime_s', 3600)))
 
 
 def running(directory):
@@ -153,6 +154,22 @@ def _options(args):
     return flags, positional
 
 
+def _reload_options(args):
+    """`config reload`'s options (config/main.py reload): -f is --force, a flag; only -t/--file_format takes a value."""
+    flags, positional = set(), []
+    rest = list(args)
+    while rest:
+        item = rest.pop(0)
+        if item in ('-t', '--file_format'):
+            if rest:
+                rest.pop(0)
+        elif item.startswith('-'):
+            flags.add(item)
+        else:
+            positional.append(item)
+    return flags, positional
+
+
 def config(directory, faults, args):
     facts = state.device(directory)
     gcu = _release(facts) >= GCU_SINCE
@@ -168,7 +185,7 @@ def config(directory, faults, args):
     if sub in (faults.get('refuse_config') or []):
         sys.stderr.write('Error: config %s failed (fault knob refuse_config)\n' % sub)
         return 1
-    flags, positional = _options(rest)
+    flags, positional = _reload_options(rest) if sub == 'reload' else _options(rest)
     dry_run = bool(flags & {'-d', '--dry-run'})
     if dry_run:
         sys.stdout.write('** DRY RUN EXECUTION **\n')
@@ -216,7 +233,7 @@ def config(directory, faults, args):
         sys.stdout.write('Aborted!\n')
         return 1
     if sub == 'reload':
-        return _reload(directory, faults, positional)
+        return _reload(directory, faults, positional, force=bool(flags & {'-f', '--force'}))
     # config load: sonic-cfggen -j FILE --write-to-db, no validation, no service restarts
     source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
     try:
@@ -285,13 +302,18 @@ def _interface(directory, faults, positional):
     return 0
 
 
-def _reload(directory, faults, positional):
+def _reload(directory, faults, positional, force=False):
     """config reload -y [FILE] (config/main.py reload): a given file must load against the YANG models and every
     table of it must have one (config_file_yang_validation); the services stop, CONFIG_DB is flushed and written from
     /etc/sonic/init_cfg.json then the file, the services start again: the bgp container (docker_init.sh with the new
     mode), swss (buffermgrd picks its model at start, buffermgrd.sh), and eth0 ("device lost network for 10 seconds"):
-    every SSH session ends. The fault knob `reload_s` is how long the services take to come back."""
+    every SSH session ends. The fault knob `reload_s` is how long the services take to come back. Without -f it
+    first refuses while swss has been up for 2 minutes or less, or is stopped (_swss_ready: a reload right after a
+    reload, or after one that was ended halfway)."""
     from tests.unit.platforms.sonic.double import buffers as sonic_buffers
+    if not force and not sonic_buffers.swss_ready(directory):
+        sys.stdout.write('SwSS container is not ready. Retry later or use -f to avoid system checks\n')
+        return 1
     source = positional[0] if positional else state.path(directory, 'etc', 'sonic', 'config_db.json')
     try:
         with open(source, encoding='utf-8') as handle:
@@ -315,6 +337,7 @@ def _reload(directory, faults, positional):
     sys.stdout.write('Running command: /usr/local/bin/sonic-cfggen -j /etc/sonic/init_cfg.json -j %s --write-to-db\n'
                      % source)
     sys.stdout.flush()
+    sonic_buffers.stop(directory)
     time.sleep(float(faults.get('reload_s') or 0))
     before = _commit(directory, faults, sonic_factory.merged(init, document))
     sys.stdout.write('Restarting SONiC target ...\nReloading Monit configuration ...\n')
