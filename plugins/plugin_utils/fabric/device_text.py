@@ -49,8 +49,23 @@ def _forms():
     return _COMPILED['forms']
 
 
+# A line form's own start and end (`^\s*`, `\s*$`) also match a configuration line as other text carries it: a
+# diff's -, + or <, > line, and a line quoted in a message ("CLI command 3 of 9 'tacacs-server key 7 ...' failed",
+# "...: password ...").
+LINE_START = r'(?:^[-+<>]?|(?<=[\'"`])|(?<=: ))\s*'
+LINE_END = r'\s*(?=$|[\'"`])'
+
+
+def _anywhere(pattern):
+    if pattern.startswith(r'^\s*'):
+        pattern = LINE_START + pattern[len(r'^\s*'):]
+    if pattern.endswith(r'\s*$'):
+        pattern = pattern[:-len(r'\s*$')] + LINE_END
+    return pattern
+
+
 def _compile(forms):
-    lines = tuple(re.compile(pattern) for form in forms for pattern in form.lines)
+    lines = tuple(re.compile(_anywhere(pattern)) for form in forms for pattern in form.lines)
     fields = frozenset(name.lower() for form in forms for name in form.fields)
     names = frozenset(name.lower() for form in forms for name in form.names)
     quick = _Words(fields | names | {word for form in forms for word in form.words})
@@ -92,7 +107,7 @@ def mask(text, hashes=None, secrets=()):
     for value in secrets:
         if value:
             text = text.replace(value, '********')
-    lines, _fields, names, quick, field = _forms()
+    lines, fields, names, quick, field = _forms()
     if not quick.search(text):
         return text
     stripped = text.lstrip()
@@ -119,8 +134,74 @@ def mask(text, hashes=None, secrets=()):
         line = CRYPT_HASH.sub(HASH_MASK, line) if '$' in line else line
         for pattern in lines:
             line = pattern.sub(_masker, line)
-        out.append(field.sub(_field_masker, line))
+        line = field.sub(_field_masker, line)
+        if '"path"' in line:
+            line = _PATCH_PATH.sub(_patch_masker(fields, names), line)
+        if '|' in line:
+            line = _row_keys(names).sub(_masker, line)
+        out.append(_embedded_json(line) if block is None and quick.search(line) else line)
     return '\n'.join(out)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _embedded_json(line, tries=8):
+    """`line` with a JSON document it quotes masked ("the switch said: {"SNMP_COMMUNITY": {...}}"); a document that
+    is the whole text was read as one above, a line of an indented one is masked by its key."""
+    start = 0
+    for _try in range(tries):
+        starts = [index for index in (line.find('{', start), line.find('[', start)) if index >= 0]
+        if not starts:
+            break
+        start = min(starts)
+        try:
+            data, end = _DECODER.raw_decode(line, start)
+        except ValueError:
+            start += 1
+            continue
+        masked = mask_data(data) if isinstance(data, (dict, list)) else data
+        if masked is not data:
+            text = json.dumps(masked)
+            line = line[:start] + text + line[end:]
+            end = start + len(text)
+        start = end
+    return line
+
+
+_ROW_KEYS = {}
+
+
+def _row_keys(names):
+    """A CONFIG_DB row key whose table is named by a secret: `SNMP_COMMUNITY|NAME` (sonic-db-cli, redis, a deploy
+    diff's rows)."""
+    if names not in _ROW_KEYS:
+        _ROW_KEYS[names] = re.compile(r'(?<!\w)(?:%s)\|(?P<secret>[^\s"\'|,{}\]]+)' % '|'.join(
+            re.escape(name) for name in sorted(names)) if names else r'(?!)', re.IGNORECASE)
+    return _ROW_KEYS[names]
+
+
+# A JSON Patch operation (RFC 6902), as SONiC's generic config updater prints the patch it applies:
+# {"op": "add", "path": "/TACPLUS_SERVER/10.1.1.1/passkey", "value": "K"}, {"path": "/SNMP_COMMUNITY/NAME", ...}.
+_PATCH_PATH = re.compile(r'(?P<path>"path"\s*:\s*"/[^"]*")(?P<rest>\s*,\s*"value"\s*:\s*'
+                         r'(?P<value>"(?:[^"\\]|\\.)*"|[^\s,}\]]+))?')
+
+
+def _patch_masker(fields, names):
+    def masked(match):
+        quoted = match.group('path')
+        opening = quoted[:quoted.index('"/') + 1]
+        parts = quoted[len(opening):-1].split('/')
+        for index in range(1, len(parts) - 1):
+            if parts[index].lower() in names and not parts[index + 1].startswith(_PLACEHOLDERS):
+                parts[index + 1] = MASKED
+        found = opening + '/'.join(parts) + '"'
+        rest = match.group('rest')
+        if rest is not None and parts[-1].lower() in fields:
+            value = match.group('value')
+            rest = rest[:len(rest) - len(value)] + ('"%s"' % MASKED if value[:1] == '"' else MASKED)
+        return found + (rest or '')
+    return masked
 
 
 _ENTRY = re.compile(r'^([+-]?\s*)(["\']?)[^\s"\':]+\2(?=\s*:)')
@@ -165,6 +246,8 @@ def mask_data(data, hashes=None, secrets=()):
         # written out at once instead of one per key and value (a switch's configuration tree has tens of thousands)
         return data
     if isinstance(data, dict):
+        if isinstance(data.get('path'), str) and data['path'].startswith('/'):  # a JSON Patch operation
+            data = _patch_operation(data, fields, names)
         masked, changed = {}, False
         for number, (key, value) in enumerate(data.items(), 1):
             name = str(key).lower()
@@ -185,6 +268,18 @@ def mask_data(data, hashes=None, secrets=()):
         masked = [mask_data(value, hashes, secrets) for value in data]
         return data if all(new is old for new, old in zip(masked, data)) else masked
     return data
+
+
+def _patch_operation(operation, fields, names):
+    parts = operation['path'].split('/')
+    changed = dict(operation)
+    for index in range(1, len(parts) - 1):
+        if parts[index].lower() in names and not parts[index + 1].startswith(_PLACEHOLDERS):
+            parts[index + 1] = MASKED
+    changed['path'] = '/'.join(parts)
+    if parts[-1].lower() in fields and isinstance(operation.get('value'), (str, int)):
+        changed['value'] = MASKED
+    return changed if changed != operation else operation
 
 
 def _as_text(data) -> str:
