@@ -153,7 +153,8 @@ def test_kubernetes_manifests_without_the_fabric_inventory_ask_for_their_directo
 # earlier: all of them).
 PATH_VARIABLES = ('ansible_inventory_sources', 'inventory_dir', 'inventory_file', 'playbook_dir', 'role_path',
                   'ansible_config_file', 'ansible_search_path', 'ansible_playbook_python', 'ansible_limit')
-HOSTILE_LIMIT = "leaf001,x{{ lookup('pipe', 'touch templated') }}"  # an AWX job's limit, typed at launch
+# An AWX job's limit, typed at launch; no comma in the template, since Ansible splits a limit's patterns at commas.
+HOSTILE_LIMIT = "leaf001,x{{ lookup(*(['pipe'] + ['touch templated'])) }}"
 TEMPLATE = re.compile(r'\{\{.*?\}\}|\{%.*?%\}', re.S)
 
 
