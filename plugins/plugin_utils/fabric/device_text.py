@@ -56,6 +56,9 @@ LINE_START = r'(?:^[-+<>]?|(?<=[\'"`])|(?<=: ))\s*'
 LINE_END = r'\s*(?=$|[\'"`])'
 
 
+_CARRIED = re.compile(r'^[-+<>]|[\'"`]|: ')  # a line that may carry a configuration line (see LINE_START)
+
+
 def _anywhere(pattern):
     if pattern.startswith(r'^\s*'):
         pattern = LINE_START + pattern[len(r'^\s*'):]
@@ -65,7 +68,9 @@ def _anywhere(pattern):
 
 
 def _compile(forms):
-    lines = tuple(re.compile(_anywhere(pattern)) for form in forms for pattern in form.lines)
+    # (as the NOS prints them, wherever other text carries them): the second only for a line that may carry one
+    lines = (tuple(re.compile(pattern) for form in forms for pattern in form.lines),
+             tuple(re.compile(_anywhere(pattern)) for form in forms for pattern in form.lines))
     fields = frozenset(name.lower() for form in forms for name in form.fields)
     names = frozenset(name.lower() for form in forms for name in form.names)
     quick = _Words(fields | names | {word for form in forms for word in form.words})
@@ -131,15 +136,18 @@ def mask(text, hashes=None, secrets=()):
                 continue
         if key is not None and key.lower() in names and re.search(r':\s*\{?\s*$', line):
             block, child = indent, None
+        if not quick.search(line):  # no secret word and no '$': nothing to mask on this line
+            out.append(line)
+            continue
         line = CRYPT_HASH.sub(HASH_MASK, line) if '$' in line else line
-        for pattern in lines:
+        for pattern in lines[1] if _CARRIED.search(line) else lines[0]:
             line = pattern.sub(_masker, line)
         line = field.sub(_field_masker, line)
         if '"path"' in line:
             line = _PATCH_PATH.sub(_patch_masker(fields, names), line)
         if '|' in line:
             line = _row_keys(names).sub(_masker, line)
-        out.append(_embedded_json(line) if block is None and quick.search(line) else line)
+        out.append(_embedded_json(line) if block is None and ('{' in line or '[' in line) else line)
     return '\n'.join(out)
 
 
