@@ -10,7 +10,9 @@ UTF-8), megabytes, and its own secrets. Every path that shows such text to a per
 
     mask(text) / mask_data(data)   every secret form the platforms declare (Platform.secrets: type-7 keys, BGP
                                    neighbour passwords, SNMP communities, TACACS+/RADIUS passkeys and secrets) and
-                                   every crypt(3) hash, replaced by a placeholder
+                                   every crypt(3) hash, replaced by a placeholder; also where other text carries a
+                                   form (a diff's line, a line or JSON document a message quotes, a CONFIG_DB row
+                                   key, a JSON Patch of SONiC's generic config updater)
     visible(text, limit)           printable ASCII only: anything else escaped the way Python writes it (\\x1b, \\n,
                                    \\u0430, \\udcff), cut to `limit` characters saying how many more there were
                                    (printable.py: below the platform registry, for every layer)
