@@ -52,13 +52,13 @@ def _forms():
 
 
 # A line form's own start and end (`^\s*`, `\s*$`) also match a configuration line as other text carries it: a
-# diff's -, + or <, > line, and a line quoted in a message ("CLI command 3 of 9 'tacacs-server key 7 ...' failed",
-# "...: password ...").
-LINE_START = r'(?:^[-+<>]?|(?<=[\'"`])|(?<=: ))\s*'
+# diff's -, + or <, > line, and a line quoted in a message ("CLI command 3 of 9 'tacacs-server key 7 ...' failed").
+# Not after any colon: our own diff says "~user admin: password changes" (failed_step masks a device's message alone).
+LINE_START = r'(?:^[-+<>]?|(?<=[\'"`]))\s*'
 LINE_END = r'\s*(?=$|[\'"`])'
 
 
-_CARRIED = re.compile(r'^[-+<>]|[\'"`]|: ')  # a line that may carry a configuration line (see LINE_START)
+_CARRIED = re.compile(r'^[-+<>]|[\'"`]')  # a line that may carry a configuration line (see LINE_START)
 
 
 def _anywhere(pattern):
@@ -300,9 +300,15 @@ def _as_text(data) -> str:
         return '$'
 
 
+def failed_step(error, limit=LIMIT, hashes=None, secrets=()) -> str:
+    """'<device>: <step> failed: <what the device said>' of a TransportError, its own text masked and made visible
+    before our words are put in front: the device's first line starts the line there, as a form expects."""
+    return '%s: %s failed: %s' % (error.device, error.step, shown(error.message, limit, hashes=hashes, secrets=secrets))
+
+
 def shown(text, limit=LIMIT, lines=False, hashes=None, secrets=()) -> str:
     """Device text as a person sees it: masked, then visible."""
     return visible(mask(text, hashes, secrets) if isinstance(text, str) else text, limit, lines)
 
 
-__all__ = ['mask', 'mask_data', 'visible', 'shown', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']
+__all__ = ['mask', 'mask_data', 'visible', 'shown', 'failed_step', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']

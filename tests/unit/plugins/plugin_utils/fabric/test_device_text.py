@@ -140,7 +140,8 @@ CARRIED = [
     ('a line of a diff(1) in its normal format', '> enable password enablePass', 'enablePass', '> enable password <secret>'),
     ('a configuration line an error quotes (eAPI)', "CLI command 3 of 9 'ntp authentication-key 1 sha1 7 0202165D1A0B1C' "
      "failed: invalid command", '0202165D1A0B1C', 'failed: invalid command'),
-    ('a line after a message\'s colon', 'vtysh: line 4: password zebraPass', 'zebraPass', 'vtysh: line 4: password'),
+    ('a line a message quotes (vtysh)', 'line 4: "password zebraPass" is not allowed here', 'zebraPass',
+     'is not allowed here'),
     ('a key chain line quoted', '"  key-string chainKey3" rejected', 'chainKey3', 'rejected'),
     ('a CONFIG_DB row key (sonic-db-cli, a deploy diff)', '-SNMP_COMMUNITY|c0mmun1ty {"TYPE": "RO"}', 'c0mmun1ty',
      '-SNMP_COMMUNITY|<secret> {"TYPE": "RO"}'),
@@ -162,6 +163,12 @@ def test_a_secret_form_carried_in_other_text_is_masked(text, secret, kept):
     CONFIG_DB row key, a JSON Patch (what SONiC's generic config updater applies and prints), a quoted document."""
     masked = mask(text)
     assert secret not in masked and kept in masked, masked
+
+
+@pytest.mark.parametrize('text', ['~user admin: password changes\n', 'Error: password mismatch', 'enter a password: '])
+def test_prose_after_a_colon_is_no_configuration_line(text):
+    """The switch_deploy diff of SONiC's users says '~user admin: password changes': not a secret."""
+    assert mask(text) == text
 
 
 def test_two_communities_stay_two_entries():
