@@ -4,7 +4,8 @@
 """Every secret form of every platform (test_device_text.FORMS), on every path that shows what a switch printed.
 
 The forms are masked by one function (device_text); these tests hold that each path calls it before anything is shown
-or kept, for each form on a switch of the form's own platform:
+or kept, for each form: the fleet and deploy paths on a switch of the form's own platform, the per-host reading on the
+captured FRR leaf (its shell reader is the one of SONiC, NVUE and FRR; EOS is read from the controller, the fleet way):
 
 - validate_gather, one device (Ansible's per-host path): its result, shown at -v and kept in the play's variables;
 - validate_gather, a fleet (the controller reads every switch at once): its results, check results among them, whose
