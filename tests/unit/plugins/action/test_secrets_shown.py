@@ -5,7 +5,7 @@
 
 The forms are masked by one function (device_text); these tests hold that each path calls it before anything is shown
 or kept, for each form: the fleet and deploy paths on a switch of the form's own platform, the per-host reading on the
-captured FRR leaf (its shell reader is the one of SONiC, NVUE and FRR; EOS is read from the controller, the fleet way):
+captured FRR leaf (validate_gather masks what any platform's reader returns at one place, before it parses):
 
 - validate_gather, one device (Ansible's per-host path): its result, shown at -v and kept in the play's variables;
 - validate_gather, a fleet (the controller reads every switch at once): its results, check results among them, whose
