@@ -72,7 +72,8 @@ CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ test
   tests/unit/plugins/modules/
 # ... but not the render killed with SIGKILL and the renders racing for one directory (the 1,024-GPU pod rendered six
 # times, 10 CPU-s a release): they test the staged output writer and its lock, this collection's code; the render
-# playbook's own test (test_render.py) runs the render action through each release's ansible-playbook.
+# playbook's own test (test_render.py) runs the render action through each release's ansible-playbook, and Ctrl-C
+# during a render (test_render_ctrl_c.py: the message is the release's) runs on each too.
 CORE_UNIT_EXCLUDE := tests/unit/plugins/action/test_render_interrupted.py
 # ansible-test of each release bootstraps pip in its venvs with get-pip <version> (see setup-python).
 GET_PIP_CACHE := $(HOME)/.ansible/test/cache

@@ -11,7 +11,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy.reviewed import NotReviewed, reviewed_files
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask_data, shown
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import failed_step, mask_data, shown
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.render import (
     USERS_VARIABLE, SecretsError, switch_user_hashes)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
@@ -92,7 +92,7 @@ class ActionModule(ActionBase):
             return result
         except TransportError as error:
             result.update(failed=True, changed=False, outcome=getattr(error, 'outcome', 'failed'),
-                          failed_step=error.step, msg=shown(str(error), ERROR_CHARS, hashes=hashes, secrets=secrets))
+                          failed_step=error.step, msg=failed_step(error, ERROR_CHARS, hashes=hashes, secrets=secrets))
             return result
         except NotReviewedFail as error:  # said as data too: validation's drift check is then not applicable
             result.update(failed=True, changed=False, not_reviewed=True, msg=error.message)

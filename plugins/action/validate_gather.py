@@ -14,7 +14,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredWriter
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import mask, mask_data, shown
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import failed_step, mask, mask_data
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import import_in_controller
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.reader import ReadFailed
@@ -181,8 +181,8 @@ class ActionModule(ActionBase):
                 # Secrets masked where they enter: running configurations carry keys, passwords, communities, hashes.
                 return mask_data(gatherer.read(target, commands))
         except ReadFailed as error:  # reading again would not help: the task fails, naming why (device text shown)
-            raise AnsibleActionFail(shown(str(error), 600)) from None
+            raise AnsibleActionFail(failed_step(error, 600)) from None
         except TransportError as error:
-            return {UNREADABLE: mask(str(error))}
+            return {UNREADABLE: '%s: %s failed: %s' % (error.device, error.step, mask(error.message))}
         except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
             return {UNREADABLE: mask('%s is unreachable: %s' % (target.device, error))}

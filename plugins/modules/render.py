@@ -169,7 +169,7 @@ seealso:
 EXAMPLES = r"""
 - name: Render the whole fabric and its documentation
   aifabric.fabric.render:
-    dest: "{{ playbook_dir }}/out/lab"
+    dest: "{{ aifabric_output_dir }}"
   run_once: true
   delegate_to: localhost
 

@@ -178,7 +178,7 @@ seealso:
 EXAMPLES = r"""
 - name: Check the fabric and write the report (run once, after validate_gather on every device)
   aifabric.fabric.validate:
-    output_dir: "{{ playbook_dir }}/../out/lab/validation"
+    output_dir: "{{ aifabric_output_dir }}/validation"
   run_once: true
 
 # devices defaults to the play's hosts: in a play on localhost, name the devices (here those of the intent

@@ -10,7 +10,9 @@ UTF-8), megabytes, and its own secrets. Every path that shows such text to a per
 
     mask(text) / mask_data(data)   every secret form the platforms declare (Platform.secrets: type-7 keys, BGP
                                    neighbour passwords, SNMP communities, TACACS+/RADIUS passkeys and secrets) and
-                                   every crypt(3) hash, replaced by a placeholder
+                                   every crypt(3) hash, replaced by a placeholder; also where other text carries a
+                                   form (a diff's line, a line or JSON document a message quotes, a CONFIG_DB row
+                                   key, a JSON Patch of SONiC's generic config updater)
     visible(text, limit)           printable ASCII only: anything else escaped the way Python writes it (\\x1b, \\n,
                                    \\u0430, \\udcff), cut to `limit` characters saying how many more there were
                                    (printable.py: below the platform registry, for every layer)
@@ -49,8 +51,28 @@ def _forms():
     return _COMPILED['forms']
 
 
+# A line form's own start and end (`^\s*`, `\s*$`) also match a configuration line as other text carries it: a
+# diff's -, + or <, > line, and a line quoted in a message ("CLI command 3 of 9 'tacacs-server key 7 ...' failed").
+# Not after any colon: our own diff says "~user admin: password changes" (failed_step masks a device's message alone).
+LINE_START = r'(?:^[-+<>]?|(?<=[\'"`]))\s*'
+LINE_END = r'\s*(?=$|[\'"`])'
+
+
+_CARRIED = re.compile(r'^[-+<>]|[\'"`]')  # a line that may carry a configuration line (see LINE_START)
+
+
+def _anywhere(pattern):
+    if pattern.startswith(r'^\s*'):
+        pattern = LINE_START + pattern[len(r'^\s*'):]
+    if pattern.endswith(r'\s*$'):
+        pattern = pattern[:-len(r'\s*$')] + LINE_END
+    return pattern
+
+
 def _compile(forms):
-    lines = tuple(re.compile(pattern) for form in forms for pattern in form.lines)
+    # (as the NOS prints them, wherever other text carries them): the second only for a line that may carry one
+    lines = (tuple(re.compile(pattern) for form in forms for pattern in form.lines),
+             tuple(re.compile(_anywhere(pattern)) for form in forms for pattern in form.lines))
     fields = frozenset(name.lower() for form in forms for name in form.fields)
     names = frozenset(name.lower() for form in forms for name in form.names)
     quick = _Words(fields | names | {word for form in forms for word in form.words})
@@ -92,7 +114,7 @@ def mask(text, hashes=None, secrets=()):
     for value in secrets:
         if value:
             text = text.replace(value, '********')
-    lines, _fields, names, quick, field = _forms()
+    lines, fields, names, quick, field = _forms()
     if not quick.search(text):
         return text
     stripped = text.lstrip()
@@ -116,11 +138,80 @@ def mask(text, hashes=None, secrets=()):
                 continue
         if key is not None and key.lower() in names and re.search(r':\s*\{?\s*$', line):
             block, child = indent, None
+        if not quick.search(line):  # no secret word and no '$': nothing to mask on this line
+            out.append(line)
+            continue
         line = CRYPT_HASH.sub(HASH_MASK, line) if '$' in line else line
-        for pattern in lines:
+        for pattern in lines[1] if _CARRIED.search(line) else lines[0]:
             line = pattern.sub(_masker, line)
-        out.append(field.sub(_field_masker, line))
+        line = field.sub(_field_masker, line)
+        if '"path"' in line:
+            line = _PATCH_PATH.sub(_patch_masker(fields, names), line)
+        if '|' in line:
+            line = _row_keys(names).sub(_masker, line)
+        out.append(_embedded_json(line) if block is None and ('{' in line or '[' in line) else line)
     return '\n'.join(out)
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _embedded_json(line, tries=8):
+    """`line` with a JSON document it quotes masked ("the switch said: {"SNMP_COMMUNITY": {...}}"); a document that
+    is the whole text was read as one above, a line of an indented one is masked by its key."""
+    start = 0
+    for _try in range(tries):
+        starts = [index for index in (line.find('{', start), line.find('[', start)) if index >= 0]
+        if not starts:
+            break
+        start = min(starts)
+        try:
+            data, end = _DECODER.raw_decode(line, start)
+        except ValueError:
+            start += 1
+            continue
+        masked = mask_data(data) if isinstance(data, (dict, list)) else data
+        if masked is not data:
+            text = json.dumps(masked)
+            line = line[:start] + text + line[end:]
+            end = start + len(text)
+        start = end
+    return line
+
+
+_ROW_KEYS = {}
+
+
+def _row_keys(names):
+    """A CONFIG_DB row key whose table is named by a secret: `SNMP_COMMUNITY|NAME` (sonic-db-cli, redis, a deploy
+    diff's rows)."""
+    if names not in _ROW_KEYS:
+        _ROW_KEYS[names] = re.compile(r'(?<!\w)(?:%s)\|(?P<secret>[^\s"\'|,{}\]]+)' % '|'.join(
+            re.escape(name) for name in sorted(names)) if names else r'(?!)', re.IGNORECASE)
+    return _ROW_KEYS[names]
+
+
+# A JSON Patch operation (RFC 6902), as SONiC's generic config updater prints the patch it applies:
+# {"op": "add", "path": "/TACPLUS_SERVER/10.1.1.1/passkey", "value": "K"}, {"path": "/SNMP_COMMUNITY/NAME", ...}.
+_PATCH_PATH = re.compile(r'(?P<path>"path"\s*:\s*"/[^"]*")(?P<rest>\s*,\s*"value"\s*:\s*'
+                         r'(?P<value>"(?:[^"\\]|\\.)*"|[^\s,}\]]+))?')
+
+
+def _patch_masker(fields, names):
+    def masked(match):
+        quoted = match.group('path')
+        opening = quoted[:quoted.index('"/') + 1]
+        parts = quoted[len(opening):-1].split('/')
+        for index in range(1, len(parts) - 1):
+            if parts[index].lower() in names and not parts[index + 1].startswith(_PLACEHOLDERS):
+                parts[index + 1] = MASKED
+        found = opening + '/'.join(parts) + '"'
+        rest = match.group('rest')
+        if rest is not None and parts[-1].lower() in fields:
+            value = match.group('value')
+            rest = rest[:len(rest) - len(value)] + ('"%s"' % MASKED if value[:1] == '"' else MASKED)
+        return found + (rest or '')
+    return masked
 
 
 _ENTRY = re.compile(r'^([+-]?\s*)(["\']?)[^\s"\':]+\2(?=\s*:)')
@@ -165,6 +256,8 @@ def mask_data(data, hashes=None, secrets=()):
         # written out at once instead of one per key and value (a switch's configuration tree has tens of thousands)
         return data
     if isinstance(data, dict):
+        if isinstance(data.get('path'), str) and data['path'].startswith('/'):  # a JSON Patch operation
+            data = _patch_operation(data, fields, names)
         masked, changed = {}, False
         for number, (key, value) in enumerate(data.items(), 1):
             name = str(key).lower()
@@ -187,6 +280,18 @@ def mask_data(data, hashes=None, secrets=()):
     return data
 
 
+def _patch_operation(operation, fields, names):
+    parts = operation['path'].split('/')
+    changed = dict(operation)
+    for index in range(1, len(parts) - 1):
+        if parts[index].lower() in names and not parts[index + 1].startswith(_PLACEHOLDERS):
+            parts[index + 1] = MASKED
+    changed['path'] = '/'.join(parts)
+    if parts[-1].lower() in fields and isinstance(operation.get('value'), (str, int)):
+        changed['value'] = MASKED
+    return changed if changed != operation else operation
+
+
 def _as_text(data) -> str:
     """Every key and value of `data` in one text (a part JSON cannot write, such as a set, gives '$': look inside)."""
     try:
@@ -195,9 +300,15 @@ def _as_text(data) -> str:
         return '$'
 
 
+def failed_step(error, limit=LIMIT, hashes=None, secrets=()) -> str:
+    """'<device>: <step> failed: <what the device said>' of a TransportError, its own text masked and made visible
+    before our words are put in front: the device's first line starts the line there, as a form expects."""
+    return '%s: %s failed: %s' % (error.device, error.step, shown(error.message, limit, hashes=hashes, secrets=secrets))
+
+
 def shown(text, limit=LIMIT, lines=False, hashes=None, secrets=()) -> str:
     """Device text as a person sees it: masked, then visible."""
     return visible(mask(text, hashes, secrets) if isinstance(text, str) else text, limit, lines)
 
 
-__all__ = ['mask', 'mask_data', 'visible', 'shown', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']
+__all__ = ['mask', 'mask_data', 'visible', 'shown', 'failed_step', 'MASKED', 'HASH_MASK', 'LIMIT', 'CRYPT_HASH']

@@ -22,6 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .printable import visible
+
 MIB_PER_S_TO_GBPS = 1048576 * 8 / 1e9
 _RANK = re.compile(r'^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)\s+\[([^\]]*)\]\s*(.*)$')
 _VERSION = re.compile(r'^# nccl-tests version (\S+)')
@@ -80,9 +82,11 @@ def parse_all_reduce(text) -> dict:
                 parsed['avg_busbw'] = float(avg.group(1))
             continue
         fields = stripped.split()
-        if len(fields) not in (12, 13) or not fields[0].isdigit():
+        if len(fields) not in (12, 13) or not _DIGITS.match(fields[0]):
             continue  # program messages between the rows (e.g. a launcher's banner)
         head = 5 if len(fields) == 13 else 4
+        if not _DIGITS.match(fields[1]):  # a row that lost a column: said, not read shifted
+            raise PerfError(tool, 'result row %s has no element count after its size' % _excerpt(stripped))
         halves = []
         for start in (head, head + 4):
             time_us, algbw, busbw, wrong = fields[start:start + 4]
@@ -99,6 +103,13 @@ def parse_all_reduce(text) -> dict:
         hosts[rank['host']] = hosts.get(rank['host'], 0) + 1
     parsed['hosts'] = hosts
     return parsed
+
+
+_DIGITS = re.compile(r'[0-9]+$')  # ASCII digits: str.isdigit() also takes '²', which int() refuses
+
+
+def _excerpt(line):
+    return "'%s'" % visible(line, 120)
 
 
 def _tail(text, lines=2):
@@ -144,17 +155,25 @@ def parse_ib_write_bw(text) -> dict:
     rows = []
     for line in text[header.end():].splitlines():
         fields = line.split()
-        if len(fields) >= 4 and fields[0].isdigit() and fields[1].isdigit():
+        if len(fields) >= 4 and _DIGITS.match(fields[0]) and _DIGITS.match(fields[1]):
             factor = 1.0 if units == 'Gb' else MIB_PER_S_TO_GBPS
+            peak, average = _number(tool, fields[2], 'BW peak'), _number(tool, fields[3], 'BW average')
+            if peak is None or average is None:
+                raise PerfError(tool, 'result row %s has no bandwidth' % _excerpt(line.strip()))
             rows.append({'bytes': int(fields[0]), 'iterations': int(fields[1]),
-                         'bw_peak': _number(tool, fields[2], 'BW peak') * factor,
-                         'bw_avg': _number(tool, fields[3], 'BW average') * factor,
+                         'bw_peak': peak * factor, 'bw_avg': average * factor,
                          'msg_rate': _number(tool, fields[4], 'MsgRate') if len(fields) > 4 else None})
     if not rows:
         raise PerfError(tool, 'the result table has no row (%s)' % _tail(text))
     largest = max(rows, key=lambda row: row['bytes'])
     return dict(banner, units='%s/sec' % units, rows=rows, bw_avg_gbps=largest['bw_avg'],
-                mtu_bytes=int(re.sub(r'\D', '', banner['mtu'])) if banner['mtu'] else None)
+                mtu_bytes=_mtu(banner['mtu']))
+
+
+def _mtu(text):
+    """The banner's MTU in bytes ('4096[B]'); None when it names none."""
+    digits = re.sub(r'[^0-9]', '', text or '')
+    return int(digits) if digits else None
 
 
 # --------------------------------------------------------------------------- the gate

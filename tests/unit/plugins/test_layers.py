@@ -48,7 +48,7 @@ LAYERS = (
     ('checks', 'validation and its reports, the performance gate', [F + 'checks', F + 'checks.**', F + 'perf']),
     ('controller', 'what only the Ansible controller has: the design cache, the run\'s inventory sources',
      ['plugin_utils.design_cache', 'plugin_utils.destinations']),
-    ('ansible', 'the Ansible plugins', ['action.*', 'inventory.*', 'filter.*']),
+    ('ansible', 'the Ansible plugins', ['action.*', 'inventory.*', 'filter.*', 'lookup.*']),
 )
 __doc__ += ''.join('\n%2d. %s: %s.' % (index, name, says) for index, (name, says, _patterns) in enumerate(LAYERS, 1))
 
@@ -116,7 +116,7 @@ def _platform_folder(name):
 
 
 def all_modules():
-    return [(path, module_name(path)) for folder in ('plugin_utils', 'action', 'inventory', 'filter')
+    return [(path, module_name(path)) for folder in ('plugin_utils', 'action', 'inventory', 'filter', 'lookup')
             for path in python_files(folder)]
 
 
@@ -190,7 +190,7 @@ def test_importing_the_code_discovers_no_platform():
 ROLE_WORDS = {'leaf', 'spine', 'super_spine'}
 
 
-@pytest.mark.parametrize('folder', ['plugin_utils', 'action', 'inventory', 'filter'])
+@pytest.mark.parametrize('folder', ['plugin_utils', 'action', 'inventory', 'filter', 'lookup'])
 def test_the_switch_roles_are_spelled_once(folder):
     """terms.py names the roles; a tuple of them spelled out elsewhere drifts when a tier is added."""
     spelled = []

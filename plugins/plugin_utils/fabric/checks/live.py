@@ -287,6 +287,11 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
     connections being made at once)."""
     target = reading.target(variables)
     session = None
+
+    async def read(commands, step):
+        # masked as it enters, as the per-host path does: parse errors quote device text (check_results, -v)
+        return mask(await _read_once(reading, target, commands, step))
+
     try:
         while True:
             if session is None:
@@ -294,8 +299,7 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
                 target = dataclasses.replace(target, connection=connection)
                 if reading.attempt == 0:
                     reading.start_clock()  # a connection that failed is tried again within the device's own time
-            raw = {UNREADABLE: failure} if failure else await _read_once(reading, target, reading.state_commands,
-                                                                         'read state')
+            raw = mask({UNREADABLE: failure}) if failure else await read(reading.state_commands, 'read state')
             if UNREADABLE in raw and session is not None:
                 await _close(session)  # a lost or hung connection is not used again
                 session = None
@@ -305,18 +309,22 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
             await asyncio.sleep(wait)
         if reading.wants_counters():
             first_at = time.time()
-            first = (await _read_once(reading, target, reading.counter_commands, 'read counters')).get(COUNTERS)
+            first = (await read(reading.counter_commands, 'read counters')).get(COUNTERS)
             if reading.second_counters(first):
                 await asyncio.sleep(max(0.0, first_at + reading.settings.health_interval - time.time()))
                 second_at = time.time()
-                second = (await _read_once(reading, target, reading.counter_commands, 'read counters again')).get(COUNTERS)
+                second = (await read(reading.counter_commands, 'read counters again')).get(COUNTERS)
                 reading.add_counters(first, first_at, second, second_at)
             else:
                 reading.add_counters(first, first_at)
     finally:
         if session is not None:
             await _close(session)
-    return reading.result(mask, judged)
+    return reading.result(_as_read, judged)
+
+
+def _as_read(raw):
+    return raw  # masked as it was read
 
 
 async def _close(session):

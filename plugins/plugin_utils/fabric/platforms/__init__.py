@@ -83,7 +83,8 @@ class SecretForms:
     that device_text.mask() hides them wherever that text goes. Each form comes from the vendor's documented syntax.
 
     lines:  regular expressions over one line of its configuration text; the group named `secret` is the secret
-            (`tacacs-server key 7 (?P<secret>\\S+)`)
+            (`tacacs-server key 7 (?P<secret>\\S+)`); a leading `^\\s*` and a trailing `\\s*$` also match the line as
+            other text carries it (a diff's -/+ line, a line a message quotes: device_text.LINE_START)
     fields: keys of its structured configuration (JSON, YAML) whose value is a secret (`passkey`, `secret`)
     names:  keys whose entries are named by a secret (SNMP communities: `SNMP_COMMUNITY`, `readonly-community`)
     words:  the words without which no line pattern matches (a quick test before the patterns run)

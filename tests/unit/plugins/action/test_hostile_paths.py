@@ -61,9 +61,9 @@ def project(tmp_path):
             'collection': collection, 'cwd': elsewhere, 'out': root / 'out' / 'lab', 'tmp': tmp_path}
 
 
-def _run(project, playbook, *extra, inventory=None):
+def _run(project, playbook, *extra, inventory=None, **variables):
     env = ansible_env(ANSIBLE_CONFIG=project['collection'] / 'ansible.cfg',
-                      ANSIBLE_COLLECTIONS_PATH=project['root'] / 'collections')
+                      ANSIBLE_COLLECTIONS_PATH=project['root'] / 'collections', **variables)
     return subprocess.run(ansible_cli('playbook') + ['-i', str(inventory or project['inventory']), str(playbook)]
                           + list(extra), cwd=str(project['cwd']), env=env, capture_output=True, text=True, timeout=600,
                           check=False)
@@ -147,10 +147,16 @@ def test_kubernetes_manifests_without_the_fabric_inventory_ask_for_their_directo
     assert 'host_k8s_network_dest is not set and gpu0001 has no aifabric_output_dir' in ' '.join(result.stdout.split())
 
 
-# The magic variables that hold a path Ansible was given (a directory name anyone can choose): ansible-core templates
-# them when a template reads them (2.19 and later: ansible_inventory_sources, the text of -i; 2.18 and earlier: all).
+# The magic variables that hold a path or a text Ansible was given (a directory name anyone can choose, the limit an
+# AWX user types at launch): ansible-core templates them when a template reads them (2.19 to 2.21:
+# ansible_inventory_sources and inventory_file, the text of -i, and ansible_limit, the text of --limit; 2.18 and
+# earlier: all of them).
 PATH_VARIABLES = ('ansible_inventory_sources', 'inventory_dir', 'inventory_file', 'playbook_dir', 'role_path',
-                  'ansible_config_file', 'ansible_search_path', 'ansible_playbook_python')
+                  'ansible_config_file', 'ansible_search_path', 'ansible_playbook_python', 'ansible_limit')
+# An AWX job's limit, typed at launch; no comma in the template, since Ansible splits a limit's patterns at commas.
+HOSTILE_LIMIT = "leaf001,x{{ lookup(*(['pipe'] + ['touch templated'])) }}"
+# Its second pattern names no host: Ansible's default warns and goes on (ansible-test sets 'error' for its tests).
+AS_USERS_RUN = {'ANSIBLE_HOST_PATTERN_MISMATCH': 'warning'}
 TEMPLATE = re.compile(r'\{\{.*?\}\}|\{%.*?%\}', re.S)
 
 
@@ -158,6 +164,25 @@ def _templates(path):
     with open(path, encoding='utf-8') as handle:
         text = handle.read()
     return TEMPLATE.findall(text)
+
+
+def test_render_reads_the_limit_without_templating_it(project):
+    """playbooks/render.yml read ansible_limit (the play's hosts, the devices to render), which ansible-core 2.19 and
+    later template: a limit ran its lookup. The devices the limit names are rendered, the rest of it names nothing."""
+    result = _run(project, _playbook(project, 'render.yml'), '-e', 'aifabric_render_docs=false', '-l', HOSTILE_LIMIT,
+                  **AS_USERS_RUN)
+    _never_ran(project, result)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr
+    files = json.loads((project['out'] / 'manifest.json').read_text())['files']
+    assert sorted(files) == ['configs/leaf001/frr.conf', 'configs/leaf001/interfaces.json'], sorted(files)[:20]
+
+
+def test_validate_reads_the_limit_without_templating_it(project):
+    """playbooks/validate.yml (the play's host) and the validate role (the devices judged) read it too."""
+    result = _run(project, _playbook(project, 'validate.yml'), '-e', 'validate_gather=false', '-l', HOSTILE_LIMIT,
+                  **AS_USERS_RUN)
+    _never_ran(project, result)
+    assert (project['out'] / 'validation' / 'report.json').is_file(), result.stdout[-3000:]
 
 
 def test_no_template_of_the_collection_reads_a_path_ansible_was_given():

@@ -19,8 +19,12 @@ import sys
 import textwrap
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from tests.unit.plugins.action.test_validate import INTENT, _outputs, _shell, gathered_vars, make_action
+from tests.unit.plugins.plugin_utils.fabric.state.test_hostile_outputs import _mutate_tree
 from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states
 from tests.unit.utils.paths import ROOT
 
@@ -212,3 +216,38 @@ def test_a_failed_read_names_the_device_with_its_stderr_visible_and_masked(actio
     assert message.startswith('leaf001: reading its state failed: the script exited with rc 125: ')
     assert not INVISIBLE.search(message) and '\n' not in message, message
     assert '\\x1b]0;owned\\x07mktemp: failed' in message and '070E33455D1D18544541' not in message, message
+
+
+# --------------------------------------------------------------------------- ANTA on what an EOS switch printed
+def _anta_state():
+    """An EOS leaf's gathered state with the outputs of ANTA's commands (recorded on EOS 4.32), as validate_gather
+    keeps them: ANTA's tests read them unchanged (the `anta` source is a pass-through, no parser of ours)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import anta_catalog
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import command_key
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, eos_raw, read_recorded
+    intent = os.path.join(FIXTURES, '..', 'intents', 'eos_small.yml')
+    design = design_from_file(intent)
+    ctx = checks.Context(design)
+    state = eos_raw(design.device('leaf001'))
+    state['anta'] = {
+        command_key(command): json.loads(read_recorded('eos', '4.32', 'leaf001', command['cmd'].replace(' ', '_') + '.json'))
+        for command in anta_catalog.eapi_commands(ctx, ctx.model('leaf001'))}
+    return intent, state
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_anta_on_a_mutated_eos_output_gives_results_never_a_crash(action_loader, tmp_path, data):
+    """Issue 37 item 2 for the one source no parser of ours reads: ANTA's tests get what the switch printed, mutated
+    (a value replaced by a hostile one, a key renamed, an item dropped). The run gives each ANTA test's result on its
+    device (passed, failed or an error), never an exception."""
+    intent, state = _anta_state()
+    key = data.draw(st.sampled_from(sorted(state['anta'])), label='command')
+    state['anta'][key] = _mutate_tree(data, state['anta'][key])
+    task_vars = {'hostvars': {'leaf001': {'aifabric_intent': intent, 'validate_gathered': {'state': state}}},
+                 'ansible_play_hosts_all': ['leaf001']}
+    result = _validate(action_loader, task_vars, tmp_path, checks=['anta'], fail=False)
+    summary = result['summary']
+    assert summary['checks_run'] == summary['passed'] + summary['failed'] + summary['errors'] > 0, summary
+    assert all(re.match(r'(?:[A-Z]+ )?leaf001 anta ', text) for text in result['failures']), result['failures']

@@ -131,6 +131,46 @@ def test_configuration_line_keys_are_masked_too():
     assert 'neighbor 10.0.0.1 send-community extended' in masked
 
 
+GCU = 'github.com/sonic-net/sonic-utilities generic_config_updater/'
+# (how a secret reaches text other than the NOS's own configuration, the text, the secret, what stays readable)
+CARRIED = [
+    ('a removed line of a unified diff', '-tacacs-server host 10.1.1.1 key 7 070E33455D1D18544541',
+     '070E33455D1D18544541', '-tacacs-server host 10.1.1.1 key 7 <secret>'),
+    ('an added line of a diff', '+snmp-server community s3cretRO ro', 's3cretRO', '+snmp-server community <secret> ro'),
+    ('a line of a diff(1) in its normal format', '> enable password enablePass', 'enablePass', '> enable password <secret>'),
+    ('a configuration line an error quotes (eAPI)', "CLI command 3 of 9 'ntp authentication-key 1 sha1 7 0202165D1A0B1C' "
+     "failed: invalid command", '0202165D1A0B1C', 'failed: invalid command'),
+    ('a line a message quotes (vtysh)', 'line 4: "password zebraPass" is not allowed here', 'zebraPass',
+     'is not allowed here'),
+    ('a key chain line quoted', '"  key-string chainKey3" rejected', 'chainKey3', 'rejected'),
+    ('a CONFIG_DB row key (sonic-db-cli, a deploy diff)', '-SNMP_COMMUNITY|c0mmun1ty {"TYPE": "RO"}', 'c0mmun1ty',
+     '-SNMP_COMMUNITY|<secret> {"TYPE": "RO"}'),
+    ('a JSON Patch path through a community table (' + GCU + 'gu_common.py)',
+     'Patch: [{"op": "add", "path": "/SNMP_COMMUNITY/c0mmun1ty", "value": {"TYPE": "RO"}}]', 'c0mmun1ty',
+     '"path": "/SNMP_COMMUNITY/<secret>"'),
+    ('a JSON Patch of a secret field', '{"op": "replace", "path": "/TACPLUS_SERVER/10.1.1.1/passkey", "value": "k3y9"}',
+     'k3y9', '"/TACPLUS_SERVER/10.1.1.1/passkey"'),
+    ('a JSON Patch of a secret field, in a message', 'failed to apply [{"path": "/TACPLUS/global/passkey", '
+     '"op": "add", "value": "k3y9"}]', 'k3y9', 'failed to apply'),
+    ('a JSON document a message quotes', 'the switch said: {"service": {"snmp-server": {"readonly-community-v6": '
+     '{"v6community": {"access": {"any": {}}}}}}}', 'v6community', 'the switch said: {"service"'),
+]
+
+
+@pytest.mark.parametrize('text, secret, kept', [case[1:] for case in CARRIED], ids=[case[0] for case in CARRIED])
+def test_a_secret_form_carried_in_other_text_is_masked(text, secret, kept):
+    """A form matches a configuration line wherever text carries one: a diff's line, a line an error quotes, a
+    CONFIG_DB row key, a JSON Patch (what SONiC's generic config updater applies and prints), a quoted document."""
+    masked = mask(text)
+    assert secret not in masked and kept in masked, masked
+
+
+@pytest.mark.parametrize('text', ['~user admin: password changes\n', 'Error: password mismatch', 'enter a password: '])
+def test_prose_after_a_colon_is_no_configuration_line(text):
+    """The switch_deploy diff of SONiC's users says '~user admin: password changes': not a secret."""
+    assert mask(text) == text
+
+
 def test_two_communities_stay_two_entries():
     masked = mask_data({'SNMP_COMMUNITY': {'one': {'TYPE': 'RO'}, 'two': {'TYPE': 'RW'}}})
     assert sorted(entry['TYPE'] for entry in masked['SNMP_COMMUNITY'].values()) == ['RO', 'RW']
