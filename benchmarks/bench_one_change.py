@@ -95,6 +95,13 @@ def report(data) -> str:
                                         'PASS' if data['pass'] else 'FAIL'))
 
 
+def _change_release(intent, intent_path, device, release):
+    """Move `device` to `release` in the intent and write it: a change of that device's rendered configuration."""
+    intent['topology'].setdefault('devices', {})[device] = {'nos_release': release}
+    with open(intent_path, 'w', encoding='utf-8') as handle:
+        yaml.safe_dump(intent, handle, sort_keys=False)
+
+
 def _render_playbook(inventory, dest, limit=None):
     """(wall, CPU of ansible-playbook and its workers, its output) of render.yml on `inventory` into `dest`."""
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(_common.ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1')
@@ -128,10 +135,7 @@ def run_playbook(platform='sonic', repeat=7, servers=2048, quiet=False):
         _common.settle()
         device, runs = 'leaf001', []
         for index in range(repeat):
-            release = RELEASES[platform][index % len(RELEASES[platform])]
-            intent['topology'].setdefault('devices', {})[device] = {'nos_release': release}
-            with open(intent_path, 'w', encoding='utf-8') as handle:
-                yaml.safe_dump(intent, handle, sort_keys=False)
+            _change_release(intent, intent_path, device, RELEASES[platform][index % len(RELEASES[platform])])
             load = os.getloadavg()[0]
             wall, cpu, output = _render_playbook(inventory, dest, limit=device)
             written = re.search(r'wrote (\d+) file', output)
@@ -163,10 +167,7 @@ def run(platform='sonic', repeat=3, servers=2048, quiet=False):
         device = 'leaf001'
         runs = []
         for index in range(repeat):
-            release = RELEASES[platform][index % len(RELEASES[platform])]
-            intent['topology'].setdefault('devices', {})[device] = {'nos_release': release}
-            with open(intent_path, 'w', encoding='utf-8') as handle:
-                yaml.safe_dump(intent, handle, sort_keys=False)
+            _change_release(intent, intent_path, device, RELEASES[platform][index % len(RELEASES[platform])])
             load = os.getloadavg()[0]
             result = _common.run_child([os.path.abspath(__file__), '--child', '--dest', dest, '--intent', intent_path,
                                         '--device', device])
