@@ -5,8 +5,8 @@
 Galaxy tarball into a collections path of its own, and every example the tarball ships runs from there, with Ansible's
 default settings, the way README.md and docs/usage.md say: each example inventory renders (docs included), a second
 render in check mode with --diff finds nothing to change, the design-only validation passes, and the collection is
-still as installed. The example AWX project's job templates run through ansible-runner, each with its survey's default
-answers, in test_awx.py (test_every_job_template_runs_as_shipped_with_its_survey_defaults)."""
+still as installed. The example AWX project's job templates run through ansible-runner in test_awx.py, render and deploy
+with their surveys' default answers (test_render_and_deploy_job_templates_run_as_shipped_with_their_survey_defaults)."""
 
 import json
 import os
