@@ -427,8 +427,9 @@ def test_render_and_deploy_job_templates_run_as_shipped_with_their_survey_defaul
     and the credentials the project documents (a Machine credential for the switches, the switch users credential);
     every double takes its configuration and the confirm timer confirms it. The servers of the example are no
     containers here: the deploy runs with the limit "switches". (The validate job template reading device state is
-    not run here: on this shared 2-core machine under load the doubles' counter reads outlast the 30 s a command on a
-    switch may take; tests/doubles/test_validate_live.py runs that reader on SONiC doubles.)"""
+    not run here: the reader reads a table with one sonic-db-cli call per port, a Python process each on a double, and
+    on this 2-core machine some 64-port leaves' reads outlast the 30 s a command on a switch may take, 3 of 3 runs
+    (docs/awx.md); tests/doubles/test_validate_live.py runs that reader on SONiC doubles.)"""
     fleet, hostvars = pod1_doubles
     rendered = awx_job('render.yml', survey_defaults('render'))
     assert (rendered.rc, rendered.status) == (0, 'successful'), rendered.stdout.read()[-6000:]

@@ -418,8 +418,8 @@ DATABASES = ('CONFIG_DB', 'APPL_DB', 'STATE_DB', 'COUNTERS_DB')
 
 
 def databases(directory, faults, only=None):
-    """name -> {redis key: hash} for CONFIG_DB, APPL_DB, STATE_DB, COUNTERS_DB (`only`: that one alone; each
-    sonic-db-cli call builds just the database it reads, or ten doubles on two loaded cores outlast a reader's 30 s)."""
+    """name -> {redis key: hash} for CONFIG_DB, APPL_DB, STATE_DB, COUNTERS_DB (`only`: the one a sonic-db-cli call
+    reads, built alone: the validate reader calls it once per port of a table)."""
     if only == 'COUNTERS_DB':
         return {only: dict(counters_db(directory, faults))}
     config = running(directory)
