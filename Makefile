@@ -126,7 +126,8 @@ $(VENV)/cores/%/.installed: constraints.txt
 	@python=$$(scripts/find-python.sh $(call core_python,$(filter $*@%,$(CORE_MATRIX)))) || exit 1; \
 	  echo "$$python -m venv $(VENV)/cores/$*"; "$$python" -m venv $(VENV)/cores/$*
 	grep -v '^ansible-core==' constraints.txt > $(VENV)/cores/$*/constraints.txt
-	PIP_CONSTRAINT=$(VENV)/cores/$*/constraints.txt $(VENV)/cores/$*/bin/pip install -q ansible-core==$*
+	PIP_CONSTRAINT=$(VENV)/cores/$*/constraints.txt scripts/with-progress.sh "pip: ansible-core $* into $(VENV)/cores/$*" \
+	  $(VENV)/cores/$*/bin/pip install -q ansible-core==$*
 	touch $@
 
 $(COLLECTION_LINK):

@@ -93,11 +93,13 @@ install_release_package() {  # containerlab's release .deb, as its installer doe
   arch=$(dpkg --print-architecture)
   deb="$CACHE/containerlab_${CONTAINERLAB_VERSION#v}_linux_${arch}.deb"
   mkdir -p "$CACHE"
-  curl -fsSL --connect-timeout 10 --max-time 300 -o "$deb.part" \
-    "$RELEASES/$CONTAINERLAB_VERSION/containerlab_${CONTAINERLAB_VERSION#v}_linux_${arch}.deb" 2>/dev/null || return 1
+  "$HERE/with-progress.sh" "download containerlab $CONTAINERLAB_VERSION's release package" \
+    curl -fsL --connect-timeout 10 --max-time 300 -o "$deb.part" \
+    "$RELEASES/$CONTAINERLAB_VERSION/containerlab_${CONTAINERLAB_VERSION#v}_linux_${arch}.deb" || return 1
   mv "$deb.part" "$deb"
   log "installing containerlab $CONTAINERLAB_VERSION from its release package"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$deb" >/dev/null
+  DEBIAN_FRONTEND=noninteractive "$HERE/with-progress.sh" "apt-get install containerlab" \
+    apt-get install -y -qq "$deb" >/dev/null
 }
 
 go_for_build() {  # a Go >= 1.21 (it fetches the release containerlab's go.mod asks for), else Debian's from backports
@@ -114,9 +116,10 @@ go_for_build() {  # a Go >= 1.21 (it fetches the release containerlab's go.mod a
   if ! apt-cache policy | grep -q 'bookworm-backports'; then
     log "adding Debian's bookworm-backports (Go 1.23 to build containerlab)" >&2
     echo 'deb http://deb.debian.org/debian bookworm-backports main' >/etc/apt/sources.list.d/bookworm-backports.list
-    apt-get update -qq
+    "$HERE/with-progress.sh" "apt-get update" apt-get update -qq >&2
   fi
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends -t bookworm-backports golang-go >/dev/null
+  DEBIAN_FRONTEND=noninteractive "$HERE/with-progress.sh" "apt-get install golang-go from bookworm-backports" \
+    apt-get install -y -qq --no-install-recommends -t bookworm-backports golang-go >/dev/null
   echo /usr/lib/go/bin/go
 }
 

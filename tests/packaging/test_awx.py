@@ -412,3 +412,35 @@ def test_deploy_job_with_a_wrong_survey_answer_touches_no_switch_and_publishes_w
     assert published['switch_deploy_stopped_at'] is None
     (error,) = published['switch_deploy_errors']
     assert 'switch_deploy_gate_timeout (300 s)' in error and 'switch_deploy_confirm_timeout (300 s)' in error
+
+
+
+def survey_defaults(job):
+    """A job template's survey answered by pressing Next: every question's default, as AWX sends it."""
+    with open(os.path.join(EXAMPLE_PROJECT, 'surveys', job + '.json'), encoding='utf-8') as handle:
+        return {item['variable']: item.get('default', '') for item in json.load(handle)['spec']}
+
+
+def test_render_and_deploy_job_templates_run_as_shipped_with_their_survey_defaults(awx_job, pod1_doubles):
+    """Issue 38's "done when", the workflow's deploying nodes on device doubles of the example's 10 switches: the
+    render job template and then the deploy job template with job type Run, each launched with its survey's defaults
+    and the credentials the project documents (a Machine credential for the switches, the switch users credential);
+    every double takes its configuration and the confirm timer confirms it. The servers of the example are no
+    containers here: the deploy runs with the limit "switches". (The validate job template reading device state is
+    not run here: the reader reads a table with one sonic-db-cli call per port, a Python process each on a double, and
+    on this 2-core machine some 64-port leaves' reads outlast the 30 s a command on a switch may take, 3 of 3 runs
+    (docs/awx.md); tests/doubles/test_validate_live.py runs that reader on SONiC doubles.)"""
+    fleet, hostvars = pod1_doubles
+    rendered = awx_job('render.yml', survey_defaults('render'))
+    assert (rendered.rc, rendered.status) == (0, 'successful'), rendered.stdout.read()[-6000:]
+    before = _running(fleet)
+    deployed = awx_job('deploy.yml', survey_defaults('deploy'), hostvars=hostvars, limit='switches')
+    assert (deployed.rc, deployed.status) == (0, 'successful'), deployed.stdout.read()[-6000:]
+    published = _artifacts(deployed)
+    assert published['switch_deploy_outcomes'] == {name: 'confirmed' for name in fleet.endpoints}
+    assert published['switch_deploy_stopped_at'] is None and published['switch_deploy_errors'] == []
+    after = _running(fleet)
+    assert [name for name in fleet.endpoints if after[name] == before[name]] == [], 'a switch kept its configuration'
+    again = awx_job('deploy.yml', survey_defaults('deploy'), hostvars=hostvars, limit='switches')
+    assert (again.rc, again.status) == (0, 'successful'), again.stdout.read()[-6000:]
+    assert _artifacts(again)['switch_deploy_outcomes'] == {name: 'unchanged' for name in fleet.endpoints}

@@ -60,6 +60,7 @@ run networkd; state networkd
 run networkd-again
 # netplan configures this server from now on: a file of its own, and the stand-in for `netplan apply`
 printf 'network:\n  version: 2\n' >/etc/netplan/01-netcfg.yaml && chmod 600 /etc/netplan/01-netcfg.yaml
+run netplan-check --check --diff; state netplan-check
 run netplan; state netplan
 run netplan-again
 """
@@ -146,3 +147,17 @@ def test_netplan_takes_over_the_rails_from_the_networkd_files(runs):
     _rails_hold_the_design(work, 'netplan', model)
     again, text = _recap(work, 'netplan-again')
     assert (again['failed'], again['changed']) == (0, 0), text[-3000:]
+
+
+def test_check_mode_on_a_netplan_server_shows_the_move_and_writes_nothing(runs):
+    """netplan takes over from networkd's files: check mode with --diff names the netplan file it would write and the
+    networkd files it would remove, and leaves both directories as they were."""
+    work, model = runs
+    recap, text = _recap(work, 'netplan-check')
+    assert recap['failed'] == 0 and recap['changed'] >= 1, text[-3000:]
+    assert '60-aifabric-rails.yaml (absent)' in text, text[-3000:]
+    for rail in model['rails']:
+        assert '60-aifabric-rails-%s.network (removed)' % rail['interface'] in text, text[-3000:]
+    files = (work / 'netplan-check.files').read_text().split()
+    assert sorted(files) == sorted((work / 'networkd.files').read_text().split() + ['01-netcfg.yaml'])
+    _rails_hold_the_design(work, 'netplan-check', model)

@@ -89,10 +89,13 @@ def test_design_validation_reports_under_the_inventory_output_dir_and_publishes_
     assert os.listdir(elsewhere) == []
     # a summary, not a line per device: the design-only run never iterates over the hosts
     assert not re.search(r'^(skipping|ok): \[(leaf|spine|gpu)0*[2-9]', result.stdout, re.M), result.stdout
-    failed = re.findall(r'^fatal: \[(\w+)\]: FAILED! => .*NOTHING CHECKED.*\(report: (\S+)\)', result.stdout, re.M)
-    assert len(failed) == 1 and failed[0][1] == str(out / 'validation' / 'report.md')
+    # the failure names both reports (issue 38: the HTML one, with the fabric picture, was named only on a pass)
+    failed = re.findall(r'^fatal: \[(\w+)\]: FAILED! => .*NOTHING CHECKED.*\(report: (\S+); with the fabric picture: '
+                        r'(\S+)\)', result.stdout, re.M)
+    assert failed == [('leaf001', str(out / 'validation' / 'report.md'), str(out / 'validation' / 'report.html'))]
+    assert (out / 'validation' / 'report.html').is_file()
     play = result.stdout.split('PLAY RECAP', 1)[0]
-    assert play.rstrip().endswith('(report: %s)"}' % (out / 'validation' / 'report.md'))  # the report path last
+    assert play.rstrip().endswith('with the fabric picture: %s)"}' % (out / 'validation' / 'report.html'))  # paths last
 
 
 def test_validate_out_survey_answer_and_check_list_text(lab_project, tmp_path):

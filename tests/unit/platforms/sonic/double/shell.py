@@ -439,8 +439,14 @@ def _lldp(directory, faults, config):
     return {port: item for port, item in sorted(world.get('lldp', {}).items()) if port_up(directory, faults, port, config)}
 
 
-def databases(directory, faults):
-    """name -> {redis key: hash} for CONFIG_DB, APPL_DB, STATE_DB, COUNTERS_DB."""
+DATABASES = ('CONFIG_DB', 'APPL_DB', 'STATE_DB', 'COUNTERS_DB')
+
+
+def databases(directory, faults, only=None):
+    """name -> {redis key: hash} for CONFIG_DB, APPL_DB, STATE_DB, COUNTERS_DB (`only`: the one a sonic-db-cli call
+    reads, built alone: the validate reader calls it once per port of a table)."""
+    if only == 'COUNTERS_DB':
+        return {only: dict(counters_db(directory, faults))}
     config = running(directory)
     flat = {}
     for table, rows in config.items():
@@ -458,10 +464,13 @@ def databases(directory, faults):
     for port, item in _lldp(directory, faults, config).items():
         appl['LLDP_ENTRY_TABLE:' + port] = {'lldp_rem_sys_name': item['device'], 'lldp_rem_port_id': item['port'],
                                             'lldp_rem_port_desc': item.get('description', ''), 'lldp_rem_chassis_id_subtype': '4'}
+    if only in ('CONFIG_DB', 'STATE_DB'):
+        return {'CONFIG_DB': flat, 'STATE_DB': state_db}
     from tests.unit.platforms.sonic.double import buffers as sonic_buffers
     appl.update(sonic_buffers.appl_db(directory, config))
-    counters = {key: (value if isinstance(value, dict) else value) for key, value in counters_db(directory, faults).items()}
-    return {'CONFIG_DB': flat, 'APPL_DB': appl, 'STATE_DB': state_db, 'COUNTERS_DB': counters}
+    if only == 'APPL_DB':
+        return {'APPL_DB': appl}
+    return {'CONFIG_DB': flat, 'APPL_DB': appl, 'STATE_DB': state_db, 'COUNTERS_DB': dict(counters_db(directory, faults))}
 
 
 def sonic_db_cli(directory, faults, args):
@@ -469,7 +478,7 @@ def sonic_db_cli(directory, faults, args):
         sys.stderr.write('usage: sonic-db-cli [-h] [-s] [-n NAMESPACE] db_or_op [cmd ...]\n')
         return 1
     db_name, operation, rest = args[0], args[1].upper(), args[2:]
-    dbs = databases(directory, faults)
+    dbs = databases(directory, faults, only=db_name if db_name in DATABASES else None)
     if db_name not in dbs:
         sys.stderr.write('Invalid database name input : \'%s\'\n' % db_name)
         return 1

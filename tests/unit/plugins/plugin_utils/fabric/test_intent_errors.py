@@ -1,8 +1,10 @@
 """Every bad intent stops before any device is touched, with an error naming the field, value and what is allowed."""
 
 import copy
+import re
 
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import FabricDesign, design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.errors import IntentError
@@ -438,3 +440,76 @@ def test_a_vrf_no_network_is_in_is_refused():
     assert [str(issue) for issue in caught.value.issues] == [
         "overlay.vrfs[1].name: has no network (no overlay.networks[].vrf names it), so no device would configure it: "
         "put a network in it or remove it (got 'spare')"]
+
+
+def _shipped_intents():
+    import os  # pylint: disable=import-outside-toplevel
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import load_yaml_text
+    from tests.unit.utils.paths import ROOT
+    found = []
+    for path in ('fabrics/lab.yml', 'fabrics/pod1k.yml', 'examples/awx/fabrics/pod1.yml'):
+        with open(os.path.join(ROOT, path), encoding='utf-8') as handle:
+            found.append(load_yaml_text(handle.read()))
+    return found
+
+
+SHIPPED_INTENTS = _shipped_intents()
+
+
+def _keys(node, path=()):
+    """(path of the mapping, key) of every key of every mapping of an intent."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield path, key
+            yield from _keys(value, path + (key,))
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            yield from _keys(item, path + (index,))
+
+
+def _one_edit(word, kind, at, letter):
+    at = at % len(word)
+    if kind == 'drop':
+        return word[:at] + word[at + 1:]
+    if kind == 'double':
+        return word[:at] + word[at] + word[at:]
+    if kind == 'swap' and at + 1 < len(word) and word[at] != word[at + 1]:
+        return word[:at] + word[at + 1] + word[at] + word[at + 2:]
+    return word[:at] + letter + word[at + 1:] if word[at] != letter else word[:at] + letter + word[at:]
+
+
+def _distance(left, right):
+    """Damerau-Levenshtein distance (adjacent swaps count one), the oracle of what a one-key typo is."""
+    rows = [[i + j if i * j == 0 else 0 for j in range(len(right) + 1)] for i in range(len(left) + 1)]
+    for i in range(1, len(left) + 1):
+        for j in range(1, len(right) + 1):
+            rows[i][j] = min(rows[i - 1][j] + 1, rows[i][j - 1] + 1, rows[i - 1][j - 1] + (left[i - 1] != right[j - 1]))
+            if i > 1 and j > 1 and left[i - 1] == right[j - 2] and left[i - 2] == right[j - 1]:
+                rows[i][j] = min(rows[i][j], rows[i - 2][j - 2] + 1)
+    return rows[-1][-1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(['drop', 'double', 'swap', 'replace']), st.integers(0, 40),
+       st.sampled_from('abcdefghijklmnopqrstuvwxyz_'))
+def test_a_misspelt_key_anywhere_in_a_shipped_intent_is_named_with_the_key_it_was_meant_to_be(data, kind, at, letter):
+    """One typo (a letter dropped, doubled, swapped or replaced) in any key of any mapping of a shipped intent: the
+    error names the misspelt key and, when one allowed key is a single edit away from it, suggests that key."""
+    intent = copy.deepcopy(data.draw(st.sampled_from(SHIPPED_INTENTS)))
+    path, key = data.draw(st.sampled_from(sorted(_keys(intent), key=repr)))
+    typo = _one_edit(key, kind, at, letter)
+    mapping = intent
+    for step in path:
+        mapping = mapping[step]
+    assume(typo not in mapping and len(key) >= 4)
+    mapping[typo] = mapping.pop(key)
+    with pytest.raises(IntentError) as caught:
+        load_intent(intent)
+    dotted = ''.join('[%d]' % step if isinstance(step, int) else ('.' if i else '') + step for i, step in enumerate(path))
+    name = (dotted + '.' if dotted else '') + typo
+    (issue,) = [issue for issue in caught.value.issues if issue.path == name]
+    allowed = re.search(r'\(allowed: ([^)]*)\)', issue.message).group(1).split(', ')
+    assert key in allowed, issue.message
+    near = [choice for choice in allowed if _distance(typo, choice) == 1]
+    if near == [key]:
+        assert 'unknown key; did you mean %s?' % key in issue.message, issue.message
