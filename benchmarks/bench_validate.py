@@ -39,7 +39,6 @@ import json
 import os
 import re
 import resource
-import subprocess
 import sys
 import time
 

@@ -56,7 +56,7 @@ def load_design(intent_path):
 
 
 def kinds() -> dict:
-    """{platform: fleet kind}, from each platform's test folder (its double/__init__.py FLEET_KIND), never a list here."""
+    """{platform: fleet kind}, from each platform's test folder (its double/fleet.py FLEET_KIND), never a list here."""
     from tests.unit.utils.platforms import fleet_doubles
     found = fleet_doubles()
     for platform, kind in sorted(found.items()):

@@ -414,7 +414,6 @@ def test_deploy_job_with_a_wrong_survey_answer_touches_no_switch_and_publishes_w
     assert 'switch_deploy_gate_timeout (300 s)' in error and 'switch_deploy_confirm_timeout (300 s)' in error
 
 
-
 def survey_defaults(job):
     """A job template's survey answered by pressing Next: every question's default, as AWX sends it."""
     with open(os.path.join(EXAMPLE_PROJECT, 'surveys', job + '.json'), encoding='utf-8') as handle:

@@ -18,7 +18,6 @@ import yaml
 from ansible.release import __version__ as ansible_core_version
 from tests.packaging.conftest import ansible_env, install, run
 from tests.unit.utils.ansible_cli import ansible_cli
-from tests.unit.utils.paths import ROOT
 
 COLLECTION = ('ansible_collections', 'aifabric', 'fabric')
 
@@ -55,8 +54,7 @@ INVENTORIES = {'lab': 'NOTHING CHECKED', 'pod1k': 'PASSED'}
 
 
 @pytest.mark.parametrize('name', sorted(INVENTORIES))
-def test_an_example_inventory_renders_checks_and_validates_where_it_is_installed(tarball, empty_config, tmp_path,
-                                                                                   name):
+def test_an_example_inventory_renders_checks_and_validates_where_it_is_installed(tarball, empty_config, tmp_path, name):
     (tmp_path / 'collections').mkdir()
     (tmp_path / 'elsewhere').mkdir()
     installed = install(tarball, tmp_path / 'collections')
@@ -89,4 +87,3 @@ def test_an_example_inventory_renders_checks_and_validates_where_it_is_installed
                  env=env, cwd=str(tmp_path / 'elsewhere'))
     assert verify.returncode == 0, verify.stdout + verify.stderr
     assert os.listdir(tmp_path / 'elsewhere') == []
-

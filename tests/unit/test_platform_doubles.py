@@ -2,7 +2,7 @@
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """Issue 39 item 4: which device double serves a platform's switches is found in the platform's own test folder
-(tests/unit/platforms/<name>/double/__init__.py FLEET_KIND), not in a list of the fleet's."""
+(tests/unit/platforms/<name>/double/fleet.py FLEET_KIND), not in a list of the fleet's."""
 
 import os
 
@@ -22,7 +22,8 @@ def _folder(tmp_path, name, text, package=False):
     folder.mkdir()
     if text is not None and package:
         (folder / 'double').mkdir()
-        (folder / 'double' / '__init__.py').write_text(text)
+        (folder / 'double' / '__init__.py').write_text('')
+        (folder / 'double' / 'fleet.py').write_text(text)
     elif text is not None:
         (folder / 'double.py').write_text(text)
     return PlatformTests(name, str(folder), True)

@@ -679,7 +679,6 @@ class StagedOutput:
         finally:
             self._release_lock()
 
-
     def _switch(self, existing, roots, meta):
         staging = self._staging_directory()
         previous_files = self._rendered

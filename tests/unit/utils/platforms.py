@@ -133,22 +133,24 @@ def platform_data(name):
 
 
 def fleet_doubles(found=None) -> dict:
-    """{platform: fleet kind} of every platform whose test folder's double (`double/`, the double's code, or
-    `double.py`) sets FLEET_KIND: the machinery of the fleet of device doubles that serves its switches
+    """{platform: fleet kind} of every platform whose test folder's double (`double/fleet.py` of the double's
+    package, or `double.py`) sets FLEET_KIND: the machinery of the fleet of device doubles that serves its switches
     (tests/doubles/fleet.py). A platform without one (the lab's FRR; the stub NOS, whose double.py is its own directory
     switch) has no fleet double and the fleet skips its switches. `found`: the PlatformTests to look in (default:
     every platform's)."""
     doubles = {}
     for tests in platform_tests() if found is None else found:
-        path = next((path for path in (os.path.join(tests.folder, 'double', '__init__.py'),
-                                       os.path.join(tests.folder, 'double.py')) if os.path.isfile(path)), None)
+        # a double package says it in double/fleet.py (ansible-test wants a test package's __init__.py empty)
+        path, module_name = next(((path, name) for path, name in (
+            (os.path.join(tests.folder, 'double', 'fleet.py'), 'double.fleet'),
+            (os.path.join(tests.folder, 'double.py'), 'double')) if os.path.isfile(path)), (None, None))
         if path is None:
             continue
         if not tests.shipped:  # a fixture platform's double is a part of its own package
             with tests.registered() as platform:
-                module = importlib.import_module('%s.double' % platform.package)
+                module = importlib.import_module('%s.%s' % (platform.package, module_name))
         elif os.path.dirname(tests.folder) == PLATFORM_TESTS:
-            module = importlib.import_module('tests.unit.platforms.%s.double' % tests.name)
+            module = importlib.import_module('tests.unit.platforms.%s.%s' % (tests.name, module_name))
         else:  # a folder elsewhere
             spec = importlib.util.spec_from_file_location('_platform_double_%s' % tests.name, path)
             module = importlib.util.module_from_spec(spec)
