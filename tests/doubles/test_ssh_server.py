@@ -19,6 +19,12 @@ def test_a_checkout_and_an_interpreter_under_tmp_still_run_the_switch_commands(t
     checkout = tmp_path / 'checkout'
     shutil.copytree(os.path.join(ROOT, 'tests', 'doubles'), checkout / 'tests' / 'doubles',
                     ignore=shutil.ignore_patterns('__pycache__', 'test_*.py'))
+    # each NOS's commands live with its platform's tests (tests/unit/platforms/<name>/double/)
+    platforms = os.path.join(ROOT, 'tests', 'unit', 'platforms')
+    for name in os.listdir(platforms):
+        if os.path.isdir(os.path.join(platforms, name, 'double')):
+            shutil.copytree(os.path.join(platforms, name, 'double'), checkout / 'tests' / 'unit' / 'platforms' / name / 'double',
+                            ignore=shutil.ignore_patterns('__pycache__', 'test_*.py'))
     python = checkout / '.venv' / 'bin' / 'python'
     os.makedirs(python.parent)
     # The wrapper runs inside the switch too, where the machine's /tmp is hidden behind the switch's own: it runs the
