@@ -42,17 +42,22 @@ def test_healthy_devices_connected_all_at_once_are_not_read_as_unreadable(monkey
     "SSH connection ... failed: no answer within 20 s"). A connection's deadline counts from its turn."""
     design = design_from_file(INTENT)
     devices = sorted(design.nodes)
-    repeat = 240 // len(devices) + 1  # each device several times over: hundreds of connections, as at fabric size
     gatherers = [live.DeviceReading(design, name, live.Settings()).gatherer for name in devices]
     for reader in {type(gatherer.reader) for gatherer in gatherers}:
         monkeypatch.setattr(reader, 'session', lambda self, target: Handshake())
     for gatherer in {type(gatherer) for gatherer in gatherers}:
         monkeypatch.setattr(gatherer, 'read_async', _read_nothing)
-    settings = live.Settings(timeout=1, counters=False, rnic=False)
-    alone = time.monotonic()
-    asyncio.run(Handshake().__aenter__())
-    assert time.monotonic() - alone < settings.timeout / 10  # one handshake meets the deadline by far
-    assert len(devices) * repeat * KEY_EXCHANGE_STEPS * KEY_EXCHANGE_CPU > 2 * settings.timeout  # all together do not
+    # The deadline from what one handshake takes on this machine now (a loaded machine stretches every step): a
+    # connection that shares the event loop with the others of its turn meets it four times over, and all the
+    # connections together take far longer than it.
+    alone = 0.0
+    for _sample in range(5):
+        started = time.monotonic()
+        asyncio.run(Handshake().__aenter__())
+        alone = max(alone, time.monotonic() - started)
+    settings = live.Settings(timeout=max(1.0, 4 * live.HANDSHAKES * alone), counters=False, rnic=False)
+    repeat = int(3 * settings.timeout / (alone * len(devices))) + 1  # each device many times over, as at fabric size
+    assert len(devices) * repeat * alone > 2 * settings.timeout  # begun all at once, the last would miss it
     Handshake.made = 0
     unreadable = []
 
