@@ -139,28 +139,18 @@ def _fail(subcommand, usage, message, verb):
     return 2
 
 
-def _options(args):
+# The options that take a value, of `config`'s other subcommands and of `config reload` (sonic-utilities
+# config/main.py); every other dash word is a flag (reload's -f is --force, not a format).
+VALUED_OPTIONS = ('-f', '--format', '-i', '--ignore-path', '-t', '--path-trace')
+RELOAD_VALUED_OPTIONS = ('-t', '--file_format')
+
+
+def _options(args, valued=VALUED_OPTIONS):
     flags, positional = set(), []
     rest = list(args)
     while rest:
         item = rest.pop(0)
-        if item in ('-f', '--format', '-i', '--ignore-path', '-t', '--path-trace'):
-            if rest:
-                rest.pop(0)
-        elif item.startswith('-'):
-            flags.add(item)
-        else:
-            positional.append(item)
-    return flags, positional
-
-
-def _reload_options(args):
-    """`config reload`'s options (config/main.py reload): -f is --force, a flag; only -t/--file_format takes a value."""
-    flags, positional = set(), []
-    rest = list(args)
-    while rest:
-        item = rest.pop(0)
-        if item in ('-t', '--file_format'):
+        if item in valued:
             if rest:
                 rest.pop(0)
         elif item.startswith('-'):
@@ -185,7 +175,7 @@ def config(directory, faults, args):
     if sub in (faults.get('refuse_config') or []):
         sys.stderr.write('Error: config %s failed (fault knob refuse_config)\n' % sub)
         return 1
-    flags, positional = _reload_options(rest) if sub == 'reload' else _options(rest)
+    flags, positional = _options(rest, RELOAD_VALUED_OPTIONS if sub == 'reload' else VALUED_OPTIONS)
     dry_run = bool(flags & {'-d', '--dry-run'})
     if dry_run:
         sys.stdout.write('** DRY RUN EXECUTION **\n')
