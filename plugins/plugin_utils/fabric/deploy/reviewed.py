@@ -26,11 +26,12 @@ class NotReviewed(ValueError):
     """The rendered files of a device cannot be deployed as they are (the message says why and what to do)."""
 
 
-def render_meta(intent_path, rendered, devices=(), previous=None) -> dict:
-    """The manifest `meta` entries of a render of the `rendered` devices from `intent_path`. A render of some of the
-    fabric's `devices` (given) carries the others' files over from the previous generation (its manifest, or None),
-    so it keeps what that generation says they were rendered from."""
-    digest = sha256_file(intent_path)
+def render_meta(intent_path, rendered, devices=(), previous=None, digest=None) -> dict:
+    """The manifest `meta` entries of a render of the `rendered` devices from `intent_path` (`digest`: its sha256,
+    when the caller has it already). A render of some of the fabric's `devices` (given) carries the others' files over
+    from the previous generation (its manifest, or None), so it keeps what that generation says they were rendered
+    from."""
+    digest = digest or sha256_file(intent_path)
     if not devices:
         return {INTENT_DIGEST: digest}
     old = (previous or {}).get('meta') or {}
