@@ -12,8 +12,10 @@ i.e. from the design.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
+import marshal
 
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
                    Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
@@ -35,6 +37,61 @@ def register(check):
     return check
 
 
+class Packed:
+    """Parsed state kept as marshal bytes between uses (DeviceState.parse_all): plain data (dicts, lists, numbers,
+    strings) takes a fifth of the memory this way, and a fleet's judging step holds the state of thousands of devices
+    until the checks that read two devices have run."""
+
+    __slots__ = ('data',)
+
+    def __init__(self, data):
+        self.data = data
+
+
+class InUse:
+    """The packed state unpacked for the checks running now, least recently used first, bounded by the packed bytes
+    they came from: checks run device by device (and read the far end of a link now and then), so what they read
+    stays unpacked while they read it and is let go once they have moved on."""
+
+    LIMIT = 8 * 2 ** 20  # packed bytes (about five times as much unpacked)
+
+    def __init__(self):
+        self.entries = collections.OrderedDict()  # (id(state), key) -> (state, key, packed size)
+        self.size = 0
+
+    def note(self, state, key, size):
+        self.entries[(id(state), key)] = (state, key, size)
+        self.size += size
+        while self.size > self.LIMIT and len(self.entries) > 1:
+            _ident, (older, older_key, older_size) = self.entries.popitem(last=False)
+            older.release(older_key)
+            self.size -= older_size
+
+    def touch(self, state, key):
+        self.entries.move_to_end((id(state), key))
+
+    def forget(self, state):
+        for key in list(state.unpacked):
+            entry = self.entries.pop((id(state), key), None)
+            if entry is not None:
+                self.size -= entry[2]
+            state.release(key)
+
+
+IN_USE = InUse()
+# Neutral state whose parts are shared between devices (checks/views.py: a tier's port views are one object):
+# packed per device, each would hold its own copy of them. Kept as objects.
+SHARED_STATE = ('lossless',)
+
+
+def _packed(value):
+    """Packed(value), or the value itself where marshal cannot hold it (a type of its own, deep nesting)."""
+    try:
+        return Packed(marshal.dumps(value))
+    except (ValueError, RecursionError):
+        return value
+
+
 class DeviceState:
     """Raw gathered state of one device ({key: command result}), parsed on first use by its platform's gatherer."""
 
@@ -44,6 +101,9 @@ class DeviceState:
         self.gatherer = gatherer
         self.model = None
         self._parsed = {}
+        self.unpacked = {}  # key -> the value of a Packed entry while it is in use (IN_USE)
+        self.packing = False  # parse_all() has run: what is parsed from now on is kept packed too
+        self.views = {}  # (key, what) -> a view built from the parsed value of key (derived())
         for key, value in (parsed or {}).items():  # state already parsed (a replay of what a device showed)
             self.raw.setdefault(key, None)
             self._parsed[key] = (False, value) if isinstance(value, StateError) else (True, value)
@@ -79,14 +139,47 @@ class DeviceState:
                 exc.device = self.name  # whose state it was: a check may read another device's (the far end)
                 # kept without its traceback: its frames would hold the raw output it failed on
                 self._parsed[key] = (False, exc.with_traceback(None))
+        return self._value(key)
+
+    def _value(self, key):
         ok, value = self._parsed[key]
         if not ok:
             raise value.again()
-        return value
+        if type(value) is not Packed:  # pylint: disable=unidiomatic-typecheck
+            return value
+        if key in self.unpacked:
+            IN_USE.touch(self, key)
+            return self.unpacked[key]
+        unpacked = self.unpacked[key] = marshal.loads(value.data)
+        IN_USE.note(self, key, len(value.data))
+        return unpacked
+
+    def derived(self, key, what, build):
+        """`build()`, a view of the parsed value of `key` (an index a check judges many subjects on), made once and
+        kept as long as that value is (a packed value's views go with it when it is let go)."""
+        if (key, what) not in self.views:
+            self.views[(key, what)] = build()
+        return self.views[(key, what)]
+
+    def release(self, key):
+        """Let go of the unpacked value of `key` and the views made from it (it stays packed)."""
+        self.unpacked.pop(key, None)
+        for view in [view for view in self.views if view[0] == key]:
+            del self.views[view]
+
+    def _pack(self, key, value):
+        """Keep a parsed value packed (where marshal can hold it and no part of it is shared with other devices);
+        the value stays in use (unpacked) until IN_USE lets it go."""
+        kept = value if key in SHARED_STATE else _packed(value)
+        self._parsed[key] = (True, kept)
+        if type(kept) is Packed:  # pylint: disable=unidiomatic-typecheck
+            self.unpacked[key] = value
+            IN_USE.note(self, key, len(kept.data))
 
     def parse_all(self):
         """Parse every output the gatherer reads now, then let the raw text go (the key stays, so has() still says it
-        was read): the judging step of a fleet holds each device's parsed state, not the raw outputs of thousands."""
+        was read) and keep the parsed state packed between uses (Packed): the judging step of a fleet holds the
+        parsed state of thousands of devices, packed, not their raw outputs."""
         if self.gatherer is None or not self.raw or self.raw.get(UNREADABLE):
             return self
         for key in list(self.raw):
@@ -96,6 +189,11 @@ class DeviceState:
                 except StateError:
                     pass  # kept, raised again to the check that reads it
                 self.raw[key] = None
+        self.packing = True
+        for key, (ok, value) in list(self._parsed.items()):
+            if ok and type(value) is not Packed:  # pylint: disable=unidiomatic-typecheck
+                self._pack(key, value)
+        IN_USE.forget(self)  # let go of it all until a check reads it
         return self
 
     def parsed_with(self, key, parse):
@@ -123,13 +221,13 @@ class DeviceState:
                     raise StateError(key, 'the time of the two readings was not recorded')
                 value = rates(first, second, times[key + SECOND] - times[key])
                 value['not_applicable'] = second.get('not_applicable')
-                self._parsed[cache_key] = (True, value)
+                if self.packing:
+                    self._pack(cache_key, value)
+                else:
+                    self._parsed[cache_key] = (True, value)
             except StateError as exc:
                 self._parsed[cache_key] = (False, exc.with_traceback(None))
-        ok, value = self._parsed[cache_key]
-        if not ok:
-            raise value.again()
-        return value
+        return self._value(cache_key)
 
 
 # Entries of Context.cache that depend on the design alone (shared between the contexts of a fleet reading).

@@ -23,12 +23,9 @@ SWITCHES = SWITCH_ROLES
 ALL = ROLES
 
 
-def _once(ctx, name, what, build):
-    """A per-device view of parsed state, built once per run (a check judges many subjects on it)."""
-    key = (what, name)
-    if key not in ctx.cache:
-        ctx.cache[key] = build()
-    return ctx.cache[key]
+def _once(ctx, name, key, what, build):
+    """A per-device view of the parsed state `key`, built once (a check judges many subjects on it)."""
+    return ctx.state(name).derived(key, what, build)
 
 
 def _optional(ctx, name, key):
@@ -60,7 +57,7 @@ def _sessions_by_peer(ctx, name, sessions):
             if session['vrf'] == 'default':
                 table.setdefault(session['peer'], {})[session['afi']] = session
         return table
-    return _once(ctx, name, 'bgp_by_peer', build)
+    return _once(ctx, name, 'bgp_summary', 'bgp_by_peer', build)
 
 
 def _bfd_session(ctx, name, item):
@@ -563,7 +560,7 @@ class LldpNeighbor(Check):
                 table.setdefault(neighbor['interface'], []).append(neighbor)
             return table
         item = subject.data
-        seen = _once(ctx, model['name'], 'lldp_by_port', build).get(item['interface'], [])
+        seen = _once(ctx, model['name'], 'lldp', 'lldp_by_port', build).get(item['interface'], [])
         text = ', '.join('%s %s' % (entry['system_name'] or entry['chassis_id'], entry['peer_port']) for entry in seen)
         ok = any(_same_host(entry['system_name'], item['peer']) and entry['peer_port'] == item['peer_interface']
                  for entry in seen)
@@ -804,7 +801,7 @@ class VxlanDevice(_Vni):
         item = subject.data
         host_mtu = ctx.design.lossless['mtu']['host']
         tos = _designed_tos(model)
-        by_vni = _once(ctx, model['name'], 'vxlan_by_vni',
+        by_vni = _once(ctx, model['name'], 'interfaces', 'vxlan_by_vni',
                        lambda: {entry['vxlan']['id']: entry for entry in state.values() if entry['vxlan']})
         device = by_vni.get(item['vni'])
         facts = {'vni': item['vni'], 'designed_local': item['vtep_ip'], 'host_mtu': host_mtu, 'designed_tos': tos}
@@ -1088,10 +1085,7 @@ class VtepRoute(Check):
 
     def judge(self, ctx, model, subject, state):
         leaf, ip, uplinks = subject.data
-        key = ('route_lookup', model['name'])
-        if key not in ctx.cache or ctx.cache[key][0] is not state:
-            ctx.cache[key] = (state, RouteLookup(state))
-        route = ctx.cache[key][1].route(ip)
+        route = _once(ctx, model['name'], 'routes', 'route_lookup', lambda: RouteLookup(state)).route(ip)
         facts = {'remote': leaf, 'vtep': ip, 'uplinks': uplinks, 'route': None}
         if route is None:
             return failed('no route to %s' % ip, facts=facts)

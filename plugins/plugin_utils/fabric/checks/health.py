@@ -67,9 +67,9 @@ def threshold_problems(given) -> list:
 
 
 def counter_links(ctx, names):
-    """[(device, port, peer, peer_port, counts, rates)] of every cabled port of `names` whose counters were read
-    (counts of the last reading; rates None with a single reading), for the Prometheus textfile."""
-    rows = []
+    """(device, port, peer, peer_port, counts, rates) of every cabled port of `names` whose counters were read
+    (counts of the last reading; rates None with a single reading), for the Prometheus textfile: yielded device by
+    device, so a fleet's counters are never all unpacked at once."""
     for name in names:
         state = ctx.state(name)
         if not state.provides(COUNTERS) or not state.has(COUNTERS):
@@ -85,9 +85,8 @@ def counter_links(ctx, names):
                  [(item['name'], item['peer'], item['peer_interface']) for item in model['interfaces']])
         for port, peer, peer_port in ports:
             if port in counts.get('ports', {}):
-                rows.append((name, port, peer, peer_port, counts['ports'][port],
-                             rates['ports'].get(port) if status == 'ok' else None))
-    return rows
+                yield (name, port, peer, peer_port, counts['ports'][port],
+                       rates['ports'].get(port) if status == 'ok' else None)
 
 
 def thresholds(ctx) -> dict:
@@ -103,28 +102,28 @@ def thresholds(ctx) -> dict:
 
 # =========================================================================== reading the rates
 def device_rates(ctx, device):
-    """('ok', rates) | ('na', reason) | ('error', StateError) for one device, computed once per run."""
+    """('ok', rates) | ('na', reason) | ('error', StateError) for one device, judged once per run; the rates stay the
+    device's (DeviceState.rates: packed between uses, not held here for every device of a fleet)."""
     key = ('health_rates', device)
     if key not in ctx.cache:
-        state = ctx.state(device)
-        if not state.provides(COUNTERS):
-            outcome = ('na', 'the %s gatherer reads no counters' % state.gatherer.title)
-        elif not state.has(COUNTERS) and state.raw and not state.raw.get('_error'):
-            outcome = ('na', 'counters not read (validate_gather reads them unless validate_rnic is false on GPU servers)')
-        elif state.has(COUNTERS) and not state.has(COUNTERS + SECOND):
-            try:
-                reason = state.get(COUNTERS).get('not_applicable')
-                outcome = ('na', reason or 'counter rates not measured: one reading only (validate_health_interval is 0)')
-            except StateError as exc:
-                outcome = ('error', exc.with_traceback(None))
-        else:
-            try:
-                rates = state.rates(COUNTERS)
-                outcome = ('na', rates['not_applicable']) if rates.get('not_applicable') else ('ok', rates)
-            except StateError as exc:
-                outcome = ('error', exc.with_traceback(None))
-        ctx.cache[key] = outcome
-    return ctx.cache[key]
+        ctx.cache[key] = _rates_outcome(ctx.state(device))
+    status, detail = ctx.cache[key]
+    return (status, ctx.state(device).rates(COUNTERS)) if status == 'ok' else (status, detail)
+
+
+def _rates_outcome(state):
+    if not state.provides(COUNTERS):
+        return 'na', 'the %s gatherer reads no counters' % state.gatherer.title
+    if not state.has(COUNTERS) and state.raw and not state.raw.get('_error'):
+        return 'na', 'counters not read (validate_gather reads them unless validate_rnic is false on GPU servers)'
+    try:
+        if state.has(COUNTERS) and not state.has(COUNTERS + SECOND):
+            reason = state.get(COUNTERS).get('not_applicable')
+            return 'na', reason or 'counter rates not measured: one reading only (validate_health_interval is 0)'
+        rates = state.rates(COUNTERS)
+    except StateError as exc:
+        return 'error', exc.with_traceback(None)
+    return ('na', rates['not_applicable']) if rates.get('not_applicable') else ('ok', None)
 
 
 def _lossless(ctx):

@@ -56,11 +56,13 @@ def test_the_captures_hold_every_kind_they_claim():
     assert len(captures.rounds()) >= 4 and len(kinds) >= 8, kinds
 
 
+@pytest.mark.parametrize('in_use', [checks.InUse.LIMIT, 0], ids=['in-use-default', 'unpacked-on-every-read'])
 @pytest.mark.parametrize('name', captures.rounds()[:2])
-def test_states_parsed_up_front_judge_as_read_and_let_the_raw_text_go(lab, name):
-    """The judging step parses each device's state as it takes it and drops the raw outputs (DeviceState.parse_all,
-    so a fleet's readings are never all in memory): the same results and causes as parsing on demand, faults and
-    unreadable outputs included."""
+def test_states_parsed_up_front_judge_as_read_and_let_the_raw_text_go(lab, name, in_use, monkeypatch):
+    """The judging step parses each device's state as it takes it, drops the raw outputs and keeps the parsed state
+    packed (DeviceState.parse_all, so a fleet's readings are never all in memory): the same results and causes as
+    parsing on demand, faults and unreadable outputs included, also when every read unpacks anew."""
+    monkeypatch.setattr(checks.IN_USE, 'LIMIT', in_use)
     states, _faults = captures.load(name)
     on_demand, causes_on_demand = replay(lab, states)
     ctx = checks.Context(lab, states, {'lossless_phases': ('deployed',)})
@@ -69,6 +71,11 @@ def test_states_parsed_up_front_judge_as_read_and_let_the_raw_text_go(lab, name)
     kept = {(device, key) for device, state in ctx.states.items() for key, value in state.raw.items()
             if value is not None and state.gatherer.parser(key) is not None}
     assert not kept
+    assert all(not state.unpacked for state in ctx.states.values())
+    assert any(isinstance(value, checks.Packed) for state in ctx.states.values() for _ok, value in state._parsed.values())  # pylint: disable=protected-access
     up_front = checks.run(ctx, categories=('fabric',))
+    assert checks.IN_USE.size <= max(in_use, max(len(value.data) for state in ctx.states.values()
+                                                 for _ok, value in state._parsed.values()  # pylint: disable=protected-access
+                                                 if isinstance(value, checks.Packed)))
     assert [item.to_dict() for item in up_front] == [item.to_dict() for item in on_demand]
     assert [cause.headline() for cause in causes.analyse(ctx, up_front)] == [cause.headline() for cause in causes_on_demand]

@@ -99,7 +99,7 @@ def health_textfile(design):  # noqa: F811
     ctx = checks.Context(fleet.design, fleet.states(), {})
     results = checks.run(ctx, categories=('health',))
     summary = report.build(fleet.design, results)['summary']
-    links = health.counter_links(ctx, fleet.design.device_names())
+    links = list(health.counter_links(ctx, fleet.design.device_names()))
     return fleet, results, summary, links, prometheus.build(fleet.design.name, results, summary, 1.0, links)
 
 
