@@ -33,6 +33,28 @@ def _digest(directory, facts):
     return digest.hexdigest()
 
 
+def _user_steps(rendered):
+    """The local users of rendered/local-users.json as a confirmed SONiC deploy leaves them (the driver's confirm:
+    useradd with the groups of the user's role, then chpasswd -e of every hash): [(argv, stdin)]."""
+    path = os.path.join(rendered, 'local-users.json')
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding='utf-8') as handle:
+        users = json.load(handle)
+    import tests.conftest  # noqa: F401  pylint: disable=import-outside-toplevel,unused-import
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.deploy import (  # pylint: disable=import-outside-toplevel
+        USER_GROUPS)
+    from tests.unit.platforms.sonic.double import accounts  # pylint: disable=import-outside-toplevel
+    have = accounts.load(os.path.dirname(rendered))
+    steps = []
+    for name, user in sorted(users.items()):
+        if name not in have:
+            groups = USER_GROUPS.get(user['role'], '')
+            steps.append((['sudo', 'useradd', '-m', '-s', '/bin/bash'] + (['-G', groups] if groups else []) + [name],))
+    lines = ''.join('%s:%s\n' % (name, user['hash']) for name, user in sorted(users.items()))
+    return steps + [(['sudo', 'chpasswd', '-e'], lines)]
+
+
 def boot(kind, name, directory, facts):
     """Boot one SONiC or NVUE device from <directory>/rendered (the launcher writes it); returns whether it booted
     anew. Raises RuntimeError naming the device and the command when the double refuses its configuration."""
@@ -70,11 +92,12 @@ def boot(kind, name, directory, facts):
         loaded = os.path.join(rendered, 'config_db.loaded.json')
         with open(loaded, 'w', encoding='utf-8') as handle:
             json.dump(target, handle, indent=2, sort_keys=True)
-        steps = [['sudo', 'config', 'reload', '-y', loaded]]
+        steps = [(['sudo', 'config', 'reload', '-y', loaded],)]
+        steps += _user_steps(rendered)
     else:
-        steps = [['nv', 'config', 'replace', os.path.join(rendered, 'startup.yaml')], ['nv', 'config', 'apply', '-y']]
-    for argv in steps:
-        rc, out, err = device.command(argv, '', host_paths=True)
+        steps = [(['nv', 'config', 'replace', os.path.join(rendered, 'startup.yaml')],), (['nv', 'config', 'apply', '-y'],)]
+    for argv, *stdin in steps:
+        rc, out, err = device.command(argv, stdin[0] if stdin else '', host_paths=True)
         if rc != 0:
             raise RuntimeError('%s: %s failed (rc %s): %s' % (name, ' '.join(argv[:4]), rc, (err or out).strip()[-500:]))
     with open(mark, 'w', encoding='utf-8') as handle:
