@@ -155,9 +155,10 @@ class ActionModule(ActionBase):
             switches.append((name, driver, files))
         for name, found in fleet.check(switches, args['concurrency'], args['timeout']).items():
             if 'error' in found:
-                error = found['error']
-                switch_results[name] = {'outcome': found['outcome'], 'changed': False, 'failed_step': error.step,
-                                        'msg': failed_step(error, ERROR_CHARS, hashes=hashes, secrets=secrets[name])}
+                switch_results[name] = {'outcome': found['outcome'], 'changed': False,
+                                        'failed_step': found['error'].step,
+                                        'msg': failed_step(found['error'], ERROR_CHARS, hashes=hashes,
+                                                           secrets=secrets[name])}
                 continue
             diff = shown(found['diff'], DIFF_CHARS, lines=True, hashes=hashes, secrets=secrets[name])
             switch_results[name] = {'outcome': found['outcome'], 'changed': found['changed'], 'would_push': diff}

@@ -9,9 +9,10 @@ SPEC (written by the launcher, mode 0600): {"kind", "user", "authorized_key", "t
 run's public key for the run's user. An exec request is the device's: its shell (fleetd/shell.py) over its commands
 (fleetd/devices.py). Like OpenSSH's sshd, at most MaxSessions = 10 sessions are open at once on one connection
 (sshd_config(5): "MaxSessions ... The default is 10."; OpenSSH refuses the channel open beyond it). The `sftp`
-subsystem is served as OpenSSH's sftp-server serves it on SONiC and Cumulus Linux (sonic-buildimage installs
-openssh-sftp-server, build_debian.sh; Cumulus Linux ships it): the login user's files, here the device's /tmp only
-(its state directory's tmp/, DeviceSFTP), where a deploy's check uploads its candidate. A request for an interactive
+subsystem is served as OpenSSH's sftp-server serves it on SONiC (sonic-buildimage files/build_templates/
+sonic_debian_extension.j2 installs openssh-sftp-server with openssh-server) and Cumulus Linux (Debian's OpenSSH; the
+per-host deploy's uploads rely on it too: unverified from a public image build): the login user's files, here the
+device's /tmp only (its state directory's tmp/, DeviceSFTP), where a deploy's check uploads its candidate. A request for an interactive
 shell or a pty is refused: the deploy's check and the readings use exec requests.
 
 Fault knobs (faults.json of the device, tests/doubles/faults.py): `unreachable` closes every connection as it
