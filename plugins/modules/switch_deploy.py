@@ -38,7 +38,7 @@ description:
     host variables. A shell switch (SONiC, NVUE, FRR) is reached with one SSH connection whose commands each run on
     an exec channel of their own (no terminal) and whose uploads go over SFTP; EOS over eAPI as on the per-host path.
     Each switch has its own O(timeout); a switch that fails, refuses or stops answering is an error naming it and the
-    step, and the other switches go on. The task itself does not fail for them: RV(errors) lists them.
+    step, and the other switches go on. The task itself does not fail for them, RV(errors) lists them.
 author:
   - aifabric contributors (@aifabric)
 options:
