@@ -371,6 +371,43 @@ class ExecShell:
             self.client.close()
 
 
+_KNOWN_HOSTS: dict = {}  # (path, mtime, size): paramiko.HostKeys, read once for every connection of the run
+_KNOWN_HOSTS_LOCK = threading.Lock()
+
+
+def known_host_keys(path):
+    """The host keys of a known_hosts file, read once while it does not change: paramiko's SSHClient would parse the
+    whole file on every connection (a fabric's file has a line per switch: thousands of keys to parse per switch)."""
+    import paramiko  # pylint: disable=import-outside-toplevel
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return paramiko.HostKeys()
+    index = (path, stat.st_mtime_ns, stat.st_size)
+    with _KNOWN_HOSTS_LOCK:
+        if index not in _KNOWN_HOSTS:
+            keys = paramiko.HostKeys()
+            keys.load(path)
+            _KNOWN_HOSTS.clear()
+            _KNOWN_HOSTS[index] = keys
+        return _KNOWN_HOSTS[index]
+
+
+def _checked_against(keys):
+    """A paramiko host key policy accepting exactly the keys of `keys` (a known_hosts file read once): an unknown host
+    or another key than the one listed is refused, as OpenSSH's StrictHostKeyChecking=yes refuses it."""
+    import paramiko  # pylint: disable=import-outside-toplevel
+
+    class KnownHosts(paramiko.MissingHostKeyPolicy):
+        def missing_host_key(self, client, hostname, key):
+            known = keys.lookup(hostname)
+            if known is None or key.get_name() not in known:
+                raise paramiko.SSHException('Server %r not found in known_hosts' % hostname)
+            if known[key.get_name()] != key:
+                raise paramiko.BadHostKeyException(hostname, key, known[key.get_name()])
+    return KnownHosts()
+
+
 @contextlib.contextmanager
 def exec_session(settings, device_type='linux'):  # pylint: disable=unused-argument
     """An open ExecShell on the switch: paramiko, with the host key checked against the same known_hosts file and
@@ -381,9 +418,7 @@ def exec_session(settings, device_type='linux'):  # pylint: disable=unused-argum
     client = paramiko.SSHClient()
     known_hosts = os.path.expanduser(settings.known_hosts or '~/.ssh/known_hosts')
     if settings.host_key_checking:
-        if os.path.exists(known_hosts):
-            client.load_host_keys(known_hosts)
-        client.set_missing_host_key_policy(paramiko.RejectPolicy())
+        client.set_missing_host_key_policy(_checked_against(known_host_keys(known_hosts)))
     else:
         client.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # the operator asked for it
     step = 'SSH connection to %s:%d' % (settings.host, settings.port)
