@@ -195,11 +195,13 @@ def _replay_threads(settings_list, steps, concurrency):
 async def _replay_asyncio(settings_list, steps, concurrency):
     import asyncssh  # pylint: disable=import-outside-toplevel
     gate = asyncio.Semaphore(concurrency)
+    # read once, as the threads' ExecShell reads it (asyncssh would parse the file on every connection)
+    known = asyncssh.read_known_hosts(settings_list[0].known_hosts) if settings_list else None
 
     async def one(settings):
         async with gate:
             async with asyncssh.connect(settings.host, port=settings.port, username=settings.username,
-                                        client_keys=[settings.key_file], known_hosts=settings.known_hosts) as conn:
+                                        client_keys=[settings.key_file], known_hosts=known) as conn:
                 workdir = None
                 async with conn.start_sftp_client() as sftp:
                     for step in steps:
