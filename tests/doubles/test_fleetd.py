@@ -319,3 +319,29 @@ def test_the_fleet_runner_refuses_to_push(fleet):
     rc, output = switches_check(fleet)
     assert rc == 2 and 'switch_deploy_runner is fleet, which only checks (--check)' in output, output[-3000:]
     assert 'Nothing was pushed' in output and 'Push the rendered configuration' not in output
+
+
+def test_the_fleet_check_refuses_an_unknown_or_changed_host_key(fleet, tmp_path):
+    """ExecShell checks the switch's host key against the known_hosts file (read once per run): another key listed for
+    the switch, or none, is refused before any command runs; the right one is accepted."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+    host = fleet['hosts']['spine001']
+    text = (fleet['base'] / 'fleet' / 'known_hosts').read_text().splitlines()
+    mine = next(line for line in text if line.startswith('[%s]:%d ' % (host['ansible_host'], host['ansible_port'])))
+    other = next(line for line in text if not line.startswith('[%s]:' % host['ansible_host']))
+    files = {'changed': mine.split(' ')[0] + ' ' + ' '.join(other.split(' ')[1:]), 'unknown': other, 'right': mine}
+    set_faults(fleet)
+    for case, line in files.items():
+        path = tmp_path / case
+        path.write_text(line + '\n')
+        settings = transport.ShellSettings.from_host_vars('spine001', dict(host, aifabric_ssh_known_hosts=str(path)))
+        if case == 'right':
+            with transport.exec_session(settings) as shell:
+                assert shell.run('echo ok', 'test') == (0, 'ok\n')
+            continue
+        with pytest.raises(transport.TransportError) as refused:
+            with transport.exec_session(settings):
+                pass
+        assert str(refused.value).startswith('spine001: SSH connection to %s:%d failed: ' % (
+            host['ansible_host'], host['ansible_port'])), (case, str(refused.value))
+        assert ('does not match' if case == 'changed' else 'not found in known_hosts') in str(refused.value), case
