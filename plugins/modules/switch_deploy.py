@@ -168,7 +168,7 @@ outcomes:
   type: dict
   sample: {"leaf001": "unchanged", "leaf002": "would_change", "spine001": "failed"}
 errors:
-  description: With O(devices), the error of each switch that could not be checked, each naming the switch and the step.
+  description: With O(devices), the error of each switch that could not be checked, naming the switch and the step.
   returned: with devices
   type: list
   elements: str

@@ -358,7 +358,8 @@ class ExecShell:
             with self._sftp.open(remote_path, 'w') as handle:
                 handle.write(text.encode('utf-8'))
         except TimeoutError:
-            self.broken = 'the session became unusable during %s (no answer within %d s)' % (step, self.settings.timeout)
+            self.broken = 'the session became unusable during %s (no answer within %d s)' % (
+                step, self.settings.timeout)
             raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: no answer within %d s'
                                 % (remote_path, self.settings.timeout)) from None
         except Exception as error:
@@ -448,5 +449,5 @@ def _close(connection, shell, settings):
             connection.remote_conn.get_transport().close()
 
 
-__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'ShellSettings', 'Shell', 'shell_session', 'ExecShell',
-           'exec_session', 'quote']
+__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'ShellSettings', 'Shell', 'shell_session',
+           'ExecShell', 'exec_session', 'known_host_keys', 'quote']
