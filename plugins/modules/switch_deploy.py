@@ -189,7 +189,7 @@ not_checked:
   type: list
   elements: str
 fleet:
-  description: With O(devices), the run's figures - switches, concurrency, wall seconds and the controller's CPU seconds.
+  description: With O(devices), the run's figures - switches, concurrency, wall and controller CPU seconds.
   returned: with devices
   type: dict
   sample: {"switches": 1280, "concurrency": 32, "seconds": 212.4, "cpu_seconds": 180.2}
