@@ -48,7 +48,15 @@ def deploy_intent(servers):
 
 
 _validate_intent = bench_validate.fleet_intent
-bench_validate.fleet_intent = deploy_intent  # what bench_validate.fleet_up starts the fleet of
+
+
+def fleet_up(servers, keep, prefix):
+    """bench_validate.fleet_up of deploy_intent(servers)."""
+    bench_validate.fleet_intent = deploy_intent
+    try:
+        return bench_validate.fleet_up(servers, keep, prefix)
+    finally:
+        bench_validate.fleet_intent = _validate_intent
 
 
 def _env():
@@ -68,7 +76,7 @@ def _ansible_playbook(name, inventories, extra=()):
 
 def run_playbook(servers, concurrency, quiet, keep=None, timeout=300):
     """switches.yml --check --diff with the fleet runner against the fleet of bench_validate.fleet_intent(servers)."""
-    work, inventory, fleet, up = bench_validate.fleet_up(servers, keep, 'aifabric-bench-deploy-check-')
+    work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-deploy-check-')
     inventories = [inventory, os.path.join(fleet.state_dir, 'inventory.yml')]
     try:
         with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
@@ -220,7 +228,7 @@ async def _replay_asyncio(settings_list, steps, concurrency):
 def run_transport(servers, count, concurrency, quiet, keep=None):
     """Replay the SONiC and NVUE checks' commands on `count` switches of each kind, threads+paramiko vs asyncssh."""
     import yaml  # pylint: disable=import-outside-toplevel
-    work, inventory, fleet, _up = bench_validate.fleet_up(servers, keep, 'aifabric-bench-deploy-transport-')
+    work, inventory, fleet, _up = fleet_up(servers, keep, 'aifabric-bench-deploy-transport-')
     rows = []
     try:
         from tests.doubles import rendered  # pylint: disable=import-outside-toplevel
