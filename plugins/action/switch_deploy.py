@@ -144,18 +144,19 @@ class ActionModule(ActionBase):
                                                % (account[0], platform, account[1], USERS_VARIABLE))
                 files = reviewed_files(output_dir, name, driver.files, intent, driver.optional_files)
             except TransportError as error:
-                switch_results[name] = {'outcome': 'failed', 'changed': False, 'failed_step': error.step,
+                switch_results[name] = {'outcome': 'failed', 'changed': False, 'failed': True,
+                                        'failed_step': error.step,
                                         'msg': failed_step(error, ERROR_CHARS, hashes=hashes, secrets=secrets[name])}
                 continue
             except NotReviewed as exc:
-                switch_results[name] = {'outcome': 'failed', 'changed': False, 'not_reviewed': True,
+                switch_results[name] = {'outcome': 'failed', 'changed': False, 'failed': True, 'not_reviewed': True,
                                         'failed_step': 'reviewed files', 'msg': '%s: %s. Nothing was checked.'
                                         % (name, exc)}
                 continue
             switches.append((name, driver, files))
         for name, found in fleet.check(switches, args['concurrency'], args['timeout']).items():
             if 'error' in found:
-                switch_results[name] = {'outcome': found['outcome'], 'changed': False,
+                switch_results[name] = {'outcome': found['outcome'], 'changed': False, 'failed': True,
                                         'failed_step': found['error'].step,
                                         'msg': failed_step(found['error'], ERROR_CHARS, hashes=hashes,
                                                            secrets=secrets[name])}

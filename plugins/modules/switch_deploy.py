@@ -157,8 +157,9 @@ would_push:
 switches:
   description:
     - With O(devices), per switch what its check found - C(outcome) (V(would_change), V(unchanged) or V(failed)),
-      C(changed), and C(would_push) (its diff, secrets masked) or C(failed_step) and C(msg) (the error naming the
-      switch and the step).
+      C(changed), and C(would_push) (its diff, secrets masked) or C(failed), C(failed_step) and C(msg) (the error
+      naming the switch and the step; C(not_reviewed) when no reviewed generation was found), the shape of the per-host
+      result, which validation's drift check reads.
   returned: with devices
   type: dict
   sample: {"leaf001": {"outcome": "unchanged", "changed": false, "would_push": ""}}
