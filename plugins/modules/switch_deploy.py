@@ -32,6 +32,13 @@ description:
     A platform's driver may read host variables of its own (SONiC C(aifabric_sonic_commit_path),
     C(aifabric_sonic_commit_timeout); docs/platform-sonic.md).
     Passwords and password hashes (C(aifabric_switch_users)) never appear in results, diffs or errors.
+  - With O(devices), in check mode only, one task (run it with C(run_once)) checks every listed switch from the
+    controller at once, O(concurrency) switches at a time, each through its platform's driver as the per-host path
+    does (preflight, the candidate and its diff, discard), with each switch's connection settings taken from its own
+    host variables. A shell switch (SONiC, NVUE, FRR) is reached with one SSH connection whose commands each run on
+    an exec channel of their own (no terminal) and whose uploads go over SFTP; EOS over eAPI as on the per-host path.
+    Each switch has its own O(timeout); a switch that fails, refuses or stops answering is an error naming it and the
+    step, and the other switches go on. The task itself does not fail for them, RV(errors) lists them.
 author:
   - aifabric contributors (@aifabric)
 options:
@@ -64,6 +71,16 @@ options:
       - The fabric's rendered output directory (the C(dest) of M(aifabric.fabric.render)). Defaults to the
         C(aifabric_output_dir) variable set by the P(aifabric.fabric.fabric#inventory) inventory plugin.
     type: path
+  devices:
+    description:
+      - Check every switch of this list from the controller at once instead of the task's host (see the
+        description). Only in check mode and with O(step=push); O(timeout) is then each switch's own deadline.
+    type: list
+    elements: str
+  concurrency:
+    description: With O(devices), how many switches are checked at once (1 or more).
+    type: int
+    default: 32
 attributes:
   check_mode:
     support: full
@@ -92,6 +109,15 @@ EXAMPLES = r"""
   aifabric.fabric.switch_deploy:
     step: confirm
   when: pushed.outcome == 'pending_confirm'
+
+- name: Diff every switch of the play from the controller at once (check mode)
+  aifabric.fabric.switch_deploy:
+    devices: "{{ ansible_play_hosts }}"
+    concurrency: 32
+    timeout: 300
+  run_once: true
+  check_mode: true
+  register: checked
 """
 
 RETURN = r"""
@@ -128,6 +154,46 @@ would_push:
   returned: check mode, step push
   type: str
   sample: "--- FRR (running)\n+++ FRR (rendered)\n-router bgp 65100\n- neighbor 10.0.0.1 shutdown\n"
+switches:
+  description:
+    - With O(devices), per switch what its check found - C(outcome) (V(would_change), V(unchanged) or V(failed)),
+      C(changed), and C(would_push) (its diff, secrets masked) or C(failed), C(failed_step) and C(msg) (the error
+      naming the switch and the step; C(not_reviewed) when no reviewed generation was found), the shape of the per-host
+      result, which validation's drift check reads.
+  returned: with devices
+  type: dict
+  sample: {"leaf001": {"outcome": "unchanged", "changed": false, "would_push": ""}}
+outcomes:
+  description: With O(devices), each switch's outcome.
+  returned: with devices
+  type: dict
+  sample: {"leaf001": "unchanged", "leaf002": "would_change", "spine001": "failed"}
+errors:
+  description: With O(devices), the error of each switch that could not be checked, naming the switch and the step.
+  returned: with devices
+  type: list
+  elements: str
+  sample: ["spine001: connect failed: no answer within 300 s (the per-switch deadline, option timeout)"]
+would_change:
+  description: With O(devices), the switches whose running configuration differs from the reviewed one.
+  returned: with devices
+  type: list
+  elements: str
+unchanged:
+  description: With O(devices), the switches that run the reviewed configuration.
+  returned: with devices
+  type: list
+  elements: str
+not_checked:
+  description: With O(devices), the switches that could not be checked (RV(errors) says why).
+  returned: with devices
+  type: list
+  elements: str
+fleet:
+  description: With O(devices), the run's figures - switches, concurrency, wall and controller CPU seconds.
+  returned: with devices
+  type: dict
+  sample: {"switches": 1280, "concurrency": 32, "seconds": 212.4, "cpu_seconds": 180.2}
 not_reviewed:
   description: True when nothing was pushed because the output directory holds no reviewed generation for this intent.
   returned: when that is why it failed

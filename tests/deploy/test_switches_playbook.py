@@ -112,6 +112,30 @@ def test_check_mode_shows_every_diff_and_changes_nothing(lab):
     assert running(lab) == before
 
 
+def test_the_fleet_check_finds_the_same_diff_as_the_per_host_path(lab):
+    """The same driver decides the diff on both paths: per host over netmiko's interactive shell (SONiC, NVUE) in the
+    main thread, and the fleet check's thread pool with each command on an SSH exec channel and uploads over SFTP
+    (OpenSSH's sshd and sftp-server here). Every switch of the factory doubles differs from its rendered files."""
+    from tests.doubles.rendered import render
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.deploy import contract, fleet
+    design = load_design(MIXED)
+    with open(os.path.join(lab['fleet'].state_dir, 'inventory.yml'), encoding='utf-8') as handle:
+        hosts = yaml.safe_load(handle)['all']['hosts']
+    before = running(lab)
+    files = {name: render(design, name) for name in SWITCHES}
+    per_host = {name: contract.push(contract.driver_for(design.nodes[name].platform, name, hosts[name]), files[name],
+                                    check_mode=True) for name in SWITCHES}
+    at_once = fleet.check([(name, contract.driver_for(design.nodes[name].platform, name, hosts[name]), files[name])
+                           for name in SWITCHES], concurrency=6, timeout=300)
+
+    def same(diff):  # an EOS diff names its configuration session, aifabric_<milliseconds>
+        return re.sub(r'aifabric_\d+', 'aifabric_N', diff)
+    assert {name: found['outcome'] for name, found in at_once.items()} == {name: 'would_change' for name in SWITCHES}
+    for name in SWITCHES:
+        assert same(at_once[name]['diff']) == same(per_host[name]['diff']), name
+    assert running(lab) == before
+
+
 def test_rolling_deploy_confirms_every_switch_and_a_rerun_changes_nothing(lab):
     before = running(lab)
     output, outcomes = deploy(lab)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -259,3 +260,88 @@ def test_a_slice_without_the_fleet_reader_is_refused_before_any_device_is_read(f
     assert result.returncode != 0, result.stdout[-3000:]
     assert 'set validate_reader=fleet (got validate_reader=per_host)' in result.stdout, result.stdout[-3000:]
     assert 'Read ' not in result.stdout and not (tmp_path / 'gathered').exists()
+
+
+def _on_switch(fleet, name, command):
+    """`command` on a fleet switch over SSH (an exec request, as the fleet serves them)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+    settings = transport.ShellSettings.from_host_vars(name, fleet['hosts'][name])
+    with transport.exec_session(settings) as shell:
+        return shell.run(command, 'test')[1]
+
+
+def switches_check(fleet, *extra):
+    """playbooks/switches.yml --check --diff with the fleet runner (render.yml first, once); (rc, output)."""
+    env = ansible_env(ANSIBLE_PYTHON_INTERPRETER=sys.executable)
+    inventories = ['-i', str(fleet['inventory']), '-i', os.path.join(fleet['fleet'].state_dir, 'inventory.yml')]
+    if not fleet.get('rendered'):
+        rendered = subprocess.run(ansible_cli('playbook') + inventories + [os.path.join(ROOT, 'playbooks', 'render.yml')],
+                                  cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=600,
+                                  check=False)
+        assert rendered.returncode == 0, (rendered.stdout + rendered.stderr)[-3000:]
+        fleet['rendered'] = True
+    argv = ansible_cli('playbook') + inventories + [os.path.join(ROOT, 'playbooks', 'switches.yml'), '-e',
+                                                    'switch_deploy_runner=fleet'] + list(extra)
+    result = subprocess.run(argv, cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=600,
+                            check=False)
+    return result.returncode, result.stdout + result.stderr
+
+
+def test_check_diff_of_every_switch_at_once_names_the_switches_it_could_not_check(fleet):
+    """switch_deploy_runner=fleet: every switch checked from the controller at once through its own driver (SONiC over
+    SSH exec requests and SFTP, EOS over eAPI's configuration sessions). The healthy switches run their rendered
+    files (nothing to change), the one an operator changed by hand shows that change, and a switch that answers
+    nothing, one that accepts the login and never answers (SSH and eAPI) are errors naming them at their deadline;
+    the others are checked all the same."""
+    set_faults(fleet, leaf003={'frozen': True}, leaf004={'frozen': True}, spine002={'unreachable': True})
+    _on_switch(fleet, 'leaf002', 'sudo config interface shutdown Ethernet8')
+    try:
+        rc, output = switches_check(fleet, '--check', '--diff', '-e', 'switch_deploy_fleet_timeout=10')
+    finally:
+        _on_switch(fleet, 'leaf002', 'sudo config interface startup Ethernet8')
+        set_faults(fleet)
+    assert rc == 2, output[-4000:]
+    assert re.search(r'"msg": "failed: leaf003, leaf004, spine002; unchanged: leaf001, spine001; would_change: '
+                     r'leaf002"', output), output[-4000:]
+    diff = output[output.index('# leaf002\n'):]
+    assert re.search(r'^-PORT\|Ethernet8 \{"admin_status": "down"', diff, re.M), diff[:3000]
+    assert re.search(r'^\+PORT\|Ethernet8 \{"admin_status": "up"', diff, re.M), diff[:3000]
+    assert len(re.findall(r'^[-+](?![-+])', diff[:diff.index('changed: [')], re.M)) == 2, 'only what was changed'
+    for name in ('leaf003', 'leaf004'):
+        assert '%s: connect failed: no answer within 10 s (the per-switch deadline, option timeout)' % name in output
+    assert re.search(r'spine002: SSH connection to [\d.]+:\d+ failed', output), output[-3000:]
+    assert '$6$' not in output and fleet['fleet'].credentials()[0] not in output
+    recap = output[output.index('PLAY RECAP'):]
+    assert re.findall(r'^(\S+)\s+: ok=\d+\s+changed=\d+\s+unreachable=0\s+failed=1', recap, re.M) == ['leaf001']
+
+
+def test_the_fleet_runner_refuses_to_push(fleet):
+    rc, output = switches_check(fleet)
+    assert rc == 2 and 'switch_deploy_runner is fleet, which only checks (--check)' in output, output[-3000:]
+    assert 'Nothing was pushed' in output and 'Push the rendered configuration' not in output
+
+
+def test_the_fleet_check_refuses_an_unknown_or_changed_host_key(fleet, tmp_path):
+    """ExecShell checks the switch's host key against the known_hosts file (read once per run): another key listed for
+    the switch, or none, is refused before any command runs; the right one is accepted."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import transport
+    host = fleet['hosts']['spine001']
+    text = (fleet['base'] / 'fleet' / 'known_hosts').read_text().splitlines()
+    mine = next(line for line in text if line.startswith('[%s]:%d ' % (host['ansible_host'], host['ansible_port'])))
+    other = next(line for line in text if not line.startswith('[%s]:' % host['ansible_host']))
+    files = {'changed': mine.split(' ')[0] + ' ' + ' '.join(other.split(' ')[1:]), 'unknown': other, 'right': mine}
+    set_faults(fleet)
+    for case, line in files.items():
+        path = tmp_path / case
+        path.write_text(line + '\n')
+        settings = transport.ShellSettings.from_host_vars('spine001', dict(host, aifabric_ssh_known_hosts=str(path)))
+        if case == 'right':
+            with transport.exec_session(settings) as shell:
+                assert shell.run('echo ok', 'test') == (0, 'ok\n')
+            continue
+        with pytest.raises(transport.TransportError) as refused:
+            with transport.exec_session(settings):
+                pass
+        assert str(refused.value).startswith('spine001: SSH connection to %s:%d failed: ' % (
+            host['ansible_host'], host['ansible_port'])), (case, str(refused.value))
+        assert ('does not match' if case == 'changed' else 'not found in known_hosts') in str(refused.value), case

@@ -276,6 +276,168 @@ def shell_session(settings, device_type='linux'):
         _close(connection, shell, settings)
 
 
+class ExecShell:
+    """Shell's interface (run, upload, broken) over one SSH connection without a terminal: each command is an exec
+    channel of its own (the login shell's `-c`, as OpenSSH's sshd runs a command) with its exit status, uploads go
+    over one SFTP session on the same connection. Nothing here waits on a prompt or a marker, and nothing needs the
+    main thread: every wait is bounded by the channel's timeout, so many switches can run at once in threads (the
+    deploy's fleet check, deploy/fleet.py). Standard error is merged into the output, as a terminal merges it."""
+
+    # What shell_session sets up in the interactive session, said in every command (an exec channel starts afresh)
+    PREAMBLE = 'export PAGER=cat SYSTEMD_PAGER=cat LANG=C; '
+
+    def __init__(self, client, settings):
+        self.client = client
+        self.settings = settings
+        self.broken = None
+        self._sftp = None
+
+    def _lost(self, step, error, output=''):
+        self.broken = 'the session became unusable during %s' % step
+        return CommandFailed(self.settings.device, step, 'the SSH session was lost (%s)'
+                             % safe_message(error, self.settings), output)
+
+    def run(self, command, step, timeout=120, check=True):
+        """(exit code, output) of `command`; CommandFailed when check and it fails, or at once when an earlier
+        command left the session unusable (as Shell.run)."""
+        if self.broken:
+            raise CommandFailed(self.settings.device, step, 'not run: %s' % self.broken)
+        chunks = []
+        try:
+            transport = self.client.get_transport()
+            if transport is None or not transport.is_active():
+                raise OSError('the connection is closed')
+            channel = transport.open_session(timeout=self.settings.timeout)
+        except Exception as error:  # paramiko / socket errors: the connection is gone
+            raise self._lost(step, error) from None
+        try:
+            channel.settimeout(min(timeout, self.settings.timeout) if timeout else self.settings.timeout)
+            channel.set_combine_stderr(True)
+            channel.exec_command(self.PREAMBLE + command)
+            expires = time.monotonic() + timeout
+            while True:
+                try:
+                    chunk = channel.recv(65536)
+                except TimeoutError:  # socket.timeout: nothing for a while; the command may still be running
+                    if time.monotonic() > expires:
+                        self.broken = 'the session became unusable during %s (no answer within %d s)' % (step, timeout)
+                        raise CommandFailed(self.settings.device, step, 'no answer within %d s' % timeout,
+                                            b''.join(chunks).decode('utf-8', 'replace')) from None
+                    continue
+                if not chunk:
+                    break
+                chunks.append(chunk)
+            # paramiko's recv_exit_status() would wait for ever for a status that never comes
+            if not channel.status_event.wait(self.settings.timeout):
+                raise OSError('the switch closed the channel without an exit status')
+            code = channel.exit_status
+        except CommandFailed:
+            raise
+        except Exception as error:
+            raise self._lost(step, error, b''.join(chunks).decode('utf-8', 'replace')) from None
+        finally:
+            channel.close()
+        output = b''.join(chunks).decode('utf-8', 'replace').replace('\r', '')
+        if code < 0:  # paramiko's -1: the channel closed without an exit status (the command was killed)
+            raise CommandFailed(self.settings.device, step, 'the switch gave no exit status', output)
+        if check and code != 0:
+            raise CommandFailed(self.settings.device, step, _last_lines(output) or 'exit code %d' % code, output)
+        return code, output
+
+    def upload(self, text, remote_path, step):
+        """Write `text` to `remote_path` over the connection's SFTP session (opened with the first upload)."""
+        if self.broken:
+            raise CommandFailed(self.settings.device, step, 'not run: %s' % self.broken)
+        try:
+            if self._sftp is None:
+                channel = self.client.get_transport().open_session(timeout=self.settings.timeout)
+                channel.settimeout(self.settings.timeout)
+                channel.invoke_subsystem('sftp')
+                import paramiko  # pylint: disable=import-outside-toplevel
+                self._sftp = paramiko.SFTPClient(channel)
+            with self._sftp.open(remote_path, 'w') as handle:
+                handle.write(text.encode('utf-8'))
+        except TimeoutError:
+            self.broken = 'the session became unusable during %s (no answer within %d s)' % (
+                step, self.settings.timeout)
+            raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: no answer within %d s'
+                                % (remote_path, self.settings.timeout)) from None
+        except Exception as error:
+            raise CommandFailed(self.settings.device, step, 'SFTP upload to %s failed: %s'
+                                % (remote_path, safe_message(error, self.settings))) from None
+
+    def close(self):
+        """Drop the connection (from any thread: a blocked run() or upload() then fails at once)."""
+        with contextlib.suppress(Exception):
+            self.client.close()
+
+
+_KNOWN_HOSTS: dict = {}  # (path, mtime, size): paramiko.HostKeys, read once for every connection of the run
+_KNOWN_HOSTS_LOCK = threading.Lock()
+
+
+def known_host_keys(path):
+    """The host keys of a known_hosts file, read once while it does not change: paramiko's SSHClient would parse the
+    whole file on every connection (a fabric's file has a line per switch: thousands of keys to parse per switch)."""
+    import paramiko  # pylint: disable=import-outside-toplevel
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return paramiko.HostKeys()
+    index = (path, stat.st_mtime_ns, stat.st_size)
+    with _KNOWN_HOSTS_LOCK:
+        if index not in _KNOWN_HOSTS:
+            keys = paramiko.HostKeys()
+            keys.load(path)
+            _KNOWN_HOSTS.clear()
+            _KNOWN_HOSTS[index] = keys
+        return _KNOWN_HOSTS[index]
+
+
+def _checked_against(keys):
+    """A paramiko host key policy accepting exactly the keys of `keys` (a known_hosts file read once): an unknown host
+    or another key than the one listed is refused, as OpenSSH's StrictHostKeyChecking=yes refuses it."""
+    import paramiko  # pylint: disable=import-outside-toplevel
+
+    class KnownHosts(paramiko.MissingHostKeyPolicy):
+        def missing_host_key(self, client, hostname, key):
+            known = keys.lookup(hostname)
+            if known is None or key.get_name() not in known:
+                raise paramiko.SSHException('Server %r not found in known_hosts' % hostname)
+            if known[key.get_name()] != key:
+                raise paramiko.BadHostKeyException(hostname, key, known[key.get_name()])
+    return KnownHosts()
+
+
+@contextlib.contextmanager
+def exec_session(settings, device_type='linux'):  # pylint: disable=unused-argument
+    """An open ExecShell on the switch: paramiko, with the host key checked against the same known_hosts file and
+    setting (aifabric_ssh_host_key_checking) as shell_session. `device_type` is shell_session's, unused: there is no
+    prompt to recognise."""
+    import paramiko  # pylint: disable=import-outside-toplevel
+
+    client = paramiko.SSHClient()
+    known_hosts = os.path.expanduser(settings.known_hosts or '~/.ssh/known_hosts')
+    if settings.host_key_checking:
+        client.set_missing_host_key_policy(_checked_against(known_host_keys(known_hosts)))
+    else:
+        client.set_missing_host_key_policy(paramiko.AutoAddPolicy())  # the operator asked for it
+    step = 'SSH connection to %s:%d' % (settings.host, settings.port)
+    try:
+        client.connect(settings.host, port=settings.port, username=settings.username, password=settings.password,
+                       key_filename=os.path.expanduser(settings.key_file) if settings.key_file else None,
+                       timeout=settings.timeout, banner_timeout=settings.timeout, auth_timeout=settings.timeout,
+                       channel_timeout=settings.timeout, allow_agent=False, look_for_keys=False)
+    except Exception as error:  # paramiko and socket errors alike: one sentence, no traceback
+        client.close()
+        raise TransportError(settings.device, step, safe_message(error, settings)) from None
+    shell = ExecShell(client, settings)
+    try:
+        yield shell
+    finally:
+        shell.close()
+
+
 def _close(connection, shell, settings):
     """Log out, then drop the connection; from a session that stopped answering, only drop it (a logout would wait)."""
     try:
@@ -287,4 +449,5 @@ def _close(connection, shell, settings):
             connection.remote_conn.get_transport().close()
 
 
-__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'ShellSettings', 'Shell', 'shell_session', 'quote']
+__all__ = ['TransportError', 'StepTimeout', 'deadline', 'CommandFailed', 'ShellSettings', 'Shell', 'shell_session',
+           'ExecShell', 'exec_session', 'known_host_keys', 'quote']

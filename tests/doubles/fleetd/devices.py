@@ -21,6 +21,9 @@ import io
 import ipaddress
 import json
 import os
+import posixpath
+import secrets
+import shutil
 
 from tests.doubles.faults import Faults
 from tests.doubles.fleetd.shell import Shell
@@ -31,6 +34,10 @@ VENDOR_COMMANDS = {
               'useradd', 'chpasswd', 'getent', 'id'),
     'nvue': ('nv', 'vtysh', 'ip', 'systemd-run', 'systemctl'),
 }
+
+
+# coreutils a deploy's check runs on a switch's files (DeviceFiles): its work directory and the deploy's state
+FILE_COMMANDS = ('mktemp', 'rm', 'cat')
 
 
 class RequestCache:
@@ -119,14 +126,113 @@ class Device:
         raise NotImplementedError
 
 
+class DeviceFiles:
+    """The files of one switch that a deploy's check touches, inside the device's state directory only, as the
+    single SSH double binds them into the switch's mount namespace (tests/doubles/ssh/server.py: the device's /tmp
+    is D/tmp, the vendor's directories are D's, VENDOR_DIRS). A path outside them is not the fleet's: reading it finds
+    nothing, writing it is refused. /tmp is everyone's (mode 1777); the vendor's directories are root's, so removing
+    there takes sudo."""
+
+    def __init__(self, kind, directory):
+        from tests.doubles.ssh.server import VENDOR_DIRS  # pylint: disable=import-outside-toplevel
+        self.mounts = [('/tmp', os.path.join(directory, 'tmp'))] + [
+            (inside, os.path.join(directory, relative)) for inside, relative in VENDOR_DIRS.get(kind, ())]
+
+    def host_path(self, path, writable_by_user=False):
+        """Where the switch's absolute `path` lives on this machine (None: not in the fleet's part of the switch)."""
+        if not path.startswith('/'):
+            return None
+        normal = posixpath.normpath(path)
+        for inside, outside in self.mounts[:1] if writable_by_user else self.mounts:
+            if normal == inside or normal.startswith(inside + '/'):
+                return outside + normal[len(inside):]
+        return None
+
+    def map_arguments(self, argv):
+        """The vendor command's arguments with the switch's paths as this machine has them (a single double's
+        command opens them in the switch's mount namespace)."""
+        return [argv[0]] + [self.host_path(word) or word if word.startswith('/') else word for word in argv[1:]]
+
+    def run(self, argv, privileged):
+        return {'mktemp': self.mktemp, 'rm': self.rm, 'cat': self.cat}[argv[0]](argv[1:], privileged)
+
+    def mktemp(self, args, _privileged):
+        """coreutils mktemp [-d] TEMPLATE (its trailing X's made random), under the switch's /tmp."""
+        directory = '-d' in args
+        words = [word for word in args if word != '-d']
+        if len(words) != 1 or words[0].startswith('-') or not words[0].endswith('XXX'):
+            return 1, '', 'mktemp: the fleet double takes `mktemp [-d] /tmp/NAME.XXXXXX` only\n'
+        stem = words[0].rstrip('X')
+        for _attempt in range(100):
+            inside = stem + secrets.token_hex(8)[:len(words[0]) - len(stem)]
+            outside = self.host_path(inside, writable_by_user=True)
+            if outside is None:
+                return 1, '', "mktemp: failed to create %s via template '%s': Permission denied\n" % (
+                    'directory' if directory else 'file', words[0])
+            os.makedirs(os.path.dirname(outside), exist_ok=True)
+            try:
+                if directory:
+                    os.mkdir(outside, 0o700)
+                else:
+                    os.close(os.open(outside, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                continue
+            return 0, inside + '\n', ''
+        return 1, '', "mktemp: failed to create file via template '%s': File exists\n" % words[0]
+
+    def rm(self, args, privileged):
+        """coreutils rm [-f] [-r]: inside the switch's /tmp, and the vendor's directories with sudo."""
+        flags = ''.join(word[1:] for word in args if word.startswith('-'))
+        rc, err = 0, []
+        for path in [word for word in args if not word.startswith('-')]:
+            outside = self.host_path(path, writable_by_user=not privileged)
+            if outside is None or not os.path.lexists(outside):
+                if outside is None and self.host_path(path) is not None:
+                    err.append("rm: cannot remove '%s': Permission denied\n" % path)
+                    rc = 1
+                elif 'f' not in flags:
+                    err.append("rm: cannot remove '%s': No such file or directory\n" % path)
+                    rc = 1
+                continue
+            if os.path.isdir(outside) and not os.path.islink(outside):
+                if 'r' not in flags and 'R' not in flags:
+                    err.append("rm: cannot remove '%s': Is a directory\n" % path)
+                    rc = 1
+                    continue
+                shutil.rmtree(outside)
+            else:
+                os.unlink(outside)
+        return rc, '', ''.join(err)
+
+    def cat(self, args, _privileged):
+        out, err, rc = [], [], 0
+        for path in args:
+            outside = self.host_path(path)
+            try:
+                if outside is None:
+                    raise FileNotFoundError(path)
+                with open(outside, encoding='utf-8', errors='surrogateescape') as handle:
+                    out.append(handle.read())
+            except IsADirectoryError:
+                err.append('cat: %s: Is a directory\n' % path)
+                rc = 1
+            except OSError:
+                err.append('cat: %s: No such file or directory\n' % path)
+                rc = 1
+        return rc, ''.join(out), ''.join(err)
+
+
 class VendorDevice(Device):
     """A SONiC or NVUE switch: the single SSH double's commands, in this process."""
 
     def __init__(self, name, kind, directory):
         super().__init__(name, directory)
         self.kind = kind
+        self.files = DeviceFiles(kind, directory)
 
-    def command(self, argv, stdin):
+    def command(self, argv, stdin, host_paths=False):
+        """(rc, stdout, stderr) of one command of the switch; its paths are the switch's, mapped into its state
+        directory (DeviceFiles), unless `host_paths` (the fleet's own boot, with this machine's paths)."""
         from tests.doubles.ssh import cli  # pylint: disable=import-outside-toplevel
         privileged = '0'
         if argv[0] == 'sudo':  # passwordless, like the vendor's admin users (the single double's wrapper)
@@ -136,6 +242,10 @@ class VendorDevice(Device):
             privileged = '1'
             if not argv:
                 return 1, '', 'usage: sudo command\n'
+        if not host_paths:
+            if argv[0] in FILE_COMMANDS:
+                return self.files.run(argv, privileged == '1')
+            argv = self.files.map_arguments(argv)
         if argv[0] not in VENDOR_COMMANDS[self.kind]:
             return 127, '', '%s: command not found\n' % argv[0]
         if argv[0] == 'docker' and argv[1:2] == ['exec'] and not any(word in ('vtysh',) for word in argv[2:]):
@@ -329,4 +439,4 @@ class LinuxDevice(Device):
         return 0, header + lines + footer, ''
 
 
-__all__ = ['Device', 'VendorDevice', 'LinuxDevice', 'Directory', 'install_request_cache', 'VENDOR_COMMANDS']
+__all__ = ['Device', 'DeviceFiles', 'VendorDevice', 'LinuxDevice', 'Directory', 'install_request_cache', 'VENDOR_COMMANDS']

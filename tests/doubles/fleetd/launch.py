@@ -151,6 +151,8 @@ class FleetD:
                 elif kind == 'sonic':
                     _write(os.path.join(directory, 'rendered', 'config_db.json'), files['config_db.json'])
                     _write(os.path.join(directory, 'rendered', 'frr.conf'), files['frr.conf'])
+                    if 'local-users.json' in files:
+                        _write(os.path.join(directory, 'rendered', 'local-users.json'), files['local-users.json'])
                     item['facts'] = ssh_facts(entry, tacacs)
                 elif kind == 'nvue':
                     _write(os.path.join(directory, 'rendered', 'startup.yaml'), files['startup.yaml'])

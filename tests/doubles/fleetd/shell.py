@@ -715,10 +715,18 @@ def _shift(shell, argv, _stdin, _out, err):
     return 0
 
 
-def _mktemp(shell, argv, _stdin, out, err):
-    """coreutils mktemp [-d]: a name under /tmp (the request's own, in memory)."""
+def _device(shell, argv, stdin, out, err):
+    rc, text, error = shell.commands(argv, stdin)
+    out.append(text)
+    err.append(error)
+    return rc
+
+
+def _mktemp(shell, argv, stdin, out, err):
+    """coreutils mktemp [-d]: a name under /tmp (the request's own, in memory); with a template, the device's (a file
+    that outlives the request: a deploy's work directory)."""
     if [word for word in argv[1:] if word != '-d']:
-        raise Unsupported('mktemp %s' % ' '.join(argv[1:]))
+        return _device(shell, argv, stdin, out, err)
     shell.temporaries += 1
     path = '/tmp/tmp.fleet%06d' % shell.temporaries
     if '-d' in argv:
@@ -732,8 +740,14 @@ def _mktemp(shell, argv, _stdin, out, err):
     return 0
 
 
-def _rm(shell, argv, _stdin, _out, _err):
-    for path in [word for word in argv[1:] if word and not word.startswith('-')]:
+def _rm(shell, argv, stdin, out, err):
+    paths = [word for word in argv[1:] if word and not word.startswith('-')]
+    def in_memory(path):
+        return path in shell.files or any(path == item or path.startswith(item.rstrip('/') + '/')
+                                          for item in shell.directories)
+    if any(not in_memory(path) for path in paths):
+        return _device(shell, argv, stdin, out, err)  # the device's own files
+    for path in paths:
         shell.directories.discard(path)
         for name in [name for name in shell.files if name == path or name.startswith(path.rstrip('/') + '/')]:
             del shell.files[name]
@@ -783,6 +797,15 @@ def _sleep(_shell, argv, _stdin, _out, _err):
     return 0
 
 
+def _export(shell, argv, _stdin, _out, _err):
+    """export NAME=VALUE...: the shell's variables (the double's commands take no environment from it)."""
+    for word in argv[1:]:
+        name, sep, value = word.partition('=')
+        if sep:
+            shell.variables[name] = value
+    return 0
+
+
 def _trap(shell, argv, _stdin, _out, _err):
     if argv[2:] != ['EXIT'] and argv[2:] != ['0']:
         raise Unsupported('trap on %s' % ' '.join(argv[2:]))
@@ -793,6 +816,6 @@ def _trap(shell, argv, _stdin, _out, _err):
 BUILTINS = {'echo': _echo, 'printf': _printf, 'true': lambda *_a: 0, ':': lambda *_a: 0, 'false': lambda *_a: 1,
             'test': _test, '[': _test, 'cat': _cat, 'exit': _exit, 'shift': _shift, 'wait': lambda *_a: 0,
             'mktemp': _mktemp, 'rm': _rm, 'seq': _seq, 'base64': _base64, 'timeout': _timeout, 'trap': _trap,
-            'sleep': _sleep}
+            'sleep': _sleep, 'export': _export}
 
 __all__ = ['Shell', 'Unsupported', 'parse', 'tokenize']

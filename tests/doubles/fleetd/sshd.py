@@ -8,8 +8,12 @@ SPEC (written by the launcher, mode 0600): {"kind", "user", "authorized_key", "t
 (kept in its directory, so a restarted fleet keeps its known_hosts) and listens on its address; a login is by the
 run's public key for the run's user. An exec request is the device's: its shell (fleetd/shell.py) over its commands
 (fleetd/devices.py). Like OpenSSH's sshd, at most MaxSessions = 10 sessions are open at once on one connection
-(sshd_config(5): "MaxSessions ... The default is 10."; OpenSSH refuses the channel open beyond it). A request for
-an interactive shell, a subsystem (sftp) or a pty is refused: the fleet serves readings.
+(sshd_config(5): "MaxSessions ... The default is 10."; OpenSSH refuses the channel open beyond it). The `sftp`
+subsystem is served as OpenSSH's sftp-server serves it on SONiC (sonic-buildimage files/build_templates/
+sonic_debian_extension.j2 installs openssh-sftp-server with openssh-server) and Cumulus Linux (Debian's OpenSSH; the
+per-host deploy's uploads rely on it too: unverified from a public image build): the login user's files, here the
+device's /tmp only (its state directory's tmp/, DeviceSFTP), where a deploy's check uploads its candidate. A request for an interactive
+shell or a pty is refused: the deploy's check and the readings use exec requests.
 
 Fault knobs (faults.json of the device, tests/doubles/faults.py): `unreachable` closes every connection as it
 arrives; `frozen` (fleet) accepts logins and never answers a command, a hung management plane that only a
@@ -47,6 +51,37 @@ def host_key(directory):
     return key
 
 
+class DeviceSFTP(asyncssh.SFTPServer):
+    """The sftp subsystem of one device: absolute paths under the device's /tmp only (DeviceFiles: its state
+    directory's tmp/), anything else refused as permission denied; a frozen device never answers an open."""
+
+    def __init__(self, chan, device, ended):
+        super().__init__(chan)
+        self.device, self.ended = device, ended
+
+    def map_path(self, path):
+        mapped = self.device.files.host_path(path.decode('utf-8', 'surrogateescape'), writable_by_user=True)
+        if mapped is None:
+            raise asyncssh.SFTPPermissionDenied('%s: permission denied (the fleet double serves /tmp only)'
+                                                % path.decode('utf-8', 'replace'))
+        os.makedirs(os.path.join(self.device.directory, 'tmp'), exist_ok=True)
+        return mapped.encode('utf-8', 'surrogateescape')
+
+    def reverse_map_path(self, path):
+        text = path.decode('utf-8', 'surrogateescape')
+        tmp = os.path.join(self.device.directory, 'tmp')
+        return ('/tmp' + text[len(tmp):]).encode('utf-8', 'surrogateescape') if text.startswith(tmp) else path
+
+    async def open(self, path, pflags, attrs):  # pylint: disable=invalid-overridden-method
+        if self.device.frozen():
+            await asyncio.Event().wait()  # never answers: the client's deadline ends it
+        return super().open(path, pflags, attrs)
+
+    def exit(self):
+        self.ended()
+        super().exit()
+
+
 class DeviceServer(asyncssh.SSHServer):
     """One connection to one device."""
 
@@ -75,6 +110,23 @@ class DeviceServer(asyncssh.SSHServer):
         self.sessions += 1
         return True
 
+    def session_ended(self):
+        self.sessions -= 1
+
+
+def sftp_handler(device):
+    """The sftp subsystem factory of one device (its session counts towards MaxSessions until it ends)."""
+    def start(chan):
+        server = chan.get_connection().get_owner()
+        ended = []
+
+        def end():
+            if not ended:
+                ended.append(True)
+                server.session_ended()
+        return DeviceSFTP(chan, device, end)
+    return start
+
 
 def session_handler(device):
     """The process factory of one device: run the exec request, or hang when the device is frozen."""
@@ -101,7 +153,7 @@ def session_handler(device):
         except (asyncssh.Error, ConnectionError, BrokenPipeError):
             pass  # the client went away
         finally:
-            server.sessions -= 1
+            server.session_ended()
     return handle
 
 
@@ -124,7 +176,8 @@ async def serve(spec, spec_path):
         public[device.name] = key.export_public_key('openssh').decode().split()[:2]
         listeners.append(await asyncssh.listen(
             item['address'], item['port'], server_factory=lambda device=device: DeviceServer(device, spec['user'], authorized),
-            server_host_keys=[key], process_factory=session_handler(device), encoding='utf-8', allow_pty=False, sftp_factory=None,
+            server_host_keys=[key], process_factory=session_handler(device), encoding='utf-8', allow_pty=False,
+            sftp_factory=None if item.get('linux') is not None else sftp_handler(device),
             allow_scp=False, agent_forwarding=False, x11_forwarding=False, login_timeout=30, reuse_address=True,
             backlog=128))
     await serving.announce_then_serve(spec, spec_path, host_keys=public)

@@ -20,7 +20,7 @@ import ipaddress
 
 from . import (CONFIRMED, FAILED, PENDING_CONFIRM, REVERTING, ROLLED_BACK, UNCHANGED, WOULD_CHANGE, DeployError)
 from ..platforms import registered
-from ..transport import ShellSettings, TransportError, quote, shell_session
+from ..transport import ShellSettings, TransportError, exec_session, quote, shell_session
 
 DIFF_SHOWN = 4000  # characters of a read-back diff quoted in an error
 # TimerShellDriver: what its state file says while a commit waits for its confirm, and (as a prefix) when a timer's
@@ -95,10 +95,17 @@ class ShellDriver(Driver):
         self.settings = ShellSettings.from_host_vars(device, host_vars)
         self.shell = None
         self.workdir = None
+        # True: each command on an SSH exec channel of its own (transport.ExecShell), not in netmiko's interactive
+        # shell; what the deploy's fleet check runs, many switches at once in threads (deploy/fleet.py)
+        self.exec_channels = False
+
+    def open_shell(self):
+        """Context manager: a new connection to the switch's shell (ExecShell or netmiko's, see exec_channels)."""
+        return (exec_session if self.exec_channels else shell_session)(self.settings, self.device_type)
 
     @contextlib.contextmanager
     def session(self):
-        with shell_session(self.settings, self.device_type) as shell:
+        with self.open_shell() as shell:
             # a rollback may open a second session while the first one is still set: restore it afterwards
             previous = self.shell, self.workdir
             self.shell = shell

@@ -44,7 +44,7 @@ import time
 from ...deploy import CONFIRMED, FAILED, DeployError
 from ...deploy.contract import PENDING_STATE as PENDING, REVERT_FAILED_STATE as REVERT_FAILED
 from ...deploy.contract import TimerShellDriver, address_problems
-from ...transport import TransportError, quote, shell_session
+from ...transport import TransportError, quote
 from . import frr_delta
 from .render import DEPLOYED_TABLES, deploy_target
 
@@ -297,7 +297,7 @@ class SonicDriver(TimerShellDriver):
         last = None
         while time.monotonic() < until:
             try:
-                self.shell = self._later.enter_context(shell_session(self.settings, self.device_type))
+                self.shell = self._later.enter_context(self.open_shell())
                 return
             except TransportError as error:
                 last = error.message
