@@ -7,14 +7,19 @@ Layout, for dest = out/lab:
 
     out/lab -> .lab.generations/g000012     symlink, replaced atomically (rename(2)) when a render completes
     out/.lab.generations/g000012/           a complete generation: the files and manifest.json
-    out/.lab.generations/g000013.partial/   a render in progress, or killed: never pointed at, removed by the next render
-    out/.lab.generations/g000010.trash-N/   a generation past `keep`, being deleted in the background
+    out/.lab.generations/g000012/configs/leaf001 -> ../../shared/g000009/configs/leaf001
+    out/.lab.generations/shared/g000009/configs/leaf001/   a device's files, as generation g000009 wrote them
+    out/.lab.generations/g000013.partial-PID/   a render in progress, or killed: never pointed at, removed by the next
+    out/.lab.generations/g000010.trash-PID/ a generation past `keep`, being deleted in the background
     out/.lab.lock                           fcntl lock: one render into out/lab at a time
 
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
-Files that did not change are hard links to the previous generation, so a one-device change on a fabric of
-thousands of devices writes one device's files. manifest.json lists the sha256 of every file under the render
-roots and marks the generation complete; verify() checks it.
+Each device's directory (configs/<device>) is written once, into shared/<the generation that wrote it>, and every
+generation links to it until the device changes: a one-device change on a fabric of thousands of devices writes
+that device's files and one symlink per device, never copies a directory. Other files that did not change are hard
+links to the previous generation. A device directory that no kept generation links to any more is deleted with the
+generations past `keep`, in the background. manifest.json lists the sha256 of every file under the render roots and
+marks the generation complete; verify() checks it.
 
 Interface (also what a parallel renderer builds on):
 
@@ -43,6 +48,7 @@ import datetime
 import errno
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -63,6 +69,11 @@ CONFIGS = 'configs'
 DOCS = 'docs'
 MANIFEST_FORMAT = 1
 GENERATION = re.compile(r'^g(\d{6,})$')
+# Directories directly under these roots (a device's configs/<device>) are shared between generations: written once
+# into SHARED/<generation>/<root>/<name> and linked from each generation as <root>/<name> -> ../../SHARED/....
+SHARED_ROOTS = (CONFIGS,)
+SHARED = 'shared'
+SHARED_LINK = re.compile(r'^\.\./\.\./%s/(g\d{6,})/([^/]+)/([^/]+)$' % SHARED)
 PARTIAL_SUFFIX = '.partial'
 TRASH_SUFFIX = '.trash'  # a generation past `keep`, renamed away and being deleted
 FILE_MODE = 0o644
@@ -72,6 +83,7 @@ PATH_MAX = 4096
 LOCK_POLL_SECONDS = 0.2
 # Control, format (bidi overrides, zero-width), separator and surrogate characters: never in a file name.
 _INVISIBLE = frozenset(('Cc', 'Cf', 'Cs', 'Zl', 'Zp'))
+_TRASH_NUMBERS = itertools.count()
 
 
 class OutputError(Exception):
@@ -270,6 +282,10 @@ class StagedOutput:
         self._staging = None
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
+        self.shared = os.path.join(self.generations, SHARED)
+        self._group = None  # shared/<generation>: the device directories this render writes
+        self._shared_real = None  # realpath of self.shared: where a generation's device links may lead
+        self._units = set()  # shared directories (configs/<device>) this render made: written, or to be filled
         self._old_dirs = {}  # relative directory -> its directory in the current output (None: not there)
         self._umask = _umask()  # a mode the umask strips bits from is set again with fchmod
         self._done = False
@@ -293,6 +309,7 @@ class StagedOutput:
         self._opened = True
         try:
             self._check_generations()
+            self._shared_real = os.path.realpath(self.shared)
             self._current = self._current_directory()
             previous = (read_manifest(self._current) or {}) if self._current else {}
             self._rendered = previous.get('files', {})
@@ -373,6 +390,13 @@ class StagedOutput:
         if not stat.S_ISDIR(mode):
             raise OutputError('%s is not a directory; the render keeps its generations there: remove it or choose '
                               'another dest' % self.generations)
+        try:
+            mode = os.lstat(self.shared).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISDIR(mode):
+            raise OutputError('%s is not a plain directory (a symlink or a file); the render keeps the devices\' '
+                              'directories there and does not follow links: remove it' % self.shared)
 
     def _current_directory(self):
         """The directory that holds the complete output now, or None when dest does not exist yet."""
@@ -411,9 +435,39 @@ class StagedOutput:
             names = os.listdir(self.generations)
         except FileNotFoundError:
             return
+        # Deleted in the background like trimmed generations: a tree that a killed render or a deletion still under
+        # way left behind must not make this render wait. Renamed first, so that no name is reused while it goes.
+        leftovers = []
         for name in names:
             if PARTIAL_SUFFIX in name or TRASH_SUFFIX in name:
-                shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
+                leftovers.append(self._to_trash(name))
+        # A killed render's shared directories: a generation number no complete generation reached (numbers only grow;
+        # older groups hold directories that kept generations link to).
+        newest = max((int(match.group(1)) for match in map(GENERATION.match, names) if match), default=0)
+        try:
+            groups = os.listdir(self.shared)
+        except FileNotFoundError:
+            groups = []
+        for name in groups:
+            match = GENERATION.match(name)
+            if match and int(match.group(1)) > newest:
+                leftovers.append(self._to_trash(os.path.join(SHARED, name)))
+        leftovers = [path for path in leftovers if path]
+        if leftovers:
+            _remove_in_background(leftovers, self.generations, sorted(name for name in names if GENERATION.match(name)))
+
+    def _to_trash(self, relative):
+        """Rename generations/`relative` out of the way of the names renders use; its new path (None: gone)."""
+        source = os.path.join(self.generations, relative)
+        if TRASH_SUFFIX in os.path.basename(relative):
+            return source  # already renamed; its deletion may still be under way
+        target = os.path.join(self.generations, '%s%s-%d-%d' % (
+            relative.replace('/', '-'), TRASH_SUFFIX, os.getpid(), next(_TRASH_NUMBERS)))
+        try:
+            os.rename(source, target)
+        except FileNotFoundError:
+            return None
+        return target
 
     def _next_generation(self):
         numbers = [int(match.group(1)) for match in map(GENERATION.match, os.listdir(self.generations)) if match]
@@ -423,10 +477,34 @@ class StagedOutput:
         if self._staging is None:
             os.makedirs(self.generations, exist_ok=True)
             self.generation = self._next_generation()
+            self._group = os.path.join(self.shared, self.generation)
             self._staging = os.path.join(self.generations, '%s%s-%d' % (self.generation, PARTIAL_SUFFIX, os.getpid()))
             os.mkdir(self._staging)
             self._staging_real = os.path.realpath(self._staging)
         return self._staging
+
+    def _unit_directory(self, unit):
+        """The directory this render writes the shared directory `unit` (configs/<device>) into: made under
+        shared/<generation>/ and linked from the staging generation (one mkdir and one symlink per device)."""
+        staging = self._staging_directory()
+        key = ('unit', unit)
+        real = self._real_dirs.get(key)
+        if real is not None:
+            return real
+        os.makedirs(self._group, exist_ok=True)  # the store (and this render's group in it): plain directories
+        real = self._ensure_directory(self._group, self._group, unit)
+        root, _unused, name = unit.partition('/')
+        link = os.path.join(self._ensure_directory(staging, self._staging_real, root), name)
+        target = _shared_link(self.generation, unit)
+        try:
+            os.symlink(target, link)
+        except FileExistsError:
+            if not os.path.islink(link) or os.readlink(link) != target:
+                raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
+                                  'file), so it could lead outside the output directory' % unit) from None
+        self._units.add(unit)
+        self._real_dirs[key] = real
+        return real
 
     def _ensure_directory(self, root, real_root, relative_dir):
         """Create `relative_dir` under `root` one component at a time, refusing a component that is not a plain
@@ -468,7 +546,7 @@ class StagedOutput:
                     mode = 0
                 if stat.S_ISLNK(mode):
                     found = os.path.realpath(found)
-                    if not _inside(found, self._current):
+                    if not (_inside(found, self._current) or _inside(found, self._shared_real)):
                         raise OutputError('refusing to read %s: the existing output directory %s has a symlink that '
                                           'leads outside it' % (relative_dir, self.dest))
                     mode = stat.S_IFDIR if os.path.isdir(found) else 0
@@ -525,7 +603,7 @@ class StagedOutput:
             if relative in self.written:  # put twice, back to the old content: drop the staged copy
                 del self.written[relative]
                 if relative in self._staged:
-                    os.unlink(os.path.join(self._staging, relative))
+                    os.unlink(os.path.join(self._group if _unit_of(relative) else self._staging, relative))
                     self._staged.discard(relative)
             return 'unchanged'
         self.written[relative] = True
@@ -561,8 +639,14 @@ class StagedOutput:
 
     def _write(self, relative, data, mode=FILE_MODE):
         staging = self._staging_directory()
-        self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
-        path = staging + '/' + relative
+        unit = _unit_of(relative)
+        if unit:
+            self._unit_directory(unit)
+            self._ensure_directory(self._group, self._group, relative.rpartition('/')[0])
+            path = self._group + '/' + relative
+        else:
+            self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
+            path = staging + '/' + relative
         if relative in self._staged:
             os.unlink(path)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
@@ -588,6 +672,7 @@ class StagedOutput:
         if not self.check_mode:
             try:
                 self._staging_directory()
+                os.makedirs(self._group, exist_ok=True)
             except OSError as exc:
                 raise _failed(exc, self.generations) from None
 
@@ -603,8 +688,9 @@ class StagedOutput:
     def take_changes(self) -> dict:
         """In a worker: what its put() calls recorded since the last call (and forget it)."""
         changes = {'files': self.files, 'written': list(self.written), 'unchanged': self.unchanged,
-                   'on_change': self._changes}
+                   'on_change': self._changes, 'units': sorted(self._units)}
         self.files, self.written, self.unchanged, self._staged, self._changes = {}, {}, 0, set(), []
+        self._units = set()
         return changes
 
     def adopt(self, changes):
@@ -615,15 +701,18 @@ class StagedOutput:
             if not self.check_mode:
                 self._staged.add(relative)
         self.unchanged += changes['unchanged']
+        self._units.update(changes.get('units', ()))
         for relative, old, new in changes['on_change']:
             self.on_change(relative, old, new)
 
     # ------------------------------------------------------------------ finish / abort
-    def _existing_files(self):
-        """relative path -> absolute path of every regular file of the current output (no symlinks followed)."""
-        found = {}
+    def _existing_files(self, touched):
+        """(files, shared) of the current output: relative path -> absolute path of every regular file (no symlinks
+        followed), except in the shared directories (configs/<device>) a generation links to and this render does not
+        touch: those are `shared`, unit -> its link, carried over as they are without being read."""
+        found, shared = {}, {}
         if self._current is None:
-            return found
+            return found, shared
         pending = ['']
         while pending:
             relative_dir = pending.pop()
@@ -632,15 +721,51 @@ class StagedOutput:
                     relative = relative_dir + entry.name
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(relative + '/')
+                    elif entry.is_symlink() and relative_dir[:-1] in SHARED_ROOTS and self._is_shared_link(relative):
+                        if relative in touched:
+                            pending.append(relative + '/')  # its files one by one, into this render's own copy
+                        else:
+                            shared[relative] = os.readlink(entry.path)
                     elif entry.is_symlink() and entry.is_dir():
                         raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
-                                          'never contains links' % (self.dest, relative))
+                                          'never contains links but the device directories the render links' %
+                                          (self.dest, relative))
                     elif entry.is_file(follow_symlinks=False):
                         found[relative] = entry.path
                     else:
                         raise OutputError('the output directory %s contains %s, which is not a regular file; remove it'
                                           % (self.dest, relative))
-        return found
+        return found, shared
+
+    def _is_shared_link(self, unit):
+        """Whether <current>/`unit` is a link a render made to a plain directory of the shared store (checked without
+        resolving the whole path: the link's exact form, the directories of its group once, the directory itself)."""
+        link = os.readlink(os.path.join(self._current, unit))
+        match = SHARED_LINK.match(link)
+        if not match or '%s/%s' % match.group(2, 3) != unit:
+            return False
+        group, root = match.group(1, 2)
+        checked = self._real_dirs.get(('group', group, root))
+        if checked is None:
+            checked = all(_plain_directory(path) for path in (
+                os.path.join(self.shared, group), os.path.join(self.shared, group, root)))
+            self._real_dirs[('group', group, root)] = checked
+        return checked and _plain_directory(os.path.join(self.shared, group, unit))
+
+    def _removed(self, prune):
+        """The files the current output's manifest lists as the render's own, under `prune`, still there and not put()
+        by this render: those a whole render removes. Files the user keeps there are never removed."""
+        removed = []
+        for relative in self._rendered:
+            if relative not in self.files and relative.split('/', 1)[0] in prune:
+                directory, _unused, name = relative.rpartition('/')
+                directory = self._old_directory(directory)
+                try:
+                    if directory is not None and stat.S_ISREG(os.lstat(os.path.join(directory, name)).st_mode):
+                        removed.append(relative)
+                except (FileNotFoundError, NotADirectoryError):
+                    pass
+        return sorted(removed)
 
     def finish(self, roots=(), prune=(), meta=None) -> dict:
         """Complete the render: files under `prune` roots that were not put() are removed; every other existing file
@@ -652,18 +777,13 @@ class StagedOutput:
         try:
             prune = tuple(prune)
             # A render whose files are all unchanged still records what it says of them (meta: the intent they come
-            # from) in a new generation of hard links, without counting as a change.
+            # from) in a new generation, without counting as a change.
             recorded = not self.check_mode and meta is not None and meta != self.previous_meta
-            needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
-            existing = self._existing_files() if needed else {}
-            # Only what a manifest lists as the render's own is pruned: files the user keeps there stay.
-            self.removed = sorted(relative for relative in existing
-                                  if relative not in self.files and relative.split('/', 1)[0] in prune
-                                  and relative in self._rendered)
+            self.removed = self._removed(prune) if prune and self._current is not None else []
             changed = bool(self.written or self.removed)
             manifest_path = None
             if (changed or recorded) and not self.check_mode:
-                manifest_path = self._switch(existing, roots, meta)
+                manifest_path = self._switch(roots, meta)
             else:
                 self._discard_staging()
             self._done = True
@@ -679,23 +799,37 @@ class StagedOutput:
         finally:
             self._release_lock()
 
-    def _switch(self, existing, roots, meta):
+    def _switch(self, roots, meta):
         staging = self._staging_directory()
-        previous_files = self._rendered
         removed = set(self.removed)
+        # The shared directories this render changes (a file written or removed): made again for this generation.
+        touched = set(self._units)
+        touched.update(unit for unit in map(_unit_of, itertools.chain(self._staged, removed)) if unit)
+        existing, shared = self._existing_files(touched)
         digests = dict(self.files)
         for relative, source in existing.items():
             if relative == MANIFEST or relative in self._staged or relative in removed:
                 continue
-            directory = os.path.dirname(relative)
-            self._ensure_directory(staging, self._staging_real, directory)
-            target = os.path.join(staging, relative)
+            unit = _unit_of(relative)
+            if unit:  # a device directory that changes, or one of an older layout (a plain directory): copied once
+                self._unit_directory(unit)
+                base = self._group
+                self._ensure_directory(base, base, os.path.dirname(relative))
+            else:
+                base = staging
+                self._ensure_directory(base, self._staging_real, os.path.dirname(relative))
+            target = os.path.join(base, relative)
             try:
                 os.link(source, target, follow_symlinks=False)
             except OSError:
                 shutil.copy2(source, target, follow_symlinks=False)  # another file system, or no hard links
-            if relative not in digests and relative in previous_files:  # the render's own, carried over
-                digests[relative] = previous_files[relative]
+        for unit, link in shared.items():
+            os.symlink(link, os.path.join(self._ensure_directory(staging, self._staging_real, unit.partition('/')[0]),
+                                          unit.partition('/')[2]))
+        for relative, digest in self._rendered.items():  # the render's own files, carried over
+            if relative not in digests and relative not in removed and (relative in existing
+                                                                         or _unit_of(relative) in shared):
+                digests[relative] = digest
         listed = {relative: digest for relative, digest in sorted(digests.items()) if relative.split('/', 1)[0] in roots}
         manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
                     'meta': meta or {}, 'files': listed}
@@ -721,19 +855,21 @@ class StagedOutput:
     def _trim_generations(self):
         """Generations past `keep` leave dest's directory at once (a rename each) and a detached process deletes
         them, so that a render does not wait for thousands of unlinks; what it leaves, the next render removes."""
-        self._remove_partials()
-        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
-        trash = []
-        for name in complete[:-self.keep]:
-            trash.append(os.path.join(self.generations, '%s%s-%d' % (name, TRASH_SUFFIX, os.getpid())))
-            os.rename(os.path.join(self.generations, name), trash[-1])
+        names = os.listdir(self.generations)
+        complete = sorted(name for name in names if GENERATION.match(name))
+        # The generations past `keep`, and an older version's plain output directory, moved here by _point_dest_at.
+        leftovers = complete[:-self.keep] + [name for name in names if name.endswith(PARTIAL_SUFFIX)]
+        trash = [path for path in map(self._to_trash, leftovers) if path]
         if trash:
-            _remove_in_background(trash)
+            _remove_in_background(trash, self.generations, complete[-self.keep:])
 
     def _discard_staging(self):
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)
             self._staging = None
+        if self._group is not None and self.generation and not os.path.exists(os.path.join(self.generations,
+                                                                                         self.generation)):
+            shutil.rmtree(self._group, ignore_errors=True)  # the device directories this render wrote
 
     def abort(self):
         """Forget this render: remove the staging directory; dest stays exactly as it was."""
@@ -759,12 +895,79 @@ def _some_files(directory, count=3):
     return found
 
 
-def _remove_in_background(paths):
-    """Delete directory trees in a process of their own that outlives this one (stdlib only)."""
+def _unit_of(relative):
+    """The shared directory (configs/<device>) that holds `relative`, or '' when it is in none."""
+    root, _unused, rest = relative.partition('/')
+    if root not in SHARED_ROOTS:
+        return ''
+    name, slash, _unused = rest.partition('/')
+    return '%s/%s' % (root, name) if slash else ''
+
+
+def _shared_link(generation, unit):
+    """The link, from a generation's <root>/, to the shared directory `unit` that `generation` wrote."""
+    return '../../%s/%s/%s' % (SHARED, generation, unit)
+
+
+def _plain_directory(path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+# The detached deleter: the trees given, then the shared directories that they linked to and no kept generation does
+# (a later generation links only to what the newest kept one links to, or to its own: what none of these links to
+# stays unused), then the groups left empty, up to the newest kept generation (never the group of a render under
+# way, numbered higher). Kept: every complete generation when the render's lock was held.
+_DELETER = r"""
+import os, re, shutil, sys
+link, generations, kept, roots = re.compile(sys.argv[1]), sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
+trash = sys.argv[5:]
+try:
+    os.nice(10)
+except OSError:
+    pass
+def links(generation):
+    found = set()
+    for root in roots:
+        try:
+            entries = os.scandir(os.path.join(generation, root))
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                try:
+                    match = link.match(os.readlink(entry.path)) if entry.is_symlink() else None
+                except OSError:
+                    match = None
+                if match:
+                    found.add(match.group(1, 2, 3))
+    return found
+unused = set().union(*map(links, trash)) if kept else set()
+for name in kept:
+    unused -= links(os.path.join(generations, name))
+for path in trash:
+    shutil.rmtree(path, ignore_errors=True)
+for group, root, name in sorted(unused):
+    shutil.rmtree(os.path.join(generations, %r, group, root, name), ignore_errors=True)
+for group, root in sorted({(group, root) for group, root, _name in unused}):
+    if kept and int(group[1:]) <= max(int(name[1:]) for name in kept):
+        for path in (os.path.join(generations, %r, group, root), os.path.join(generations, %r, group)):
+            try:
+                os.rmdir(path)
+            except OSError:
+                break
+""" % (SHARED, SHARED, SHARED)
+
+
+def _remove_in_background(paths, generations, kept):
+    """Delete directory trees (renamed out of the way), and the shared directories that only they linked to, in a
+    process of their own that outlives this one (stdlib only). `kept`: the complete generations, by name."""
+    argv = [SHARED_LINK.pattern, generations, ' '.join(kept), ' '.join(SHARED_ROOTS)] + list(paths)
     try:
         subprocess.Popen(  # pylint: disable=consider-using-with
-            [sys.executable or 'python3', '-c',
-             'import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, ignore_errors=True)'] + paths,
+            [sys.executable or 'python3', '-c', _DELETER] + argv,
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError:
         for path in paths:

@@ -65,7 +65,7 @@ def fake_renderer(monkeypatch, action_loader):
 def _tree(root):
     """The rendered files under root (through the dest symlink), without the manifest."""
     found = {}
-    for directory, _unused, files in os.walk(root):
+    for directory, _unused, files in os.walk(root, followlinks=True):
         for name in files:
             if directory == str(root) and name == 'manifest.json':
                 continue
@@ -394,7 +394,7 @@ def test_diff_and_files_never_show_password_hashes(action_loader, tmp_path):
     assert digest not in json.dumps(result['diff'])
     assert '<hash of aifabric_switch_users.admin>' in json.dumps(result['diff'])
     modes = {}
-    for directory, _unused, files in os.walk(dest):
+    for directory, _unused, files in os.walk(dest, followlinks=True):
         for name in files:
             path = os.path.join(directory, name)
             with open(path, encoding='utf-8') as handle:

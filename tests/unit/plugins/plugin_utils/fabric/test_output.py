@@ -28,6 +28,15 @@ def tree(root):
     return {relative: data.decode('utf-8') for relative, data in read_tree(root).items()}
 
 
+def generations_after_deletion(generations, timeout=30):
+    """The generations in `generations` once the detached deleter has removed what the last render left to it (the
+    shared store, `shared`, not listed)."""
+    deadline = time.monotonic() + timeout
+    while any('.' in name for name in os.listdir(generations)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return sorted(name for name in os.listdir(generations) if name != 'shared')
+
+
 FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',
          'docs/index.md': '# lab\n'}
 
@@ -51,19 +60,21 @@ def test_unchanged_files_are_hard_links_and_the_previous_generation_is_kept(tmp_
     render(dest, FILES)
     render(dest, dict(FILES, **{'configs/leaf2/frr.conf': 'hostname leaf2\n!\n'}))
     generations = tmp_path / '.lab.generations'
-    assert sorted(os.listdir(generations)) == ['g000001', 'g000002']
+    assert sorted(os.listdir(generations)) == ['g000001', 'g000002', 'shared']
     old, new = generations / 'g000001', generations / 'g000002'
-    assert os.stat(old / 'configs/leaf1/frr.conf').st_ino == os.stat(new / 'configs/leaf1/frr.conf').st_ino
-    assert os.stat(old / 'configs/leaf2/frr.conf').st_ino != os.stat(new / 'configs/leaf2/frr.conf').st_ino
+    # An unchanged device's directory is the same directory in both generations (one link each, nothing copied); a
+    # changed one is a directory of its own; other files are hard links.
+    assert os.readlink(new / 'configs/leaf1') == os.readlink(old / 'configs/leaf1') == '../../shared/g000001/configs/leaf1'
+    assert os.readlink(new / 'configs/leaf2') == '../../shared/g000002/configs/leaf2'
+    assert os.stat(old / 'docs/index.md').st_ino == os.stat(new / 'docs/index.md').st_ino
     assert (old / 'configs/leaf2/frr.conf').read_text() == 'hostname leaf2\n'  # readers of g1 see g1, whole
     render(dest, dict(FILES, **{'docs/index.md': '# lab 3\n'}))
-    # keep=2: g000001 is renamed away at once and deleted by a detached process.
-    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003']
-    deadline = time.monotonic() + 30
-    while len(os.listdir(generations)) > 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert sorted(os.listdir(generations)) == ['g000002', 'g000003']
-    assert verify(str(dest)) == []
+    # keep=2: g000001 is renamed away at once and deleted by a detached process, with the device directory only it
+    # linked to; the one g000002 and g000003 link to stays.
+    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003', 'shared']
+    assert generations_after_deletion(generations) == ['g000002', 'g000003']
+    assert sorted(os.listdir(generations / 'shared' / 'g000001' / 'configs')) == ['leaf1']
+    assert verify(str(dest)) == [] and verify(str(new)) == []
 
 
 def test_prune_and_subsets(tmp_path):
@@ -97,7 +108,8 @@ def test_abort_leaves_dest_as_it_was(tmp_path):
             output.put('configs/leaf1/frr.conf', 'half\n')
             raise RuntimeError('render died')
     assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n'
-    assert os.listdir(tmp_path / '.lab.generations') == ['g000001']
+    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'shared']
+    assert os.listdir(tmp_path / '.lab.generations' / 'shared') == ['g000001']  # the aborted one's directories: gone
 
 
 def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path):
@@ -108,7 +120,7 @@ def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path)
     (partial / 'configs' / 'leaf1' / 'frr.conf').write_text('')  # what a SIGKILL leaves behind
     assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n' and verify(str(dest)) == []
     render(dest, dict(FILES, **{'docs/index.md': '# next\n'}))
-    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'g000002']
+    assert generations_after_deletion(tmp_path / '.lab.generations') == ['g000001', 'g000002']
     assert verify(str(dest)) == []
 
 
@@ -123,7 +135,7 @@ def test_check_mode_creates_nothing(tmp_path):
     before = tree(dest)
     check = render(dest, {'configs/leaf1/frr.conf': 'x\n'}, check_mode=True)
     assert check['removed'] == ['configs/leaf2/frr.conf', 'docs/index.md'] and check['written'] == 1
-    assert tree(dest) == before and os.listdir(tmp_path / 'new' / '.lab.generations') == ['g000001']
+    assert tree(dest) == before and sorted(os.listdir(tmp_path / 'new' / '.lab.generations')) == ['g000001', 'shared']
 
 
 @pytest.mark.parametrize('relative', [
@@ -203,7 +215,7 @@ def test_a_plain_directory_named_for_take_over_is_taken_over_keeping_every_file(
     assert tree(dest) == dict(FILES, **{'notes.txt': 'mine\n', 'configs/gone/frr.conf': 'old\n',
                                         'manifest.json': (dest / 'manifest.json').read_text()})
     assert set(read_manifest(str(dest))['files']) == set(FILES)
-    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001']
+    assert generations_after_deletion(tmp_path / '.lab.generations') == ['g000001']
 
 
 def test_verify_finds_tampering(tmp_path):
