@@ -286,6 +286,7 @@ class StagedOutput:
         self._group = None  # shared/<generation>: the device directories this render writes
         self._shared_real = None  # realpath of self.shared: where a generation's device links may lead
         self._units = set()  # shared directories (configs/<device>) this render made: written, or to be filled
+        self._current_links = set()  # the links to shared directories the current generation has
         self._old_dirs = {}  # relative directory -> its directory in the current output (None: not there)
         self._umask = _umask()  # a mode the umask strips bits from is set again with fchmod
         self._done = False
@@ -454,7 +455,7 @@ class StagedOutput:
                 leftovers.append(self._to_trash(os.path.join(SHARED, name)))
         leftovers = [path for path in leftovers if path]
         if leftovers:
-            _remove_in_background(leftovers, self.generations, sorted(name for name in names if GENERATION.match(name)))
+            _remove_in_background(leftovers, self.shared)
 
     def _to_trash(self, relative):
         """Rename generations/`relative` out of the way of the names renders use; its new path (None: gone)."""
@@ -721,11 +722,13 @@ class StagedOutput:
                     relative = relative_dir + entry.name
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(relative + '/')
-                    elif entry.is_symlink() and relative_dir[:-1] in SHARED_ROOTS and self._is_shared_link(relative):
+                    elif (entry.is_symlink() and relative_dir[:-1] in SHARED_ROOTS
+                          and self._is_shared_link(relative, link := os.readlink(entry.path))):
+                        self._current_links.add(link)
                         if relative in touched:
                             pending.append(relative + '/')  # its files one by one, into this render's own copy
                         else:
-                            shared[relative] = os.readlink(entry.path)
+                            shared[relative] = link
                     elif entry.is_symlink() and entry.is_dir():
                         raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
                                           'never contains links but the device directories the render links' %
@@ -737,10 +740,9 @@ class StagedOutput:
                                           % (self.dest, relative))
         return found, shared
 
-    def _is_shared_link(self, unit):
-        """Whether <current>/`unit` is a link a render made to a plain directory of the shared store (checked without
-        resolving the whole path: the link's exact form, the directories of its group once, the directory itself)."""
-        link = os.readlink(os.path.join(self._current, unit))
+    def _is_shared_link(self, unit, link):
+        """Whether `link`, <current>/`unit`, is a link a render made to a plain directory of the shared store (checked
+        without resolving the whole path: the link's exact form, the directories of its group once, the directory)."""
         match = SHARED_LINK.match(link)
         if not match or '%s/%s' % match.group(2, 3) != unit:
             return False
@@ -823,9 +825,9 @@ class StagedOutput:
                 os.link(source, target, follow_symlinks=False)
             except OSError:
                 shutil.copy2(source, target, follow_symlinks=False)  # another file system, or no hard links
-        for unit, link in shared.items():
-            os.symlink(link, os.path.join(self._ensure_directory(staging, self._staging_real, unit.partition('/')[0]),
-                                          unit.partition('/')[2]))
+        links = dict(shared)
+        links.update((unit, _shared_link(self.generation, unit)) for unit in self._units)
+        trash, unused = self._link_shared(links)
         for relative, digest in self._rendered.items():  # the render's own files, carried over
             if relative not in digests and relative not in removed and (relative in existing
                                                                          or _unit_of(relative) in shared):
@@ -839,8 +841,82 @@ class StagedOutput:
         os.rename(staging, final)
         self._staging = None
         self._point_dest_at(final)
-        self._trim_generations()
+        self._trim_generations(trash, unused)
         return os.path.join(self.dest, MANIFEST)
+
+    def _link_shared(self, links):
+        """Give the staging generation its links to the shared directories, `links` (unit -> link). Creating a link
+        costs an inode, and on ext4 without a journal every inode allocated skips each inode freed in the last minutes
+        (docs/design.md): so the links directory of the generation that this render makes the oldest past `keep` is
+        taken over (renamed) and only its links that differ are replaced. Returns (the generations renamed away, the
+        shared directories that no kept generation links to any more), to delete in the background."""
+        staging = self._staging_directory()
+        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
+        current = os.path.basename(self._current) if self._current and os.path.islink(self.dest) else None
+        past_keep = complete[:max(0, len(complete) - self.keep + 1)]  # once this render's generation is made
+        trash = [path for path in map(self._to_trash, (name for name in past_keep if name != current)) if path]
+        old_links = set()
+        wanted = {}
+        for unit, link in links.items():
+            root, _unused, name = unit.partition('/')
+            wanted.setdefault(root, {})[name] = link
+        for root in SHARED_ROOTS:
+            wanted_here = wanted.get(root, {})
+            staged = os.path.join(staging, root)
+            base = os.path.join(trash[-1], root) if trash else None
+            made = set(os.listdir(staged)) if os.path.isdir(staged) else set()
+            if base and _plain_directory(base) and all(
+                    wanted_here.get(name) == _shared_link(self.generation, '%s/%s' % (root, name)) for name in made):
+                for name, link in self._replace_links(base, wanted_here, made, old_links, trash).items():
+                    os.symlink(link, os.path.join(base, name))
+                for name in made:  # this render's own, made while it wrote them
+                    os.rename(os.path.join(staged, name), os.path.join(base, name))
+                if made:
+                    os.rmdir(staged)
+                os.rename(base, staged)
+            else:
+                for name, link in wanted_here.items():
+                    if name not in made:
+                        os.symlink(link, os.path.join(self._ensure_directory(staging, self._staging_real, root), name))
+        for path in trash:
+            old_links.update(_links_of(path))
+        in_use = set(links.values())
+        if current in past_keep:  # keep=1: the current generation goes too, after the switch
+            old_links.update(self._current_links)
+        else:
+            in_use.update(self._current_links)
+        for name in complete:
+            if name not in past_keep and name != current:
+                in_use.update(_links_of(os.path.join(self.generations, name)))
+        return trash, [os.path.join(self.generations, link[len('../../'):]) for link in sorted(old_links - in_use)]
+
+    def _replace_links(self, base, wanted, made, old_links, trash):
+        """Make the links directory `base` hold `wanted` (name -> link), but for the `made` names (moved in after):
+        the links already right stay, the others go (their links added to `old_links`; an older layout's device
+        directories are moved to a directory of `trash`). Returns the links still to make."""
+        missing = dict(wanted)
+        directories = []
+        with os.scandir(base) as entries:
+            for entry in entries:
+                link = os.readlink(entry.path) if entry.is_symlink() else None
+                if link is not None:
+                    old_links.add(link)
+                    if missing.get(entry.name) == link and entry.name not in made:
+                        del missing[entry.name]
+                        continue
+                if entry.is_dir(follow_symlinks=False):
+                    directories.append(entry.name)
+                else:
+                    os.unlink(entry.path)
+        if directories:
+            trash.append(os.path.join(self.generations, '%s-%s%s-%d-%d' % (
+                self.generation, os.path.basename(base), TRASH_SUFFIX, os.getpid(), next(_TRASH_NUMBERS))))
+            os.mkdir(trash[-1])
+            for name in directories:
+                os.rename(os.path.join(base, name), os.path.join(trash[-1], name))
+        for name in made:
+            missing.pop(name, None)
+        return missing
 
     def _point_dest_at(self, final):
         link = os.path.join(self.parent, '.%s.link-%d' % (self.name, os.getpid()))
@@ -852,16 +928,17 @@ class StagedOutput:
             os.rename(self.dest, os.path.join(self.generations, 'previous-plain-%d%s' % (os.getpid(), PARTIAL_SUFFIX)))
         os.replace(link, self.dest)
 
-    def _trim_generations(self):
-        """Generations past `keep` leave dest's directory at once (a rename each) and a detached process deletes
-        them, so that a render does not wait for thousands of unlinks; what it leaves, the next render removes."""
+    def _trim_generations(self, trash, unused):
+        """The generations past `keep` (`trash`, renamed away already) and the shared directories no kept generation
+        links to (`unused`) are deleted by a detached process, so that a render does not wait for their unlinks; what
+        it leaves, the next render removes."""
+        # An older version's plain output directory, moved here by _point_dest_at.
         names = os.listdir(self.generations)
-        complete = sorted(name for name in names if GENERATION.match(name))
-        # The generations past `keep`, and an older version's plain output directory, moved here by _point_dest_at.
-        leftovers = complete[:-self.keep] + [name for name in names if name.endswith(PARTIAL_SUFFIX)]
-        trash = [path for path in map(self._to_trash, leftovers) if path]
-        if trash:
-            _remove_in_background(trash, self.generations, complete[-self.keep:])
+        past_keep = sorted(name for name in names if GENERATION.match(name))[:-self.keep]  # keep=1: the previous one
+        trash = list(trash) + [path for path in map(self._to_trash, past_keep + [
+            name for name in names if name.endswith(PARTIAL_SUFFIX)]) if path]
+        if trash or unused:
+            _remove_in_background(trash + unused, self.shared)
 
     def _discard_staging(self):
         if self._staging is not None:
@@ -916,58 +993,49 @@ def _plain_directory(path) -> bool:
         return False
 
 
-# The detached deleter: the trees given, then the shared directories that they linked to and no kept generation does
-# (a later generation links only to what the newest kept one links to, or to its own: what none of these links to
-# stays unused), then the groups left empty, up to the newest kept generation (never the group of a render under
-# way, numbered higher). Kept: every complete generation when the render's lock was held.
-_DELETER = r"""
-import os, re, shutil, sys
-link, generations, kept, roots = re.compile(sys.argv[1]), sys.argv[2], sys.argv[3].split(), sys.argv[4].split()
-trash = sys.argv[5:]
-try:
-    os.nice(10)
-except OSError:
-    pass
-def links(generation):
+def _links_of(generation) -> set:
+    """The links to shared directories that `generation` (a directory) has, as written."""
     found = set()
-    for root in roots:
+    for root in SHARED_ROOTS:
         try:
             entries = os.scandir(os.path.join(generation, root))
         except OSError:
             continue
         with entries:
             for entry in entries:
-                try:
-                    match = link.match(os.readlink(entry.path)) if entry.is_symlink() else None
-                except OSError:
-                    match = None
-                if match:
-                    found.add(match.group(1, 2, 3))
+                if entry.is_symlink():
+                    link = os.readlink(entry.path)
+                    if SHARED_LINK.match(link):
+                        found.add(link)
     return found
-unused = set().union(*map(links, trash)) if kept else set()
-for name in kept:
-    unused -= links(os.path.join(generations, name))
-for path in trash:
+
+
+# The detached deleter: each tree given, then the directories that held those of them in the shared store (a
+# generation's group, and its <root>), when they are left empty.
+_DELETER = r"""
+import os, shutil, sys
+try:
+    os.nice(10)
+except OSError:
+    pass
+for path in sys.argv[2:]:
     shutil.rmtree(path, ignore_errors=True)
-for group, root, name in sorted(unused):
-    shutil.rmtree(os.path.join(generations, %r, group, root, name), ignore_errors=True)
-for group, root in sorted({(group, root) for group, root, _name in unused}):
-    if kept and int(group[1:]) <= max(int(name[1:]) for name in kept):
-        for path in (os.path.join(generations, %r, group, root), os.path.join(generations, %r, group)):
-            try:
-                os.rmdir(path)
-            except OSError:
-                break
-""" % (SHARED, SHARED, SHARED)
+for path in sorted({os.path.dirname(path) for path in sys.argv[2:] if os.path.dirname(os.path.dirname(
+        os.path.dirname(path))) == sys.argv[1]}):
+    for empty in (path, os.path.dirname(path)):
+        try:
+            os.rmdir(empty)
+        except OSError:
+            break
+"""
 
 
-def _remove_in_background(paths, generations, kept):
-    """Delete directory trees (renamed out of the way), and the shared directories that only they linked to, in a
-    process of their own that outlives this one (stdlib only). `kept`: the complete generations, by name."""
-    argv = [SHARED_LINK.pattern, generations, ' '.join(kept), ' '.join(SHARED_ROOTS)] + list(paths)
+def _remove_in_background(paths, shared):
+    """Delete directory trees (renamed out of the way, or no longer linked to) in a process of their own that outlives
+    this one (stdlib only); then the directories of `shared` (the store) that held them, when left empty."""
     try:
         subprocess.Popen(  # pylint: disable=consider-using-with
-            [sys.executable or 'python3', '-c', _DELETER] + argv,
+            [sys.executable or 'python3', '-c', _DELETER, shared] + list(paths),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError:
         for path in paths:
