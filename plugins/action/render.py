@@ -169,6 +169,11 @@ class ActionModule(ActionBase):
         verb = 'would write' if self._task.check_mode else 'wrote'
         result['msg'] = 'Fabric %s: rendered %d device(s) into %s; %s %d file(s), %d unchanged, %d removed' % (
             design.name, len(rendered), dest, verb, summary['written'], summary['unchanged'], len(summary['removed']))
+        if not failed:  # where the artifacts are, for the person running it
+            Display().display('\n'.join((
+                result['msg'], 'Configurations: %s/<device>/' % result['configs'],
+                'Fabric README:  %s' % (result['index'] or '(documentation not rendered)'),
+                'NetBox import:  %s' % (result['netbox'] or '(not rendered)'))))
         if failed:
             problems = ['no renderer for %s yet: %d device(s) not rendered (%s%s)' % (
                 kind, len(devices), ', '.join(devices[:5]), ', ...' if len(devices) > 5 else '')
