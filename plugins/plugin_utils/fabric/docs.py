@@ -607,6 +607,7 @@ def fabric_docs(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True
         yield relative, make()
 
 
-__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'DOCUMENTS_KEY', 'DOCUMENTS_IGNORE', 'documents_source', 'documents_key', 'fabric_documents', 'fabric_docs',
+__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'DOCUMENTS_KEY', 'DOCUMENTS_IGNORE', 'documents_source', 'documents_key',
+           'fabric_documents', 'fabric_docs',
            'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md', 'addressing_md', 'host_address_rows', 'asn_md',
            'devices_md', 'overlay_md', 'index_md', 'svg_layout', 'topology_svg', 'rail_colour', 'lossless_text']

@@ -16,9 +16,10 @@ Layout, for dest = out/lab:
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
 Each device's directory (configs/<device>) is written once, into shared/<the generation that wrote it>, and every
 generation links to it until the device changes: a one-device change on a fabric of thousands of devices writes
-that device's files and one symlink per device, never copies a directory. Other files that did not change are hard
-links to the previous generation. A device directory that no kept generation links to any more is deleted with the
-generations past `keep`, in the background. manifest.json lists the sha256 of every file under the render roots and
+that device's files and makes no inode per unchanged device (it takes over the links directory of the generation it
+retires and replaces the links that differ; a link the current generation has is hard-linked), never copies a
+directory. Other files that did not change are hard links to the previous generation. A device directory that no
+kept generation links to any more is deleted with the generations past `keep`, in the background. manifest.json lists the sha256 of every file under the render roots and
 marks the generation complete; verify() checks it.
 
 Interface (also what a parallel renderer builds on):
@@ -868,16 +869,17 @@ class StagedOutput:
             if base and _plain_directory(base) and all(
                     wanted_here.get(name) == _shared_link(self.generation, '%s/%s' % (root, name)) for name in made):
                 for name, link in self._replace_links(base, wanted_here, made, old_links, trash).items():
-                    os.symlink(link, os.path.join(base, name))
+                    self._make_link('%s/%s' % (root, name), link, os.path.join(base, name))
                 for name in made:  # this render's own, made while it wrote them
                     os.rename(os.path.join(staged, name), os.path.join(base, name))
                 if made:
                     os.rmdir(staged)
                 os.rename(base, staged)
             else:
+                directory = self._ensure_directory(staging, self._staging_real, root) if wanted_here else None
                 for name, link in wanted_here.items():
                     if name not in made:
-                        os.symlink(link, os.path.join(self._ensure_directory(staging, self._staging_real, root), name))
+                        self._make_link('%s/%s' % (root, name), link, os.path.join(directory, name))
         for path in trash:
             old_links.update(_links_of(path))
         in_use = set(links.values())
@@ -889,6 +891,19 @@ class StagedOutput:
             if name not in past_keep and name != current:
                 in_use.update(_links_of(os.path.join(self.generations, name)))
         return trash, [os.path.join(self.generations, link[len('../../'):]) for link in sorted(old_links - in_use)]
+
+    def _make_link(self, unit, link, path):
+        """The link `link` at `path`: a hard link to the current generation's own link when it is the same (a new
+        directory entry, no inode), else a new symlink."""
+        if self._current is not None and link in self._current_links:
+            try:
+                os.link(os.path.join(self._current, unit), path, follow_symlinks=False)
+                return
+            except OSError:
+                pass  # not the same link there, or a file system without hard links
+            if os.path.lexists(path):
+                os.unlink(path)
+        os.symlink(link, path)
 
     def _replace_links(self, base, wanted, made, old_links, trash):
         """Make the links directory `base` hold `wanted` (name -> link), but for the `made` names (moved in after):

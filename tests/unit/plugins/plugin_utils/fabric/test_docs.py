@@ -6,12 +6,16 @@
 import csv
 import io
 import os
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
+import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform
+from tests.unit.utils import sampling
 from tests.unit.utils.golden import assert_golden
 from tests.unit.utils.paths import ROOT
 
@@ -232,10 +236,6 @@ def test_no_fabric_document_shows_what_documents_source_leaves_out(fixture):
     """documents_source() leaves a device's NOS release out, so that a render of that device carries the fabric's
     documents over unmade: every switch moved to a release drawn from its platform's (seeded) must leave every
     document byte for byte as it was, and the digest too; anything else changed changes the digest."""
-    import random  # pylint: disable=import-outside-toplevel
-    import yaml  # pylint: disable=import-outside-toplevel
-    from tests.unit.utils import sampling  # pylint: disable=import-outside-toplevel
-    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform  # pylint: disable=import-outside-toplevel
     with open(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', fixture + '.yml'), encoding='utf-8') as handle:
         intent = yaml.safe_load(handle)
     design = design_from_intent(intent)
