@@ -19,8 +19,8 @@ generation links to it until the device changes: a one-device change on a fabric
 that device's files and makes no inode per unchanged device (it takes over the links directory of the generation it
 retires and replaces the links that differ; a link the current generation has is hard-linked), never copies a
 directory. Other files that did not change are hard links to the previous generation. A device directory that no
-kept generation links to any more is deleted with the generations past `keep`, in the background. manifest.json lists the sha256 of every file under the render roots and
-marks the generation complete; verify() checks it.
+kept generation links to any more is deleted with the generations past `keep`, in the background. manifest.json
+lists the sha256 of every file under the render roots and marks the generation complete; verify() checks it.
 
 Interface (also what a parallel renderer builds on):
 
@@ -850,7 +850,8 @@ class StagedOutput:
         costs an inode, and on ext4 without a journal every inode allocated skips each inode freed in the last minutes
         (docs/design.md): so the links directory of the generation that this render makes the oldest past `keep` is
         taken over (renamed) and only its links that differ are replaced. Returns (the generations renamed away, the
-        shared directories that no kept generation links to any more), to delete in the background."""
+        shared directories that no kept generation links to any more), to delete in the background. (A render that
+        fails after this has retired that generation already: the current one stays, whole.)"""
         staging = self._staging_directory()
         complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
         current = os.path.basename(self._current) if self._current and os.path.islink(self.dest) else None
