@@ -1,7 +1,8 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The staged output writer: atomic switch, manifest, hard-linked unchanged files, lock, path containment."""
+"""The staged output writer: atomic switch, manifest, shared device directories and hard-linked files, lock, path
+containment."""
 
 import hashlib
 import json
@@ -57,7 +58,7 @@ def test_first_render_switches_a_complete_generation_into_place(tmp_path):
     assert os.readlink(dest).endswith('g000001')
 
 
-def test_unchanged_files_are_hard_links_and_the_previous_generation_is_kept(tmp_path):
+def test_unchanged_devices_are_linked_other_files_hard_linked_and_the_previous_generation_kept(tmp_path):
     dest = tmp_path / 'lab'
     render(dest, FILES)
     render(dest, dict(FILES, **{'configs/leaf2/frr.conf': 'hostname leaf2\n!\n'}))
