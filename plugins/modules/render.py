@@ -26,8 +26,12 @@ description:
   - A file is written only when its content differs from what O(dest) holds; the task reports C(changed) only then.
   - Files are written into a staging generation next to O(dest) (C(.<name>.generations/)) and switched into place
     atomically when the render is complete; O(dest) is then a symlink to the complete generation. A render that fails
-    or is killed leaves the previous complete output in place. Unchanged files are hard links to the previous
-    generation. C(<dest>/manifest.json) lists the sha256 of every rendered file and marks the generation complete.
+    or is killed leaves the previous complete output in place. Each device's directory (C(configs/<device>)) is written
+    once, under C(.<name>.generations/shared/), and linked from every generation until the device changes; other
+    unchanged files are hard links to the previous generation. C(<dest>/manifest.json) lists the sha256 of every
+    rendered file and marks the generation complete.
+  - Prints, for the person running it, the result line and where the configurations, the fabric README and the
+    NetBox bundle are.
   - One render at a time per O(dest) (a lock file C(.<name>.lock) next to it); a second one waits up to
     O(lock_timeout) seconds, then fails naming the running one.
   - Runs on the controller only; nothing is sent to any device. Run it once per play (C(run_once), or a play on

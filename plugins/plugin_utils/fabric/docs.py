@@ -15,6 +15,7 @@ import functools
 import hashlib
 import io
 import ipaddress
+import json
 import os
 import re
 from collections import Counter
@@ -564,8 +565,29 @@ def fabric_documents(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages
     ]
 
 
+# What of an intent no fabric document shows: a device's NOS release changes that device's configuration and its own
+# page, never the fabric's documents, so a render of that device carries them over unmade (test_docs.py proves it
+# for every release of every platform, and fails the day a document shows one).
+DOCUMENTS_IGNORE = ('nos_release',)  # in topology.devices.<device>
+
+
+def documents_source(intent) -> str:
+    """sha256 of `intent` (parsed) as the fabric documents read it: without the DOCUMENTS_IGNORE entries."""
+    topology = intent.get('topology') if isinstance(intent, dict) else None
+    if isinstance(topology, dict) and isinstance(topology.get('devices'), dict):
+        kept = {}
+        for name, override in topology['devices'].items():
+            if isinstance(override, dict):
+                override = {key: value for key, value in override.items() if key not in DOCUMENTS_IGNORE}
+            if override != {}:  # an override of a release alone is as none
+                kept[name] = override
+        topology = {key: value for key, value in topology.items() if key != 'devices'}
+        intent = dict(intent, topology=dict(topology, devices=kept) if kept else topology)
+    return hashlib.sha256(json.dumps(intent, sort_keys=True, default=repr).encode()).hexdigest()
+
+
 def documents_key(intent_digest, max_nodes_per_tier=MAX_NODES_PER_TIER) -> str:
-    """What fabric_documents() are made from, as one digest: the intent (its file's sha256), the options, and the
+    """What fabric_documents() are made from, as one digest: the intent (documents_source), the options, and the
     collection's code and data as installed (each file's path, size and modification time: an upgrade or an edit
     changes it). Equal keys make equal documents."""
     digest = hashlib.sha256(('%s %d %s\n' % (intent_digest, max_nodes_per_tier, ' '.join(FABRIC_DOCS))).encode())
@@ -585,6 +607,7 @@ def fabric_docs(design, max_nodes_per_tier=MAX_NODES_PER_TIER, device_pages=True
         yield relative, make()
 
 
-__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'DOCUMENTS_KEY', 'documents_key', 'fabric_documents', 'fabric_docs',
+__all__ = ['FABRIC_DOCS', 'CABLING_COLUMNS', 'DOCUMENTS_KEY', 'DOCUMENTS_IGNORE', 'documents_source', 'documents_key',
+           'fabric_documents', 'fabric_docs',
            'device_page', 'cabling_rows', 'cabling_csv', 'cabling_md', 'addressing_md', 'host_address_rows', 'asn_md',
            'devices_md', 'overlay_md', 'index_md', 'svg_layout', 'topology_svg', 'rail_colour', 'lossless_text']

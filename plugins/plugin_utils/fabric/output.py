@@ -7,14 +7,20 @@ Layout, for dest = out/lab:
 
     out/lab -> .lab.generations/g000012     symlink, replaced atomically (rename(2)) when a render completes
     out/.lab.generations/g000012/           a complete generation: the files and manifest.json
-    out/.lab.generations/g000013.partial/   a render in progress, or killed: never pointed at, removed by the next render
-    out/.lab.generations/g000010.trash-N/   a generation past `keep`, being deleted in the background
+    out/.lab.generations/g000012/configs/leaf001 -> ../../shared/g000009/configs/leaf001
+    out/.lab.generations/shared/g000009/configs/leaf001/   a device's files, as generation g000009 wrote them
+    out/.lab.generations/g000013.partial-PID/   a render in progress, or killed: never pointed at, removed by the next
+    out/.lab.generations/g000010.trash-PID/ a generation past `keep`, being deleted in the background
     out/.lab.lock                           fcntl lock: one render into out/lab at a time
 
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
-Files that did not change are hard links to the previous generation, so a one-device change on a fabric of
-thousands of devices writes one device's files. manifest.json lists the sha256 of every file under the render
-roots and marks the generation complete; verify() checks it.
+Each device's directory (configs/<device>) is written once, into shared/<the generation that wrote it>, and every
+generation links to it until the device changes: a one-device change on a fabric of thousands of devices writes
+that device's files and makes no inode per unchanged device (it takes over the links directory of the generation it
+retires and replaces the links that differ; a link the current generation has is hard-linked), never copies a
+directory. Other files that did not change are hard links to the previous generation. A device directory that no
+kept generation links to any more is deleted with the generations past `keep`, in the background. manifest.json
+lists the sha256 of every file under the render roots and marks the generation complete; verify() checks it.
 
 Interface (also what a parallel renderer builds on):
 
@@ -43,6 +49,7 @@ import datetime
 import errno
 import fcntl
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -63,6 +70,11 @@ CONFIGS = 'configs'
 DOCS = 'docs'
 MANIFEST_FORMAT = 1
 GENERATION = re.compile(r'^g(\d{6,})$')
+# Directories directly under these roots (a device's configs/<device>) are shared between generations: written once
+# into SHARED/<generation>/<root>/<name> and linked from each generation as <root>/<name> -> ../../SHARED/....
+SHARED_ROOTS = (CONFIGS,)
+SHARED = 'shared'
+SHARED_LINK = re.compile(r'^\.\./\.\./%s/(g\d{6,})/([^/]+)/([^/]+)$' % SHARED)
 PARTIAL_SUFFIX = '.partial'
 TRASH_SUFFIX = '.trash'  # a generation past `keep`, renamed away and being deleted
 FILE_MODE = 0o644
@@ -72,6 +84,7 @@ PATH_MAX = 4096
 LOCK_POLL_SECONDS = 0.2
 # Control, format (bidi overrides, zero-width), separator and surrogate characters: never in a file name.
 _INVISIBLE = frozenset(('Cc', 'Cf', 'Cs', 'Zl', 'Zp'))
+_TRASH_NUMBERS = itertools.count()
 
 
 class OutputError(Exception):
@@ -270,6 +283,11 @@ class StagedOutput:
         self._staging = None
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
+        self.shared = os.path.join(self.generations, SHARED)
+        self._group = None  # shared/<generation>: the device directories this render writes
+        self._shared_real = None  # realpath of self.shared: where a generation's device links may lead
+        self._units = set()  # shared directories (configs/<device>) this render made: written, or to be filled
+        self._current_links = set()  # the links to shared directories the current generation has
         self._old_dirs = {}  # relative directory -> its directory in the current output (None: not there)
         self._umask = _umask()  # a mode the umask strips bits from is set again with fchmod
         self._done = False
@@ -293,6 +311,7 @@ class StagedOutput:
         self._opened = True
         try:
             self._check_generations()
+            self._shared_real = os.path.realpath(self.shared)
             self._current = self._current_directory()
             previous = (read_manifest(self._current) or {}) if self._current else {}
             self._rendered = previous.get('files', {})
@@ -373,6 +392,13 @@ class StagedOutput:
         if not stat.S_ISDIR(mode):
             raise OutputError('%s is not a directory; the render keeps its generations there: remove it or choose '
                               'another dest' % self.generations)
+        try:
+            mode = os.lstat(self.shared).st_mode
+        except FileNotFoundError:
+            return
+        if not stat.S_ISDIR(mode):
+            raise OutputError('%s is not a plain directory (a symlink or a file); the render keeps the devices\' '
+                              'directories there and does not follow links: remove it' % self.shared)
 
     def _current_directory(self):
         """The directory that holds the complete output now, or None when dest does not exist yet."""
@@ -411,9 +437,39 @@ class StagedOutput:
             names = os.listdir(self.generations)
         except FileNotFoundError:
             return
+        # Deleted in the background like trimmed generations: a tree that a killed render or a deletion still under
+        # way left behind must not make this render wait. Renamed first, so that no name is reused while it goes.
+        leftovers = []
         for name in names:
             if PARTIAL_SUFFIX in name or TRASH_SUFFIX in name:
-                shutil.rmtree(os.path.join(self.generations, name), ignore_errors=True)
+                leftovers.append(self._to_trash(name))
+        # A killed render's shared directories: a generation number no complete generation reached (numbers only grow;
+        # older groups hold directories that kept generations link to).
+        newest = max((int(match.group(1)) for match in map(GENERATION.match, names) if match), default=0)
+        try:
+            groups = os.listdir(self.shared)
+        except FileNotFoundError:
+            groups = []
+        for name in groups:
+            match = GENERATION.match(name)
+            if match and int(match.group(1)) > newest:
+                leftovers.append(self._to_trash(os.path.join(SHARED, name)))
+        leftovers = [path for path in leftovers if path]
+        if leftovers:
+            _remove_in_background(leftovers, self.shared)
+
+    def _to_trash(self, relative):
+        """Rename generations/`relative` out of the way of the names renders use; its new path (None: gone)."""
+        source = os.path.join(self.generations, relative)
+        if TRASH_SUFFIX in os.path.basename(relative):
+            return source  # already renamed; its deletion may still be under way
+        target = os.path.join(self.generations, '%s%s-%d-%d' % (
+            relative.replace('/', '-'), TRASH_SUFFIX, os.getpid(), next(_TRASH_NUMBERS)))
+        try:
+            os.rename(source, target)
+        except FileNotFoundError:
+            return None
+        return target
 
     def _next_generation(self):
         numbers = [int(match.group(1)) for match in map(GENERATION.match, os.listdir(self.generations)) if match]
@@ -423,10 +479,34 @@ class StagedOutput:
         if self._staging is None:
             os.makedirs(self.generations, exist_ok=True)
             self.generation = self._next_generation()
+            self._group = os.path.join(self.shared, self.generation)
             self._staging = os.path.join(self.generations, '%s%s-%d' % (self.generation, PARTIAL_SUFFIX, os.getpid()))
             os.mkdir(self._staging)
             self._staging_real = os.path.realpath(self._staging)
         return self._staging
+
+    def _unit_directory(self, unit):
+        """The directory this render writes the shared directory `unit` (configs/<device>) into: made under
+        shared/<generation>/ and linked from the staging generation (one mkdir and one symlink per device)."""
+        staging = self._staging_directory()
+        key = ('unit', unit)
+        real = self._real_dirs.get(key)
+        if real is not None:
+            return real
+        os.makedirs(self._group, exist_ok=True)  # the store (and this render's group in it): plain directories
+        real = self._ensure_directory(self._group, self._group, unit)
+        root, _unused, name = unit.partition('/')
+        link = os.path.join(self._ensure_directory(staging, self._staging_real, root), name)
+        target = _shared_link(self.generation, unit)
+        try:
+            os.symlink(target, link)
+        except FileExistsError:
+            if not os.path.islink(link) or os.readlink(link) != target:
+                raise OutputError('refusing to write into %s: it is not a plain directory of the output (a link or a '
+                                  'file), so it could lead outside the output directory' % unit) from None
+        self._units.add(unit)
+        self._real_dirs[key] = real
+        return real
 
     def _ensure_directory(self, root, real_root, relative_dir):
         """Create `relative_dir` under `root` one component at a time, refusing a component that is not a plain
@@ -468,7 +548,7 @@ class StagedOutput:
                     mode = 0
                 if stat.S_ISLNK(mode):
                     found = os.path.realpath(found)
-                    if not _inside(found, self._current):
+                    if not (_inside(found, self._current) or _inside(found, self._shared_real)):
                         raise OutputError('refusing to read %s: the existing output directory %s has a symlink that '
                                           'leads outside it' % (relative_dir, self.dest))
                     mode = stat.S_IFDIR if os.path.isdir(found) else 0
@@ -525,7 +605,7 @@ class StagedOutput:
             if relative in self.written:  # put twice, back to the old content: drop the staged copy
                 del self.written[relative]
                 if relative in self._staged:
-                    os.unlink(os.path.join(self._staging, relative))
+                    os.unlink(os.path.join(self._group if _unit_of(relative) else self._staging, relative))
                     self._staged.discard(relative)
             return 'unchanged'
         self.written[relative] = True
@@ -561,8 +641,14 @@ class StagedOutput:
 
     def _write(self, relative, data, mode=FILE_MODE):
         staging = self._staging_directory()
-        self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
-        path = staging + '/' + relative
+        unit = _unit_of(relative)
+        if unit:
+            self._unit_directory(unit)
+            self._ensure_directory(self._group, self._group, relative.rpartition('/')[0])
+            path = self._group + '/' + relative
+        else:
+            self._ensure_directory(staging, self._staging_real, relative.rpartition('/')[0])
+            path = staging + '/' + relative
         if relative in self._staged:
             os.unlink(path)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, mode)
@@ -588,6 +674,7 @@ class StagedOutput:
         if not self.check_mode:
             try:
                 self._staging_directory()
+                os.makedirs(self._group, exist_ok=True)
             except OSError as exc:
                 raise _failed(exc, self.generations) from None
 
@@ -603,8 +690,9 @@ class StagedOutput:
     def take_changes(self) -> dict:
         """In a worker: what its put() calls recorded since the last call (and forget it)."""
         changes = {'files': self.files, 'written': list(self.written), 'unchanged': self.unchanged,
-                   'on_change': self._changes}
+                   'on_change': self._changes, 'units': sorted(self._units)}
         self.files, self.written, self.unchanged, self._staged, self._changes = {}, {}, 0, set(), []
+        self._units = set()
         return changes
 
     def adopt(self, changes):
@@ -615,15 +703,18 @@ class StagedOutput:
             if not self.check_mode:
                 self._staged.add(relative)
         self.unchanged += changes['unchanged']
+        self._units.update(changes.get('units', ()))
         for relative, old, new in changes['on_change']:
             self.on_change(relative, old, new)
 
     # ------------------------------------------------------------------ finish / abort
-    def _existing_files(self):
-        """relative path -> absolute path of every regular file of the current output (no symlinks followed)."""
-        found = {}
+    def _existing_files(self, touched):
+        """(files, shared) of the current output: relative path -> absolute path of every regular file (no symlinks
+        followed), except in the shared directories (configs/<device>) a generation links to and this render does not
+        touch: those are `shared`, unit -> its link, carried over as they are without being read."""
+        found, shared = {}, {}
         if self._current is None:
-            return found
+            return found, shared
         pending = ['']
         while pending:
             relative_dir = pending.pop()
@@ -632,15 +723,52 @@ class StagedOutput:
                     relative = relative_dir + entry.name
                     if entry.is_dir(follow_symlinks=False):
                         pending.append(relative + '/')
+                    elif (entry.is_symlink() and relative_dir[:-1] in SHARED_ROOTS
+                          and self._is_shared_link(relative, link := os.readlink(entry.path))):
+                        self._current_links.add(link)
+                        if relative in touched:
+                            pending.append(relative + '/')  # its files one by one, into this render's own copy
+                        else:
+                            shared[relative] = link
                     elif entry.is_symlink() and entry.is_dir():
                         raise OutputError('the output directory %s contains a symlink (%s); remove it: rendered output '
-                                          'never contains links' % (self.dest, relative))
+                                          'never contains links but the device directories the render links' %
+                                          (self.dest, relative))
                     elif entry.is_file(follow_symlinks=False):
                         found[relative] = entry.path
                     else:
                         raise OutputError('the output directory %s contains %s, which is not a regular file; remove it'
                                           % (self.dest, relative))
-        return found
+        return found, shared
+
+    def _is_shared_link(self, unit, link):
+        """Whether `link`, <current>/`unit`, is a link a render made to a plain directory of the shared store (checked
+        without resolving the whole path: the link's exact form, the directories of its group once, the directory)."""
+        match = SHARED_LINK.match(link)
+        if not match or '%s/%s' % match.group(2, 3) != unit:
+            return False
+        group, root = match.group(1, 2)
+        checked = self._real_dirs.get(('group', group, root))
+        if checked is None:
+            checked = all(_plain_directory(path) for path in (
+                os.path.join(self.shared, group), os.path.join(self.shared, group, root)))
+            self._real_dirs[('group', group, root)] = checked
+        return checked and _plain_directory(os.path.join(self.shared, group, unit))
+
+    def _removed(self, prune):
+        """The files the current output's manifest lists as the render's own, under `prune`, still there and not put()
+        by this render: those a whole render removes. Files the user keeps there are never removed."""
+        removed = []
+        for relative in self._rendered:
+            if relative not in self.files and relative.split('/', 1)[0] in prune:
+                directory, _unused, name = relative.rpartition('/')
+                directory = self._old_directory(directory)
+                try:
+                    if directory is not None and stat.S_ISREG(os.lstat(os.path.join(directory, name)).st_mode):
+                        removed.append(relative)
+                except (FileNotFoundError, NotADirectoryError):
+                    pass
+        return sorted(removed)
 
     def finish(self, roots=(), prune=(), meta=None) -> dict:
         """Complete the render: files under `prune` roots that were not put() are removed; every other existing file
@@ -652,18 +780,13 @@ class StagedOutput:
         try:
             prune = tuple(prune)
             # A render whose files are all unchanged still records what it says of them (meta: the intent they come
-            # from) in a new generation of hard links, without counting as a change.
+            # from) in a new generation, without counting as a change.
             recorded = not self.check_mode and meta is not None and meta != self.previous_meta
-            needed = prune or ((self.written or recorded) and not self.check_mode)  # to prune, or to carry over
-            existing = self._existing_files() if needed else {}
-            # Only what a manifest lists as the render's own is pruned: files the user keeps there stay.
-            self.removed = sorted(relative for relative in existing
-                                  if relative not in self.files and relative.split('/', 1)[0] in prune
-                                  and relative in self._rendered)
+            self.removed = self._removed(prune) if prune and self._current is not None else []
             changed = bool(self.written or self.removed)
             manifest_path = None
             if (changed or recorded) and not self.check_mode:
-                manifest_path = self._switch(existing, roots, meta)
+                manifest_path = self._switch(roots, meta)
             else:
                 self._discard_staging()
             self._done = True
@@ -679,23 +802,37 @@ class StagedOutput:
         finally:
             self._release_lock()
 
-    def _switch(self, existing, roots, meta):
+    def _switch(self, roots, meta):
         staging = self._staging_directory()
-        previous_files = self._rendered
         removed = set(self.removed)
+        # The shared directories this render changes (a file written or removed): made again for this generation.
+        touched = set(self._units)
+        touched.update(unit for unit in map(_unit_of, itertools.chain(self._staged, removed)) if unit)
+        existing, shared = self._existing_files(touched)
         digests = dict(self.files)
         for relative, source in existing.items():
             if relative == MANIFEST or relative in self._staged or relative in removed:
                 continue
-            directory = os.path.dirname(relative)
-            self._ensure_directory(staging, self._staging_real, directory)
-            target = os.path.join(staging, relative)
+            unit = _unit_of(relative)
+            if unit:  # a device directory that changes, or one of an older layout (a plain directory): copied once
+                self._unit_directory(unit)
+                base = self._group
+                self._ensure_directory(base, base, os.path.dirname(relative))
+            else:
+                base = staging
+                self._ensure_directory(base, self._staging_real, os.path.dirname(relative))
+            target = os.path.join(base, relative)
             try:
                 os.link(source, target, follow_symlinks=False)
             except OSError:
                 shutil.copy2(source, target, follow_symlinks=False)  # another file system, or no hard links
-            if relative not in digests and relative in previous_files:  # the render's own, carried over
-                digests[relative] = previous_files[relative]
+        links = dict(shared)
+        links.update((unit, _shared_link(self.generation, unit)) for unit in self._units)
+        trash, unused = self._link_shared(links)
+        for relative, digest in self._rendered.items():  # the render's own files, carried over
+            if relative not in digests and relative not in removed and (relative in existing
+                                                                         or _unit_of(relative) in shared):
+                digests[relative] = digest
         listed = {relative: digest for relative, digest in sorted(digests.items()) if relative.split('/', 1)[0] in roots}
         manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
                     'meta': meta or {}, 'files': listed}
@@ -705,8 +842,97 @@ class StagedOutput:
         os.rename(staging, final)
         self._staging = None
         self._point_dest_at(final)
-        self._trim_generations()
+        self._trim_generations(trash, unused)
         return os.path.join(self.dest, MANIFEST)
+
+    def _link_shared(self, links):
+        """Give the staging generation its links to the shared directories, `links` (unit -> link). Creating a link
+        costs an inode, and on ext4 without a journal every inode allocated skips each inode freed in the last minutes
+        (docs/design.md): so the links directory of the generation that this render makes the oldest past `keep` is
+        taken over (renamed) and only its links that differ are replaced. Returns (the generations renamed away, the
+        shared directories that no kept generation links to any more), to delete in the background. (A render that
+        fails after this has retired that generation already: the current one stays, whole.)"""
+        staging = self._staging_directory()
+        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
+        current = os.path.basename(self._current) if self._current and os.path.islink(self.dest) else None
+        past_keep = complete[:max(0, len(complete) - self.keep + 1)]  # once this render's generation is made
+        trash = [path for path in map(self._to_trash, (name for name in past_keep if name != current)) if path]
+        old_links = set()
+        wanted = {}
+        for unit, link in links.items():
+            root, _unused, name = unit.partition('/')
+            wanted.setdefault(root, {})[name] = link
+        for root in SHARED_ROOTS:
+            wanted_here = wanted.get(root, {})
+            staged = os.path.join(staging, root)
+            base = os.path.join(trash[-1], root) if trash else None
+            made = set(os.listdir(staged)) if os.path.isdir(staged) else set()
+            if base and _plain_directory(base) and all(
+                    wanted_here.get(name) == _shared_link(self.generation, '%s/%s' % (root, name)) for name in made):
+                for name, link in self._replace_links(base, wanted_here, made, old_links, trash).items():
+                    self._make_link('%s/%s' % (root, name), link, os.path.join(base, name))
+                for name in made:  # this render's own, made while it wrote them
+                    os.rename(os.path.join(staged, name), os.path.join(base, name))
+                if made:
+                    os.rmdir(staged)
+                os.rename(base, staged)
+            else:
+                directory = self._ensure_directory(staging, self._staging_real, root) if wanted_here else None
+                for name, link in wanted_here.items():
+                    if name not in made:
+                        self._make_link('%s/%s' % (root, name), link, os.path.join(directory, name))
+        for path in trash:
+            old_links.update(_links_of(path))
+        in_use = set(links.values())
+        if current in past_keep:  # keep=1: the current generation goes too, after the switch
+            old_links.update(self._current_links)
+        else:
+            in_use.update(self._current_links)
+        for name in complete:
+            if name not in past_keep and name != current:
+                in_use.update(_links_of(os.path.join(self.generations, name)))
+        return trash, [os.path.join(self.generations, link[len('../../'):]) for link in sorted(old_links - in_use)]
+
+    def _make_link(self, unit, link, path):
+        """The link `link` at `path`: a hard link to the current generation's own link when it is the same (a new
+        directory entry, no inode), else a new symlink."""
+        if self._current is not None and link in self._current_links:
+            try:
+                os.link(os.path.join(self._current, unit), path, follow_symlinks=False)
+                return
+            except OSError:
+                pass  # not the same link there, or a file system without hard links
+            if os.path.lexists(path):
+                os.unlink(path)
+        os.symlink(link, path)
+
+    def _replace_links(self, base, wanted, made, old_links, trash):
+        """Make the links directory `base` hold `wanted` (name -> link), but for the `made` names (moved in after):
+        the links already right stay, the others go (their links added to `old_links`; an older layout's device
+        directories are moved to a directory of `trash`). Returns the links still to make."""
+        missing = dict(wanted)
+        directories = []
+        with os.scandir(base) as entries:
+            for entry in entries:
+                link = os.readlink(entry.path) if entry.is_symlink() else None
+                if link is not None:
+                    old_links.add(link)
+                    if missing.get(entry.name) == link and entry.name not in made:
+                        del missing[entry.name]
+                        continue
+                if entry.is_dir(follow_symlinks=False):
+                    directories.append(entry.name)
+                else:
+                    os.unlink(entry.path)
+        if directories:
+            trash.append(os.path.join(self.generations, '%s-%s%s-%d-%d' % (
+                self.generation, os.path.basename(base), TRASH_SUFFIX, os.getpid(), next(_TRASH_NUMBERS))))
+            os.mkdir(trash[-1])
+            for name in directories:
+                os.rename(os.path.join(base, name), os.path.join(trash[-1], name))
+        for name in made:
+            missing.pop(name, None)
+        return missing
 
     def _point_dest_at(self, final):
         link = os.path.join(self.parent, '.%s.link-%d' % (self.name, os.getpid()))
@@ -718,22 +944,25 @@ class StagedOutput:
             os.rename(self.dest, os.path.join(self.generations, 'previous-plain-%d%s' % (os.getpid(), PARTIAL_SUFFIX)))
         os.replace(link, self.dest)
 
-    def _trim_generations(self):
-        """Generations past `keep` leave dest's directory at once (a rename each) and a detached process deletes
-        them, so that a render does not wait for thousands of unlinks; what it leaves, the next render removes."""
-        self._remove_partials()
-        complete = sorted(name for name in os.listdir(self.generations) if GENERATION.match(name))
-        trash = []
-        for name in complete[:-self.keep]:
-            trash.append(os.path.join(self.generations, '%s%s-%d' % (name, TRASH_SUFFIX, os.getpid())))
-            os.rename(os.path.join(self.generations, name), trash[-1])
-        if trash:
-            _remove_in_background(trash)
+    def _trim_generations(self, trash, unused):
+        """The generations past `keep` (`trash`, renamed away already) and the shared directories no kept generation
+        links to (`unused`) are deleted by a detached process, so that a render does not wait for their unlinks; what
+        it leaves, the next render removes."""
+        # An older version's plain output directory, moved here by _point_dest_at.
+        names = os.listdir(self.generations)
+        past_keep = sorted(name for name in names if GENERATION.match(name))[:-self.keep]  # keep=1: the previous one
+        trash = list(trash) + [path for path in map(self._to_trash, past_keep + [
+            name for name in names if name.endswith(PARTIAL_SUFFIX)]) if path]
+        if trash or unused:
+            _remove_in_background(trash + unused, self.shared)
 
     def _discard_staging(self):
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)
             self._staging = None
+        if self._group is not None and self.generation and not os.path.exists(os.path.join(self.generations,
+                                                                                         self.generation)):
+            shutil.rmtree(self._group, ignore_errors=True)  # the device directories this render wrote
 
     def abort(self):
         """Forget this render: remove the staging directory; dest stays exactly as it was."""
@@ -759,12 +988,70 @@ def _some_files(directory, count=3):
     return found
 
 
-def _remove_in_background(paths):
-    """Delete directory trees in a process of their own that outlives this one (stdlib only)."""
+def _unit_of(relative):
+    """The shared directory (configs/<device>) that holds `relative`, or '' when it is in none."""
+    root, _unused, rest = relative.partition('/')
+    if root not in SHARED_ROOTS:
+        return ''
+    name, slash, _unused = rest.partition('/')
+    return '%s/%s' % (root, name) if slash else ''
+
+
+def _shared_link(generation, unit):
+    """The link, from a generation's <root>/, to the shared directory `unit` that `generation` wrote."""
+    return '../../%s/%s/%s' % (SHARED, generation, unit)
+
+
+def _plain_directory(path) -> bool:
+    try:
+        return stat.S_ISDIR(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _links_of(generation) -> set:
+    """The links to shared directories that `generation` (a directory) has, as written."""
+    found = set()
+    for root in SHARED_ROOTS:
+        try:
+            entries = os.scandir(os.path.join(generation, root))
+        except OSError:
+            continue
+        with entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    link = os.readlink(entry.path)
+                    if SHARED_LINK.match(link):
+                        found.add(link)
+    return found
+
+
+# The detached deleter: each tree given, then the directories that held those of them in the shared store (a
+# generation's group, and its <root>), when they are left empty.
+_DELETER = r"""
+import os, shutil, sys
+try:
+    os.nice(10)
+except OSError:
+    pass
+for path in sys.argv[2:]:
+    shutil.rmtree(path, ignore_errors=True)
+for path in sorted({os.path.dirname(path) for path in sys.argv[2:] if os.path.dirname(os.path.dirname(
+        os.path.dirname(path))) == sys.argv[1]}):
+    for empty in (path, os.path.dirname(path)):
+        try:
+            os.rmdir(empty)
+        except OSError:
+            break
+"""
+
+
+def _remove_in_background(paths, shared):
+    """Delete directory trees (renamed out of the way, or no longer linked to) in a process of their own that outlives
+    this one (stdlib only); then the directories of `shared` (the store) that held them, when left empty."""
     try:
         subprocess.Popen(  # pylint: disable=consider-using-with
-            [sys.executable or 'python3', '-c',
-             'import shutil, sys\nfor path in sys.argv[1:]:\n    shutil.rmtree(path, ignore_errors=True)'] + paths,
+            [sys.executable or 'python3', '-c', _DELETER, shared] + list(paths),
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     except OSError:
         for path in paths:

@@ -9,9 +9,10 @@ import os
 
 
 def read_tree(root) -> dict:
-    """Relative path -> bytes of every file under `root`."""
+    """Relative path -> bytes of every file under `root`, through the links to the device directories that the
+    generations share (what a reader of the output sees)."""
     found = {}
-    for directory, _unused, names in os.walk(root):
+    for directory, _unused, names in os.walk(root, followlinks=True):
         for name in names:
             path = os.path.join(directory, name)
             with open(path, 'rb') as handle:

@@ -11,6 +11,7 @@ import subprocess
 from unittest.mock import MagicMock
 
 import pytest
+import yaml
 from tests.unit.utils.ansible_cli import ansible_cli, ansible_env
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.netbox import FILES as NETBOX_FILES
@@ -65,7 +66,7 @@ def fake_renderer(monkeypatch, action_loader):
 def _tree(root):
     """The rendered files under root (through the dest symlink), without the manifest."""
     found = {}
-    for directory, _unused, files in os.walk(root):
+    for directory, _unused, files in os.walk(root, followlinks=True):
         for name in files:
             if directory == str(root) and name == 'manifest.json':
                 continue
@@ -394,7 +395,7 @@ def test_diff_and_files_never_show_password_hashes(action_loader, tmp_path):
     assert digest not in json.dumps(result['diff'])
     assert '<hash of aifabric_switch_users.admin>' in json.dumps(result['diff'])
     modes = {}
-    for directory, _unused, files in os.walk(dest):
+    for directory, _unused, files in os.walk(dest, followlinks=True):
         for name in files:
             path = os.path.join(directory, name)
             with open(path, encoding='utf-8') as handle:
@@ -453,7 +454,20 @@ def test_a_render_of_some_devices_carries_the_docs_over_only_while_what_they_are
             if relative.startswith('docs/')} == {relative: digest for relative, digest in whole['files'].items()
                                                  if relative.startswith('docs/')}
 
-    intent.write_text(intent.read_text() + '# edited\n')  # another intent: its docs may differ
+    intent.write_text(intent.read_text() + '# edited\n')  # the same intent once read: the docs are the same
+    result = run(intent=str(intent), dest=str(dest), devices=['leaf001'])
+    assert made == [] and not result.get('failed') and verify(str(dest)) == []
+
+    data = yaml.safe_load(intent.read_text())
+    platforms = importlib.import_module('ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms')
+    data['topology'].setdefault('devices', {})['leaf001'] = {  # a release: no fabric document shows it
+        'nos_release': sorted(platforms.get_platform('frr').releases)[0]}
+    intent.write_text(yaml.safe_dump(data, sort_keys=False))
+    result = run(intent=str(intent), dest=str(dest), devices=['leaf001'])
+    assert made == [] and not result.get('failed') and verify(str(dest)) == []
+
+    data['description'] = 'edited'  # another intent: its docs may differ
+    intent.write_text(yaml.safe_dump(data, sort_keys=False))
     result = run(intent=str(intent), dest=str(dest), devices=['leaf001'])
     assert sorted(made) == sorted(FABRIC_DOCS) and verify(str(dest)) == []
 

@@ -6,12 +6,16 @@
 import csv
 import io
 import os
+import random
 import xml.etree.ElementTree as ET
 
 import pytest
+import yaml
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import docs
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file, design_from_intent
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms import get_platform
+from tests.unit.utils import sampling
 from tests.unit.utils.golden import assert_golden
 from tests.unit.utils.paths import ROOT
 
@@ -225,3 +229,25 @@ def test_explicit_topology_docs():
             for row in rows] == [('h1', '1', 'l1', '1', '100', '3'), ('l1', '9', 's1', '2', '400', '40')]
     _unused, nodes, _unused = _svg_nodes(docs.topology_svg(design))
     assert len(nodes) == 3
+
+
+@pytest.mark.parametrize('fixture', ['sonic_small', 'eos_small', 'nvue_small', 'frr_routed'])
+def test_no_fabric_document_shows_what_documents_source_leaves_out(fixture):
+    """documents_source() leaves a device's NOS release out, so that a render of that device carries the fabric's
+    documents over unmade: every switch moved to a release drawn from its platform's (seeded) must leave every
+    document byte for byte as it was, and the digest too; anything else changed changes the digest."""
+    with open(os.path.join(ROOT, 'tests', 'unit', 'fixtures', 'intents', fixture + '.yml'), encoding='utf-8') as handle:
+        intent = yaml.safe_load(handle)
+    design = design_from_intent(intent)
+    before = {relative: make() for relative, make in docs.fabric_documents(design)}
+    draw = random.Random('%d %s' % (sampling.run_seed(), fixture))
+    changed = dict(intent, topology=dict(intent['topology'], devices=dict(intent['topology'].get('devices') or {})))
+    for name, node in design.nodes.items():
+        if node.role != 'host' and draw.random() < 0.7:
+            releases = sorted(get_platform(node.platform).releases)
+            changed['topology']['devices'][name] = dict(changed['topology']['devices'].get(name) or {},
+                                                        nos_release=draw.choice(releases))
+    other = design_from_intent(changed)
+    assert {relative: make() for relative, make in docs.fabric_documents(other)} == before, sampling.describe()
+    assert docs.documents_source(other.intent) == docs.documents_source(design.intent)
+    assert docs.documents_source(dict(design.intent, description='another')) != docs.documents_source(design.intent)

@@ -1,8 +1,11 @@
 # -*- coding: utf-8 -*-
 # Copyright (c) 2026 aifabric contributors
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
-"""The staged output writer: atomic switch, manifest, hard-linked unchanged files, lock, path containment."""
+"""The staged output writer: atomic switch, manifest, shared device directories and hard-linked files, lock, path
+containment."""
 
+import hashlib
+import json
 import os
 import threading
 import time
@@ -28,6 +31,15 @@ def tree(root):
     return {relative: data.decode('utf-8') for relative, data in read_tree(root).items()}
 
 
+def generations_after_deletion(generations, timeout=30):
+    """The generations in `generations` once the detached deleter has removed what the last render left to it (the
+    shared store, `shared`, not listed)."""
+    deadline = time.monotonic() + timeout
+    while any('.' in name for name in os.listdir(generations)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return sorted(name for name in os.listdir(generations) if name != 'shared')
+
+
 FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',
          'docs/index.md': '# lab\n'}
 
@@ -46,24 +58,27 @@ def test_first_render_switches_a_complete_generation_into_place(tmp_path):
     assert os.readlink(dest).endswith('g000001')
 
 
-def test_unchanged_files_are_hard_links_and_the_previous_generation_is_kept(tmp_path):
+def test_unchanged_devices_are_linked_other_files_hard_linked_and_the_previous_generation_kept(tmp_path):
     dest = tmp_path / 'lab'
     render(dest, FILES)
     render(dest, dict(FILES, **{'configs/leaf2/frr.conf': 'hostname leaf2\n!\n'}))
     generations = tmp_path / '.lab.generations'
-    assert sorted(os.listdir(generations)) == ['g000001', 'g000002']
+    assert sorted(os.listdir(generations)) == ['g000001', 'g000002', 'shared']
     old, new = generations / 'g000001', generations / 'g000002'
-    assert os.stat(old / 'configs/leaf1/frr.conf').st_ino == os.stat(new / 'configs/leaf1/frr.conf').st_ino
-    assert os.stat(old / 'configs/leaf2/frr.conf').st_ino != os.stat(new / 'configs/leaf2/frr.conf').st_ino
+    # An unchanged device's directory is the same directory in both generations (one link each, nothing copied); a
+    # changed one is a directory of its own; other files are hard links.
+    assert os.readlink(new / 'configs/leaf1') == os.readlink(old / 'configs/leaf1') == \
+        '../../shared/g000001/configs/leaf1'
+    assert os.readlink(new / 'configs/leaf2') == '../../shared/g000002/configs/leaf2'
+    assert os.stat(old / 'docs/index.md').st_ino == os.stat(new / 'docs/index.md').st_ino
     assert (old / 'configs/leaf2/frr.conf').read_text() == 'hostname leaf2\n'  # readers of g1 see g1, whole
     render(dest, dict(FILES, **{'docs/index.md': '# lab 3\n'}))
-    # keep=2: g000001 is renamed away at once and deleted by a detached process.
-    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003']
-    deadline = time.monotonic() + 30
-    while len(os.listdir(generations)) > 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert sorted(os.listdir(generations)) == ['g000002', 'g000003']
-    assert verify(str(dest)) == []
+    # keep=2: g000001 is renamed away at once and deleted by a detached process, with the device directory only it
+    # linked to; the one g000002 and g000003 link to stays.
+    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003', 'shared']
+    assert generations_after_deletion(generations) == ['g000002', 'g000003']
+    assert sorted(os.listdir(generations / 'shared' / 'g000001' / 'configs')) == ['leaf1']
+    assert verify(str(dest)) == [] and verify(str(new)) == []
 
 
 def test_prune_and_subsets(tmp_path):
@@ -97,7 +112,8 @@ def test_abort_leaves_dest_as_it_was(tmp_path):
             output.put('configs/leaf1/frr.conf', 'half\n')
             raise RuntimeError('render died')
     assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n'
-    assert os.listdir(tmp_path / '.lab.generations') == ['g000001']
+    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'shared']
+    assert os.listdir(tmp_path / '.lab.generations' / 'shared') == ['g000001']  # the aborted one's directories: gone
 
 
 def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path):
@@ -108,7 +124,7 @@ def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path)
     (partial / 'configs' / 'leaf1' / 'frr.conf').write_text('')  # what a SIGKILL leaves behind
     assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n' and verify(str(dest)) == []
     render(dest, dict(FILES, **{'docs/index.md': '# next\n'}))
-    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'g000002']
+    assert generations_after_deletion(tmp_path / '.lab.generations') == ['g000001', 'g000002']
     assert verify(str(dest)) == []
 
 
@@ -123,7 +139,7 @@ def test_check_mode_creates_nothing(tmp_path):
     before = tree(dest)
     check = render(dest, {'configs/leaf1/frr.conf': 'x\n'}, check_mode=True)
     assert check['removed'] == ['configs/leaf2/frr.conf', 'docs/index.md'] and check['written'] == 1
-    assert tree(dest) == before and os.listdir(tmp_path / 'new' / '.lab.generations') == ['g000001']
+    assert tree(dest) == before and sorted(os.listdir(tmp_path / 'new' / '.lab.generations')) == ['g000001', 'shared']
 
 
 @pytest.mark.parametrize('relative', [
@@ -203,7 +219,7 @@ def test_a_plain_directory_named_for_take_over_is_taken_over_keeping_every_file(
     assert tree(dest) == dict(FILES, **{'notes.txt': 'mine\n', 'configs/gone/frr.conf': 'old\n',
                                         'manifest.json': (dest / 'manifest.json').read_text()})
     assert set(read_manifest(str(dest))['files']) == set(FILES)
-    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001']
+    assert generations_after_deletion(tmp_path / '.lab.generations') == ['g000001']
 
 
 def test_verify_finds_tampering(tmp_path):
@@ -307,3 +323,185 @@ def test_carry_over_refuses_what_it_cannot_carry_and_keeps_none(tmp_path, case):
         assert output.carry_over(wanted) is False
         assert 'configs/leaf2/frr.conf' not in output.files and output.unchanged == 0
         output.abort()
+
+
+# ---------------------------------------------------------------- generations sharing device directories (issue 41)
+def _fabric(devices, version=0, changed=()):
+    """The files of a render of `devices` leaves, those in `changed` at `version`."""
+    files = {'docs/index.md': '# lab\n'}
+    for index in range(devices):
+        name = 'leaf%d' % index
+        stamp = version if name in changed else 0
+        files['configs/%s/frr.conf' % name] = 'hostname %s\n! %d\n' % (name, stamp)
+        files['configs/%s/config_db.json' % name] = '{"name": "%s", "v": %d}\n' % (name, stamp)
+        files['docs/devices/%s.md' % name] = '# %s %d\n' % (name, stamp)
+    return files
+
+
+def _only(files, device):
+    """The files of `device` alone: what a render of that device (--limit) puts."""
+    return {relative: text for relative, text in files.items()
+            if relative.split('/')[1] == device or relative.endswith('/%s.md' % device)}
+
+
+def _links(generation):
+    return {name: os.readlink(os.path.join(generation, 'configs', name))
+            for name in os.listdir(os.path.join(generation, 'configs'))}
+
+
+def _store(generations):
+    """Every device directory in the shared store, as a generation's link names it."""
+    store = os.path.join(generations, 'shared')
+    return {'../../shared/%s/configs/%s' % (group, name) for group in os.listdir(store)
+            for name in os.listdir(os.path.join(store, group, 'configs'))}
+
+
+def test_renders_in_a_row_link_unchanged_devices_and_delete_what_no_kept_generation_links_to(tmp_path):
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(12))
+    for version in range(1, 9):
+        changed = {'leaf%d' % (version % 3)}  # a few devices change again and again
+        summary = render(dest, _only(_fabric(12, version, changed), 'leaf%d' % (version % 3)), prune=())
+        assert summary['written'] == 3 and verify(str(dest)) == []
+        kept = generations_after_deletion(generations)
+        assert len(kept) == 2 and verify(str(generations / kept[0])) == []  # the previous one, whole too
+        current, previous = _links(generations / kept[1]), _links(generations / kept[0])
+        # The store holds exactly what the kept generations link to: nothing dangles, nothing is left behind.
+        assert _store(generations) == set(current.values()) | set(previous.values())
+        assert current[next(iter(changed))] == '../../shared/%s/configs/%s' % (kept[1], next(iter(changed)))
+        assert current['leaf11'] == '../../shared/g000001/configs/leaf11'  # never changed: written once, linked since
+    expected = dict(_fabric(12, 8, {'leaf2'}), **_only(_fabric(12, 7, {'leaf1'}), 'leaf1'))
+    expected.update(_only(_fabric(12, 6, {'leaf0'}), 'leaf0'))
+    assert tree(dest) == dict(expected, **{'manifest.json': (dest / 'manifest.json').read_text()})
+
+
+def test_a_render_takes_over_the_links_of_the_generation_it_retires(tmp_path):
+    """An inode costs (ext4 without a journal skips every recently freed one for each it allocates): a one-device
+    render reuses the links directory of the generation past `keep`, so unchanged devices cost no new inode."""
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(20))
+    render(dest, _only(_fabric(20, 1, {'leaf0'}), 'leaf0'), prune=())
+    # No generation to retire yet: the links are hard links to the current generation's own, no inode either.
+    assert os.lstat(generations / 'g000002' / 'configs' / 'leaf7').st_ino == \
+        os.lstat(generations / 'g000001' / 'configs' / 'leaf7').st_ino
+    render(dest, _only(_fabric(20, 2, {'leaf0'}), 'leaf0'), prune=())
+    first_links = os.lstat(generations / 'g000003' / 'configs' / 'leaf7').st_ino
+    render(dest, _only(_fabric(20, 3, {'leaf0'}), 'leaf0'), prune=())
+    render(dest, _only(_fabric(20, 4, {'leaf0'}), 'leaf0'), prune=())
+    generations_after_deletion(generations)
+    # g000005 took over g000003's links (g000003 was past keep when g000005 was made): the same inodes.
+    assert os.lstat(generations / 'g000005' / 'configs' / 'leaf7').st_ino == first_links
+    assert verify(str(dest)) == [] and verify(str(generations / 'g000004')) == []
+
+
+def test_a_reader_always_sees_a_whole_generation_while_renders_follow_each_other(tmp_path):
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(30))
+    stop, problems, whole = threading.Event(), [], []
+
+    def reader():
+        while not stop.is_set():
+            try:
+                name = os.readlink(dest)  # what a reader resolves once, then reads
+            except OSError as exc:
+                problems.append('dest does not resolve: %s' % exc)
+                continue
+            found = verify(str(tmp_path / name))
+            if not found:
+                whole.append(name)
+            elif os.path.basename(name) in os.listdir(generations):  # not retired (past keep) while it was read
+                problems.append('%s: %s' % (name, found[:3]))
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    try:
+        for version in range(1, 25):
+            render(dest, _only(_fabric(30, version, {'leaf%d' % (version % 5)}), 'leaf%d' % (version % 5)), prune=())
+    finally:
+        stop.set()
+        thread.join(60)
+    assert problems == [] and len(set(whole)) > 3
+
+
+def test_a_hand_edit_of_a_linked_device_is_still_found_after_other_renders(tmp_path):
+    dest = tmp_path / 'lab'
+    render(dest, _fabric(4))
+    (dest / 'configs' / 'leaf3' / 'frr.conf').write_text('edited by hand\n')
+    render(dest, _only(_fabric(4, 1, {'leaf0'}), 'leaf0'), prune=())
+    render(dest, _only(_fabric(4, 2, {'leaf0'}), 'leaf0'), prune=())
+    assert verify(str(dest)) == ['configs/leaf3/frr.conf does not match its sha256']
+    # Rendering the device again puts back what the render makes.
+    render(dest, _fabric(4, 3, {'leaf0'}))
+    assert verify(str(dest)) == [] and (dest / 'configs' / 'leaf3' / 'frr.conf').read_text() == 'hostname leaf3\n! 0\n'
+
+
+def test_a_killed_render_leaves_its_device_directories_to_the_next_render_which_removes_them(tmp_path):
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(3))
+    killed = generations / 'shared' / 'g000002' / 'configs' / 'leaf0'  # what a SIGKILL mid-render leaves
+    killed.mkdir(parents=True)
+    (killed / 'frr.conf').write_text('half')
+    (generations / 'g000002.partial-999999' / 'configs').mkdir(parents=True)
+    os.symlink('../../shared/g000002/configs/leaf0', str(generations / 'g000002.partial-999999' / 'configs' / 'leaf0'))
+    assert verify(str(dest)) == []
+    render(dest, _fabric(3, 1, {'leaf1'}), prune=())
+    assert generations_after_deletion(generations) == ['g000001', 'g000002']
+    assert (dest / 'configs' / 'leaf0' / 'frr.conf').read_text() == 'hostname leaf0\n! 0\n'
+    assert not killed.exists() and verify(str(dest)) == []
+
+
+def test_a_failed_render_removes_the_device_directories_it_wrote_and_keeps_the_previous(tmp_path):
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(3))
+    with pytest.raises(RuntimeError):
+        with StagedOutput(str(dest)) as output:
+            output.put('configs/leaf0/frr.conf', 'half\n')
+            assert (generations / 'shared' / 'g000002' / 'configs' / 'leaf0' / 'frr.conf').exists()
+            raise RuntimeError('render died')
+    assert os.listdir(generations / 'shared') == ['g000001'] and verify(str(dest)) == []
+    assert (dest / 'configs' / 'leaf0' / 'frr.conf').read_text() == 'hostname leaf0\n! 0\n'
+
+
+def _old_layout(dest, files):
+    """An output as versions before shared device directories wrote it: real directories of hard links."""
+    generation = dest.parent / ('.%s.generations' % dest.name) / 'g000007'
+    for relative, text in files.items():
+        (generation / relative).parent.mkdir(parents=True, exist_ok=True)
+        (generation / relative).write_text(text)
+    manifest = {'format': 1, 'complete': True, 'generation': 'g000007', 'created': '2026-11-30T00:00:00Z', 'meta': {},
+                'files': {relative: hashlib.sha256(text.encode()).hexdigest() for relative, text in files.items()}}
+    (generation / 'manifest.json').write_text(json.dumps(manifest))
+    os.symlink(os.path.join(generation.parent.name, 'g000007'), str(dest))
+
+
+def test_the_first_renders_after_an_upgrade_move_an_older_output_to_shared_directories(tmp_path):
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    _old_layout(dest, _fabric(5))
+    assert verify(str(dest)) == []
+    for version in range(1, 4):  # the older generation becomes the previous one, then is retired and taken over
+        summary = render(dest, _fabric(5, version, {'leaf0'}), prune=())
+        assert summary['written'] == 3 and verify(str(dest)) == []
+        assert os.path.islink(dest / 'configs' / 'leaf4')
+        assert (dest / 'configs' / 'leaf4' / 'frr.conf').read_text() == 'hostname leaf4\n! 0\n'
+    assert generations_after_deletion(generations) == ['g000009', 'g000010']
+    assert _store(generations) == set(_links(generations / 'g000009').values()) | set(
+        _links(generations / 'g000010').values())
+
+
+def test_a_link_planted_in_the_shared_store_is_refused_not_followed(tmp_path):
+    outside = tmp_path / 'outside'
+    outside.mkdir()
+    dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
+    render(dest, _fabric(3))
+    planted = generations / 'shared' / 'g000001' / 'configs' / 'leaf2'
+    os.rename(str(planted), str(tmp_path / 'moved'))
+    os.symlink(str(outside), str(planted))
+    with pytest.raises(OutputError, match='contains a symlink'):
+        render(dest, _only(_fabric(3, 1, {'leaf0'}), 'leaf0'), prune=())
+    assert os.readlink(dest).endswith('g000001') and os.listdir(outside) == []
+    os.unlink(str(planted))
+    os.rename(str(tmp_path / 'moved'), str(planted))
+    os.rename(str(generations / 'shared'), str(tmp_path / 'store'))
+    os.symlink(str(tmp_path / 'store'), str(generations / 'shared'))
+    with pytest.raises(OutputError, match='shared is not a plain directory'):
+        render(dest, _only(_fabric(3, 1, {'leaf0'}), 'leaf0'), prune=())
