@@ -385,10 +385,13 @@ def counters_db(directory, faults):
     config = running(directory)
     ports = sorted(config.get('PORT', {}), key=lambda name: int(re.sub(r'\D', '', name) or 0))
     db = {'COUNTERS_PORT_NAME_MAP': {}, 'COUNTERS_QUEUE_NAME_MAP': {}}
+    # the knobs once per call, not once per port and queue (every sonic-db-cli call builds the whole database)
+    knobs = {name: faults.get(name) or {} for name in ('pfc_pause', 'lossless_drops', 'ecn_marks', 'watchdog_tripped')}
+    watchdog_ports = config.get('PFC_WD', {})
     for index, port in enumerate(ports):
         port_oid = _oid(0x100, index)
         db['COUNTERS_PORT_NAME_MAP'][port] = port_oid
-        pause = (faults.get('pfc_pause') or {}).get(port, {})
+        pause = knobs['pfc_pause'].get(port, {})
         stats = {'SAI_PORT_STAT_IF_IN_OCTETS': '0', 'SAI_PORT_STAT_IF_OUT_OCTETS': '0',
                  'SAI_PORT_STAT_IF_IN_DISCARDS': '0', 'SAI_PORT_STAT_IF_OUT_DISCARDS': '0'}
         for priority in range(8):
@@ -397,12 +400,12 @@ def counters_db(directory, faults):
             stats['SAI_PORT_STAT_PFC_%d_TX_PKTS' % priority] = str(faults.counter('pfc_pause', port, 'tx_per_s') if hit else 0)
         db['COUNTERS:' + port_oid] = stats
         lossless = _lossless(config, port)
+        drops = knobs['lossless_drops'].get(port, {})
+        marks = knobs['ecn_marks'].get(port, {})
+        trip = knobs['watchdog_tripped'].get(port, {})
         for queue in range(8):
             queue_oid = _oid(0x150, index * 8 + queue)
             db['COUNTERS_QUEUE_NAME_MAP']['%s:%d' % (port, queue)] = queue_oid
-            drops = (faults.get('lossless_drops') or {}).get(port, {})
-            marks = (faults.get('ecn_marks') or {}).get(port, {})
-            trip = (faults.get('watchdog_tripped') or {}).get(port, {})
             tripped = trip and int(trip.get('priority', queue)) == queue and queue in lossless
             fields = {
                 'SAI_QUEUE_STAT_PACKETS': '0', 'SAI_QUEUE_STAT_BYTES': '0',
@@ -412,7 +415,7 @@ def counters_db(directory, faults):
                 'SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS': str(faults.counter('ecn_marks', port)
                                                               if marks and int(marks.get('queue', -1)) == queue else 0),
             }
-            if queue in lossless and port in config.get('PFC_WD', {}):
+            if queue in lossless and port in watchdog_ports:
                 fields.update({'PFC_WD_STATUS': 'stormed' if tripped else 'operational',
                                'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': str(trip.get('count', 1) if tripped else 0),
                                'PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED': str(max(0, int(trip.get('count', 1)) - 1) if tripped else 0),
