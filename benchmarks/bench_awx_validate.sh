@@ -21,8 +21,9 @@ survey() {  # the survey's default answers as extra variables (what pressing Nex
                 for q in json.load(open(sys.argv[1]))['spec']}))" "$NEW/examples/awx/surveys/$1.json"
 }
 fleet() {  # checkout up|down: the doubles of the example fabric, served by that checkout's tests/doubles
-  (cd "$1" && "$PYTHON" -m tests.doubles.fleet "$2" --intent "$NEW/examples/awx/fabrics/pod1.yml" \
-     --state-dir "$WORK/fleet" >/dev/null)
+  local intent=()
+  [ "$2" = up ] && intent=(--intent "$NEW/examples/awx/fabrics/pod1.yml")
+  (cd "$1" && "$PYTHON" -m tests.doubles.fleet "$2" "${intent[@]}" --state-dir "$WORK/fleet" >/dev/null) || exit 1
 }
 play() {  # checkout playbook extra-arguments...: the project's job template, that checkout's collection
   local tree=$1 book=$2
