@@ -111,7 +111,7 @@ options:
   counters:
     description:
       - Read the lossless counters at all. C(false) skips them (the deploy's health gate judges the fabric checks
-        only; on SONiC a reading is a C(sonic-db-cli) call per port, queue and priority group).
+        only).
     type: bool
     default: true
   must_pass:

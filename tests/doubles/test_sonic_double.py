@@ -310,6 +310,18 @@ def test_apply_patch_and_redis_views(ssh_double, tmp_path):
     assert cmd(conn, 'sonic-db-cli CONFIG_DB KEYS "VLAN|*"') == 'VLAN|Vlan200'
     assert cmd(conn, 'sonic-db-cli APPL_DB HGET "PORT_TABLE:Ethernet0" oper_status') == 'up'
     assert cmd(conn, 'sonic-db-cli APPL_DB HGET "PORT_TABLE:Ethernet4" oper_status') == 'down'
+    # sonic-db-dump: every key a glob matches in one call, each holding what sonic-db-cli HGETALL of it prints (redisdl
+    # ends its JSON without a newline: echo one, or the prompt would follow on the same line)
+    for db, pattern in (('CONFIG_DB', 'VLAN*'), ('APPL_DB', 'PORT_TABLE:Ethernet[0-9]'), ('COUNTERS_DB', 'COUNTERS_*')):
+        dump = json.loads(cmd(conn, "sonic-db-dump -n %s -k '%s'; echo" % (db, pattern)))
+        keys = cmd(conn, "sonic-db-cli %s KEYS '%s'" % (db, pattern)).split()
+        assert sorted(dump) == sorted(keys) and keys
+        for key in keys[:3]:
+            assert (dump[key]['type'], dump[key]['ttl']) == ('hash', -0.001)
+            assert repr(dump[key]['value']) == cmd(conn, "sonic-db-cli %s HGETALL '%s'" % (db, key))
+    assert cmd(conn, "sonic-db-dump -n APPL_DB -k 'NO_SUCH_TABLE:*'; echo") == '{}'
+    assert cmd(conn, 'sonic-db-dump -n APPL_DB -k "PORT_TABLE:Ethernet0" -y; echo').startswith('{\n  "PORT_TABLE:Ethernet0": {')
+    assert exit_code(conn, 'sonic-db-dump -n NO_DB')[0] == 1 and exit_code(conn, 'sonic-db-dump -x')[0] == 2
     conn.disconnect()
 
 

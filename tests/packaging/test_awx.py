@@ -17,6 +17,7 @@ import re
 import socket
 import stat
 import tempfile
+import time
 
 import pytest
 import yaml
@@ -424,11 +425,9 @@ def test_render_and_deploy_job_templates_run_as_shipped_with_their_survey_defaul
     """Issue 38's "done when", the workflow's deploying nodes on device doubles of the example's 10 switches: the
     render job template and then the deploy job template with job type Run, each launched with its survey's defaults
     and the credentials the project documents (a Machine credential for the switches, the switch users credential);
-    every double takes its configuration and the confirm timer confirms it. The servers of the example are no
-    containers here: the deploy runs with the limit "switches". (The validate job template reading device state is
-    not run here: the reader reads a table with one sonic-db-cli call per port, a Python process each on a double, and
-    on this 2-core machine some 64-port leaves' reads outlast the 30 s a command on a switch may take, 3 of 3 runs
-    (docs/awx.md); tests/doubles/test_validate_live.py runs that reader on SONiC doubles.)"""
+    every double takes its configuration and the confirm timer confirms it; then the validate job template, its survey's
+    defaults reading every switch's state, passes on what was deployed. The servers of the example are no containers
+    here: the deploy and the validation run with the limit "switches"."""
     fleet, hostvars = pod1_doubles
     rendered = awx_job('render.yml', survey_defaults('render'))
     assert (rendered.rc, rendered.status) == (0, 'successful'), rendered.stdout.read()[-6000:]
@@ -443,3 +442,19 @@ def test_render_and_deploy_job_templates_run_as_shipped_with_their_survey_defaul
     again = awx_job('deploy.yml', survey_defaults('deploy'), hostvars=hostvars, limit='switches')
     assert (again.rc, again.status) == (0, 'successful'), again.stdout.read()[-6000:]
     assert _artifacts(again)['switch_deploy_outcomes'] == {name: 'unchanged' for name in fleet.endpoints}
+    # The validate job template as shipped: "Read device state" true, the per-host reader, the settle timeout and the
+    # rest of the survey's defaults, on the switches just deployed.
+    started = time.monotonic()
+    validated = awx_job('validate.yml', survey_defaults('validate'), hostvars=hostvars, limit='switches')
+    print('validate job template (survey defaults, %d switches): %.0f s'
+          % (len(fleet.endpoints), time.monotonic() - started))
+    stdout = validated.stdout.read()
+    assert (validated.rc, validated.status) == (0, 'successful'), stdout[-6000:]
+    published = _artifacts(validated)['aifabric_validate']['pod1']
+    outcome = (published['ok'], published['verdict'], published['errors'], published['failed'])
+    assert outcome == (True, 'PASSED', 0, 0), published
+    with open(published['report'], encoding='utf-8') as handle:
+        report = json.load(handle)
+    read = {item['device'] for item in report['results'] if item['check'] in ('interface_state', 'lldp_neighbor')
+            and item['status'] == 'pass'}
+    assert read == set(fleet.endpoints), "every switch's state was read and judged"

@@ -30,8 +30,8 @@ from tests.doubles.fleetd.shell import Shell
 
 # The vendor commands on a single SSH double's PATH (tests/doubles/ssh/server.py COMMANDS); `sudo` strips itself.
 VENDOR_COMMANDS = {
-    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
-              'useradd', 'chpasswd', 'getent', 'id'),
+    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'sonic-db-dump', 'vtysh', 'docker', 'systemd-run',
+              'systemctl', 'useradd', 'chpasswd', 'getent', 'id'),
     'nvue': ('nv', 'vtysh', 'ip', 'systemd-run', 'systemctl'),
 }
 
@@ -42,8 +42,8 @@ FILE_COMMANDS = ('mktemp', 'rm', 'cat')
 
 class RequestCache:
     """Values computed once per exec request. A single double's command is a process of its own that reads the
-    device's files and derives its state on every call; a reading's loop calls one per port (SONiC's `sonic-db-cli`
-    reads redis on a real switch, NVUE's `nv show` its daemon). Within one request the fleet reads each file and
+    device's files and derives its state on every call; a reading calls several (SONiC's `sonic-db-dump` per table,
+    NVUE's `nv show` per port: redis and a daemon on a real switch). Within one request the fleet reads each file and
     derives each view once (the request takes milliseconds: what it shows is the state of one moment either way); a
     file written during the request is read again."""
 
@@ -51,11 +51,11 @@ class RequestCache:
         self.values = None
 
     def wrap(self, function, key):
-        """`function` memoised within a request on key(*args)."""
+        """`function` memoised within a request on key(*args, **kwargs)."""
         def cached(*args, **kwargs):
             if self.values is None:
                 return function(*args, **kwargs)
-            index = (function.__qualname__, key(*args))
+            index = (function.__qualname__, key(*args, **kwargs))
             if index not in self.values:
                 self.values[index] = function(*args, **kwargs)
             return self.values[index]
@@ -96,7 +96,8 @@ def install_request_cache():
         return write_json(file_path, *args, **kwargs)
     ssh_state.write_json = written
     ssh_state.read_json = CACHE.wrap(ssh_state.read_json, lambda file_path, default=None: file_path)
-    sonic.databases = CACHE.wrap(sonic.databases, lambda directory, faults: directory)
+    # one database or all of them (a sonic-db-cli or sonic-db-dump call builds only the one it reads)
+    sonic.databases = CACHE.wrap(sonic.databases, lambda directory, faults, only=None: (directory, only))
     nvue._interfaces = CACHE.wrap(nvue._interfaces, lambda directory, faults, tree: (directory, id(tree)))  # pylint: disable=protected-access
 
 

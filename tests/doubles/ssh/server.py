@@ -34,8 +34,8 @@ ALIASES = '/run/aifabric-doubles'
 SFTP_SERVER = '/usr/lib/openssh/sftp-server'
 # Commands each platform puts on PATH (each one a wrapper around tests/doubles/ssh/cli.py).
 COMMANDS = {
-    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'vtysh', 'docker', 'systemd-run', 'systemctl',
-              'useradd', 'chpasswd', 'getent', 'id'),
+    'sonic': ('config', 'show', 'sonic-cfggen', 'sonic-db-cli', 'sonic-db-dump', 'vtysh', 'docker', 'systemd-run',
+              'systemctl', 'useradd', 'chpasswd', 'getent', 'id'),
     'nvue': ('nv', 'vtysh', 'ip', 'systemd-run', 'systemctl'),
 }
 PROMPT_USER = {'sonic': 'admin', 'nvue': 'cumulus'}

@@ -20,15 +20,13 @@ route json`: zebra's installed routes are what fpmsyncd writes to APPL_DB ROUTE_
 ASIC), the running CONFIG_DB
 (`sonic-cfggen -d --print-data`), port state and MTU from APPL_DB (PORT_TABLE), LLDP neighbours from APPL_DB
 (LLDP_ENTRY_TABLE, written by lldp_syncd) and counters from COUNTERS_DB (port PFC frames, queue drops / ECN marks /
-PFC watchdog, priority-group drops), the databases through sonic-db-cli.
+PFC watchdog, priority-group drops), each database table in one `sonic-db-dump` call.
 """
 
 from __future__ import annotations
 
+import json
 import re
-
-import ast
-from typing import Any
 
 from ...state import StateError, command_output, excerpt, load_json, require_mapping
 from ...state.counters import number
@@ -315,77 +313,61 @@ def design_view(files) -> Lossless:
     return lossless_view(parse_config_db(files['config_db.json']), 'rendered config_db.json')
 
 
-# --------------------------------------------------------------------------- sonic-db-cli dumps
+# --------------------------------------------------------------------------- sonic-db-dump
 DB_MARK = '== '
 
 
-def _db_dump(db, table, names, lookup=None):
-    """One shell command printing '== <name> <key>' then `sonic-db-cli <db> HGETALL <key>` per name.
-
-    `lookup` names a COUNTERS_DB name map (COUNTERS_PORT_NAME_MAP ...) whose value is the object id of `name`;
-    the key read is then COUNTERS:<oid>. Names come from the device model (port names), never from free text,
-    and are quoted anyway.
-    """
-    quoted = ' '.join("'%s'" % name.replace("'", '') for name in names)
-    if lookup:
-        body = ('o=$(sonic-db-cli %s HGET %s "$n"); echo "%s$n $o"; sonic-db-cli %s HGETALL "%s:$o"'
-                % (db, lookup, DB_MARK, db, table))
-    else:
-        body = 'echo "%s$n %s:$n"; sonic-db-cli %s HGETALL "%s:$n"' % (DB_MARK, table, db, table)
-    return ['sh', '-c', 'for n in %s; do %s; done' % (quoted, body)]
+def _db_dump(db, patterns, names):
+    """One shell command: a line '== <group> <name> ...' per group of names the reading wants (the device model's
+    ports, queues, priority groups, never free text, quoted anyway), then `sonic-db-dump -n <db> -k <pattern>` per
+    pattern: every key of the table in one call (a switch's redis pipelines the reads), where a `sonic-db-cli
+    HGETALL` per port took a process per port. sonic-db-dump is the host's dump of a SONiC database by name
+    (sonic-py-common's sonic_db_dump_load, a console script of the host since 202211, sonic-py-swsssdk's before;
+    `show techsupport` dumps every database with it); sonic-db-cli takes one redis command per call."""
+    header = '; '.join("echo '%s%s %s'" % (DB_MARK, group, ' '.join(name.replace("'", '') for name in members))
+                       for group, members in names.items())
+    dumps = ' && '.join("sonic-db-dump -n %s -k '%s'" % (db, pattern) for pattern in patterns)
+    return ['sh', '-c', '%s; %s' % (header, dumps)]
 
 
-# A hash as sonic-db-cli prints it: Python's repr() of a dict of strings ({'field': 'value', ...}; a string in double
-# quotes where it holds a single quote). Read by these expressions: ast.literal_eval compiles every line it reads,
-# which was most of the time spent on a SONiC switch's counters (one hash per port and counter table).
-_QUOTED = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
-_STRING_HASH = re.compile(r'\{(?:(?:%s): (?:%s)(?:, (?:%s): (?:%s))*)?\}' % ((_QUOTED,) * 4))
-_STRING_PAIR = re.compile(r'(%s): (%s)' % (_QUOTED, _QUOTED))
+def parse_db_dump(source, result) -> tuple[dict[str, list[str]], dict[str, dict[str, str]]]:
+    """({group: [name, ...]}, {redis key: {field: value}}) from the output of _db_dump.
 
-
-def _python_string(token):
-    return token[1:-1] if '\\' not in token else ast.literal_eval(token)
-
-
-def python_hash(text):
-    """The value of a Python literal as sonic-db-cli prints a hash: a dict of strings read directly, anything else by
-    ast.literal_eval (which raises ValueError or SyntaxError on what is no literal)."""
-    if _STRING_HASH.fullmatch(text):
-        return {_python_string(key): _python_string(value) for key, value in _STRING_PAIR.findall(text)}
-    return ast.literal_eval(text)
-
-
-def parse_db_dump(source, result) -> dict:
-    """{name: {'key': key, 'fields': {field: value}}} from the output of _db_dump.
-
-    sonic-db-cli prints a hash as a Python dict literal ({'field': 'value'}), an unknown key as {}.
-    """
+    sonic-db-dump prints redisdl's JSON, {key: {"type": "hash", "value": {field: value}, ...}} (SONiC's redisdl adds
+    "ttl" and "expireat" to every key), without a final newline; several dumps follow each other."""
     text = command_output(source, result)
-    entries: dict[str, dict[str, Any]] = {}
-    name = None
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        if line.startswith(DB_MARK):
-            parts = line[len(DB_MARK):].split(' ', 1)
-            name = parts[0]
-            entries[name] = {'key': parts[1].strip() if len(parts) > 1 else '', 'fields': None}
-            continue
-        if name is None or entries[name]['fields'] is not None:
-            raise StateError(source, 'unexpected line %r' % excerpt(line, 60))
+    groups: dict[str, list[str]] = {}
+    lines = text.split('\n')
+    while lines and lines[0].startswith(DB_MARK):
+        group, *members = lines.pop(0)[len(DB_MARK):].split()
+        groups[group] = members
+    if not groups:
+        raise StateError(source, 'no %r line naming what was read: %r' % (DB_MARK.strip(), excerpt(text, 60)))
+    body = '\n'.join(lines)
+    decoder = json.JSONDecoder()
+    keys: dict[str, dict[str, str]] = {}
+    position, dumps = 0, 0
+    while True:
+        while position < len(body) and body[position].isspace():
+            position += 1
+        if position == len(body):
+            break
         try:
-            fields = python_hash(line.strip())
-        except (ValueError, SyntaxError):
-            raise StateError(source, '%s: not a sonic-db-cli hash: %r' % (name, excerpt(line, 60))) from None
-        if not isinstance(fields, dict):
-            raise StateError(source, '%s: not a sonic-db-cli hash: %r' % (name, excerpt(line, 60)))
-        entries[name]['fields'] = {str(key): value for key, value in fields.items()}
-    if not entries:
-        raise StateError(source, 'empty output (expected one hash per name)')
-    for name, entry in entries.items():
-        if entry['fields'] is None:
-            raise StateError(source, '%s: no hash printed' % name)
-    return entries
+            dump, position = decoder.raw_decode(body, position)
+        except ValueError:
+            raise StateError(source, 'not a sonic-db-dump JSON object: %r' % excerpt(body[position:], 60)) from None
+        if not isinstance(dump, dict):
+            raise StateError(source, 'not a sonic-db-dump JSON object: %r' % excerpt(body[position:], 60))
+        dumps += 1
+        for key, entry in dump.items():
+            value = entry.get('value') if isinstance(entry, dict) else None
+            if not isinstance(value, dict) or entry.get('type') != 'hash':
+                raise StateError(source, '%s: not a hash as sonic-db-dump prints it: %r'
+                                 % (key, excerpt(str(entry), 60)))
+            keys[key] = {str(field): str(item) for field, item in value.items()}
+    if not dumps:
+        raise StateError(source, 'empty output (expected the dump of the table)')
+    return groups, keys
 
 
 # --------------------------------------------------------------------------- LLDP (APPL_DB)
@@ -394,16 +376,18 @@ _PORT_ID_SUBTYPES = {'1': 'ifalias', '2': 'portcomponent', '3': 'mac', '4': 'ip'
 
 
 def _lldp_command(model, options):
-    return _db_dump('APPL_DB', 'LLDP_ENTRY_TABLE', [item['name'] for item in model['interfaces']])
+    return _db_dump('APPL_DB', ['LLDP_ENTRY_TABLE:*'], {'ports': [item['name'] for item in model['interfaces']]})
 
 
 def parse_lldp(result) -> list[LldpNeighbor]:
     """Neighbours from APPL_DB LLDP_ENTRY_TABLE:<port> (lldp_rem_sys_name, lldp_rem_port_id, lldp_rem_port_desc,
-    lldp_rem_port_id_subtype as the LLDP MIB number), in the shape of lldp.parse_lldp_neighbors."""
+    lldp_rem_port_id_subtype as the LLDP MIB number), in the shape of lldp.parse_lldp_neighbors; the model's ports
+    only (lldp_syncd also writes the management port's, eth0)."""
     from ...state.lldp import _peer_port  # pylint: disable=import-outside-toplevel
+    groups, keys = parse_db_dump('SONiC APPL_DB LLDP_ENTRY_TABLE', result)
     neighbors: list[LldpNeighbor] = []
-    for port, entry in parse_db_dump('SONiC APPL_DB LLDP_ENTRY_TABLE', result).items():
-        fields = entry['fields']
+    for port in groups.get('ports', []):
+        fields = keys.get('LLDP_ENTRY_TABLE:' + port)
         if not fields:
             continue  # no neighbour on this port
         subtype = _PORT_ID_SUBTYPES.get(str(fields.get('lldp_rem_port_id_subtype', '')), 'unknown')
@@ -416,7 +400,8 @@ def parse_lldp(result) -> list[LldpNeighbor]:
 
 # --------------------------------------------------------------------------- interfaces (APPL_DB + CONFIG_DB)
 def _interfaces_command(model, options):
-    return [_db_dump('APPL_DB', 'PORT_TABLE', [item['name'] for item in model['interfaces']]), CONFIG_DB_COMMAND]
+    return [_db_dump('APPL_DB', ['PORT_TABLE:*'], {'ports': [item['name'] for item in model['interfaces']]}),
+            CONFIG_DB_COMMAND]
 
 
 def parse_interfaces(result) -> dict[str, Interface]:
@@ -436,23 +421,24 @@ def parse_interfaces(result) -> dict[str, Interface]:
                 if '.' in address:
                     addresses.setdefault(name, []).append({'family': 'inet', 'address': address,
                                                            'prefixlen': int(length) if length.isdigit() else None})
-    interfaces: dict[str, Interface | None] = {}
-    for name, entry in parse_db_dump(source, outputs[0]).items():
-        fields = entry['fields']
+    interfaces: dict[str, Interface] = {}
+    groups, keys = parse_db_dump(source, outputs[0])
+    for name in groups.get('ports', []):
+        fields = keys.get('PORT_TABLE:' + name)
         if not fields:
-            interfaces[name] = None  # not in PORT_TABLE: the port does not exist on this switch
-            continue
+            continue  # not in PORT_TABLE: the port does not exist on this switch
         up = fields.get('oper_status') == 'up'
         interface: Interface = {
             'ifname': name, 'mtu': int(fields['mtu']) if str(fields.get('mtu', '')).isdigit() else None,
             'operstate': 'UP' if up else 'DOWN', 'admin_up': fields.get('admin_status') == 'up', 'lower_up': up,
             'master': None, 'kind': 'ethernet', 'vxlan': None, 'addresses': addresses.get(name, [])}
         interfaces[name] = interface
-    return {name: value for name, value in interfaces.items() if value is not None}
+    return interfaces
 
 
 # --------------------------------------------------------------------------- counters (COUNTERS_DB)
-COUNTER_COMMANDS = ('ports', 'queues', 'pgs')
+# The COUNTERS_DB name maps (name -> object id) of the groups read, and the counters of each object: COUNTERS:<oid>.
+COUNTER_MAPS = {'ports': 'COUNTERS_PORT_NAME_MAP', 'queues': 'COUNTERS_QUEUE_NAME_MAP', 'pgs': 'COUNTERS_PG_NAME_MAP'}
 
 
 def _counter_queues(model):
@@ -467,14 +453,14 @@ def _lossless_pgs(model):
 
 
 def _counters_command(model, options):
+    """Two dumps: the name maps (a few hashes), then every object's counters (the switch's whole COUNTERS table; the
+    parser keeps the model's ports, queues and priority groups)."""
     if not model.get('qos'):
         return None
     ports = [item['name'] for item in model['interfaces']]
-    return [_db_dump('COUNTERS_DB', 'COUNTERS', ports, 'COUNTERS_PORT_NAME_MAP'),
-            _db_dump('COUNTERS_DB', 'COUNTERS', ['%s:%d' % (port, queue) for port in ports
-                                                 for queue in _counter_queues(model)], 'COUNTERS_QUEUE_NAME_MAP'),
-            _db_dump('COUNTERS_DB', 'COUNTERS', ['%s:%d' % (port, pg) for port in ports for pg in _lossless_pgs(model)],
-                     'COUNTERS_PG_NAME_MAP')]
+    return _db_dump('COUNTERS_DB', ['COUNTERS_*_NAME_MAP', 'COUNTERS:*'], {
+        'ports': ports, 'queues': ['%s:%d' % (port, queue) for port in ports for queue in _counter_queues(model)],
+        'pgs': ['%s:%d' % (port, pg) for port in ports for pg in _lossless_pgs(model)]})
 
 
 def _split(name, source):
@@ -486,7 +472,8 @@ def _split(name, source):
 
 
 def parse_counters(result) -> Counters:
-    """Neutral counters (state/counters.py) from the three COUNTERS_DB dumps (ports, queues, priority groups).
+    """Neutral counters (state/counters.py) from the COUNTERS_DB dump: the model's ports, queues and priority groups
+    through their name maps to COUNTERS:<oid>.
 
     Ports: SAI_PORT_STAT_PFC_<p>_RX_PKTS / _TX_PKTS. Queues: SAI_QUEUE_STAT_DROPPED_PACKETS,
     SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS, and the PFC watchdog's PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED /
@@ -494,26 +481,33 @@ def parse_counters(result) -> Counters:
     A name without an object id means counter polling for that group is off (`counterpoll queue|pg-drop enable`).
     """
     source = 'SONiC COUNTERS_DB'
-    outputs = result if isinstance(result, list) else [result]
-    if len(outputs) != len(COUNTER_COMMANDS):
-        raise StateError(source, 'expected %d dumps (ports, queues, priority groups), got %d'
-                         % (len(COUNTER_COMMANDS), len(outputs)))
+    groups, keys = parse_db_dump(source, result)
+    missing = sorted(set(COUNTER_MAPS) - set(groups))
+    if missing:
+        raise StateError(source, 'no %s line naming the %s read' % (DB_MARK.strip(), ', '.join(missing)))
+
+    def counters(group):
+        """(name, object id or None, its counters) for every name of the group the reading wanted."""
+        names = keys.get(COUNTER_MAPS[group], {})
+        for name in groups[group]:
+            oid = names.get(name)
+            yield name, oid, (keys.get('COUNTERS:' + oid, {}) if oid else {})
+
     ports = {}
-    for name, entry in parse_db_dump(source + ' ports', outputs[0]).items():
-        if not entry['key'].split(':', 1)[-1]:
+    for name, oid, fields in counters('ports'):
+        if not oid:
             raise StateError(source, '%s is not in COUNTERS_PORT_NAME_MAP (port counters not polled)' % name)
         view = ports.setdefault(name, {})
-        for field, value in entry['fields'].items():
+        for field, value in fields.items():
             match = re.match(r'^SAI_PORT_STAT_PFC_([0-7])_(RX|TX)_PKTS$', field)
             if match:
                 view.setdefault('pfc_%s' % match.group(2).lower(), {})[int(match.group(1))] = number(source, value, field)
-    for name, entry in parse_db_dump(source + ' queues', outputs[1]).items():
+    for name, oid, fields in counters('queues'):
         port, queue = _split(name, source)
-        if not entry['key'].split(':', 1)[-1]:
+        if not oid:
             raise StateError(source, 'queue %s has no counters (not in COUNTERS_QUEUE_NAME_MAP: enable them with '
                                      '`counterpoll queue enable`)' % name)
         view = ports.setdefault(port, {})
-        fields = entry['fields']
         for field, metric in (('SAI_QUEUE_STAT_DROPPED_PACKETS', 'queue_dropped'),
                               ('SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS', 'queue_ecn_marked'),
                               ('PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED', 'wd_storms'),
@@ -522,10 +516,10 @@ def parse_counters(result) -> Counters:
                 view.setdefault(metric, {})[queue] = number(source, fields[field], '%s %s' % (name, field))
         if 'PFC_WD_STATUS' in fields:
             view.setdefault('wd_stormed', {})[queue] = fields['PFC_WD_STATUS'] == 'stormed'
-    for name, entry in parse_db_dump(source + ' priority groups', outputs[2]).items():
+    for name, oid, fields in counters('pgs'):
         port, pg = _split(name, source)
-        value = entry['fields'].get('SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS')
-        if entry['key'].split(':', 1)[-1] and value is not None:
+        value = fields.get('SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS')
+        if oid and value is not None:
             ports.setdefault(port, {}).setdefault('pg_dropped', {})[pg] = number(source, value, name)
     return {'ports': ports}
 

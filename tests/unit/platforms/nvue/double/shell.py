@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import copy
 import functools
-import getpass
 import ipaddress
 import json
 import os
@@ -24,7 +23,6 @@ import re
 import sys
 import time
 
-from tests.doubles import routes as route_tables
 from tests.doubles.ssh import frr, state
 from tests.doubles.ssh.cli import drop_my_session
 from tests.doubles.world import flooding_vteps, remote_vteps
@@ -497,6 +495,7 @@ def _revision(data, directory, base_id):
     rev_id = str(data['next'])
     data['next'] += 1
     base = data['revs'][base_id]['config'] if base_id else {}
+    import getpass  # pylint: disable=import-outside-toplevel  # `nv set`'s, not every command's
     data['revs'][rev_id] = {'state': 'pending', 'config': copy.deepcopy(base), 'parent': data['applied'],
                             'date': time.time(), 'user': getpass.getuser(), 'message': 'Config update by %s' % PROMPT}
     data['pending'] = rev_id
@@ -886,6 +885,7 @@ def ip_route(directory, faults, args):
     if args not in (ROUTE_SHOW, ROUTE_SHOW[:-2]):
         sys.stderr.write('The NVUE double answers only ip %s\n' % ' '.join(ROUTE_SHOW))
         return 1
+    from tests.doubles import routes as route_tables  # pylint: disable=import-outside-toplevel  # `ip route`'s alone
     tree = load(directory)
     tree = tree['revs'][tree['applied']]['config']
     interfaces = _interfaces(directory, faults, tree)

@@ -35,8 +35,7 @@ import re
 import sys
 import time
 
-from tests.doubles import routes as route_tables
-from tests.doubles.ssh import frr, frr_daemons, state
+from tests.doubles.ssh import frr, state
 from tests.doubles.world import flooding_vteps, remote_vteps
 
 CONTAINER_FRR = '/etc/sonic/frr'  # what the bgp container sees as /etc/frr
@@ -137,6 +136,7 @@ def _set_src_actions(directory, config, pushed):
 def start(directory, config=None):
     """`systemctl restart bgp`: docker_init.sh with the running CONFIG_DB, FRR booted as supervisord boots it, then
     bgpcfgd's set-src template."""
+    from tests.doubles.ssh import frr_daemons  # FRR's processes: the commands that change it, not vtysh's show
     config = _config(directory) if config is None else config
     metadata = _metadata(config)
     if metadata.get('frr_mgmt_framework_config') == 'true':
@@ -177,6 +177,7 @@ def start(directory, config=None):
 
 def _apply(directory, actions, config=None):
     """Run vtysh `actions` on the running container's FRR; FRR's new running configuration replaces the old one."""
+    from tests.doubles.ssh import frr_daemons
     config = _config(directory) if config is None else config
     with state.locked(directory):
         result = frr_daemons.run(directory, _hostname(config), ('replay', running_text(directory)),
@@ -279,6 +280,7 @@ def vtysh(directory, faults, args):
 def show_ip_route(directory, faults, config, vrfs, seen):
     """`show ip route json`: the connected subnets of CONFIG_DB INTERFACE whose port is up, a BGP route to every
     remote VTEP over the established sessions, and the routes of the `routes` fault knob (tests/doubles/routes.py)."""
+    from tests.doubles import routes as route_tables
     from tests.unit.platforms.sonic.double import shell as sonic
     prefixes = [(prefix, port) for port, _sep, prefix in (key.partition('|') for key in config.get('INTERFACE', {}))
                 if prefix and sonic.port_up(directory, faults, port, config)]

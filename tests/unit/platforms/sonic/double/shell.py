@@ -13,21 +13,18 @@ running FRR), D/frr/container.json (the mode it started in) and D/etc/sonic/frr/
 
 from __future__ import annotations
 
-import copy
 import fnmatch
 import json
 import os
 import re
 import sys
 import time
-import zlib
 
 from tests.doubles.ssh import state
-# sonic_gcu (jsonpatch, the YANG rules), shutil and subprocess are imported by the commands that use them: every
-
-from tests.unit.platforms.sonic.double import accounts, bgp as sonic_bgp, factory as sonic_factory
-# command is a process of its own and the show commands, most of them, would pay for their import.
 from tests.doubles.ssh.cli import drop_all_sessions, table
+# Every command is a process of its own, and a reading runs many: the modules of the commands that change the switch
+# (sonic_gcu with jsonpatch and the YANG rules, the bgp container's FRR with subprocess, the factory, the accounts) are
+# imported by those commands, so that the read-only ones (sonic-db-cli, sonic-db-dump, show, sonic-cfggen) start lean.
 
 GCU_SINCE = 202205
 
@@ -39,6 +36,7 @@ def _release(facts):
 
 def factory(directory, facts):
     """A freshly installed switch (sonic_factory.py) whose bgp container started in the mode CONFIG_DB gives."""
+    from tests.unit.platforms.sonic.double import accounts, bgp as sonic_bgp, factory as sonic_factory
     config = sonic_factory.config_db(facts)
     state.write_json(state.path(directory, 'db', 'CONFIG_DB.json'), config)
     state.write_json(state.path(directory, 'etc', 'sonic', 'config_db.json'), config)
@@ -109,7 +107,7 @@ def after_commit(directory, faults, before):
     """What the switch's daemons do once CONFIG_DB changed: bgpcfgd (sonic_bgp.after_commit), buffermgrd
     (sonic_buffers.after_commit) and, when the management VRF changes, hostcfgd restarting the management interface
     (SONiC Command Reference, `config vrf add mgmt`: eth0 moves into the VRF and every SSH session over it ends)."""
-    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
+    from tests.unit.platforms.sonic.double import bgp as sonic_bgp, buffers as sonic_buffers
     now = running(directory)
     sonic_bgp.after_commit(directory)
     sonic_buffers.after_commit(directory, before, now)
@@ -300,7 +298,7 @@ def _reload(directory, faults, positional, force=False):
     every SSH session ends. The fault knob `reload_s` is how long the services take to come back. Without -f it
     first refuses while swss has been up for 2 minutes or less, or is stopped (_swss_ready: a reload right after a
     reload, or after one that was ended halfway)."""
-    from tests.unit.platforms.sonic.double import buffers as sonic_buffers
+    from tests.unit.platforms.sonic.double import bgp as sonic_bgp, buffers as sonic_buffers, factory as sonic_factory
     if not force and not sonic_buffers.swss_ready(directory):
         sys.stdout.write('SwSS container is not ready. Retry later or use -f to avoid system checks\n')
         return 1
@@ -359,6 +357,7 @@ def _management(config):
 
 
 def _merge(base, extra):
+    import copy  # pylint: disable=import-outside-toplevel
     merged = copy.deepcopy(base)
     for table, rows in extra.items():
         for key, fields in rows.items():
@@ -386,10 +385,13 @@ def counters_db(directory, faults):
     config = running(directory)
     ports = sorted(config.get('PORT', {}), key=lambda name: int(re.sub(r'\D', '', name) or 0))
     db = {'COUNTERS_PORT_NAME_MAP': {}, 'COUNTERS_QUEUE_NAME_MAP': {}}
+    # the knobs once per call, not once per port and queue (every sonic-db-cli call builds the whole database)
+    knobs = {name: faults.get(name) or {} for name in ('pfc_pause', 'lossless_drops', 'ecn_marks', 'watchdog_tripped')}
+    watchdog_ports = config.get('PFC_WD', {})
     for index, port in enumerate(ports):
         port_oid = _oid(0x100, index)
         db['COUNTERS_PORT_NAME_MAP'][port] = port_oid
-        pause = (faults.get('pfc_pause') or {}).get(port, {})
+        pause = knobs['pfc_pause'].get(port, {})
         stats = {'SAI_PORT_STAT_IF_IN_OCTETS': '0', 'SAI_PORT_STAT_IF_OUT_OCTETS': '0',
                  'SAI_PORT_STAT_IF_IN_DISCARDS': '0', 'SAI_PORT_STAT_IF_OUT_DISCARDS': '0'}
         for priority in range(8):
@@ -398,12 +400,12 @@ def counters_db(directory, faults):
             stats['SAI_PORT_STAT_PFC_%d_TX_PKTS' % priority] = str(faults.counter('pfc_pause', port, 'tx_per_s') if hit else 0)
         db['COUNTERS:' + port_oid] = stats
         lossless = _lossless(config, port)
+        drops = knobs['lossless_drops'].get(port, {})
+        marks = knobs['ecn_marks'].get(port, {})
+        trip = knobs['watchdog_tripped'].get(port, {})
         for queue in range(8):
             queue_oid = _oid(0x150, index * 8 + queue)
             db['COUNTERS_QUEUE_NAME_MAP']['%s:%d' % (port, queue)] = queue_oid
-            drops = (faults.get('lossless_drops') or {}).get(port, {})
-            marks = (faults.get('ecn_marks') or {}).get(port, {})
-            trip = (faults.get('watchdog_tripped') or {}).get(port, {})
             tripped = trip and int(trip.get('priority', queue)) == queue and queue in lossless
             fields = {
                 'SAI_QUEUE_STAT_PACKETS': '0', 'SAI_QUEUE_STAT_BYTES': '0',
@@ -413,7 +415,7 @@ def counters_db(directory, faults):
                 'SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS': str(faults.counter('ecn_marks', port)
                                                               if marks and int(marks.get('queue', -1)) == queue else 0),
             }
-            if queue in lossless and port in config.get('PFC_WD', {}):
+            if queue in lossless and port in watchdog_ports:
                 fields.update({'PFC_WD_STATUS': 'stormed' if tripped else 'operational',
                                'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': str(trip.get('count', 1) if tripped else 0),
                                'PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED': str(max(0, int(trip.get('count', 1)) - 1) if tripped else 0),
@@ -489,12 +491,59 @@ def sonic_db_cli(directory, faults, args):
     return 0
 
 
+# redisdl's dump options as sonic-db-dump takes them (sonic-buildimage src/sonic-py-common/sonic_py_common/
+# sonic_db_dump_load.py, an optparse parser; the host's console script since 202211, sonic-py-swsssdk's before).
+_DUMP_VALUE_OPTIONS = {'-n': 'dbname', '--dbname': 'dbname', '-k': 'keys', '--keys': 'keys', '-t': 'conntype',
+                       '--conntype': 'conntype', '-o': 'output', '--output': 'output', '-w': 'password',
+                       '--password': 'password', '--netns': 'netns', '-E': 'encoding', '--encoding': 'encoding'}
+
+
+def sonic_db_dump(directory, faults, args):
+    """`sonic-db-dump -n DB [-k PATTERN] [-y]`: every key of DB matching the glob PATTERN as redisdl writes it, one JSON
+    object {key: {"type": "hash", "value": {field: value}, "ttl": -0.001, "expireat": <time>}}. SONiC's redisdl (its
+    pipelined dump, sonic-buildimage src/redis-dump-load.patch) reads PTTL, -1 for a key that does not expire, as
+    -0.001 s and writes it with an "expireat" for every key (SONiC's own dumps show it: sonic-utilities
+    tests/fast_reboot_dump_dbs). Compact separators; -y indents by 2 with sorted keys. No trailing newline."""
+    options = {'keys': '*', 'conntype': 'tcp', 'netns': '', 'pretty': False}
+    index = 0
+    while index < len(args):
+        word = args[index]
+        name, _sep, inline = word.partition('=') if word.startswith('--') else (word, '', '')
+        if name in ('-y', '--pretty'):
+            options['pretty'] = True
+        elif name in _DUMP_VALUE_OPTIONS and (inline or index + 1 < len(args)):
+            options[_DUMP_VALUE_OPTIONS[name]] = inline or args[index + 1]
+            index += 0 if inline else 1
+        else:
+            sys.stderr.write('Usage: sonic-db-dump [options]\n\nsonic-db-dump: error: no such option: %s\n' % word)
+            return 2
+        index += 1
+    if options['netns'] or options['conntype'] not in ('tcp', 'unix_socket') or options.get('output'):
+        sys.stderr.write('The double dumps one database of the default namespace to stdout (got %s)\n' % ' '.join(args))
+        return 1
+    if options.get('dbname') not in DATABASES:
+        # SonicDBConfig::getDbId raises for a name database_config.json does not list
+        sys.stderr.write('Traceback (most recent call last):\nRuntimeError: %s is not a valid database name\n'
+                         % options.get('dbname'))
+        return 1
+    db = databases(directory, faults, only=options['dbname'])[options['dbname']]
+    now = time.time()
+    table = {key: {'type': 'hash', 'value': fields, 'ttl': -0.001, 'expireat': now}
+             for key, fields in db.items() if fnmatch.fnmatchcase(key, options['keys'])}
+    if options['pretty']:
+        sys.stdout.write(json.dumps(table, indent=2, sort_keys=True))
+    else:
+        sys.stdout.write(json.dumps(table, separators=(',', ':')))
+    return 0
+
+
 # -- show ------------------------------------------------------------------------------------------------------
 def show(directory, faults, args):
     facts = state.device(directory)
     config = running(directory)
     words = ' '.join(args)
     if words == 'version':
+        import zlib  # pylint: disable=import-outside-toplevel
         sys.stdout.write('\nSONiC Software Version: SONiC.%s.1-double\nSONiC OS Version: 12\nDistribution: Debian 12.5\n'
                          'Kernel: 6.1.0-22-2-amd64\nBuild commit: 0000000\nBuild date: Mon Jan  1 00:00:00 UTC 2024\n'
                          'Built by: double@aifabric\n\nPlatform: %s\nHwSKU: %s\nASIC: %s\nASIC Count: 1\n'
@@ -591,11 +640,12 @@ def main(directory, faults, command, args):
         return show(directory, faults, args)
     if command == 'sonic-db-cli':
         return sonic_db_cli(directory, faults, args)
+    if command == 'sonic-db-dump':
+        return sonic_db_dump(directory, faults, args)
     if command == 'sonic-cfggen':
         return sonic_cfggen(directory, args)
-    if command == 'vtysh':
-        return sonic_bgp.vtysh(directory, faults, args)
-    if command == 'docker':
-        return sonic_bgp.docker(directory, faults, args)
+    if command in ('vtysh', 'docker'):
+        from tests.unit.platforms.sonic.double import bgp as sonic_bgp
+        return (sonic_bgp.vtysh if command == 'vtysh' else sonic_bgp.docker)(directory, faults, args)
     sys.stderr.write('%s: command not found\n' % command)
     return 127

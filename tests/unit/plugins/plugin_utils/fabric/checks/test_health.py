@@ -5,7 +5,6 @@
 which end to look at, and passes on healthy rates. Readings: SONiC COUNTERS_DB dumps and rnic_facts, ten seconds
 apart (the second one edited the way the counters would move)."""
 
-import ast
 import copy
 import json
 import os
@@ -15,7 +14,7 @@ import pytest
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded, sonic_counters_edit
 
 HEALTH = ('health',)
 INTERVAL = 10.0
@@ -27,11 +26,11 @@ def design():
 
 
 def dumps(device):
-    return [read_recorded('sonic', device, name) for name in ('counters_ports.txt', 'counters_queues.txt', 'counters_pgs.txt')]
+    return read_recorded('sonic', device, 'counters_db.txt')
 
 
-def as_results(texts):
-    return [{'rc': 0, 'stdout': text, 'stderr': ''} for text in texts]
+def as_results(text):
+    return {'rc': 0, 'stdout': text, 'stderr': ''}
 
 
 class Fleet:
@@ -48,19 +47,12 @@ class Fleet:
                 value = dumps('leaf001' if role == 'leaf' else 'spine001')
             self.first[name], self.second[name] = value, copy.deepcopy(value)
 
-    def switch(self, device, dump, name, **fields):
-        """Add to counters of `name` (a port, 'Ethernet0:3' ...) in dump 0 (ports), 1 (queues) or 2 (pgs)."""
-        lines = self.second[device][dump].splitlines()
-        for index, line in enumerate(lines):
-            if line.startswith('== %s ' % name):
-                data = ast.literal_eval(lines[index + 1])
-                for field, value in fields.items():
-                    data[field] = str(int(data.get(field, '0')) + value) if isinstance(value, int) else value
-                lines[index + 1] = repr(data)
-                break
-        else:
-            raise AssertionError('%s not in the dump' % name)
-        self.second[device][dump] = '\n'.join(lines) + '\n'
+    def switch(self, device, group, name, **fields):
+        """Add to counters of `name` (a port, 'Ethernet0:3' ...) of `group` (ports, queues, pgs)."""
+        def edit(data):
+            for field, value in fields.items():
+                data[field] = str(int(data.get(field, '0')) + value) if isinstance(value, int) else value
+        self.second[device] = sonic_counters_edit(self.second[device], group, name, edit)
 
     def host(self, device, netdev, prio=None, **deltas):
         facts = self.second[device]
@@ -106,8 +98,8 @@ def busy_but_healthy(fleet):
     """Congestion the fabric handles: some pause frames, ECN marks answered by CNPs that reach the senders."""
     fleet.host('gpu0001', 'eth1', 3, tx_pause=2000, np_ecn_marked_roce_packets=5000, np_cnp_sent=4800,
                rp_cnp_handled=4700)
-    fleet.switch('leaf001', 1, 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
-    fleet.switch('leaf001', 0, 'Ethernet0', SAI_PORT_STAT_PFC_3_RX_PKTS=2000)
+    fleet.switch('leaf001', 'queues', 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
+    fleet.switch('leaf001', 'ports', 'Ethernet0', SAI_PORT_STAT_PFC_3_RX_PKTS=2000)
 
 
 def test_busy_but_healthy_fabric_passes_every_rule(fleet):
@@ -127,8 +119,8 @@ def test_busy_but_healthy_fabric_passes_every_rule(fleet):
 
 def test_pause_storm_from_a_host_names_the_host_and_the_tripped_watchdog(fleet):
     fleet.host('gpu0001', 'eth1', 3, tx_pause=120000)
-    fleet.switch('leaf001', 0, 'Ethernet0', SAI_PORT_STAT_PFC_3_RX_PKTS=120000)
-    fleet.switch('leaf001', 1, 'Ethernet0:3', PFC_WD_STATUS='stormed', PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED=3)
+    fleet.switch('leaf001', 'ports', 'Ethernet0', SAI_PORT_STAT_PFC_3_RX_PKTS=120000)
+    fleet.switch('leaf001', 'queues', 'Ethernet0:3', PFC_WD_STATUS='stormed', PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED=3)
     found = failed(run(fleet))
     pause = found[('gpu0001', 'health_pfc_pause', 'eth1 <-> leaf001 Ethernet0')]
     assert pause.seen == ('gpu0001 eth1 (rail 0) sends pause frames at 12000/s on priority 3 into leaf001 Ethernet0; '
@@ -148,7 +140,7 @@ def test_pause_threshold_comes_from_the_options(fleet):
 
 
 def test_pause_on_a_lossy_priority_fails_at_any_rate_and_notes_the_receiver(fleet):
-    fleet.switch('leaf001', 0, 'Ethernet8', SAI_PORT_STAT_PFC_0_TX_PKTS=10)
+    fleet.switch('leaf001', 'ports', 'Ethernet8', SAI_PORT_STAT_PFC_0_TX_PKTS=10)
     found = failed(run(fleet))
     item = found[('leaf001', 'health_pfc_pause', 'Ethernet8 <-> spine001 Ethernet0')]
     assert 'sends pause frames at 1/s on priority 0 into spine001 Ethernet0 (priority 0 is not lossless' in item.seen
@@ -156,7 +148,7 @@ def test_pause_on_a_lossy_priority_fails_at_any_rate_and_notes_the_receiver(flee
 
 
 def test_drops_on_the_lossless_queue_name_the_switch(fleet):
-    fleet.switch('spine001', 1, 'Ethernet0:3', SAI_QUEUE_STAT_DROPPED_PACKETS=350)
+    fleet.switch('spine001', 'queues', 'Ethernet0:3', SAI_QUEUE_STAT_DROPPED_PACKETS=350)
     found = failed(run(fleet))
     item = found[('spine001', 'health_lossless_drops', 'Ethernet8 <-> spine001 Ethernet0')]
     assert item.seen == ('spine001 Ethernet0: packets dropped from lossless queue 3 35/s (towards/from leaf001 Ethernet8): '
@@ -172,7 +164,7 @@ def test_nic_discards_on_the_lossless_priority(fleet):
 
 
 def test_ecn_marks_without_cnps_point_at_the_receiving_nic(fleet):
-    fleet.switch('leaf001', 1, 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
+    fleet.switch('leaf001', 'queues', 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
     fleet.host('gpu0001', 'eth1', np_ecn_marked_roce_packets=5000)
     found = failed(run(fleet))
     item = found[('gpu0001', 'health_ecn_cnp', 'eth1 <-> leaf001 Ethernet0')]
@@ -182,7 +174,7 @@ def test_ecn_marks_without_cnps_point_at_the_receiving_nic(fleet):
 
 
 def test_cnps_that_no_sender_handles_are_lost_on_the_way_back(fleet):
-    fleet.switch('leaf001', 1, 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
+    fleet.switch('leaf001', 'queues', 'Ethernet0:3', SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS=5000)
     fleet.host('gpu0001', 'eth1', np_ecn_marked_roce_packets=5000, np_cnp_sent=4000)
     found = failed(run(fleet))
     item = found[('gpu0001', 'health_ecn_cnp', 'eth1 <-> leaf001 Ethernet0')]
@@ -228,21 +220,24 @@ def test_host_without_rdma_is_not_applicable(fleet):
 
 
 def test_unreadable_counters_are_errors(fleet):
-    fleet.second['leaf001'][1] = 'garbage'
+    fleet.second['leaf001'] = fleet.second['leaf001'].replace('"COUNTERS:', 'garbage"COUNTERS:', 1)
     results = [item for item in run(fleet) if item.status == checks.ERROR]
-    assert results and all('SONiC COUNTERS_DB queues' in item.message or 'unexpected line' in item.seen for item in results)
+    assert results and all('SONiC COUNTERS_DB' in item.message or 'not a sonic-db-dump JSON object' in item.seen
+                           for item in results)
 
 
 def test_watchdog_state_check_on_the_first_reading(design, fleet):
     ctx = checks.Context(design, fleet.states(), {})
     assert failed(checks.run(ctx, check_ids={'lossless_watchdog_state'})) == {}
-    fleet.first['leaf001'][1] = fleet.first['leaf001'][1].replace("'PFC_WD_STATUS': 'operational'", "'PFC_WD_STATUS': 'stormed'", 1)
+    fleet.first['leaf001'] = sonic_counters_edit(fleet.first['leaf001'], 'queues', 'Ethernet0:3',
+                                                 lambda fields: fields.update(PFC_WD_STATUS='stormed'))
     ctx = checks.Context(design, fleet.states(), {})
     found = failed(checks.run(ctx, check_ids={'lossless_watchdog_state'}))
     assert found[('leaf001', 'lossless_watchdog_state', 'Ethernet0')].seen == (
         'queue 3 in storm state (0 storms counted); pause frames come from gpu0001 eth1')
-    fleet.first['spine001'][1] = fleet.first['spine001'][1].replace("'PFC_WD_STATUS': 'operational', ", '')
-    fleet.first['spine001'][1] = fleet.first['spine001'][1].replace("'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '0', ", '')
+    for queue in ('Ethernet%d:3' % (4 * port) for port in range(4)):  # the spine's watchdog is not running
+        fleet.first['spine001'] = sonic_counters_edit(fleet.first['spine001'], 'queues', queue, lambda fields: [
+            fields.pop(name, None) for name in ('PFC_WD_STATUS', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED')])
     ctx = checks.Context(design, fleet.states(), {})
     found = failed(checks.run(ctx, devices=['spine001'], check_ids={'lossless_watchdog_state'}))
     assert found[('spine001', 'lossless_watchdog_state', 'Ethernet0')].seen == (

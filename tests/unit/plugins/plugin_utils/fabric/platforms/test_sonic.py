@@ -659,19 +659,25 @@ def test_checks_bite(small, breakage):
     assert any(expected in problem for problem in problems), problems
 
 
-@settings(max_examples=400, deadline=None)
-@given(st.dictionaries(st.text(max_size=12), st.text(max_size=12), max_size=6)
-       | st.recursive(st.none() | st.integers() | st.text(max_size=6) | st.binary(max_size=4),
-                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                      max_leaves=8))
-def test_a_hash_as_sonic_db_cli_prints_it_reads_as_python_reads_it(value):
-    """sonic-db-cli prints a hash with Python's repr(): the direct reader of a dict of strings gives what
-    ast.literal_eval gives, for any strings (quotes, backslashes, control characters, any letter), and anything else
-    goes to ast.literal_eval."""
-    import ast  # pylint: disable=import-outside-toplevel
+_HASHES = st.dictionaries(st.text(min_size=1, max_size=12), st.dictionaries(st.text(max_size=12), st.text(max_size=12),
+                                                                        max_size=4), max_size=5)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HASHES, min_size=1, max_size=3), st.booleans(), st.booleans())
+def test_tables_as_sonic_db_dump_prints_them_read_back_whole(dumps, pretty, expiry):
+    """Whatever the strings (quotes, backslashes, newlines, any letter): every key and field of one or several
+    sonic-db-dump outputs read back as redis held them, compact or pretty (-y), with or without redisdl's ttl and
+    expireat, the names the reading wanted from its '==' lines."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic.state import (  # pylint: disable=import-outside-toplevel
-        _STRING_HASH, python_hash)
-    text = repr(value)
-    assert python_hash(text) == ast.literal_eval(text) == value
-    if isinstance(value, dict) and all(isinstance(item, str) for pair in value.items() for item in pair):
-        assert _STRING_HASH.fullmatch(text)  # the direct path, not Python's compiler
+        parse_db_dump)
+    encoder = json.JSONEncoder(indent=2, sort_keys=True) if pretty else json.JSONEncoder(separators=(',', ':'))
+    extra = {'ttl': -0.001, 'expireat': 1764524951.6364665} if expiry else {}
+    text = "== ports Ethernet0 Ethernet4\n== queues Ethernet0:3\n" + ''.join(
+        encoder.encode({key: dict(extra, type='hash', value=fields) for key, fields in dump.items()}) for dump in dumps)
+    groups, keys = parse_db_dump('test', {'rc': 0, 'stdout': text, 'stderr': ''})
+    assert groups == {'ports': ['Ethernet0', 'Ethernet4'], 'queues': ['Ethernet0:3']}
+    expected = {}
+    for dump in dumps:
+        expected.update(dump)
+    assert keys == expected

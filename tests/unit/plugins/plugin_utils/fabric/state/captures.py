@@ -156,9 +156,8 @@ def nvue_raw(model, release='5.12', device=None):
 
 
 def sonic_raw(model, config_db, device=None):
-    """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-cli dumps it recorded."""
-    names = {'COUNTERS_PORT_NAME_MAP': 'counters_ports.txt', 'COUNTERS_QUEUE_NAME_MAP': 'counters_queues.txt',
-             'COUNTERS_PG_NAME_MAP': 'counters_pgs.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt',
+    """lossless, counters and lldp of a SONiC switch: CONFIG_DB (a dict) and the sonic-db-dump outputs it recorded."""
+    names = {'COUNTERS_DB': 'counters_db.txt', 'LLDP_ENTRY_TABLE': 'lldp_appl_db.txt',
              'PORT_TABLE': 'ports_appl_db.txt'}
     _gatherer, commands = _commands(model)
     config = {'rc': 0, 'stdout': json.dumps(config_db), 'stderr': ''}
@@ -169,3 +168,28 @@ def sonic_raw(model, config_db, device=None):
                 name for marker, name in names.items() if marker in part[-1])), 'stderr': ''} for part in parts]
             raw[key] = outputs[0] if len(outputs) == 1 else outputs
     return raw
+
+
+def sonic_dump_split(text):
+    """(the '== <group> <names>' lines, [each sonic-db-dump's JSON object]) of a SONiC table reading."""
+    lines = text.split('\n')
+    header = [line for line in lines if line.startswith('== ')]
+    body, decoder, dumps, position = '\n'.join(lines[len(header):]), json.JSONDecoder(), [], 0
+    while position < len(body.rstrip()):
+        dump, position = decoder.raw_decode(body, position)
+        dumps.append(dump)
+    return header, dumps
+
+
+def sonic_dump_join(header, dumps):
+    return ''.join(line + '\n' for line in header) + ''.join(json.dumps(dump, separators=(',', ':')) for dump in dumps)
+
+
+def sonic_counters_edit(text, group, name, edit):
+    """The COUNTERS_DB reading `text` with edit(fields) applied to the counters of `name` of `group` (ports, queues,
+    pgs), found through its name map as the switch keeps them."""
+    maps = {'ports': 'COUNTERS_PORT_NAME_MAP', 'queues': 'COUNTERS_QUEUE_NAME_MAP', 'pgs': 'COUNTERS_PG_NAME_MAP'}
+    header, dumps = sonic_dump_split(text)
+    oid = next(dump[maps[group]]['value'][name] for dump in dumps if maps[group] in dump)
+    edit(next(dump['COUNTERS:' + oid]['value'] for dump in dumps if 'COUNTERS:' + oid in dump))
+    return sonic_dump_join(header, dumps)

@@ -15,7 +15,8 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.platforms.sonic import state as sonic
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.counters import metric, rates
 
-from tests.unit.plugins.plugin_utils.fabric.state.captures import FIXTURES, read, read_recorded
+from tests.unit.plugins.plugin_utils.fabric.state.captures import (FIXTURES, read, read_recorded, sonic_counters_edit,
+                                                                   sonic_dump_join, sonic_dump_split)
 
 
 def result(text, rc=0, stderr=''):
@@ -23,48 +24,64 @@ def result(text, rc=0, stderr=''):
 
 
 def sonic_counters(device='leaf001'):
-    return [result(read_recorded('sonic', device, name))
-            for name in ('counters_ports.txt', 'counters_queues.txt', 'counters_pgs.txt')]
+    return result(read_recorded('sonic', device, 'counters_db.txt'))
 
 
 def test_sonic_counters_from_counters_db():
     ports = sonic.parse_counters(sonic_counters())['ports']
     port = ports['Ethernet0']
     assert port['pfc_rx'][3] == 1822 and port['pfc_tx'][3] == 907 and port['pfc_tx'][0] == 0
+    # the queues and priority groups the reading names, not every one the switch polls (queue 0 is in the dump)
     assert port['queue_ecn_marked'] == {3: 1388, 6: 0} and port['queue_dropped'] == {3: 0, 6: 0}
     assert port['wd_stormed'] == {3: False} and port['wd_storms'] == {3: 0} and port['pg_dropped'] == {3: 0}
     assert set(ports) == {'Ethernet0', 'Ethernet4', 'Ethernet8', 'Ethernet12'}
 
 
 def test_sonic_counters_storm_and_missing_queue_polling():
-    outputs = sonic_counters()
-    outputs[1] = result(outputs[1]['stdout'].replace("'PFC_WD_STATUS': 'operational', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '0'",
-                                                     "'PFC_WD_STATUS': 'stormed', 'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': '3'", 1))
-    port = sonic.parse_counters(outputs)['ports']['Ethernet0']
+    text = sonic_counters()['stdout']
+    stormed = sonic_counters_edit(text, 'queues', 'Ethernet0:3', lambda fields: fields.update(
+        PFC_WD_STATUS='stormed', PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED='3'))
+    port = sonic.parse_counters(result(stormed))['ports']['Ethernet0']
     assert port['wd_stormed'][3] is True and port['wd_storms'][3] == 3
-    outputs[1] = result('== Ethernet0:3 \n{}\n')
+    header, dumps = sonic_dump_split(text)
+    for dump in dumps:
+        if 'COUNTERS_QUEUE_NAME_MAP' in dump:
+            del dump['COUNTERS_QUEUE_NAME_MAP']['value']['Ethernet0:3']  # `counterpoll queue disable`
     with pytest.raises(StateError, match='queue Ethernet0:3 has no counters .*counterpoll queue enable'):
-        sonic.parse_counters(outputs)
+        sonic.parse_counters(result(sonic_dump_join(header, dumps)))
 
 
-@pytest.mark.parametrize('outputs, message', [
-    ([result('')] * 3, 'empty output'),
-    ([result('{}')] * 3, "unexpected line '{}'"),
-    ([result('== Ethernet0 oid:0x1\nnot a dict')] + [result('== a:1 oid:0x2\n{}')] * 2, 'not a sonic-db-cli hash'),
-    ([result('== Ethernet0 oid:0x1\n')] * 3, 'Ethernet0: no hash printed'),
-    ([result('', 127, 'sonic-db-cli: command not found')] * 3, 'command failed \\(rc 127\\)'),
-    ([result('== Ethernet0 oid:0x1\n{}')], 'expected 3 dumps'),
+def test_sonic_counters_of_a_port_not_polled():
+    header, dumps = sonic_dump_split(sonic_counters()['stdout'])
+    del dumps[0]['COUNTERS_PORT_NAME_MAP']['value']['Ethernet4']
+    with pytest.raises(StateError, match='Ethernet4 is not in COUNTERS_PORT_NAME_MAP'):
+        sonic.parse_counters(result(sonic_dump_join(header, dumps)))
+
+
+HEADER = '== ports Ethernet0\n== queues Ethernet0:3\n== pgs Ethernet0:3\n'
+
+
+@pytest.mark.parametrize('output, message', [
+    (result(''), "no '==' line naming what was read"),
+    (result('{}'), "no '==' line naming what was read"),
+    (result(HEADER), 'empty output'),
+    (result(HEADER + 'not JSON'), 'not a sonic-db-dump JSON object'),
+    (result(HEADER + '[]'), 'not a sonic-db-dump JSON object'),
+    (result(HEADER + '{"COUNTERS:oid:0x1":{"type":"string","value":"0"}}'), 'COUNTERS:oid:0x1: not a hash'),
+    (result('', 127, 'sonic-db-dump: command not found'), 'command failed \\(rc 127\\)'),
+    (result('== ports Ethernet0\n{}'), 'no == line naming the pgs, queues read'),
 ])
-def test_sonic_counters_bad_output(outputs, message):
+def test_sonic_counters_bad_output(output, message):
     with pytest.raises(StateError, match=message):
-        sonic.parse_counters(outputs)
+        sonic.parse_counters(output)
 
 
 def test_sonic_lldp_from_appl_db():
     neighbors = {item['interface']: item for item in sonic.parse_lldp(result(read_recorded('sonic', 'leaf001', 'lldp_appl_db.txt')))}
     assert (neighbors['Ethernet8']['system_name'], neighbors['Ethernet8']['peer_port']) == ('spine001', 'Ethernet0')
     assert (neighbors['Ethernet0']['port_id_type'], neighbors['Ethernet0']['peer_port']) == ('mac', 'eth1')
-    empty = sonic.parse_lldp(result('== Ethernet0 LLDP_ENTRY_TABLE:Ethernet0\n{}\n'))
+    assert 'eth0' not in neighbors  # the management port's neighbour is in the table; the reading wants the model's
+    empty = sonic.parse_lldp(result('== ports Ethernet0\n{"LLDP_ENTRY_TABLE:eth0":{"type":"hash","value":{"a":"b"}}}'))
     assert empty == []
 
 
@@ -76,19 +93,25 @@ def test_sonic_interfaces_from_appl_db_and_config_db():
     uplink = interfaces['Ethernet8']
     assert (uplink['mtu'], uplink['operstate'], uplink['admin_up']) == (9100, 'UP', True)
     assert uplink['addresses'] == [{'family': 'inet', 'address': '10.0.0.1', 'prefixlen': 31}]
-    missing = sonic.parse_interfaces([result('== Ethernet0 PORT_TABLE:Ethernet0\n{}\n'), config])
+    missing = sonic.parse_interfaces([result('== ports Ethernet0 Ethernet4\n{"PORT_TABLE:Ethernet4":{"type":"hash",'
+                                             '"value":{"mtu":"9100"},"ttl":-0.001,"expireat":1764524951.6}}'), config])
+    assert list(missing) == ['Ethernet4']
+    missing = sonic.parse_interfaces([result('== ports Ethernet0\n{}'), config])
     assert missing == {}
     with pytest.raises(StateError, match='expected the PORT_TABLE dump and CONFIG_DB'):
         sonic.parse_interfaces([config])
 
 
-def test_sonic_counter_command_reads_only_the_cabled_ports_and_lossless_queues():
+def test_sonic_counter_command_names_the_cabled_ports_and_lossless_queues_and_dumps_the_table_twice():
+    """One sonic-db-dump of the name maps and one of the counters, whatever the number of ports: no process per port."""
     design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
-    dumps = dict(sonic.GATHERER.commands(design.device('leaf001')))['counters']
-    ports, queues, pgs = (argv[2] for argv in dumps)
-    assert "for n in 'Ethernet0' 'Ethernet4' 'Ethernet8' 'Ethernet12';" in ports
-    assert "'Ethernet0:3' 'Ethernet0:6'" in queues and 'COUNTERS_QUEUE_NAME_MAP' in queues
-    assert "'Ethernet12:3';" in pgs and 'COUNTERS_PG_NAME_MAP' in pgs
+    argv = dict(sonic.GATHERER.commands(design.device('leaf001')))['counters']
+    assert argv[:2] == ['sh', '-c']
+    assert "echo '== ports Ethernet0 Ethernet4 Ethernet8 Ethernet12'" in argv[2]
+    assert "echo '== queues Ethernet0:3 Ethernet0:6 " in argv[2] and "Ethernet12:3'" in argv[2]
+    assert argv[2].endswith("sonic-db-dump -n COUNTERS_DB -k 'COUNTERS_*_NAME_MAP' && "
+                            "sonic-db-dump -n COUNTERS_DB -k 'COUNTERS:*'")
+    assert argv[2].count('sonic-db') == 2 and 'for ' not in argv[2]
 
 
 def rnic(name):
