@@ -98,14 +98,14 @@ def main(argv=None):
             for root in roots:  # the first call writes the byte-code, as a session's first call does
                 if one_call(root, states[root][kind or 'sonic'], command)[2] == 0:
                     calls[root] = []
-            for _ in range(args.calls):
+            for _call in range(args.calls):
                 for root in calls:
                     calls[root].append(one_call(root, states[root][kind or 'sonic'], command))
             row['by_root'] = {root: summary(calls[root]) if root in calls else None for root in roots}
             rows.append(row)
     load = os.getloadavg()
-    print('%d calls each, load %.2f %.2f %.2f, %s' % (args.calls, load[0], load[1], load[2],
-                                                     time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())))
+    when = time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())
+    print('%d calls each, load %.2f %.2f %.2f, %s' % (args.calls, load[0], load[1], load[2], when))
     for index, root in enumerate(roots):
         print('[%d] %s' % (index, root))
     print('%-6s %-58s' % ('double', 'command') + ''.join(' %27s' % ('[%d] CPU med/min, wall ms' % index)

@@ -830,8 +830,8 @@ class StagedOutput:
         links.update((unit, _shared_link(self.generation, unit)) for unit in self._units)
         trash, unused = self._link_shared(links)
         for relative, digest in self._rendered.items():  # the render's own files, carried over
-            if relative not in digests and relative not in removed and (relative in existing
-                                                                         or _unit_of(relative) in shared):
+            if relative not in digests and relative not in removed and (
+                    relative in existing or _unit_of(relative) in shared):
                 digests[relative] = digest
         listed = {relative: digest for relative, digest in sorted(digests.items()) if relative.split('/', 1)[0] in roots}
         manifest = {'format': MANIFEST_FORMAT, 'complete': True, 'generation': self.generation, 'created': _now(),
@@ -960,8 +960,8 @@ class StagedOutput:
         if self._staging is not None:
             shutil.rmtree(self._staging, ignore_errors=True)
             self._staging = None
-        if self._group is not None and self.generation and not os.path.exists(os.path.join(self.generations,
-                                                                                         self.generation)):
+        if self._group is not None and self.generation and not os.path.exists(
+                os.path.join(self.generations, self.generation)):
             shutil.rmtree(self._group, ignore_errors=True)  # the device directories this render wrote
 
     def abort(self):

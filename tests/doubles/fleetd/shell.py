@@ -742,6 +742,7 @@ def _mktemp(shell, argv, stdin, out, err):
 
 def _rm(shell, argv, stdin, out, err):
     paths = [word for word in argv[1:] if word and not word.startswith('-')]
+
     def in_memory(path):
         return path in shell.files or any(path == item or path.startswith(item.rstrip('/') + '/')
                                           for item in shell.directories)

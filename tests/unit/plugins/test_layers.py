@@ -43,8 +43,8 @@ LAYERS = (
     ('topology', 'nodes and links', [F + 'topology']),
     ('design', 'the design: addressing, overlay, lossless, device models', [F + 'design', F + 'design.**']),
     ('reading and deploying', 'the gatherer of each device, the reviewed generation a deploy pushes, batches, the '
-     'check of many switches at once', [F + 'state.sources', F + 'deploy.reviewed', F + 'deploy.batches',
-                                       F + 'deploy.fleet']),
+     'check of many switches at once',
+     [F + 'state.sources', F + 'deploy.reviewed', F + 'deploy.batches', F + 'deploy.fleet']),
     ('rendering', 'device files and fabric documents, and their diffs', [F + 'render', F + 'docs', F + 'config_diff', F + 'netbox']),
     ('checks', 'validation and its reports, the performance gate', [F + 'checks', F + 'checks.**', F + 'perf']),
     ('controller', 'what only the Ansible controller has: the design cache, the run\'s inventory sources',

@@ -69,7 +69,7 @@ def test_what_marshal_cannot_hold_and_shared_parts_stay_objects():
     class Mine:  # a parser's own type (marshal refuses it)
         pass
     deep = []
-    for _ in range(5000):  # deeper than marshal goes
+    for _level in range(5000):  # deeper than marshal goes
         deep = [deep]
     mine, lossless = Mine(), {'ports': {}}
     state = _state({'interfaces': [mine], 'routes': deep, 'lossless': lossless}).parse_all()
@@ -85,7 +85,7 @@ def test_an_unreadable_value_stays_an_error_after_packing():
                 raise StateError(key, 'cannot parse %r' % value)
             return [1]
     state = checks.DeviceState('leaf001', {'lldp': 'bad', 'interfaces': 'good'}, gatherer=Failing()).parse_all()
-    for _ in range(2):
+    for _reading in range(2):
         try:
             state.get('lldp')
         except StateError as error:

@@ -659,8 +659,8 @@ def test_checks_bite(small, breakage):
     assert any(expected in problem for problem in problems), problems
 
 
-_HASHES = st.dictionaries(st.text(min_size=1, max_size=12), st.dictionaries(st.text(max_size=12), st.text(max_size=12),
-                                                                        max_size=4), max_size=5)
+_FIELDS = st.dictionaries(st.text(max_size=12), st.text(max_size=12), max_size=4)
+_HASHES = st.dictionaries(st.text(min_size=1, max_size=12), _FIELDS, max_size=5)
 
 
 @settings(max_examples=300, deadline=None)
