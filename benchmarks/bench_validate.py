@@ -25,6 +25,10 @@ fleet of device doubles, extrapolated to that fabric.
   Ansible module, the per-host path; the checks that read them are skipped), 4 ping peers per rail. Reported: wall,
   CPU and peak RSS of ansible-playbook and its workers, the fleet reading's own figures, the doubles' CPU, the load.
   Targets (3,328 devices): <= 300 s wall, <= 1 GiB. `--keep-fleet DIR` leaves the fleet running for the next run.
+  The configuration drift is off unless `--drift`: then render.yml runs first (not measured), the intent lists the
+  accounts every SONiC and NVUE switch comes with (as bench_deploy_check.py's), the switches' drift is the fleet check
+  of the deploy (one task) and the GPU servers' the host roles in check mode per host; the fleet check's own figures
+  and config_drift per status are reported.
 - `slices`: AWX job slicing on this machine: N slices (`--slices 1,2,4`) of validate.yml (validate_stage gather) run
   by ansible-runner at once against the fleet, then the judging job; per N the slowest slice's wall, the CPU per
   slice (what one execution node per slice spends) and the judging job.
@@ -288,7 +292,11 @@ def fleet_down(fleet, keep):
 def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None, drift=False):
     """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server. With `drift`,
     the configuration drift too (render.yml first, not measured: the reviewed generation the deploy compares with)."""
-    work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-fleet-')
+    if drift:  # the accounts every SONiC and NVUE switch comes with listed: else the deploy refuses the switch
+        import bench_deploy_check  # pylint: disable=import-outside-toplevel
+        work, inventory, fleet, up = bench_deploy_check.fleet_up(servers, keep, 'aifabric-bench-fleet-drift-')
+    else:
+        work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-fleet-')
     inventories = [inventory, os.path.join(fleet.state_dir, 'inventory.yml')]
     try:
         with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
