@@ -25,6 +25,10 @@ fleet of device doubles, extrapolated to that fabric.
   Ansible module, the per-host path; the checks that read them are skipped), 4 ping peers per rail. Reported: wall,
   CPU and peak RSS of ansible-playbook and its workers, the fleet reading's own figures, the doubles' CPU, the load.
   Targets (3,328 devices): <= 300 s wall, <= 1 GiB. `--keep-fleet DIR` leaves the fleet running for the next run.
+  The configuration drift is off unless `--drift`: then render.yml runs first (not measured), the intent lists the
+  accounts every SONiC and NVUE switch comes with (as bench_deploy_check.py's), the switches' drift is the fleet check
+  of the deploy (one task) and the GPU servers' the host roles in check mode per host; the fleet check's own figures
+  and config_drift per status are reported.
 - `slices`: AWX job slicing on this machine: N slices (`--slices 1,2,4`) of validate.yml (validate_stage gather) run
   by ansible-runner at once against the fleet, then the judging job; per N the slowest slice's wall, the CPU per
   slice (what one execution node per slice spends) and the judging job.
@@ -113,13 +117,18 @@ def run_design(inventory, repeat, quiet):
 
 
 # --------------------------------------------------------------------------- design only, through the role
-def _playbook(inventories, extra, cwd, forks=None, limit=None):
+def _env():
     env = dict(os.environ, ANSIBLE_CONFIG=os.path.join(_common.ROOT, 'ansible.cfg'), ANSIBLE_NOCOLOR='1',
                ANSIBLE_STDOUT_CALLBACK='ansible.builtin.default', ANSIBLE_PYTHON_INTERPRETER=sys.executable,
                ANSIBLE_HOST_KEY_CHECKING='False')
     env['PATH'] = os.path.dirname(sys.executable) + os.pathsep + env.get('PATH', '')
+    return env
+
+
+def _playbook(inventories, extra, cwd, forks=None, limit=None, playbook='validate.yml'):
+    env = _env()
     argv = [os.path.join(os.path.dirname(sys.executable), 'ansible-playbook'),
-            os.path.join(_common.ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps(extra)]
+            os.path.join(_common.ROOT, 'playbooks', playbook), '-e', json.dumps(extra)]
     for inventory in inventories:
         argv += ['-i', inventory]
     if forks:
@@ -280,23 +289,34 @@ def fleet_down(fleet, keep):
         fleet.stop()
 
 
-def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
-    """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server."""
-    work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-fleet-')
+def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None, drift=False):
+    """validate.yml against the fleet of doubles of fleet_intent(servers): every switch and GPU server. With `drift`,
+    the configuration drift too (render.yml first, not measured: the reviewed generation the deploy compares with)."""
+    if drift:  # the accounts every SONiC and NVUE switch comes with listed: else the deploy refuses the switch
+        import bench_deploy_check  # pylint: disable=import-outside-toplevel
+        work, inventory, fleet, up = bench_deploy_check.fleet_up(servers, keep, 'aifabric-bench-fleet-drift-')
+    else:
+        work, inventory, fleet, up = fleet_up(servers, keep, 'aifabric-bench-fleet-')
+    inventories = [inventory, os.path.join(fleet.state_dir, 'inventory.yml')]
     try:
         with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
             pids = list(json.load(handle)['pids'].values())
-        report_dir = os.path.join(work, 'report-%s' % reader)
+        report_dir = os.path.join(work, 'report-%s%s' % (reader, '-drift' if drift else ''))
+        if drift:
+            rendered = _playbook(inventories, {}, work, playbook='render.yml')[0]
+            if rendered.returncode != 0:
+                raise RuntimeError('render.yml failed: %s' % (rendered.stdout + rendered.stderr)[-3000:])
         _common.settle()
         load_before = os.getloadavg()
         doubles_before = _process_cpu(pids)
         proc, wall, cpu, peak = _playbook(
-            [inventory, os.path.join(fleet.state_dir, 'inventory.yml')],
+            inventories,
             {'validate_report_dir': report_dir, 'validate_reader': reader, 'validate_fleet_concurrency': concurrency,
              'validate_rnic': False, 'validate_skip_checks': rnic_checks(), 'validate_marking_probe': False,
              'validate_ping_peers': ping_peers, 'validate_fail': False,
-             # the drift runs the deploy driver per host through Ansible: not the reading measured here
-             'validate_drift': False}, work, forks=20)
+             # --drift: the switches' drift from the fleet check of the deploy (with the fleet reader), the GPU
+             # servers' through the host roles per host
+             'validate_drift': drift}, work, forks=20)
         doubles_cpu = _process_cpu(pids) - doubles_before
         load_after = os.getloadavg()
     finally:
@@ -306,8 +326,22 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
     with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
         built = json.load(handle)
     read = re.search(r'Read (\d+) of (\d+) devices from this controller in ([\d.]+) s \(([\d.]+) CPU-s\)', proc.stdout)
+    drift_check = re.search(r'Checked the drift of (\d+) switches from this controller in ([\d.]+) s '
+                            r'\(([\d.]+) CPU-s\): (\d+) would change, (\d+)\s+not checked', proc.stdout)
+    # config_drift per status: every result, or at scale the failures and errors in full and the passes aggregated
+    drift_statuses = {}
+    for item in built['results']:
+        if item['check'] == 'config_drift':
+            drift_statuses[item['status']] = drift_statuses.get(item['status'], 0) + 1
+    for entry in built.get('passed') or ():
+        if entry['check'] == 'config_drift':
+            drift_statuses['pass'] = drift_statuses.get('pass', 0) + entry['results']
     devices = len(fleet.endpoints)
-    result = {'servers': servers, 'devices': devices, 'reader': reader, 'concurrency': concurrency,
+    result = {'servers': servers, 'devices': devices, 'reader': reader, 'concurrency': concurrency, 'drift': drift,
+              'drift_check': {'switches': int(drift_check.group(1)), 'seconds': float(drift_check.group(2)),
+                              'cpu': float(drift_check.group(3)), 'would_change': int(drift_check.group(4)),
+                              'not_checked': int(drift_check.group(5))} if drift_check else None,
+              'drift_statuses': drift_statuses,
               'fleet_up_s': up, 'wall': wall, 'cpu': cpu, 'peak_rss_children': peak, 'doubles_cpu': doubles_cpu,
               'load_before': load_before, 'load_after': load_after, 'judging_s': built['meta'].get('judging_seconds'),
               'fleet_read': {'read': int(read.group(1)), 'devices': int(read.group(2)), 'seconds': float(read.group(3)),
@@ -324,6 +358,11 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None):
                   devices, servers, reader, wall, cpu, 1000 * cpu / devices, doubles_cpu, peak // 2 ** 20,
                   '%(seconds).1f s / %(cpu).1f CPU-s' % result['fleet_read'] if read else '-', result['judging_s'] or 0,
                   result['summary']['verdict'], result['summary']['checks_run'] or 0, load_before[0], load_after[0], up))
+        if drift:
+            print('  drift: %s; config_drift %s' % (
+                'fleet check of %(switches)d switches %(seconds).1f s / %(cpu).1f CPU-s, %(would_change)d would '
+                'change, %(not_checked)d not checked' % result['drift_check'] if drift_check else 'no fleet check',
+                result['drift_statuses']))
     return result
 
 
@@ -474,9 +513,10 @@ def report(data) -> str:
                      'CPU-s' % (item['slices'], item['devices'], item['slowest_slice_wall'], item['cpu_per_slice'],
                                 item['judge_wall'], item['judge_cpu']))
     for item in data.get('fleet') or []:
-        lines.append('fleet %d devices, reader %s: %.1f s wall, %.1f CPU-s controller (%.1f ms/device), %.1f CPU-s doubles, '
+        lines.append('fleet %d devices, reader %s%s: %.1f s wall, %.1f CPU-s controller (%.1f ms/device), %.1f CPU-s doubles, '
                      'peak RSS %d MiB, verdict %s; targets <= %d s and <= 1 GiB (3,328 devices): %s' % (
-                         item['devices'], item['reader'], item['wall'], item['cpu'], 1000 * item['cpu_per_device'],
+                         item['devices'], item['reader'], ', drift' if item.get('drift') else '', item['wall'], item['cpu'],
+                         1000 * item['cpu_per_device'],
                          item['doubles_cpu'], item['peak_rss_children'] // 2 ** 20, item['summary']['verdict'],
                          FLEET_TARGETS['wall_s'], _fleet_target_verdict(item)))
     return '\n'.join(lines)
@@ -494,7 +534,7 @@ def _fleet_target_verdict(item) -> str:
 
 def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles_servers=16, forks=20, quiet=False,
         fleet_servers=(2048,), readers=('fleet',), concurrency=256, keep_fleet=None, slice_counts=(1, 2, 4),
-        anta_sizes=(64, 256)):
+        anta_sizes=(64, 256), drift=False):
     sys.path.insert(0, _common.BENCH_DIR)
     import bench_playbook  # pylint: disable=import-outside-toplevel
     data = {'machine': _common.machine(), 'targets': TARGETS}
@@ -512,7 +552,8 @@ def run(parts=('design', 'playbook', 'doubles'), repeat=3, servers=2048, doubles
             data['slices'] = run_slices(fleet_servers[0], slice_counts, quiet,
                                         keep=keep_fleet and '%s-%d' % (keep_fleet, fleet_servers[0]))
         if 'fleet' in parts:
-            data['fleet'] = [run_fleet(size, reader, concurrency, quiet, keep=keep_fleet and '%s-%d' % (keep_fleet, size))
+            data['fleet'] = [run_fleet(size, reader, concurrency, quiet, keep=keep_fleet and '%s-%d' % (keep_fleet, size),
+                                       drift=drift)
                              for size in fleet_servers for reader in readers]
     finally:
         _common.remove_scratch()
@@ -534,6 +575,8 @@ def main(argv=None):
     parser.add_argument('--slices', default='1,2,4', help='slice counts of --parts slices (comma-separated)')
     parser.add_argument('--keep-fleet', help='start the fleet in DIR-<servers> and leave it running (reused by the next run '
                         'with the same DIR: its devices boot once)')
+    parser.add_argument('--drift', action='store_true', help='--parts fleet: read the configuration drift too (render.yml '
+                        'first; the switches through the fleet check of the deploy, the GPU servers per host)')
     parser.add_argument('--child', action='store_true', help=argparse.SUPPRESS)
     parser.add_argument('--intent', help=argparse.SUPPRESS)
     parser.add_argument('--out', help=argparse.SUPPRESS)
@@ -544,7 +587,7 @@ def main(argv=None):
                fleet_servers=tuple(int(item) for item in args.fleet_servers.split(',')),
                readers=tuple(args.readers.split(',')), concurrency=args.concurrency, keep_fleet=args.keep_fleet,
                slice_counts=tuple(int(item) for item in args.slices.split(',')),
-               anta_sizes=tuple(int(item) for item in args.anta_servers.split(',')))
+               anta_sizes=tuple(int(item) for item in args.anta_servers.split(',')), drift=args.drift)
     print(report(data))
     print('Results: %s' % _common.save_result('validate.json', data))
     return 0 if data.get('design', {}).get('pass', True) else 1

@@ -30,7 +30,7 @@ class ActionModule(ActionBase):
                              'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
                              'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var',
-                             'allow_system_dir'))
+                             'drift_fleet_var', 'allow_system_dir'))
 
     def run(self, tmp=None, task_vars=None):
         # millions of acyclic objects (parsed states, results) for a fabric of thousands of devices: no cycle
@@ -51,6 +51,7 @@ class ActionModule(ActionBase):
             'probe_var': {'type': 'str', 'default': 'validate_marking_sent'},
             'capture_var': {'type': 'str', 'default': 'validate_marking_capture'},
             'drift_var': {'type': 'str', 'default': 'validate_drift_state'},
+            'drift_fleet_var': {'type': 'str', 'default': 'validate_drift_fleet'},
             'output_dir': {'type': 'path'},
             'fail': {'type': 'bool', 'default': True},
             'checks': {'type': 'list', 'elements': 'str'},
@@ -97,6 +98,7 @@ class ActionModule(ActionBase):
             fleet_result = task_vars.get(args['fleet_var']) or {}
             files = list(args['gathered_files'] or []) + ([fleet_result['spool']] if fleet_result.get('spool') else [])
             fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
+            args['drift_fleet'] = _fleet_drift(task_vars.get(args['drift_fleet_var']), fleet_result, design)
             try:
                 for name, item in iter_gathered(files, design.name) if files else ():
                     if name in wanted:
@@ -234,8 +236,11 @@ class ActionModule(ActionBase):
             registered = item.get(key) or device_vars.get(var)  # a slice's file carries them
             if registered and not registered.get('skipped'):
                 state[key] = registered
-        # What the deploy would change there (the role's drift tasks in check mode), as registered.
+        # What the deploy would change there: the role's drift tasks in check mode as registered per host, else the
+        # switch's result of the fleet check (validate_reader fleet).
         drift = device_vars.get(args['drift_var'])
+        if not isinstance(drift, dict) or not drift or drift.get('skipped'):
+            drift = (args.get('drift_fleet') or {}).get(name, drift)
         if isinstance(drift, dict) and drift and not drift.get('skipped') and state:
             state['config_drift'] = drift
         ctx.states[name] = checks.DeviceState(name, state)
@@ -262,6 +267,20 @@ class ActionModule(ActionBase):
             raise AnsibleActionFail('Validation needs exactly one fabric intent; the play hosts give %s. Set the '
                                     'intent option or limit the play to one fabric.' % (intents or 'none'))
         return os.path.realpath(intents[0])
+
+
+def _fleet_drift(registered, fleet_result, design) -> dict:
+    """{switch: its result} of the fleet check of the deploy (the switch_deploy task with `devices` the validate role
+    runs once after a fleet reading), or {} when it did not run. A fleet check that failed as a whole (no result per
+    switch) is an error on every switch the fleet read, naming the step and why: never a pass nor a silent skip."""
+    if not isinstance(registered, dict) or not registered or registered.get('skipped'):
+        return {}
+    if isinstance(registered.get('switches'), dict):
+        return dict(registered['switches'])
+    why = registered.get('msg') or 'no result'
+    return {name: {'failed': True, 'outcome': 'failed', 'failed_step': 'check (the fleet check of the deploy)',
+                   'msg': '%s: the fleet check of the deploy failed: %s' % (name, why)}
+            for name in fleet_result.get('read') or () if name in design.nodes and design.nodes[name].role != 'host'}
 
 
 def _count(number, word):

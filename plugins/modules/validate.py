@@ -95,6 +95,14 @@ options:
         drift was not read there.
     type: str
     default: validate_drift_state
+  drift_fleet_var:
+    description:
+      - Name of the variable holding the fleet check of the deploy (M(aifabric.fabric.switch_deploy) with
+        O(aifabric.fabric.switch_deploy#module:devices) in check mode, run once from the controller after a fleet
+        reading). Each switch's result there (C(switches)) is its drift where O(drift_var) holds none. A fleet check
+        that failed as a whole is an error on every switch the fleet read.
+    type: str
+    default: validate_drift_fleet
   output_dir:
     description:
       - Directory for the reports. No report is written when omitted.

@@ -43,7 +43,9 @@ def _registered(source, result):
         raise StateError(source, 'unreachable: %s' % result.get('msg', ''))
     if result.get('not_reviewed'):
         raise NotApplicable('no reviewed generation to compare with: %s' % result.get('msg', ''), source)
-    if result.get('failed'):
+    # the role registers with failed_when: false, which sets failed to false: switch_deploy names the step of every
+    # error it returns (failed_step), so that still says the switch could not be checked
+    if result.get('failed') or result.get('failed_step'):
         raise StateError(source, result.get('msg') or 'failed')
     return result
 

@@ -570,3 +570,50 @@ def test_gate_reports_a_device_that_stays_unreachable_as_unreadable(action_loade
     with _shell(action, AnsibleConnectionFailure('ssh: exit 255')):
         result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
     assert not result['settled'] and 'leaf001 is unreachable' in result['state']['_error']
+
+
+def _drift_results(action_loader, task_vars, directory):
+    """{device: its config_drift result in report.json} of the validate action on these variables."""
+    make_action(action_loader, 'aifabric.fabric.validate', {'fail': False, 'output_dir': str(directory)}).run(
+        task_vars=task_vars)
+    report = json.loads((directory / 'report.json').read_text())
+    return {item['device']: item for item in report['results'] if item['check'] == 'config_drift'}
+
+
+def test_the_fleet_check_of_the_deploy_is_each_switch_drift_and_what_it_could_not_check_is_an_error(action_loader, tmp_path):
+    """validate_reader fleet: the switches' drift comes from the one fleet check (validate_drift_fleet: switch_deploy
+    with devices), each switch's result as the per-host task registers it; a GPU server's stays its own per host."""
+    task_vars = gathered_vars('healthy')
+    task_vars['validate_fleet'] = {'read': list(DEVICES), 'devices': {}}
+    task_vars['validate_drift_fleet'] = {'changed': False, 'switches': {
+        'leaf001': {'outcome': 'would_change', 'changed': True,
+                    'would_push': '--- FRR (running)\n+++ FRR (rendered)\n-  maximum-paths 1\n+  maximum-paths 2\n'},
+        'leaf002': {'outcome': 'failed', 'changed': False, 'failed': True, 'failed_step': 'connect',
+                    'msg': 'leaf002: connect failed: no answer within 10 s (the per-switch deadline, option timeout)'},
+        'spine001': {'outcome': 'unchanged', 'changed': False, 'would_push': ''}}}
+    task_vars['hostvars']['gpu0001']['validate_drift_state'] = {
+        'rails': {'changed': True, 'persisted': False, 'commands': ['link set dev eth1 mtu 9000']},
+        'sysctl': {'changed': False, 'changed_keys': [], 'before': {}, 'persisted': False}}
+    drift = _drift_results(action_loader, task_vars, tmp_path)
+    assert {name: item['status'] for name, item in drift.items()} == {
+        'leaf001': 'fail', 'leaf002': 'error', 'spine001': 'pass', 'gpu0001': 'fail', 'gpu0002': 'not_applicable'}
+    assert 'maximum-paths 1' in drift['leaf001']['seen']
+    assert drift['leaf002']['seen'].startswith('leaf002: connect failed: no answer within 10 s')
+    assert 'ip link set dev eth1 mtu 9000' in drift['gpu0001']['seen']
+
+
+def test_a_fleet_check_that_failed_as_a_whole_is_an_error_on_every_switch_the_fleet_read(action_loader, tmp_path):
+    task_vars = gathered_vars('healthy')
+    task_vars['validate_fleet'] = {'read': list(DEVICES), 'devices': {}}
+    # failed_when: false keeps the run going; the registered result has no switch of its own
+    task_vars['validate_drift_fleet'] = {'changed': False, 'failed': False, 'failed_when_result': False,
+                                         'msg': 'Not switches of fabric capture: leaf009'}
+    drift = _drift_results(action_loader, task_vars, tmp_path / 'whole')
+    assert {name: item['status'] for name, item in drift.items() if not name.startswith('gpu')} == {
+        'leaf001': 'error', 'leaf002': 'error', 'spine001': 'error'}
+    assert 'leaf001: the fleet check of the deploy failed: Not switches of fabric capture: leaf009' in drift[
+        'leaf001']['seen']
+    # not run at all (validate_drift false, or skipped): no drift read, as per host
+    task_vars['validate_drift_fleet'] = {'skipped': True, 'changed': False}
+    drift = _drift_results(action_loader, task_vars, tmp_path / 'skipped')
+    assert {item['status'] for item in drift.values()} == {'not_applicable'}

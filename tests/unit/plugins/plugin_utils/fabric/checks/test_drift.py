@@ -59,6 +59,11 @@ def test_what_could_not_be_compared_says_why():
         parse_drift({'failed': True, 'not_reviewed': True, 'msg': 'leaf001: out/lab holds no rendered output'})
     with pytest.raises(StateError, match='ssh: connect'):
         parse_drift({'failed': True, 'msg': 'leaf001: connect: ssh: connect to host ... refused'})
+    # as the role registers it per host (failed_when: false turns failed to false): still an error, never a pass
+    with pytest.raises(StateError, match='leaf001: connect failed: no answer within 600 s'):
+        parse_drift({'failed': False, 'failed_when_result': False, 'changed': False, 'outcome': 'failed',
+                     'failed_step': 'connect', 'msg': 'leaf001: connect failed: no answer within 600 s (the deadline '
+                                                      'of the push step, option timeout)'})
     with pytest.raises(NotApplicable, match='validate_drift is false'):
         parse_drift({'skipped': True, 'changed': False})
     with pytest.raises(StateError, match='unreachable'):
