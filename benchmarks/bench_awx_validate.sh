@@ -1,4 +1,4 @@
-#!/bin/bash
+#!/usr/bin/env bash
 # Wall time of the AWX example's validate job template (its survey's defaults, Limit switches) on device doubles of
 # the example fabric's 10 SONiC switches, deployed first by this checkout (render and deploy job templates, their
 # survey's defaults). With another checkout as argument, the same validation runs with that checkout's collection and

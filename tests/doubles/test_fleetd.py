@@ -191,8 +191,8 @@ def test_validate_playbook_with_the_fleet_reader_blames_the_faulted_devices(flee
     assert 'Read 10 of 10 devices from this controller' in result.stdout, result.stdout[-3000:]
     report = json.loads((out / 'report.json').read_text())
     drift = {item['device']: item for item in report['results'] if item['check'] == 'config_drift'}
-    assert {name: drift[name]['status'] for name in ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001',
-                                                      'spine002')} == {
+    switches = ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002')
+    assert {name: drift[name]['status'] for name in switches} == {
         'leaf001': 'pass', 'leaf002': 'fail', 'leaf003': 'error', 'leaf004': 'pass', 'spine001': 'pass',
         'spine002': 'pass'}, {name: (item['status'], item.get('seen')) for name, item in drift.items()}
     assert any(re.match(r'.*: -PORT\|Ethernet8 \{"admin_status": "down"', line)
