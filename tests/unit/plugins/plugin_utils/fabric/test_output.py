@@ -349,11 +349,22 @@ def _links(generation):
             for name in os.listdir(os.path.join(generation, 'configs'))}
 
 
-def _store(generations):
-    """Every device directory in the shared store, as a generation's link names it."""
+def _store(generations, expected, timeout=30):
+    """Every device directory in the shared store, as a generation's link names it, once it is `expected` or the
+    timeout is up: the detached deleter may still be removing what no kept generation links to while this lists."""
     store = os.path.join(generations, 'shared')
-    return {'../../shared/%s/configs/%s' % (group, name) for group in os.listdir(store)
-            for name in os.listdir(os.path.join(store, group, 'configs'))}
+    deadline = time.monotonic() + timeout
+    while True:
+        found = set()
+        for group in os.listdir(store):
+            try:
+                found |= {'../../shared/%s/configs/%s' % (group, name)
+                          for name in os.listdir(os.path.join(store, group, 'configs'))}
+            except FileNotFoundError:
+                continue  # being deleted
+        if found == expected or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
 
 
 def test_renders_in_a_row_link_unchanged_devices_and_delete_what_no_kept_generation_links_to(tmp_path):
@@ -367,7 +378,8 @@ def test_renders_in_a_row_link_unchanged_devices_and_delete_what_no_kept_generat
         assert len(kept) == 2 and verify(str(generations / kept[0])) == []  # the previous one, whole too
         current, previous = _links(generations / kept[1]), _links(generations / kept[0])
         # The store holds exactly what the kept generations link to: nothing dangles, nothing is left behind.
-        assert _store(generations) == set(current.values()) | set(previous.values())
+        expected = set(current.values()) | set(previous.values())
+        assert _store(generations, expected) == expected
         assert current[next(iter(changed))] == '../../shared/%s/configs/%s' % (kept[1], next(iter(changed)))
         assert current['leaf11'] == '../../shared/g000001/configs/leaf11'  # never changed: written once, linked since
     expected = dict(_fabric(12, 8, {'leaf2'}), **_only(_fabric(12, 7, {'leaf1'}), 'leaf1'))
@@ -484,8 +496,8 @@ def test_the_first_renders_after_an_upgrade_move_an_older_output_to_shared_direc
         assert os.path.islink(dest / 'configs' / 'leaf4')
         assert (dest / 'configs' / 'leaf4' / 'frr.conf').read_text() == 'hostname leaf4\n! 0\n'
     assert generations_after_deletion(generations) == ['g000009', 'g000010']
-    assert _store(generations) == set(_links(generations / 'g000009').values()) | set(
-        _links(generations / 'g000010').values())
+    expected = set(_links(generations / 'g000009').values()) | set(_links(generations / 'g000010').values())
+    assert _store(generations, expected) == expected
 
 
 def test_a_link_planted_in_the_shared_store_is_refused_not_followed(tmp_path):
