@@ -27,7 +27,7 @@ description:
   - Files are written into a staging generation next to O(dest) (C(.<name>.generations/)) and switched into place
     atomically when the render is complete; O(dest) is then a symlink to the complete generation. A render that fails
     or is killed leaves the previous complete output in place. Each device's directory (C(configs/<device>)) is written
-    once, under C(.<name>.generations/shared/), and linked from every generation until the device changes; other
+    once, under C(.<name>.generations/store/), and linked from every generation until the device changes; other
     unchanged files are hard links to the previous generation. C(<dest>/manifest.json) lists the sha256 of every
     rendered file and marks the generation complete.
   - Prints, for the person running it, the result line and where the configurations, the fabric README and the

@@ -7,14 +7,14 @@ Layout, for dest = out/lab:
 
     out/lab -> .lab.generations/g000012     symlink, replaced atomically (rename(2)) when a render completes
     out/.lab.generations/g000012/           a complete generation: the files and manifest.json
-    out/.lab.generations/g000012/configs/leaf001 -> ../../shared/g000009/configs/leaf001
-    out/.lab.generations/shared/g000009/configs/leaf001/   a device's files, as generation g000009 wrote them
+    out/.lab.generations/g000012/configs/leaf001 -> ../../store/g000009/configs/leaf001
+    out/.lab.generations/store/g000009/configs/leaf001/   a device's files, as generation g000009 wrote them
     out/.lab.generations/g000013.partial-PID/   a render in progress, or killed: never pointed at, removed by the next
     out/.lab.generations/g000010.trash-PID/ a generation past `keep`, being deleted in the background
     out/.lab.lock                           fcntl lock: one render into out/lab at a time
 
 A reader of out/lab always sees one complete generation: the previous one until the new one is finished.
-Each device's directory (configs/<device>) is written once, into shared/<the generation that wrote it>, and every
+Each device's directory (configs/<device>) is written once, into store/<the generation that wrote it>, and every
 generation links to it until the device changes: a one-device change on a fabric of thousands of devices writes
 that device's files and makes no inode per unchanged device (it takes over the links directory of the generation it
 retires and replaces the links that differ; a link the current generation has is hard-linked), never copies a
@@ -73,7 +73,7 @@ GENERATION = re.compile(r'^g(\d{6,})$')
 # Directories directly under these roots (a device's configs/<device>) are shared between generations: written once
 # into SHARED/<generation>/<root>/<name> and linked from each generation as <root>/<name> -> ../../SHARED/....
 SHARED_ROOTS = (CONFIGS,)
-SHARED = 'shared'
+SHARED = 'store'
 SHARED_LINK = re.compile(r'^\.\./\.\./%s/(g\d{6,})/([^/]+)/([^/]+)$' % SHARED)
 PARTIAL_SUFFIX = '.partial'
 TRASH_SUFFIX = '.trash'  # a generation past `keep`, renamed away and being deleted
@@ -284,7 +284,7 @@ class StagedOutput:
         self._staged = set()  # relative paths written into the staging directory
         self._real_dirs = {}
         self.shared = os.path.join(self.generations, SHARED)
-        self._group = None  # shared/<generation>: the device directories this render writes
+        self._group = None  # store/<generation>: the device directories this render writes
         self._shared_real = None  # realpath of self.shared: where a generation's device links may lead
         self._units = set()  # shared directories (configs/<device>) this render made: written, or to be filled
         self._current_links = set()  # the links to shared directories the current generation has
@@ -487,7 +487,7 @@ class StagedOutput:
 
     def _unit_directory(self, unit):
         """The directory this render writes the shared directory `unit` (configs/<device>) into: made under
-        shared/<generation>/ and linked from the staging generation (one mkdir and one symlink per device)."""
+        store/<generation>/ and linked from the staging generation (one mkdir and one symlink per device)."""
         staging = self._staging_directory()
         key = ('unit', unit)
         real = self._real_dirs.get(key)
@@ -1048,7 +1048,7 @@ for path in sorted({os.path.dirname(path) for path in sys.argv[2:] if os.path.di
 
 def _remove_in_background(paths, shared):
     """Delete directory trees (renamed out of the way, or no longer linked to) in a process of their own that outlives
-    this one (stdlib only); then the directories of `shared` (the store) that held them, when left empty."""
+    this one (stdlib only); then the directories of `store` that held them, when left empty."""
     try:
         subprocess.Popen(  # pylint: disable=consider-using-with
             [sys.executable or 'python3', '-c', _DELETER, shared] + list(paths),

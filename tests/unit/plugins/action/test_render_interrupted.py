@@ -144,7 +144,7 @@ def test_two_renders_into_one_directory_wait_for_each_other(tmp_path):
         assert process.returncode == 0, output
         assert not EXCEPTION_NAME.search(output), output
     # Both completed one after the other: two generations, and dest is exactly the last one, verified.
-    assert sorted(os.listdir(tmp_path / 'out' / '.pod1k.generations')) == ['g000001', 'g000002', 'shared']
+    assert sorted(os.listdir(tmp_path / 'out' / '.pod1k.generations')) == ['g000001', 'g000002', 'store']
     assert verify(str(dest)) == []
     generations = tmp_path / 'out' / '.pod1k.generations'
     made_by = {}

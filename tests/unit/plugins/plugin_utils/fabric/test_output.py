@@ -37,7 +37,7 @@ def generations_after_deletion(generations, timeout=30):
     deadline = time.monotonic() + timeout
     while any('.' in name for name in os.listdir(generations)) and time.monotonic() < deadline:
         time.sleep(0.05)
-    return sorted(name for name in os.listdir(generations) if name != 'shared')
+    return sorted(name for name in os.listdir(generations) if name != 'store')
 
 
 FILES = {'configs/leaf1/frr.conf': 'hostname leaf1\n', 'configs/leaf2/frr.conf': 'hostname leaf2\n',
@@ -63,21 +63,21 @@ def test_unchanged_devices_are_linked_other_files_hard_linked_and_the_previous_g
     render(dest, FILES)
     render(dest, dict(FILES, **{'configs/leaf2/frr.conf': 'hostname leaf2\n!\n'}))
     generations = tmp_path / '.lab.generations'
-    assert sorted(os.listdir(generations)) == ['g000001', 'g000002', 'shared']
+    assert sorted(os.listdir(generations)) == ['g000001', 'g000002', 'store']
     old, new = generations / 'g000001', generations / 'g000002'
     # An unchanged device's directory is the same directory in both generations (one link each, nothing copied); a
     # changed one is a directory of its own; other files are hard links.
     assert os.readlink(new / 'configs/leaf1') == os.readlink(old / 'configs/leaf1') == \
-        '../../shared/g000001/configs/leaf1'
-    assert os.readlink(new / 'configs/leaf2') == '../../shared/g000002/configs/leaf2'
+        '../../store/g000001/configs/leaf1'
+    assert os.readlink(new / 'configs/leaf2') == '../../store/g000002/configs/leaf2'
     assert os.stat(old / 'docs/index.md').st_ino == os.stat(new / 'docs/index.md').st_ino
     assert (old / 'configs/leaf2/frr.conf').read_text() == 'hostname leaf2\n'  # readers of g1 see g1, whole
     render(dest, dict(FILES, **{'docs/index.md': '# lab 3\n'}))
     # keep=2: g000001 is renamed away at once and deleted by a detached process, with the device directory only it
     # linked to; the one g000002 and g000003 link to stays.
-    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003', 'shared']
+    assert sorted(name for name in os.listdir(generations) if '.' not in name) == ['g000002', 'g000003', 'store']
     assert generations_after_deletion(generations) == ['g000002', 'g000003']
-    assert sorted(os.listdir(generations / 'shared' / 'g000001' / 'configs')) == ['leaf1']
+    assert sorted(os.listdir(generations / 'store' / 'g000001' / 'configs')) == ['leaf1']
     assert verify(str(dest)) == [] and verify(str(new)) == []
 
 
@@ -112,8 +112,8 @@ def test_abort_leaves_dest_as_it_was(tmp_path):
             output.put('configs/leaf1/frr.conf', 'half\n')
             raise RuntimeError('render died')
     assert tree(dest)['configs/leaf1/frr.conf'] == 'hostname leaf1\n'
-    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'shared']
-    assert os.listdir(tmp_path / '.lab.generations' / 'shared') == ['g000001']  # the aborted one's directories: gone
+    assert sorted(os.listdir(tmp_path / '.lab.generations')) == ['g000001', 'store']
+    assert os.listdir(tmp_path / '.lab.generations' / 'store') == ['g000001']  # the aborted one's directories: gone
 
 
 def test_a_killed_render_leaves_a_partial_that_the_next_render_removes(tmp_path):
@@ -139,7 +139,7 @@ def test_check_mode_creates_nothing(tmp_path):
     before = tree(dest)
     check = render(dest, {'configs/leaf1/frr.conf': 'x\n'}, check_mode=True)
     assert check['removed'] == ['configs/leaf2/frr.conf', 'docs/index.md'] and check['written'] == 1
-    assert tree(dest) == before and sorted(os.listdir(tmp_path / 'new' / '.lab.generations')) == ['g000001', 'shared']
+    assert tree(dest) == before and sorted(os.listdir(tmp_path / 'new' / '.lab.generations')) == ['g000001', 'store']
 
 
 @pytest.mark.parametrize('relative', [
@@ -352,13 +352,13 @@ def _links(generation):
 def _store(generations, expected, timeout=30):
     """Every device directory in the shared store, as a generation's link names it, once it is `expected` or the
     timeout is up: the detached deleter may still be removing what no kept generation links to while this lists."""
-    store = os.path.join(generations, 'shared')
+    store = os.path.join(generations, 'store')
     deadline = time.monotonic() + timeout
     while True:
         found = set()
         for group in os.listdir(store):
             try:
-                found |= {'../../shared/%s/configs/%s' % (group, name)
+                found |= {'../../store/%s/configs/%s' % (group, name)
                           for name in os.listdir(os.path.join(store, group, 'configs'))}
             except FileNotFoundError:
                 continue  # being deleted
@@ -380,8 +380,8 @@ def test_renders_in_a_row_link_unchanged_devices_and_delete_what_no_kept_generat
         # The store holds exactly what the kept generations link to: nothing dangles, nothing is left behind.
         expected = set(current.values()) | set(previous.values())
         assert _store(generations, expected) == expected
-        assert current[next(iter(changed))] == '../../shared/%s/configs/%s' % (kept[1], next(iter(changed)))
-        assert current['leaf11'] == '../../shared/g000001/configs/leaf11'  # never changed: written once, linked since
+        assert current[next(iter(changed))] == '../../store/%s/configs/%s' % (kept[1], next(iter(changed)))
+        assert current['leaf11'] == '../../store/g000001/configs/leaf11'  # never changed: written once, linked since
     expected = dict(_fabric(12, 8, {'leaf2'}), **_only(_fabric(12, 7, {'leaf1'}), 'leaf1'))
     expected.update(_only(_fabric(12, 6, {'leaf0'}), 'leaf0'))
     assert tree(dest) == dict(expected, **{'manifest.json': (dest / 'manifest.json').read_text()})
@@ -450,11 +450,11 @@ def test_a_hand_edit_of_a_linked_device_is_still_found_after_other_renders(tmp_p
 def test_a_killed_render_leaves_its_device_directories_to_the_next_render_which_removes_them(tmp_path):
     dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
     render(dest, _fabric(3))
-    killed = generations / 'shared' / 'g000002' / 'configs' / 'leaf0'  # what a SIGKILL mid-render leaves
+    killed = generations / 'store' / 'g000002' / 'configs' / 'leaf0'  # what a SIGKILL mid-render leaves
     killed.mkdir(parents=True)
     (killed / 'frr.conf').write_text('half')
     (generations / 'g000002.partial-999999' / 'configs').mkdir(parents=True)
-    os.symlink('../../shared/g000002/configs/leaf0', str(generations / 'g000002.partial-999999' / 'configs' / 'leaf0'))
+    os.symlink('../../store/g000002/configs/leaf0', str(generations / 'g000002.partial-999999' / 'configs' / 'leaf0'))
     assert verify(str(dest)) == []
     render(dest, _fabric(3, 1, {'leaf1'}), prune=())
     assert generations_after_deletion(generations) == ['g000001', 'g000002']
@@ -468,9 +468,9 @@ def test_a_failed_render_removes_the_device_directories_it_wrote_and_keeps_the_p
     with pytest.raises(RuntimeError):
         with StagedOutput(str(dest)) as output:
             output.put('configs/leaf0/frr.conf', 'half\n')
-            assert (generations / 'shared' / 'g000002' / 'configs' / 'leaf0' / 'frr.conf').exists()
+            assert (generations / 'store' / 'g000002' / 'configs' / 'leaf0' / 'frr.conf').exists()
             raise RuntimeError('render died')
-    assert os.listdir(generations / 'shared') == ['g000001'] and verify(str(dest)) == []
+    assert os.listdir(generations / 'store') == ['g000001'] and verify(str(dest)) == []
     assert (dest / 'configs' / 'leaf0' / 'frr.conf').read_text() == 'hostname leaf0\n! 0\n'
 
 
@@ -505,7 +505,7 @@ def test_a_link_planted_in_the_shared_store_is_refused_not_followed(tmp_path):
     outside.mkdir()
     dest, generations = tmp_path / 'lab', tmp_path / '.lab.generations'
     render(dest, _fabric(3))
-    planted = generations / 'shared' / 'g000001' / 'configs' / 'leaf2'
+    planted = generations / 'store' / 'g000001' / 'configs' / 'leaf2'
     os.rename(str(planted), str(tmp_path / 'moved'))
     os.symlink(str(outside), str(planted))
     with pytest.raises(OutputError, match='contains a symlink'):
@@ -513,7 +513,7 @@ def test_a_link_planted_in_the_shared_store_is_refused_not_followed(tmp_path):
     assert os.readlink(dest).endswith('g000001') and os.listdir(outside) == []
     os.unlink(str(planted))
     os.rename(str(tmp_path / 'moved'), str(planted))
-    os.rename(str(generations / 'shared'), str(tmp_path / 'store'))
-    os.symlink(str(tmp_path / 'store'), str(generations / 'shared'))
-    with pytest.raises(OutputError, match='shared is not a plain directory'):
+    os.rename(str(generations / 'store'), str(tmp_path / 'store'))
+    os.symlink(str(tmp_path / 'store'), str(generations / 'store'))
+    with pytest.raises(OutputError, match='store is not a plain directory'):
         render(dest, _only(_fabric(3, 1, {'leaf0'}), 'leaf0'), prune=())

@@ -142,8 +142,8 @@ def test_a_file_name_a_worker_refuses_fails_the_render_and_leaves_the_output(tmp
         _render_into(design, names, tmp_path / 'out', 2)
     assert read_tree(tmp_path / 'out') == before
     assert sorted(os.listdir(tmp_path)) == ['.out.generations', '.out.lock', 'out']
-    assert sorted(os.listdir(tmp_path / '.out.generations')) == ['g000001', 'shared']
-    assert os.listdir(tmp_path / '.out.generations' / 'shared') == ['g000001']  # the failed one's directories: gone
+    assert sorted(os.listdir(tmp_path / '.out.generations')) == ['g000001', 'store']
+    assert os.listdir(tmp_path / '.out.generations' / 'store') == ['g000001']  # the failed one's directories: gone
 
 
 def test_without_an_output_the_workers_only_count(many_chunks):
