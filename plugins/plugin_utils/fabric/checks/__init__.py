@@ -167,14 +167,18 @@ class DeviceState:
         for view in [view for view in self.views if view[0] == key]:
             del self.views[view]
 
-    def _pack(self, key, value):
+    def _pack(self, key, value, in_use):
         """Keep a parsed value packed (where marshal can hold it and no part of it is shared with other devices);
-        the value stays in use (unpacked) until IN_USE lets it go."""
+        with `in_use`, the value stays unpacked until IN_USE lets it go."""
         kept = value if key in SHARED_STATE else _packed(value)
         self._parsed[key] = (True, kept)
-        if type(kept) is Packed:  # pylint: disable=unidiomatic-typecheck
+        if type(kept) is not Packed:  # pylint: disable=unidiomatic-typecheck
+            return
+        if in_use:
             self.unpacked[key] = value
             IN_USE.note(self, key, len(kept.data))
+        else:
+            self.release(key)  # views made of the value before it was packed go with it
 
     def parse_all(self):
         """Parse every output the gatherer reads now, then let the raw text go (the key stays, so has() still says it
@@ -192,8 +196,8 @@ class DeviceState:
         self.packing = True
         for key, (ok, value) in list(self._parsed.items()):
             if ok and type(value) is not Packed:  # pylint: disable=unidiomatic-typecheck
-                self._pack(key, value)
-        IN_USE.forget(self)  # let go of it all until a check reads it
+                self._pack(key, value, in_use=False)
+        IN_USE.forget(self)  # what a check read before the packing: let go until one reads it again
         return self
 
     def parsed_with(self, key, parse):
@@ -222,7 +226,7 @@ class DeviceState:
                 value = rates(first, second, times[key + SECOND] - times[key])
                 value['not_applicable'] = second.get('not_applicable')
                 if self.packing:
-                    self._pack(cache_key, value)
+                    self._pack(cache_key, value, in_use=True)
                 else:
                     self._parsed[cache_key] = (True, value)
             except StateError as exc:
