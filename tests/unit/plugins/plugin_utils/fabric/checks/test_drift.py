@@ -68,6 +68,16 @@ def test_what_could_not_be_compared_says_why():
         parse_drift({'skipped': True, 'changed': False})
     with pytest.raises(StateError, match='unreachable'):
         parse_drift({'rails': {'unreachable': True, 'msg': 'ssh: connect refused'}, 'sysctl': {'skipped': True}})
+    # a host module that failed (the role registers it with ignore_errors: failed stays true): an error naming the
+    # module and its message, never a server without drift
+    failed = {'failed': True, 'changed': False, 'rc': 127,
+              'msg': "The module interpreter '/usr/bin/python3.12' was not found."}
+    for part in ('files', 'rails', 'sysctl'):
+        raw = {'files': {'changed': False, 'files': [], 'removed': [], 'backend': 'netplan'},
+               'rails': {'changed': False, 'commands': []}, 'sysctl': {'changed': False}}
+        raw[part] = failed
+        with pytest.raises(StateError, match="module interpreter '/usr/bin/python3.12' was not found"):
+            parse_drift(raw)
 
 
 def test_a_host_shows_its_rail_commands_sysctls_and_nccl_settings(design):
