@@ -15,9 +15,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # python3-venv: `make setup-python`; openssh-server + openssh-sftp-server: the SONiC and NVUE device doubles
 # (tests/doubles) run a real sshd per switch; bsdextrautils: column(1) for `make help`; netplan.io (with systemd's
 # systemd-networkd) and dbus: host_network's tests check the netplan files with the real netplan and have the real
-# systemd-networkd apply the rails in a namespace of their own (tests/roles/test_network_services.py).
+# systemd-networkd apply the rails in a namespace of their own (tests/roles/test_network_services.py); jq: a SONiC
+# host's own jq (its image installs it), which the SONiC doubles run where the reader cuts COUNTERS_DB with it.
 APT_PACKAGES=(python3 python3-venv make git curl ca-certificates bsdextrautils frr frr-pythontools docker.io
-  debootstrap iproute2 rsync openssh-client openssh-server openssh-sftp-server sshpass shellcheck netplan.io dbus)
+  debootstrap iproute2 rsync openssh-client openssh-server openssh-sftp-server sshpass shellcheck netplan.io dbus jq)
 CONTAINERLAB_VERSION=${CONTAINERLAB_VERSION:-v0.79.0}
 CACHE=${AIFABRIC_CACHE:-/var/cache/aifabric}
 RELEASES=https://github.com/srl-labs/containerlab/releases/download

@@ -24,6 +24,7 @@ import os
 import posixpath
 import secrets
 import shutil
+import subprocess
 
 from tests.doubles.faults import Faults
 from tests.doubles.fleetd.shell import Shell
@@ -38,6 +39,9 @@ VENDOR_COMMANDS = {
 
 # coreutils a deploy's check runs on a switch's files (DeviceFiles): its work directory and the deploy's state
 FILE_COMMANDS = ('mktemp', 'rm', 'cat')
+# Tools of the switch's image that are not the vendor's own, run as the real program: jq is on every SONiC host
+# (sonic-buildimage build_debian.sh installs it); the SONiC reader cuts its COUNTERS_DB dump with it.
+IMAGE_TOOLS = {'sonic': ('jq',), 'nvue': ()}
 
 
 class RequestCache:
@@ -247,6 +251,9 @@ class VendorDevice(Device):
             if argv[0] in FILE_COMMANDS:
                 return self.files.run(argv, privileged == '1')
             argv = self.files.map_arguments(argv)
+        if argv[0] in IMAGE_TOOLS[self.kind]:
+            ran = subprocess.run(argv, input=stdin, capture_output=True, text=True, check=False)
+            return ran.returncode, ran.stdout, ran.stderr
         if argv[0] not in VENDOR_COMMANDS[self.kind]:
             return 127, '', '%s: command not found\n' % argv[0]
         if argv[0] == 'docker' and argv[1:2] == ['exec'] and not any(word in ('vtysh',) for word in argv[2:]):

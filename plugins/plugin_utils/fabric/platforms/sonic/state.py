@@ -324,10 +324,14 @@ def _db_dump(db, patterns, names):
     HGETALL` per port took a process per port. sonic-db-dump is the host's dump of a SONiC database by name
     (sonic-py-common's sonic_db_dump_load, a console script of the host since 202211, sonic-py-swsssdk's before;
     `show techsupport` dumps every database with it); sonic-db-cli takes one redis command per call."""
+    return ['sh', '-c', '%s; %s' % _db_dump_parts(db, patterns, names)]
+
+
+def _db_dump_parts(db, patterns, names):
+    """(the echo of the '== <group> <names>' lines, the sonic-db-dump calls) of _db_dump's script."""
     header = '; '.join("echo '%s%s %s'" % (DB_MARK, group, ' '.join(name.replace("'", '') for name in members))
                        for group, members in names.items())
-    dumps = ' && '.join("sonic-db-dump -n %s -k '%s'" % (db, pattern) for pattern in patterns)
-    return ['sh', '-c', '%s; %s' % (header, dumps)]
+    return header, ' && '.join("sonic-db-dump -n %s -k '%s'" % (db, pattern) for pattern in patterns)
 
 
 def parse_db_dump(source, result) -> tuple[dict[str, list[str]], dict[str, dict[str, str]]]:
@@ -452,15 +456,42 @@ def _lossless_pgs(model):
     return sorted({int((qos.get('tc_to_pg') or {}).get(tc, tc)) for tc in qos.get('lossless_priorities') or []})
 
 
-def _counters_command(model, options):
-    """Two dumps: the name maps (a few hashes), then every object's counters (the switch's whole COUNTERS table; the
-    parser keeps the model's ports, queues and priority groups)."""
+# The counters parse_counters reads, per group: all the switch keeps of an object is far more (a port has about a hundred
+# SAI_PORT_STAT_* fields, and COUNTERS holds every queue, priority group, buffer pool and router interface).
+COUNTER_FIELDS = {
+    'ports': ['SAI_PORT_STAT_PFC_%d_%s_PKTS' % (priority, way) for priority in range(8) for way in ('RX', 'TX')],
+    'queues': ['SAI_QUEUE_STAT_DROPPED_PACKETS', 'SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS',
+               'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED', 'PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED', 'PFC_WD_STATUS'],
+    'pgs': ['SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS'],
+}
+# Run by jq on the switch over the two dumps (slurped): the name maps' entries of the names wanted and, of the objects
+# they name, the fields wanted, both still in sonic-db-dump's shape. jq is on every SONiC host (sonic-buildimage
+# build_debian.sh installs it), so the switch sends kilobytes where the whole table is megabytes.
+_COUNTERS_JQ = (
+    'if length != 2 then error("expected the 2 sonic-db-dump outputs, got \\(length)") else . end'
+    ' | .[0] as $maps | .[1] as $counters'
+    ' | [$want | to_entries[] | .key as $map | .value.fields as $fields | .value.names[]'
+    ' | {map: $map, name: ., fields: $fields, oid: ($maps[$map].value[.] // empty)}] as $hits'
+    ' | (reduce $hits[] as $hit ({}; .[$hit.map].type = "hash" | .[$hit.map].value[$hit.name] = $hit.oid)),'
+    ' (reduce $hits[] as $hit ({}; ("COUNTERS:" + $hit.oid) as $key'
+    ' | if $counters[$key] then .[$key] = {type: "hash", value: ($counters[$key].value'
+    ' | with_entries(select(.key as $field | $hit.fields | has($field))))} else . end))')
+
+
+def counters_command(model, options):
+    """The name maps and every object's counters dumped (a table per `sonic-db-dump`), cut on the switch by jq to the
+    model's ports, queues and priority groups and the fields parse_counters reads."""
     if not model.get('qos'):
         return None
     ports = [item['name'] for item in model['interfaces']]
-    return _db_dump('COUNTERS_DB', ['COUNTERS_*_NAME_MAP', 'COUNTERS:*'], {
-        'ports': ports, 'queues': ['%s:%d' % (port, queue) for port in ports for queue in _counter_queues(model)],
-        'pgs': ['%s:%d' % (port, pg) for port in ports for pg in _lossless_pgs(model)]})
+    names = {'ports': ports, 'queues': ['%s:%d' % (port, queue) for port in ports for queue in _counter_queues(model)],
+             'pgs': ['%s:%d' % (port, pg) for port in ports for pg in _lossless_pgs(model)]}
+    want = {COUNTER_MAPS[group]: {'names': members, 'fields': dict.fromkeys(COUNTER_FIELDS[group], True)}
+            for group, members in names.items()}
+    header, dumps = _db_dump_parts('COUNTERS_DB', ['COUNTERS_*_NAME_MAP', 'COUNTERS:*'], names)
+    # names come from the device model (never free text) and carry no quote: the JSON goes in single quotes as it is
+    return ['sh', '-c', "%s; { %s; } | jq -c -s --argjson want '%s' '%s'" % (
+        header, dumps, json.dumps(want, separators=(',', ':')).replace("'", ''), _COUNTERS_JQ)]
 
 
 def _split(name, source):
@@ -530,10 +561,11 @@ SOURCES = vtysh.VTYSH_SOURCES + (
     Source('interfaces', _interfaces_command, parse_interfaces),
     Source('lldp', _lldp_command, parse_lldp),
     Source('lossless', CONFIG_DB_COMMAND, parse_lossless),
-    Source('counters', _counters_command, parse_counters),
+    Source('counters', counters_command, parse_counters),
 )
 GATHERER = Gatherer('sonic', 'SONiC', SOURCES, reader=SHELL, design_view=design_view)
 
 __all__ = ['parse_config_db', 'lossless_view', 'parse_lossless', 'parse_db_dump', 'parse_lldp', 'parse_counters',
+           'counters_command', 'COUNTER_FIELDS',
            'parse_interfaces',
            'design_view', 'GATHERER']

@@ -176,6 +176,8 @@ def sonic_dump_split(text):
     header = [line for line in lines if line.startswith('== ')]
     body, decoder, dumps, position = '\n'.join(lines[len(header):]), json.JSONDecoder(), [], 0
     while position < len(body.rstrip()):
+        while body[position].isspace():  # jq prints a newline after each object (the counters), sonic-db-dump none
+            position += 1
         dump, position = decoder.raw_decode(body, position)
         dumps.append(dump)
     return header, dumps

@@ -7,8 +7,13 @@
 import copy
 import json
 import os
+import subprocess
+import sys
+from fnmatch import fnmatchcase as fnmatch
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state import StateError, host
@@ -103,15 +108,118 @@ def test_sonic_interfaces_from_appl_db_and_config_db():
 
 
 def test_sonic_counter_command_names_the_cabled_ports_and_lossless_queues_and_dumps_the_table_twice():
-    """One sonic-db-dump of the name maps and one of the counters, whatever the number of ports: no process per port."""
+    """One sonic-db-dump of the name maps and one of the counters, whatever the number of ports (no process per port),
+    both cut by one jq on the switch."""
     design = design_from_file(os.path.join(FIXTURES, '..', 'intents', 'sonic_small.yml'))
     argv = dict(sonic.GATHERER.commands(design.device('leaf001')))['counters']
     assert argv[:2] == ['sh', '-c']
     assert "echo '== ports Ethernet0 Ethernet4 Ethernet8 Ethernet12'" in argv[2]
     assert "echo '== queues Ethernet0:3 Ethernet0:6 " in argv[2] and "Ethernet12:3'" in argv[2]
-    assert argv[2].endswith("sonic-db-dump -n COUNTERS_DB -k 'COUNTERS_*_NAME_MAP' && "
-                            "sonic-db-dump -n COUNTERS_DB -k 'COUNTERS:*'")
-    assert argv[2].count('sonic-db') == 2 and 'for ' not in argv[2]
+    assert ("{ sonic-db-dump -n COUNTERS_DB -k 'COUNTERS_*_NAME_MAP' && "
+            "sonic-db-dump -n COUNTERS_DB -k 'COUNTERS:*'; } | jq -c -s --argjson want '") in argv[2]
+    assert argv[2].count('sonic-db-dump -n') == 2 and argv[2].count('| jq ') == 1 and 'for ' not in argv[2]
+
+
+# --------------------------------------------------------------------------- the jq cut on the switch, run for real
+_NAMES = st.sampled_from(['Ethernet%d' % (4 * index) for index in range(12)])
+
+
+@st.composite
+def counter_tables(draw):
+    """(device model, the switch's COUNTERS_DB as {redis key: hash}): the model's ports and lossless queues and
+    priority groups, a switch that polls some of them or more (every queue and group of more ports), with counters
+    the reading does not want, objects of other kinds and field values of any text."""
+    ports = sorted(draw(st.sets(_NAMES, min_size=1, max_size=5)), key=lambda name: int(name[8:]))
+    lossless = sorted(draw(st.sets(st.integers(0, 6), min_size=1, max_size=2)))
+    model = {'name': 'leaf001', 'interfaces': [{'name': port} for port in ports],
+             'qos': {'lossless_priorities': lossless, 'cnp_priority': 7, 'tc_to_queue': {}, 'tc_to_pg': {}}}
+    switch_ports = sorted(set(ports) | draw(st.sets(_NAMES, max_size=3)), key=lambda name: int(name[8:]))
+    unpolled = draw(st.sets(st.sampled_from(switch_ports), max_size=1))
+    value = st.one_of(st.integers(0, 2 ** 64 - 1).map(str), st.text(max_size=8), st.sampled_from(
+        ['operational', 'stormed']))
+    extra = st.dictionaries(st.sampled_from(['SAI_PORT_STAT_IF_IN_OCTETS', 'SAI_QUEUE_STAT_BYTES', 'x"y\\z',
+                                             'SAI_PORT_STAT_PFC_3_RX_PAUSE_DURATION']), value, max_size=3)
+    maps = {'COUNTERS_PORT_NAME_MAP': {}, 'COUNTERS_QUEUE_NAME_MAP': {}, 'COUNTERS_PG_NAME_MAP': {}}
+    counters = {'COUNTERS:oid:0x18000000000001': {'SAI_BUFFER_POOL_STAT_WATERMARK_BYTES': '0'}}
+    for index, port in enumerate(switch_ports):
+        if port in unpolled:
+            continue
+        oid = 'oid:0x10000000000%02x' % index
+        maps['COUNTERS_PORT_NAME_MAP'][port] = oid
+        counters['COUNTERS:' + oid] = dict(draw(extra), **{field: draw(value) for field in draw(st.sets(
+            st.sampled_from(sonic.COUNTER_FIELDS['ports'])))})
+        for kind, group, fields in ((0x15, 'COUNTERS_QUEUE_NAME_MAP', 'queues'), (0x1a, 'COUNTERS_PG_NAME_MAP', 'pgs')):
+            for number in range(8):
+                oid = 'oid:0x%x0000000%03x%02x' % (kind, index, number)
+                maps[group]['%s:%d' % (port, number)] = oid
+                counters['COUNTERS:' + oid] = dict(draw(extra), **{field: draw(value) for field in draw(st.sets(
+                    st.sampled_from(sonic.COUNTER_FIELDS[fields])))})
+    return model, {key: fields for key, fields in list(maps.items()) + list(counters.items()) if fields}
+
+
+def _switch_with(table, directory):
+    """A PATH directory whose sonic-db-dump prints `table`'s keys matching -k in redisdl's shape (glob as redis)."""
+    script = os.path.join(directory, 'sonic-db-dump')
+    data = os.path.join(directory, 'counters_db.json')
+    with open(data, 'w', encoding='utf-8') as handle:
+        json.dump({key: {'type': 'hash', 'value': fields, 'ttl': -0.001, 'expireat': 1.0}
+                   for key, fields in table.items()}, handle)
+    with open(script, 'w', encoding='utf-8') as handle:
+        handle.write('#!%s\nimport fnmatch, json, sys\npattern = sys.argv[sys.argv.index("-k") + 1]\n'
+                     'table = json.load(open(%r))\n'
+                     'sys.stdout.write(json.dumps({key: item for key, item in table.items() '
+                     'if fnmatch.fnmatchcase(key, pattern)}, separators=(",", ":")))\n' % (sys.executable, data))
+    os.chmod(script, 0o755)
+
+
+def _parsed(text):
+    try:
+        return sonic.parse_counters(result(text))
+    except StateError as error:
+        return 'StateError: %s' % error
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(drawn=counter_tables())
+def test_the_jq_cut_on_the_switch_keeps_what_the_parser_reads_and_nothing_else(drawn, tmp_path):
+    """The counters command as the switch runs it (sh, real jq; sonic-db-dump printing a generated COUNTERS_DB): what
+    it prints parses exactly as the uncut dumps would (the same counters, the same error for a port or queue not
+    polled), and holds only the wanted names' map entries and objects, with only the fields the parser reads."""
+    model, table = drawn
+    directory = tmp_path / ('switch%d' % len(os.listdir(tmp_path)))
+    directory.mkdir()
+    _switch_with(table, str(directory))
+    argv = sonic.counters_command(model, {})
+    ran = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=60,
+                         env=dict(os.environ, PATH='%s:%s' % (directory, os.environ['PATH'])))
+    assert ran.returncode == 0, ran.stderr
+    header, dumps = sonic_dump_split(ran.stdout)
+    whole = '\n'.join(header) + '\n' + ''.join(json.dumps({key: {'type': 'hash', 'value': fields}
+                                                           for key, fields in table.items() if fnmatch(key, pattern)})
+                                                for pattern in ('COUNTERS_*_NAME_MAP', 'COUNTERS:*'))
+    assert _parsed(ran.stdout) == _parsed(whole)
+    wanted = {group: line.split()[2:] for line in header for group in [line.split()[1]]}
+    maps, counters = dumps
+    for group, name_map in sonic.COUNTER_MAPS.items():
+        assert set(maps.get(name_map, {}).get('value', {})) <= set(wanted[group])
+        for oid in maps.get(name_map, {}).get('value', {}).values():
+            assert set(counters.get('COUNTERS:' + oid, {}).get('value', {})) <= set(sonic.COUNTER_FIELDS[group])
+    assert len(counters) <= sum(len(item['value']) for item in maps.values())
+
+
+def test_the_jq_cut_fails_when_a_dump_is_missing(tmp_path):
+    """sonic-db-dump that fails before the counters: jq names what is missing and the reading is an error, never an
+    empty set of counters."""
+    (tmp_path / 'sonic-db-dump').write_text(
+        '#!/bin/sh\n[ "$4" = "COUNTERS:*" ] && { echo "redis: connection refused" >&2; exit 1; }\necho "{}"\n')
+    (tmp_path / 'sonic-db-dump').chmod(0o755)
+    model = {'name': 'leaf001', 'interfaces': [{'name': 'Ethernet0'}],
+             'qos': {'lossless_priorities': [3], 'tc_to_queue': {}, 'tc_to_pg': {}}}
+    ran = subprocess.run(sonic.counters_command(model, {}), capture_output=True, text=True, check=False,
+                         env=dict(os.environ, PATH='%s:%s' % (tmp_path, os.environ['PATH'])), timeout=60)
+    assert ran.returncode != 0 and 'expected the 2 sonic-db-dump outputs, got 1' in ran.stderr
+    with pytest.raises(StateError, match='command failed'):
+        sonic.parse_counters(result(ran.stdout, ran.returncode, ran.stderr))
 
 
 def rnic(name):
