@@ -101,6 +101,17 @@ class Exposition:
         return ','.join(parts)
 
     def add(self, name, labels, value):
+        if value is not None:
+            self.add_labelled(name, self._label_text(labels), value)
+
+    def labels_text(self, labels, prefix=None) -> str:
+        """The label text of `labels` after `prefix` (the text of labels every sample of a link end shares, made
+        once: the samples of a fleet are millions)."""
+        text = self._label_text(labels)
+        return text if prefix is None else '%s,%s' % (prefix, text) if text else prefix
+
+    def add_labelled(self, name, label_text, value):
+        """add() with the label text already made (labels_text())."""
         if value is None:
             return
         lines = self.samples.get(name)
@@ -108,7 +119,7 @@ class Exposition:
             if not _NAME.match(name) or name not in HELP:
                 raise ValueError('not a declared metric name: %r' % name)
             lines = self.samples[name] = []
-        lines.append('%s{%s} %s\n' % (name, self._label_text(labels), _number(value)))
+        lines.append('%s{%s} %s\n' % (name, label_text, _number(value)))
         if len(lines) >= self.BATCH:
             self._append(name)
 
@@ -146,41 +157,47 @@ def _indexed(values):
 
 def add_counters(exposition, fabric, device, port, peer, peer_port, totals, rates):
     """Samples of one link end: cumulative values of the second reading and the rates."""
-    base = {'fabric': fabric, 'device': device, 'port': port, 'peer': peer, 'peer_port': peer_port}
+    base = exposition.labels_text({'fabric': fabric, 'device': device, 'port': port, 'peer': peer,
+                                   'peer_port': peer_port})
     rates = rates or {}
+    add = exposition.add_labelled
+
+    def labels(**extra):
+        return exposition.labels_text(extra, base)
+
     for metric, direction in PAUSE:
         for index, value in _indexed(totals.get(metric)):
-            labels = dict(base, direction=direction, priority=index)
-            exposition.add('aifabric_pfc_pause_frames_total', labels, value)
-            exposition.add('aifabric_pfc_pause_frames_per_second', labels, (rates.get(metric) or {}).get(int(index)))
+            text = labels(direction=direction, priority=index)
+            add('aifabric_pfc_pause_frames_total', text, value)
+            add('aifabric_pfc_pause_frames_per_second', text, (rates.get(metric) or {}).get(int(index)))
     for metric, direction in PAUSE_TOTAL:
         if totals.get(metric) is not None:
-            labels = dict(base, direction=direction, priority='all')
-            exposition.add('aifabric_pfc_pause_frames_total', labels, totals[metric])
-            exposition.add('aifabric_pfc_pause_frames_per_second', labels, rates.get(metric))
+            text = labels(direction=direction, priority='all')
+            add('aifabric_pfc_pause_frames_total', text, totals[metric])
+            add('aifabric_pfc_pause_frames_per_second', text, rates.get(metric))
     for index, value in _indexed(totals.get('wd_storms')):
-        exposition.add('aifabric_pfc_watchdog_storms_total', dict(base, queue=index), value)
+        add('aifabric_pfc_watchdog_storms_total', labels(queue=index), value)
     for index, value in _indexed(totals.get('wd_stormed')):
-        exposition.add('aifabric_pfc_watchdog_stormed', dict(base, queue=index), bool(value))
+        add('aifabric_pfc_watchdog_stormed', labels(queue=index), bool(value))
     for metric, kind in DROPS:
         for index, value in _indexed(totals.get(metric)):
-            labels = dict(base, kind=kind, index=index)
-            exposition.add('aifabric_lossless_drops_total', labels, value)
-            exposition.add('aifabric_lossless_drops_per_second', labels, (rates.get(metric) or {}).get(int(index)))
+            text = labels(kind=kind, index=index)
+            add('aifabric_lossless_drops_total', text, value)
+            add('aifabric_lossless_drops_per_second', text, (rates.get(metric) or {}).get(int(index)))
     for metric, scope in ECN:
         values = totals.get(metric)
         items = _indexed(values) if isinstance(values, dict) else ([('all', values)] if values is not None else [])
         for index, value in items:
-            labels = dict(base, queue=index if scope == 'queue' else 'all')
+            text = labels(queue=index if scope == 'queue' else 'all')
             rate = rates.get(metric)
-            exposition.add('aifabric_ecn_marked_packets_total', labels, value)
-            exposition.add('aifabric_ecn_marked_packets_per_second', labels,
-                           rate.get(int(index)) if isinstance(rate, dict) else rate)
+            add('aifabric_ecn_marked_packets_total', text, value)
+            add('aifabric_ecn_marked_packets_per_second', text,
+                rate.get(int(index)) if isinstance(rate, dict) else rate)
     for name in RDMA:
         if totals.get(name) is not None:
-            labels = dict(base, counter=name)
-            exposition.add('aifabric_rdma_counter_total', labels, totals[name])
-            exposition.add('aifabric_rdma_counter_per_second', labels, rates.get(name))
+            text = labels(counter=name)
+            add('aifabric_rdma_counter_total', text, totals[name])
+            add('aifabric_rdma_counter_per_second', text, rates.get(name))
 
 
 def build(fabric, results, summary, timestamp, links=()) -> str:
