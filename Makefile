@@ -162,7 +162,7 @@ unit: setup-python  ## unit tests: plain pytest, in-process only (no ansible-pla
 	pytest -q -n $(UNIT_WORKERS) --dist loadfile -m 'not integration' tests/unit
 
 integration: setup  ## ansible-playbook runs, device doubles, deploy, host roles, containerlab validate (pytest)
-	pytest -q -n $(INTEGRATION_WORKERS) $(INTEGRATION_ORDER) -m integration $(INTEGRATION_PATHS)
+	pytest -q -n $(INTEGRATION_WORKERS) $(INTEGRATION_ORDER) --durations=25 -m integration $(INTEGRATION_PATHS)
 
 # The generated sweeps that `make test` samples (tests/unit/utils/sampling.py: a seeded share of every stratum, the
 # seed printed), whole: every single-field mutation of the doubles' rendered configurations, every rendered switch of
