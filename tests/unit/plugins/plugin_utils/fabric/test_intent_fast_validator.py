@@ -83,7 +83,8 @@ def test_an_integral_float_where_a_number_goes_is_confirmed_by_the_fast_validato
 
 
 def test_a_marked_float_keeps_its_value():
-    marked = intent_module._integral_floats_marked({'a': [4.0, 4.5, 4, True], 'b': -0.0})  # noqa pylint: disable=protected-access
+    mark = intent_module._integral_floats_marked  # pylint: disable=protected-access
+    marked = mark({'a': [4.0, 4.5, 4, True], 'b': -0.0})
     assert marked == {'a': [4.0, 4.5, 4, True], 'b': -0.0}
     assert [value.is_integer() for value in marked['a'][:2]] == [False, False]
     assert type(marked['a'][1]) is float and type(marked['a'][2]) is int  # pylint: disable=unidiomatic-typecheck
