@@ -133,7 +133,9 @@ groups:
 #   ansible-inventory -i inventories/lab --host leaf001
 """
 
+import contextlib
 import functools
+import gc
 import os
 import re
 
@@ -189,6 +191,28 @@ def _plain(value):
     if '{' in value or value.startswith('#jinja2:'):
         return value if trust_as_template is not None else wrap_var(value)
     return trust_as_template(value) if trust_as_template is not None else value
+
+
+@contextlib.contextmanager
+def _kept_for_the_run():
+    """Under an Ansible command line, build the fabric's objects without the cyclic garbage collector and freeze them.
+
+    The design and the hosts live as long as the run. Without this, the collector walks them while they are built
+    (0.2 CPU-s at 3,328 devices), in every forked task worker (a full pass of 0.13 s per task), and once more when the
+    interpreter exits (0.3 s). Frozen objects are still freed when their last reference goes; only cyclic garbage left
+    at that moment (about a thousand objects at 3,328 devices) stays. A library caller (tests, scripts) is left alone.
+    """
+    if not context.CLIARGS:
+        yield
+        return
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _sibling_intent(path):
@@ -284,6 +308,10 @@ class InventoryModule(BaseFileInventoryPlugin, Constructable):
         if not os.path.basename(path).endswith(CONFIG_SUFFIXES):
             self.display.vvv('%s is the intent of a fabric inventory configuration next to it; nothing to add' % path)
             return
+        with _kept_for_the_run():
+            self._parse_fabric(path)
+
+    def _parse_fabric(self, path):
         data, problem = _read_config(path)
         problems = [problem] if problem else self._config_problems(path, data)
         if problems:

@@ -290,6 +290,61 @@ def test_missing_intent_file(loader, tmp_path):
         _parse(loader, str(config))
 
 
+@pytest.fixture
+def under_ansible_cli(monkeypatch):
+    """context.CLIARGS as an Ansible command line sets it; the frozen objects thawed afterwards."""
+    import gc
+
+    from ansible import context
+    from ansible.utils.context_objects import CLIArgs
+    monkeypatch.setattr(context, 'CLIARGS', CLIArgs({'verbosity': 0}))
+    enabled = gc.isenabled()
+    yield
+    gc.unfreeze()
+    (gc.enable if enabled else gc.disable)()
+
+
+def _designed_objects():
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils import design_cache
+    design = next(iter(design_cache._CACHE.values()))  # pylint: disable=protected-access
+    return design, next(iter(design.nodes.values()))
+
+
+@pytest.mark.parametrize('collector_on', [True, False])
+def test_under_ansible_the_fabric_objects_are_frozen(loader, tmp_path, under_ansible_cli, collector_on):
+    """ansible-playbook: the design and the hosts are built without the cyclic collector and frozen (no collector pass
+    over them in the run, the forked workers or the interpreter's exit); the collector is left as it was."""
+    import gc
+    (gc.enable if collector_on else gc.disable)()
+    frozen_before = gc.get_freeze_count()
+    inventory = _parse(loader, _write(tmp_path, dict(MULTI_INTENT, name='frozen%d' % collector_on)))
+    assert gc.isenabled() is collector_on
+    assert gc.get_freeze_count() > frozen_before
+    young = {id(item) for item in gc.get_objects()}
+    design, node = _designed_objects()
+    assert not {id(design), id(node), id(inventory.hosts['leaf001'])} & young
+
+
+def test_under_ansible_a_bad_intent_leaves_the_collector_on(loader, tmp_path, under_ansible_cli):
+    import gc
+    gc.enable()
+    path = _write(tmp_path, {'name': 'x', 'topology': {'rail_optimized': {'servers': 4, 'rails': 99}}})
+    with pytest.raises(SystemExit):
+        _parse(loader, path)
+    assert gc.isenabled()
+
+
+def test_a_library_caller_keeps_its_collector(loader, tmp_path):
+    """Tests and scripts parse many fabrics in one process: nothing is frozen for them."""
+    import gc
+    frozen_before = gc.get_freeze_count()
+    _parse(loader, _write(tmp_path, dict(MULTI_INTENT, name='library')))
+    assert gc.get_freeze_count() == frozen_before
+    design, node = _designed_objects()
+    young = {id(item) for item in gc.get_objects()}
+    assert {id(design), id(node)} <= young
+
+
 def _ansible_inventory(*args):
     env = ansible_env(ANSIBLE_INVENTORY_ANY_UNPARSED_IS_FAILED='1')
     return subprocess.run(ansible_cli('inventory') + list(args),

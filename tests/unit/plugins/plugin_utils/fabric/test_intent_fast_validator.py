@@ -16,7 +16,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent impo
 )
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.intent_yaml import IntentYAMLError
 
-from .test_intent_fuzz import MUTATION, VALID, mutated
+from .test_intent_fuzz import MUTATION, PATHS, VALID, mutated
 
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'fixtures')
 FAST = intent_module._fast_validator()  # pylint: disable=protected-access
@@ -24,12 +24,19 @@ SLOW = intent_module._validator()  # pylint: disable=protected-access
 
 
 def verdicts(data):
-    """(fast accepts, jsonschema accepts) of plain data, with the defaults applied as validate_intent does; None for
-    data with an integral float, which validate_intent gives to jsonschema only."""
-    if intent_module._check_plain_data(data, IssueCollector())[1]:  # pylint: disable=protected-access
-        return None
+    """(fast accepts, jsonschema accepts) of plain data, with the defaults applied as validate_intent does and, for
+    data with an integral float, given to the fast validator with those floats marked as no integers."""
     instance = apply_defaults(copy.deepcopy(data), load_schema())
-    return FAST(instance), not list(SLOW.iter_errors(instance))
+    marked = instance
+    if intent_module._check_plain_data(data, IssueCollector())[1]:  # pylint: disable=protected-access
+        marked = intent_module._integral_floats_marked(instance)  # pylint: disable=protected-access
+    return FAST(marked), not list(SLOW.iter_errors(instance))
+
+
+def _at(node, path):
+    for key in path:
+        node = node[key]
+    return node
 
 
 def test_the_fast_validator_is_in_use():
@@ -59,12 +66,54 @@ def test_the_fast_validator_refuses_what_jsonschema_refuses(value, field):
     assert verdicts(data) == (False, False)
 
 
-def test_an_integral_float_goes_to_jsonschema():
+def test_an_integral_float_where_an_integer_goes_goes_to_jsonschema():
     data = copy.deepcopy(VALID)
     data['overlay']['networks'][0]['vlan'] = 100.0
-    assert verdicts(data) is None
+    assert verdicts(data) == (False, False)
     with pytest.raises(IntentError, match=r'overlay.networks\[0\].vlan'):
         load_intent(data)
+
+
+def test_an_integral_float_where_a_number_goes_is_confirmed_by_the_fast_validator_alone(monkeypatch):
+    data = copy.deepcopy(VALID)
+    data['topology']['rail_optimized']['oversubscription'] = 1.0
+    assert verdicts(data) == (True, True)
+    monkeypatch.setattr(intent_module, '_validator', lambda: pytest.fail('jsonschema ran on a valid intent'))
+    intent_module.validate_intent(data)
+
+
+def test_a_marked_float_keeps_its_value():
+    mark = intent_module._integral_floats_marked  # pylint: disable=protected-access
+    marked = mark({'a': [4.0, 4.5, 4, True], 'b': -0.0})
+    assert marked == {'a': [4.0, 4.5, 4, True], 'b': -0.0}
+    assert [value.is_integer() for value in marked['a'][:2]] == [False, False]
+    assert type(marked['a'][1]) is float and type(marked['a'][2]) is int  # pylint: disable=unidiomatic-typecheck
+
+
+# The intent's integers, and its one number field (oversubscription), which VALID leaves to its default.
+NUMBER_PATHS = [path for path in PATHS if type(_at(VALID, path)) is int] + [  # pylint: disable=unidiomatic-typecheck
+    ('topology', 'rail_optimized', 'oversubscription')]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.sampled_from(NUMBER_PATHS),
+                          st.one_of(st.integers(min_value=-2, max_value=10 ** 6).map(float),
+                                    st.sampled_from([0.0, -0.0, 1.0, 3.0, 26.0, 100.0, 9000.0, 65100.0, 1e300]))),
+                min_size=1, max_size=4),
+       st.lists(MUTATION, max_size=2))
+def test_with_integral_floats_fast_accepts_only_what_jsonschema_accepts(floats, mutations):
+    """Integral floats at the numbers of a valid (or mutated) intent: the integer fields refuse them, the number
+    fields take them; the fast validator, given them marked, accepts nothing jsonschema refuses."""
+    data = mutated(mutations)
+    for path, value in floats:
+        try:
+            parent = _at(data, path[:-1])
+            parent[path[-1]] = value
+        except (KeyError, IndexError, TypeError):
+            continue
+    if plain(data) is not None:
+        fast, slow = verdicts(data)
+        assert fast <= slow
 
 
 def test_schema_defaults_of_integer_fields_are_integers():
@@ -89,9 +138,9 @@ def test_no_reference_is_left_for_the_fast_validator():
 
 
 def plain(data):
-    """The data when validate_intent would put it before the schema validators (plain data, no integral float)."""
+    """The data when validate_intent would put it before the schema validators (plain data)."""
     issues = IssueCollector()
-    if not isinstance(data, dict) or intent_module._check_plain_data(data, issues)[1] or issues.issues:  # noqa pylint: disable=protected-access
+    if not isinstance(data, dict) or intent_module._check_plain_data(data, issues)[2] or issues.issues:  # noqa pylint: disable=protected-access
         return None
     return data
 
