@@ -194,9 +194,9 @@ def test_the_jq_cut_on_the_switch_keeps_what_the_parser_reads_and_nothing_else(d
                          env=dict(os.environ, PATH='%s:%s' % (directory, os.environ['PATH'])))
     assert ran.returncode == 0, ran.stderr
     header, dumps = sonic_dump_split(ran.stdout)
-    whole = '\n'.join(header) + '\n' + ''.join(json.dumps({key: {'type': 'hash', 'value': fields}
-                                                           for key, fields in table.items() if fnmatch(key, pattern)})
-                                                for pattern in ('COUNTERS_*_NAME_MAP', 'COUNTERS:*'))
+    uncut = [{key: {'type': 'hash', 'value': fields} for key, fields in table.items() if fnmatch(key, pattern)}
+             for pattern in ('COUNTERS_*_NAME_MAP', 'COUNTERS:*')]
+    whole = '\n'.join(header) + '\n' + ''.join(json.dumps(dump) for dump in uncut)
     assert _parsed(ran.stdout) == _parsed(whole)
     wanted = {group: line.split()[2:] for line in header for group in [line.split()[1]]}
     maps, counters = dumps
