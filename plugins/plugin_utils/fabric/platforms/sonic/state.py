@@ -456,14 +456,20 @@ def _lossless_pgs(model):
     return sorted({int((qos.get('tc_to_pg') or {}).get(tc, tc)) for tc in qos.get('lossless_priorities') or []})
 
 
-# The counters parse_counters reads, per group: all the switch keeps of an object is far more (a port has about a hundred
-# SAI_PORT_STAT_* fields, and COUNTERS holds every queue, priority group, buffer pool and router interface).
-COUNTER_FIELDS = {
-    'ports': ['SAI_PORT_STAT_PFC_%d_%s_PKTS' % (priority, way) for priority in range(8) for way in ('RX', 'TX')],
-    'queues': ['SAI_QUEUE_STAT_DROPPED_PACKETS', 'SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS',
-               'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED', 'PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED', 'PFC_WD_STATUS'],
-    'pgs': ['SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS'],
-}
+# The counters parse_counters reads: a port's PFC frames per priority and direction (field -> (metric, priority)), a
+# queue's numbers (field -> metric) and watchdog status, a priority group's drops.
+_PORT_PFC = {'SAI_PORT_STAT_PFC_%d_%s_PKTS' % (priority, way): ('pfc_%s' % way.lower(), priority)
+             for priority in range(8) for way in ('RX', 'TX')}
+_QUEUE_NUMBERS = {'SAI_QUEUE_STAT_DROPPED_PACKETS': 'queue_dropped',
+                  'SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS': 'queue_ecn_marked',
+                  'PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED': 'wd_storms',
+                  'PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED': 'wd_restored'}
+_QUEUE_WATCHDOG = 'PFC_WD_STATUS'
+_PG_DROPPED = 'SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS'
+# What the reading asks the switch for, per group: those fields only. All the switch keeps of an object is far more (a
+# port has about a hundred SAI_PORT_STAT_* fields, and COUNTERS holds every queue, priority group, buffer pool and
+# router interface).
+COUNTER_FIELDS = {'ports': list(_PORT_PFC), 'queues': list(_QUEUE_NUMBERS) + [_QUEUE_WATCHDOG], 'pgs': [_PG_DROPPED]}
 # Run by jq on the switch over the two dumps (slurped): the name maps' entries of the names wanted and, of the objects
 # they name, the fields wanted, both still in sonic-db-dump's shape. jq is on every SONiC host (sonic-buildimage
 # build_debian.sh installs it), so the switch sends kilobytes where the whole table is megabytes.
@@ -530,26 +536,23 @@ def parse_counters(result) -> Counters:
             raise StateError(source, '%s is not in COUNTERS_PORT_NAME_MAP (port counters not polled)' % name)
         view = ports.setdefault(name, {})
         for field, value in fields.items():
-            match = re.match(r'^SAI_PORT_STAT_PFC_([0-7])_(RX|TX)_PKTS$', field)
-            if match:
-                view.setdefault('pfc_%s' % match.group(2).lower(), {})[int(match.group(1))] = number(source, value, field)
+            if field in _PORT_PFC:
+                metric, priority = _PORT_PFC[field]
+                view.setdefault(metric, {})[priority] = number(source, value, field)
     for name, oid, fields in counters('queues'):
         port, queue = _split(name, source)
         if not oid:
             raise StateError(source, 'queue %s has no counters (not in COUNTERS_QUEUE_NAME_MAP: enable them with '
                                      '`counterpoll queue enable`)' % name)
         view = ports.setdefault(port, {})
-        for field, metric in (('SAI_QUEUE_STAT_DROPPED_PACKETS', 'queue_dropped'),
-                              ('SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS', 'queue_ecn_marked'),
-                              ('PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED', 'wd_storms'),
-                              ('PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED', 'wd_restored')):
+        for field, metric in _QUEUE_NUMBERS.items():
             if field in fields:
                 view.setdefault(metric, {})[queue] = number(source, fields[field], '%s %s' % (name, field))
-        if 'PFC_WD_STATUS' in fields:
-            view.setdefault('wd_stormed', {})[queue] = fields['PFC_WD_STATUS'] == 'stormed'
+        if _QUEUE_WATCHDOG in fields:
+            view.setdefault('wd_stormed', {})[queue] = fields[_QUEUE_WATCHDOG] == 'stormed'
     for name, oid, fields in counters('pgs'):
         port, pg = _split(name, source)
-        value = fields.get('SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS')
+        value = fields.get(_PG_DROPPED)
         if oid and value is not None:
             ports.setdefault(port, {}).setdefault('pg_dropped', {})[pg] = number(source, value, name)
     return {'ports': ports}
