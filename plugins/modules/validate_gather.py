@@ -26,7 +26,9 @@ description:
     certificate validation unless told otherwise). A switch that cannot be reached is reported unreadable with the
     reason; the password never appears in results.
   - Reads the lossless counters (PFC frames, queue drops and ECN marks, PFC watchdog, RDMA NIC counters) once, or
-    twice O(health_interval) seconds apart so that M(aifabric.fabric.validate) can judge their rates.
+    twice O(health_interval) seconds apart so that M(aifabric.fabric.validate) can judge their rates. With an
+    interval, the first count comes with the device's first reading (the state is read inside the interval); a
+    device that needs more readings to settle counts again once settled, and its interval starts there.
   - Evaluates the device's own fabric checks on what it read. With O(settle_timeout) it reads again every
     O(settle_interval) seconds until those checks pass or the deadline is reached (a freshly deployed fabric needs a
     few seconds for BGP, EVPN and LLDP). With O(settle_stable) it stops as soon as the same checks have failed the

@@ -235,7 +235,7 @@ class DeviceState:
 
 
 # Entries of Context.cache that depend on the design alone (shared between the contexts of a fleet reading).
-DESIGN_MEMO = ('vni_vteps', 'rail_members', 'marking_flows')
+DESIGN_MEMO = ('vni_vteps', 'rail_members', 'rail_order', 'marking_flows')
 
 
 class Context:

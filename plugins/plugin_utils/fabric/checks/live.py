@@ -125,6 +125,7 @@ def base_context(design, settings: Settings):
     """The design's context a fleet reading shares between its devices, with its fabric-wide maps made up front."""
     ctx = checks.Context(design, {}, options_of(settings))
     catalog.rail_members(ctx)
+    catalog.rail_order(ctx)
     catalog.vni_vteps(ctx)
     ctx.links()
     return ctx
@@ -202,6 +203,13 @@ class DeviceReading:
             self.outcome = 'once' if self.attempt == 1 else ('changing' if changing else 'stable')
             return None
         return wait
+
+    def counts_first(self) -> bool:
+        """Whether the counters are read now, with the device's first reading: the window of the rates (two readings
+        `health_interval` s apart) then spans that reading instead of following it, and a device that settles at
+        once waits only what is left of the interval. A device that needs more readings drops that first count and
+        opens the window once settled (the rates are those of the settled device)."""
+        return self.attempt == 0 and bool(self.counter_commands) and self.settings.health_interval > 0
 
     def wants_counters(self) -> bool:
         return bool(self.counter_commands) and not self.raw.get(UNREADABLE)
@@ -282,8 +290,9 @@ async def _connect(reading, target, handshakes=None):
 
 
 async def read_device(reading: DeviceReading, variables, mask, handshakes=None, judged=True):
-    """Read one device until it settles, then its counters, through one connection of the controller's own (made
-    again for the next reading when it could not be made or was lost; `handshakes`: a semaphore bounding the
+    """Read one device until it settles, and its counters twice `health_interval` s apart around that (the first
+    with its first reading, or once it settled when it needed more), through one connection of the controller's own
+    (made again for the next reading when it could not be made or was lost; `handshakes`: a semaphore bounding the
     connections being made at once)."""
     target = reading.target(variables)
     session = None
@@ -292,6 +301,7 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
         # masked as it enters, as the per-host path does: parse errors quote device text (check_results, -v)
         return mask(await _read_once(reading, target, commands, step))
 
+    first = first_at = None
     try:
         while True:
             if session is None:
@@ -299,17 +309,26 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
                 target = dataclasses.replace(target, connection=connection)
                 if reading.attempt == 0:
                     reading.start_clock()  # a connection that failed is tried again within the device's own time
-            raw = mask({UNREADABLE: failure}) if failure else await read(reading.state_commands, 'read state')
+            raw = mask({UNREADABLE: failure}) if failure else None
+            if raw is None and reading.counts_first():  # a fleet's devices hold their place while they wait
+                first_at = time.time()
+                counted = await read(reading.counter_commands, 'read counters')
+                raw = counted if UNREADABLE in counted else None  # a device that stopped answering: not read twice
+                first = counted.get(COUNTERS)
+            if raw is None:
+                raw = await read(reading.state_commands, 'read state')
             if UNREADABLE in raw and session is not None:
                 await _close(session)  # a lost or hung connection is not used again
                 session = None
             wait = reading.after(raw)
             if wait is None:
                 break
+            first = None  # not settled at once: the window spans the settled state only
             await asyncio.sleep(wait)
         if reading.wants_counters():
-            first_at = time.time()
-            first = (await read(reading.counter_commands, 'read counters')).get(COUNTERS)
+            if first is None:
+                first_at = time.time()
+                first = (await read(reading.counter_commands, 'read counters')).get(COUNTERS)
             if reading.second_counters(first):
                 await asyncio.sleep(max(0.0, first_at + reading.settings.health_interval - time.time()))
                 second_at = time.time()

@@ -220,6 +220,23 @@ def test_gather_reads_the_counters_twice_health_interval_apart(action_loader):
     assert state['counters'] is first and state['counters.2'] is second
 
 
+def test_gather_reads_the_state_inside_the_counters_window(action_loader):
+    """The first counter reading comes with the device's first reading, so a server that settles at once waits only
+    what is left of the interval after its state was read (DeviceReading.counts_first)."""
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 7, 'rnic': True})
+    states = scenario_states('healthy')
+    facts = {'ansible_facts': {'aifabric_rnic': json.loads(read_rnic('ofed_lossless'))}}
+    clock = iter([1000.0, 1004.0, 1007.0])
+    with _shell(action, _outputs(states, 'gpu0001')), \
+            patch.object(action, '_execute_module', side_effect=[facts, facts, facts]) as execute, \
+            patch('time.sleep') as sleep, patch('time.time', side_effect=lambda: next(clock)):
+        result = action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
+    gathered = [call.kwargs['module_args'].get('gather') for call in execute.call_args_list]
+    assert gathered[0] == gathered[2] != gathered[1]  # counters, the state (with the NIC's facts), counters again
+    assert sleep.call_args.args[0] == pytest.approx(3.0)  # 7 s from the first count, 4 of them spent reading
+    assert result['state']['_times'] == {'counters': 1000.0, 'counters.2': 1007.0}
+
+
 def test_gather_does_not_wait_on_a_server_without_rdma(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'health_interval': 30})
     none = {'ansible_facts': {'aifabric_rnic': {'not_applicable': 'not applicable: no RDMA device', 'interfaces': {},

@@ -7,8 +7,11 @@ device with expected against seen, and every count comes from the design."""
 import copy
 import json
 import os
+import types
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import catalog
@@ -207,6 +210,31 @@ def test_catalog_ping_sampling_is_deterministic(design):
     assert catalog.ping_targets(ctx, model, max_peers=1) == catalog.ping_targets(ctx, model)
     expected = {'role': 'leaf', 'lldp_neighbors': 2, 'interfaces': 2, 'bgp_sessions': 1, 'l2vnis': 1, 'remote_vteps': 1}
     assert catalog.catalog(ctx)['leaf001'] == expected
+
+
+def _peers_by_sorting(members, name, max_peers):
+    """ping_targets()'s choice of peers as it was first written: every member sorted again for each host."""
+    peers = [item for item in members if item[0] != name]
+    if max_peers and len(peers) > max_peers:
+        position = sorted([name] + [item[0] for item in peers]).index(name)
+        ordered = sorted(peers)
+        peers = (ordered[position:] + ordered[:position])[:max_peers]
+    return peers
+
+
+@hypothesis.settings(max_examples=200, deadline=None)
+@hypothesis.given(hosts=st.lists(st.sampled_from(['gpu%04d' % number for number in range(1, 13)]), min_size=1,
+                                 max_size=24),
+                  max_peers=st.integers(min_value=0, max_value=14), data=st.data())
+def test_ping_peers_are_the_next_hosts_in_name_order_whatever_the_rail(hosts, max_peers, data):
+    # members in any order, a host on the rail once or more (two interfaces on one network), the host asking last
+    members = [(host, 'eth%d' % index, '10.0.%d.%d' % (index, number)) for number, (index, host) in
+               enumerate(zip(data.draw(st.lists(st.integers(0, 3), min_size=len(hosts), max_size=len(hosts))), hosts))]
+    name = data.draw(st.sampled_from(hosts + ['gpu0099']))
+    ctx = types.SimpleNamespace(cache={'rail_members': {'rail1': members}})
+    model = {'role': 'host', 'name': name, 'mtu': 9000, 'rails': [{'rail': 1, 'interface': 'eth1', 'network': 'rail1'}]}
+    found = [(item['peer'], item['peer_ip']) for item in catalog.ping_targets(ctx, model, max_peers)]
+    assert found == [(peer, ip) for peer, _interface, ip in _peers_by_sorting(members, name, max_peers)]
 
 
 def test_lab_intent_catalog_counts():

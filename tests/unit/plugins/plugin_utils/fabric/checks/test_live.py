@@ -118,3 +118,73 @@ def test_a_device_waiting_its_turn_to_connect_keeps_its_own_settling_time(monkey
                                     (result['convergence']['outcome'], result['attempts']))))
     assert RefusedOnce.tried == len(queue) + 1  # the failed connection was made again
     assert not [item for item in outcomes if item[0] == 'unreadable'], outcomes
+
+
+class CountedDevice:
+    """A device read through read_device: every reading takes `took` seconds; its state is the healthy capture's,
+    or nothing at all for the first `unsettled` readings (its checks fail, so it is read again). Records each
+    reading's kind and when it began."""
+
+    def __init__(self, state, took, unsettled=0):
+        self.state, self.took, self.unsettled = state, took, unsettled
+        self.log, self.wall = [], []
+
+    async def read_async(self, target, commands):  # pylint: disable=unused-argument
+        kind = 'counters' if [key for key, _command in commands] == ['counters'] else 'state'
+        self.log.append((kind, time.monotonic()))
+        self.wall.append(time.time())  # the clock of the counters' time stamps
+        await asyncio.sleep(self.took)
+        if kind == 'counters':
+            return {'counters': {'rc': 0, 'stdout': '{}', 'stderr': ''}}
+        reads = sum(1 for item, _at in self.log if item == 'state')
+        return {} if reads <= self.unsettled else dict(self.state)
+
+
+def _read_counted(monkeypatch, device, settings):
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states
+    design = design_from_file(INTENT)
+    reading = live.DeviceReading(design, 'leaf001', settings)
+    reading.counter_commands = [('counters', ['true'])]  # the lab's FRR leaf counts nothing: as a switch that does
+    monkeypatch.setattr(type(reading.gatherer.reader), 'session', lambda self, target: Handshake())
+    monkeypatch.setattr(reading.gatherer, 'read_async', device.read_async)
+    device.state = scenario_states('healthy')['leaf001']
+    started = time.monotonic()
+    result = asyncio.run(live.read_device(reading, {}, lambda raw: raw))
+    return result, time.monotonic() - started
+
+
+def test_a_device_that_settles_at_once_reads_its_state_inside_the_counters_window(monkeypatch):
+    """The counters' two readings are `health_interval` apart and the state is read between them: a device that
+    settles at its first reading is done in about the interval, not the interval after its reading (a fleet of
+    thousands holds each device's place that long)."""
+    device = CountedDevice({}, took=0.4)
+    settings = live.Settings(health_interval=1, rnic=False, settle_timeout=5, settle_interval=1)
+    result, took = _read_counted(monkeypatch, device, settings)
+    assert [kind for kind, _at in device.log] == ['counters', 'state', 'counters']
+    assert result['convergence']['outcome'] == 'settled'
+    window = result['state']['_times']
+    assert window['counters.2'] - window['counters'] >= settings.health_interval
+    assert device.log[2][1] - device.log[0][1] < settings.health_interval + device.took  # the reading was inside
+    assert took < settings.health_interval + 3 * device.took
+
+
+def test_a_device_that_needs_more_readings_opens_its_counters_window_once_settled(monkeypatch):
+    """Read again to settle (its checks failed at first): the counters read with its first reading are dropped and
+    the window opens after the reading that settled it, so the rates are those of the settled device."""
+    device = CountedDevice({}, took=0.1, unsettled=1)
+    settings = live.Settings(health_interval=1, rnic=False, settle_timeout=5, settle_interval=1)
+    result, _took = _read_counted(monkeypatch, device, settings)
+    kinds = [kind for kind, _at in device.log]
+    assert kinds == ['counters', 'state', 'state', 'counters', 'counters'], kinds
+    assert result['convergence']['outcome'] == 'settled' and result['attempts'] == 2
+    window = result['state']['_times']
+    assert window['counters'] >= device.wall[2] and window['counters.2'] - window['counters'] >= settings.health_interval
+    assert device.log[4][1] - device.log[3][1] >= settings.health_interval
+
+
+def test_a_device_without_health_interval_reads_its_counters_once_after_settling(monkeypatch):
+    device = CountedDevice({}, took=0.05)
+    settings = live.Settings(health_interval=0, rnic=False, settle_timeout=5, settle_interval=1)
+    result, _took = _read_counted(monkeypatch, device, settings)
+    assert [kind for kind, _at in device.log] == ['state', 'counters']
+    assert 'counters.2' not in result['state']
