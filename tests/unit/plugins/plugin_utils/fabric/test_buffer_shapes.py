@@ -3,7 +3,7 @@ gives every switch of that shape its own copy: each switch's budget must be exac
 switch alone, and no two switches may share a dict that one of them could change.
 """
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_intent
@@ -45,7 +45,9 @@ def test_each_switch_budget_is_its_own_computation(intent):
     try:
         design = design_from_intent(intent)
     except IntentError:
+        event('refused')
         return  # an intent this generator made that does not fit (a model, a size): not what this test is about
+    event('designed')
     switches = [node for node in design.switches() if node.name in design.buffer_budget]
     assert switches
     seen = set()
@@ -73,8 +75,8 @@ def test_switches_of_one_shape_over_the_buffer_are_all_counted():
                                                              'leaf_radix': 64, 'oversubscription': 1.0},
                                           'platform': {'leaf': 'sonic', 'spine': 'sonic'},
                                           'model': {'leaf': 'nvidia-sn5600', 'spine': 'nvidia-sn5600'}},
-                'overlay': {'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail,
-                                          'subnet': '10.%d.0.0/22' % (100 + rail), 'rails': [rail]} for rail in range(2)]},
+                'overlay': {'networks': [{'name': 'rail%d' % rail, 'vlan': 100 + rail, 'rails': [rail],
+                                          'subnet': '10.%d.0.0/22' % (100 + rail)} for rail in range(2)]},
                 'lossless': {'pfc': {'priorities': [3, 4]},
                              'cable_length_m': {'host_leaf': min(leaf_spine_m, 999), 'leaf_spine': leaf_spine_m}}}
     leaves = design_from_intent(intent(3)).device_names('leaf')
