@@ -129,41 +129,19 @@ class Buffers:
         cache = {}
         self.buffer_budget = {}
         over = {}  # role -> [switch count, worst (excess, name, needed, room)]
+        # A switch's budget depends on its hardware and its links' speeds and cable lengths, in port order, only: the
+        # switches of a generated fabric come in a few such shapes (about 0.2 s of a 3,328-device design saved).
+        by_shape = {}
         for node in switches:
             if not get_platform(node.platform).lossless_dataplane:
                 continue
-            asic = get_asic(node.asic)
-            model = get_model(node.model) if node.model else None
-            lookup = model.headroom_lookup if model else None
-            shared = asic.shared_headroom(lookup)
-            total = 0
-            for link in node.links:
-                key = (node.model or node.asic, link.speed_gbps, link.cable_length_m)
-                room = cache.get(key)
-                if room is None:
-                    room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
-                                                      buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
-                                                      lookup=lookup, shared_headroom=shared)
-                # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
-                total += (room.xoff if shared else room.size) * priorities
-            platform = get_platform(node.platform)
-            sku, source = (platform.sku_buffers(model) if platform.sku_buffers and model else None) or (None, None)
-            budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet',
-                      'pools': None, 'sku': None, 'reserved_bytes': 0}
-            if sku:
-                reserved, what = 0, ''
-                if platform.buffer_reserves and not shared:
-                    reserved, what = platform.buffer_reserves(model, asic, _port_lanes(node, model, asic),
-                                                              self._lossy_pgs(), len(node.links))
-                pools, note, room_for_headroom = sku_pools(sku, total, shared, buffer_spec['pool_bytes'], reserved)
-                pool = pools[sku['ingress_lossless_pool']]['size']
-                budget.update(pool_source=source + note, pools=pools, sku=sku, reserved_bytes=reserved,
-                              reserved=what, egress_lossless_pool_bytes=pools[sku['egress_lossless_pool']]['size'])
-            else:
-                pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
-                budget.update(egress_lossless_pool_bytes=asic.buffer_bytes)
-                room_for_headroom = pool
-            budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
+            shape = (node.platform, node.model, node.asic,
+                     tuple([(link.speed_gbps, link.cable_length_m) for link in node.links]))
+            known = by_shape.get(shape)
+            if known is None:
+                known = by_shape[shape] = self._switch_budget(node, cache, buffer_spec, mtu, priorities)
+            total, budget, room_for_headroom = known
+            budget = _own_budget(budget)  # each switch its own dicts, as when each was computed alone
             self.buffer_budget[node.name] = budget
             if total > room_for_headroom:
                 entry = over.setdefault(node.role, [0, None])
@@ -175,6 +153,43 @@ class Buffers:
         for role, (count, (_unused, name, total, room, budget)) in over.items():
             issues.add('lossless.buffer', self.intent['lossless']['buffer'], over_message(
                 count, ROLE_LABEL[role], name, total, room, budget, len(self.lossless['lossless_priorities'])))
+
+    def _switch_budget(self, node, cache, buffer_spec, mtu, priorities):
+        """(headroom bytes, budget, bytes left for headroom) of one switch with a lossless data plane; `cache` holds
+        the headroom per (model or ASIC, speed, cable length)."""
+        asic = get_asic(node.asic)
+        model = get_model(node.model) if node.model else None
+        lookup = model.headroom_lookup if model else None
+        shared = asic.shared_headroom(lookup)
+        total = 0
+        for link in node.links:
+            key = (node.model or node.asic, link.speed_gbps, link.cable_length_m)
+            room = cache.get(key)
+            if room is None:
+                room = cache[key] = asic.headroom(link.speed_gbps, link.cable_length_m, mtu,
+                                                  buffer_spec['lossless_mtu'], buffer_spec['small_packet_percent'],
+                                                  lookup=lookup, shared_headroom=shared)
+            # Shared-headroom ASICs reserve only xoff in the pool; the others reserve the full size.
+            total += (room.xoff if shared else room.size) * priorities
+        platform = get_platform(node.platform)
+        sku, source = (platform.sku_buffers(model) if platform.sku_buffers and model else None) or (None, None)
+        budget = {'headroom_bytes': total, 'shared_headroom': shared, 'pool_source': 'asic datasheet',
+                  'pools': None, 'sku': None, 'reserved_bytes': 0}
+        if sku:
+            reserved, what = 0, ''
+            if platform.buffer_reserves and not shared:
+                reserved, what = platform.buffer_reserves(model, asic, _port_lanes(node, model, asic),
+                                                          self._lossy_pgs(), len(node.links))
+            pools, note, room_for_headroom = sku_pools(sku, total, shared, buffer_spec['pool_bytes'], reserved)
+            pool = pools[sku['ingress_lossless_pool']]['size']
+            budget.update(pool_source=source + note, pools=pools, sku=sku, reserved_bytes=reserved,
+                          reserved=what, egress_lossless_pool_bytes=pools[sku['egress_lossless_pool']]['size'])
+        else:
+            pool = buffer_spec['pool_bytes'] or asic.buffer_bytes * buffer_spec['lossless_pool_percent'] // 100
+            budget.update(egress_lossless_pool_bytes=asic.buffer_bytes)
+            room_for_headroom = pool
+        budget.update(pool_bytes=pool, headroom_room_bytes=max(room_for_headroom, 0))
+        return total, budget, room_for_headroom
 
     def _lossy_pgs(self):
         """How many lossy priority groups a port has (every PG the TCs map to that is not lossless)."""
@@ -207,6 +222,16 @@ class Buffers:
             profiles[name] = dict(room, name=name, speed_gbps=item['speed_gbps'], cable_length_m=item['cable_length_m'])
         return dict(budget, profiles=sorted(profiles.values(), key=lambda profile: profile['name']),
                     asic_buffer_bytes=get_asic(node.asic).buffer_bytes)
+
+
+def _own_budget(budget):
+    """A copy of a switch budget that shares no dict another switch could change (its pools and SKU objects too)."""
+    budget = dict(budget)
+    if budget['pools'] is not None:
+        budget['pools'] = {name: dict(fields) for name, fields in budget['pools'].items()}
+    if budget['sku'] is not None:
+        budget['sku'] = dict(budget['sku'])
+    return budget
 
 
 def _port_lanes(node, model, asic):
