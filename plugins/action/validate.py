@@ -17,7 +17,7 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations impor
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredError, iter_gathered
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
-    anta_catalog, causes, health, prometheus, report)
+    anta_catalog, causes, health, prometheus, report, sides)
 
 GATHERED = ('fabric', 'lossless', 'health', 'anta', 'dataplane', 'drift')
 ANTA_CATALOG = 'anta-catalog.yml'
@@ -87,9 +87,22 @@ class ActionModule(ActionBase):
             if name not in known:
                 raise AnsibleActionFail('Unknown check %s (checks: %s)' % (name, ', '.join(sorted(known))))
         selected = [name for name in (args['checks'] or sorted(known)) if name not in args['skip_checks']]
-        phases, gathered = ('design',), {}
         ctx = checks.Context(design, {}, {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
                                           'devices': devices, 'health': args['health_thresholds']})
+        ahead = None
+        if args['gathered'] and any(checks.REGISTRY[name].category == 'lossless' for name in selected):
+            # the design phase of the lossless checks, made by a child process on another core while the devices'
+            # readings are taken below (it depends on the design alone)
+            ahead = sides.DesignSidesAhead(intent, sides.design_side_names(design, devices))
+        try:
+            return self._judged(result, args, task_vars, intent, design, devices, selected, ctx, started, ahead)
+        finally:
+            if ahead is not None:
+                ahead.stop()
+
+    def _judged(self, result, args, task_vars, intent, design, devices, selected, ctx, started, ahead):
+        phases, gathered = ('design',), {}
+        hostvars = task_vars.get('hostvars', {})
         if args['gathered']:
             phases = ('design', 'deployed')
             # A fleet reading (this host read every device it could from the controller) and the per-host readings
@@ -110,6 +123,8 @@ class ActionModule(ActionBase):
                     item = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
                                                else None) or {}
                     gathered[name] = self._take(ctx, name, item, hostvars, args)
+        if ahead is not None:
+            ahead.install(ctx)
         changing = {name: item['convergence'] for name, item in gathered.items()
                     if (item.get('convergence') or {}).get('outcome') == 'changing'}
         ctx.options.update({

@@ -301,7 +301,7 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
         # masked as it enters, as the per-host path does: parse errors quote device text (check_results, -v)
         return mask(await _read_once(reading, target, commands, step))
 
-    first = first_at = None
+    first, first_at = None, 0.0  # the first count and its time (None: not read yet)
     try:
         while True:
             if session is None:

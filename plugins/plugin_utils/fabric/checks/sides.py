@@ -14,6 +14,11 @@ Each side is computed once per device and phase (ctx.cache) and says why it cann
 
 from __future__ import annotations
 
+import os
+import pickle  # nosec B403: between this process and the child it starts itself (DesignSidesAhead), never a file
+import subprocess  # nosec B404
+import sys
+
 from ..platforms import get_platform
 from ..render import render_model
 from ..state import StateError
@@ -161,4 +166,115 @@ def host_side(ctx, model, phase):
     return side
 
 
-__all__ = ['switch_side', 'host_side', 'describe_set', 'profile', 'phases', 'no_lossless_dataplane', 'PHASES']
+# -- the design phase ahead, in a process of its own ------------------------------------------------------------------
+# The design phase of a gathered run renders every switch and reads its files back: a sixth of the judging step of a
+# fleet (the 16k fabric's 1,280 switches: about 28 s on 2 cores). It depends on the design alone, so a child process
+# computes it on the other core while this one takes the devices' readings. Below this many switches the child's
+# start (imports, the design made again) costs more than it saves.
+AHEAD_MIN_SWITCHES = 64
+AHEAD_TIMEOUT = 600  # seconds the judging step waits for the child once it needs the sides, then makes them itself
+
+
+def design_side_names(design, devices) -> list:
+    """The switches whose design side the lossless checks of `devices` read: theirs and their links' far ends."""
+    names = set()
+    for name in devices:
+        node = design.nodes.get(name)
+        if node is None:
+            continue
+        if node.role != 'host':
+            names.add(name)
+        for link in node.links:
+            _port, far, _far_port = link.end(node)
+            if far.role != 'host':
+                names.add(far.name)
+    return sorted(names)
+
+
+class DesignSidesAhead:
+    """switch_side(ctx, model, 'design') of `names` computed by a child process from the intent file while the caller
+    does other work; install() puts them in a context's cache. Whatever goes wrong with the child (it cannot start,
+    import or finish in AHEAD_TIMEOUT s), install() puts nothing and each side is computed here when a check asks:
+    the results are the same either way."""
+
+    def __init__(self, intent_path, names):
+        self.names, self.process = list(names), None
+        try:
+            self.intent = _file_version(intent_path)  # the child's design must be of the intent this step judges by
+        except OSError:
+            return
+        root = _collections_root()
+        if root is None or len(self.names) < AHEAD_MIN_SWITCHES:
+            return
+        try:
+            self.process = subprocess.Popen(  # nosec B603  # pylint: disable=consider-using-with  # stop() ends it
+                [sys.executable, '-c', _CHILD, root, os.path.realpath(intent_path)], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            self.process.stdin.write('\n'.join(self.names).encode('utf-8'))
+            self.process.stdin.close()
+            self.process.stdin = None  # given whole: communicate() only reads
+        except OSError:
+            self.stop()
+
+    def install(self, ctx) -> int:
+        """How many sides the child gave (0: none, computed here on demand)."""
+        if self.process is None:
+            return 0
+        try:
+            output, _errors = self.process.communicate(timeout=AHEAD_TIMEOUT)
+            version, found = pickle.loads(output) if self.process.returncode == 0 else (None, {})  # nosec B301
+        except (subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            version, found = None, {}
+        finally:
+            self.stop()
+        if version != self.intent or not isinstance(found, dict) or sorted(found) != sorted(self.names):
+            return 0
+        for name, (views, issues, source, na, error) in found.items():
+            ctx.cache.setdefault(('switch_side', name, 'design'), {
+                'views': views, 'issues': issues, 'source': source, 'na': na,
+                'error': StateError(*error) if error else None})
+        return len(found)
+
+    def stop(self):
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
+
+def _file_version(path):
+    """(size, modification time) of a file, what tells the design cache that it changed."""
+    stat = os.stat(path)
+    return (stat.st_size, stat.st_mtime_ns)
+
+
+def _collections_root():
+    """The directory that holds this collection's ansible_collections tree (what the child puts on its path)."""
+    here = os.path.abspath(__file__)
+    marker = os.sep + 'ansible_collections' + os.sep
+    return here[:here.rindex(marker)] if marker in here else None
+
+
+_CHILD = ('import sys; sys.path.insert(0, sys.argv[1]); '
+          'from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import sides; '
+          'sides.design_sides_child(sys.argv[2])')
+
+
+def design_sides_child(intent_path):
+    """In the child: the design sides of the switches named on stdin, pickled to stdout."""
+    from .. import checks  # pylint: disable=import-outside-toplevel
+    from ..design import design_from_file  # pylint: disable=import-outside-toplevel
+    names = sys.stdin.read().split()
+    version = _file_version(intent_path)
+    ctx = checks.Context(design_from_file(intent_path), {})
+    found = {}
+    for name in names:
+        side = switch_side(ctx, ctx.model(name), 'design')
+        error = side['error']
+        found[name] = (side['views'], side['issues'], side['source'], side['na'],
+                       (error.source, error.message) if error is not None else None)
+    sys.stdout.buffer.write(pickle.dumps((version, found), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+__all__ = ['switch_side', 'host_side', 'describe_set', 'profile', 'phases', 'no_lossless_dataplane', 'PHASES',
+           'DesignSidesAhead', 'design_side_names', 'design_sides_child']

@@ -634,3 +634,24 @@ def test_a_fleet_check_that_failed_as_a_whole_is_an_error_on_every_switch_the_fl
     task_vars['validate_drift_fleet'] = {'skipped': True, 'changed': False}
     drift = _drift_results(action_loader, task_vars, tmp_path / 'skipped')
     assert {item['status'] for item in drift.values()} == {'not_applicable'}
+
+
+@pytest.mark.parametrize('scenario', ['healthy', 'host_mtu_1500'])
+def test_the_design_phase_made_ahead_judges_the_same(action_loader, tmp_path, monkeypatch, scenario):
+    """The lossless design phase made by a child process while the readings are taken (sides.DesignSidesAhead) gives
+    the report the judging step gives without it."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import sides
+    installed = []
+    install = sides.DesignSidesAhead.install
+    monkeypatch.setattr(sides.DesignSidesAhead, 'install', lambda self, ctx: installed.append(install(self, ctx)) or
+                        installed[-1])
+    reports = []
+    for threshold in (10 ** 6, 1):
+        monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', threshold)
+        out = tmp_path / str(threshold)
+        make_action(action_loader, 'aifabric.fabric.validate', {'output_dir': str(out), 'fail': False}).run(
+            task_vars=gathered_vars(scenario))
+        report = json.loads((out / 'report.json').read_text())
+        reports.append({key: value for key, value in report.items() if key != 'meta'})
+    assert installed == [0, 3]  # the capture fabric's 3 switches, given by the child the second time
+    assert reports[0] == reports[1]
