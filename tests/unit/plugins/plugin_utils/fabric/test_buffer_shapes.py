@@ -3,6 +3,7 @@ gives every switch of that shape its own copy: each switch's budget must be exac
 switch alone, and no two switches may share a dict that one of them could change.
 """
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -81,11 +82,8 @@ def test_switches_of_one_shape_over_the_buffer_are_all_counted():
                              'cable_length_m': {'host_leaf': min(leaf_spine_m, 999), 'leaf_spine': leaf_spine_m}}}
     leaves = design_from_intent(intent(3)).device_names('leaf')
     assert len(leaves) > 2
-    try:
+    with pytest.raises(IntentError) as refused:  # the leaves do not fit their buffer on 2 km cables
         design_from_intent(intent(2000))
-    except IntentError as exc:
-        report = exc.report()
-    else:
-        raise AssertionError('the leaves fit their buffer on 2 km cables: the test no longer overflows')
+    report = refused.value.report()
     assert '%d leaf(s) need more lossless headroom than the buffer holds; worst %s needs' % (
         len(leaves), max(leaves)) in report, report

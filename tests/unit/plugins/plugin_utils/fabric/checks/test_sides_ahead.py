@@ -27,7 +27,7 @@ def _comparable(side):
             None if error is None else (error.source, error.message))
 
 
-@pytest.mark.parametrize('intent', INTENTS, ids=lambda path: os.path.basename(path))
+@pytest.mark.parametrize('intent', INTENTS, ids=os.path.basename)
 def test_the_child_gives_the_sides_made_in_process(intent, monkeypatch):
     monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', 1)
     design = design_from_file(intent)
