@@ -87,44 +87,39 @@ class ActionModule(ActionBase):
             if name not in known:
                 raise AnsibleActionFail('Unknown check %s (checks: %s)' % (name, ', '.join(sorted(known))))
         selected = [name for name in (args['checks'] or sorted(known)) if name not in args['skip_checks']]
+        phases, gathered = ('design',), {}
         ctx = checks.Context(design, {}, {'ping_peers': args['ping_peers'], 'max_loss_percent': args['max_loss_percent'],
                                           'devices': devices, 'health': args['health_thresholds']})
-        ahead = None
-        if args['gathered'] and any(checks.REGISTRY[name].category == 'lossless' for name in selected):
-            # the design phase of the lossless checks, made by a child process on another core while the devices'
-            # readings are taken below (it depends on the design alone)
-            ahead = sides.DesignSidesAhead(intent, sides.design_side_names(design, devices))
-        try:
-            return self._judged(result, args, task_vars, intent, design, devices, selected, ctx, started, ahead)
-        finally:
-            if ahead is not None:
-                ahead.stop()
-
-    def _judged(self, result, args, task_vars, intent, design, devices, selected, ctx, started, ahead):
-        phases, gathered = ('design',), {}
-        hostvars = task_vars.get('hostvars', {})
         if args['gathered']:
             phases = ('design', 'deployed')
-            # A fleet reading (this host read every device it could from the controller) and the per-host readings
-            # of the devices it left to Ansible's own connection. Each device's state is parsed as it is taken and
-            # its raw outputs let go (DeviceState.parse_all), so a fleet's readings are never all held at once.
-            fleet_result = task_vars.get(args['fleet_var']) or {}
-            files = list(args['gathered_files'] or []) + ([fleet_result['spool']] if fleet_result.get('spool') else [])
-            fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
-            args['drift_fleet'] = _fleet_drift(task_vars.get(args['drift_fleet_var']), fleet_result, design)
+            # The design phase of the lossless checks depends on the design alone: a child process makes it on
+            # another core while the devices' readings are taken below (DesignSidesAhead; none for a small fabric).
+            lossless = any(checks.REGISTRY[name].category == 'lossless' for name in selected)
+            ahead = sides.DesignSidesAhead(intent, sides.design_side_names(design, devices) if lossless else [])
             try:
-                for name, item in iter_gathered(files, design.name) if files else ():
-                    if name in wanted:
+                # A fleet reading (this host read every device it could from the controller) and the per-host
+                # readings of the devices it left to Ansible's own connection. Each device's state is parsed as it is
+                # taken and its raw outputs let go (DeviceState.parse_all), so a fleet's readings are never all held
+                # at once.
+                fleet_result = task_vars.get(args['fleet_var']) or {}
+                files = list(args['gathered_files'] or []) + (
+                    [fleet_result['spool']] if fleet_result.get('spool') else [])
+                fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
+                args['drift_fleet'] = _fleet_drift(task_vars.get(args['drift_fleet_var']), fleet_result, design)
+                try:
+                    for name, item in iter_gathered(files, design.name) if files else ():
+                        if name in wanted:
+                            gathered[name] = self._take(ctx, name, item, hostvars, args)
+                except GatheredError as error:
+                    raise AnsibleActionFail(str(error)) from None
+                for name in devices:
+                    if name not in gathered:
+                        item = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
+                                                   else None) or {}
                         gathered[name] = self._take(ctx, name, item, hostvars, args)
-            except GatheredError as error:
-                raise AnsibleActionFail(str(error)) from None
-            for name in devices:
-                if name not in gathered:
-                    item = fleet.get(name) or (hostvars[name].get(args['gathered_var']) if name in hostvars
-                                               else None) or {}
-                    gathered[name] = self._take(ctx, name, item, hostvars, args)
-        if ahead is not None:
-            ahead.install(ctx)
+                ahead.install(ctx)
+            finally:
+                ahead.stop()  # a take that failed leaves the child running: its work is not wanted
         changing = {name: item['convergence'] for name, item in gathered.items()
                     if (item.get('convergence') or {}).get('outcome') == 'changing'}
         ctx.options.update({

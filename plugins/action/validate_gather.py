@@ -109,21 +109,19 @@ class ActionModule(ActionBase):
         variables = {name: self._templar.template(task_vars[name]) for name in reading.gatherer.reader.variables
                      if name in task_vars}
         target = reading.target(variables, TaskConnection(self, device, task_vars))
-        first = raw = None
+        raw = None
         if reading.counts_first():
-            first_at = time.time()
-            counted = self._read(reading.gatherer, target, reading.counter_commands, args, 'read counters')
-            raw = counted if UNREADABLE in counted else None  # a device that stopped answering: not read twice
-            first = (counted.get('counters'), first_at)
+            at = time.time()
+            raw = reading.keep_first_count(
+                self._read(reading.gatherer, target, reading.counter_commands, args, 'read counters'), at)
         while True:
             wait = reading.after(raw or self._read(reading.gatherer, target, reading.state_commands, args, 'read state'))
             raw = None
             if wait is None:
                 break
-            first = None  # not settled at once: the window opens once it has
             time.sleep(wait)
         if reading.wants_counters():
-            self._counters(reading, target, args, first)
+            self._counters(reading, target, args)
         # masked as it was read (_read): no secret reaches -v output, reports or the play's variables
         result.update(reading.result(mask_data))
         return result
@@ -168,14 +166,15 @@ class ActionModule(ActionBase):
             del fleet['devices']
         return fleet
 
-    def _counters(self, reading, target, args, first=None):
-        """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules); `first`:
-        (output, time) of the first, when it was read with the device's first reading (DeviceReading.counts_first)."""
-        if first is None:
+    def _counters(self, reading, target, args):
+        """One reading of the counters, or two `health_interval` seconds apart (rates for the health rules); the first
+        is the one read with the device's first reading when it settled there (DeviceReading.counted_first)."""
+        counted = reading.counted_first()
+        if counted is None:
             first_at = time.time()
             first = self._read(reading.gatherer, target, reading.counter_commands, args, 'read counters').get('counters')
         else:
-            first, first_at = first
+            first, first_at = counted
         if reading.second_counters(first):
             time.sleep(max(0.0, first_at + args['health_interval'] - time.time()))
             second_at = time.time()

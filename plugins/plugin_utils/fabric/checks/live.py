@@ -151,6 +151,7 @@ class DeviceReading:
         self.counter_commands = [(key, command) for key, command in commands if key == COUNTERS and settings.counters]
         self.peers = {item['name']: item['peer'] for item in self.model.get('interfaces') or [] if item.get('peer')}
         self.attempt, self.same_since, self.fingerprint, self.outcome = 0, None, None, 'once'
+        self.first_count = None  # (output, time) of the counters read with the first reading (counts_first)
         self.prints, self.steady = {}, []  # each open result's fingerprint; those unchanged since the last reading
         self.raw, self.results, self.open, self.read_at = {}, [], [], None
         self.start_clock()
@@ -210,6 +211,18 @@ class DeviceReading:
         once waits only what is left of the interval. A device that needs more readings drops that first count and
         opens the window once settled (the rates are those of the settled device)."""
         return self.attempt == 0 and bool(self.counter_commands) and self.settings.health_interval > 0
+
+    def keep_first_count(self, counted, at):
+        """Keep the counters read with the first reading (at `at`); returns what the reading of the state is when the
+        device did not answer them (it is not read a second time to find out), else None."""
+        self.first_count = (counted.get(COUNTERS), at)
+        return counted if UNREADABLE in counted else None
+
+    def counted_first(self) -> tuple | None:
+        """(output, time) of the first count when it opens the counters' window, that is when the device settled at
+        the reading it came with; None when the window opens now."""
+        kept = self.first_count
+        return kept if self.attempt == 1 and kept is not None and kept[0] is not None else None
 
     def wants_counters(self) -> bool:
         return bool(self.counter_commands) and not self.raw.get(UNREADABLE)
@@ -301,7 +314,6 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
         # masked as it enters, as the per-host path does: parse errors quote device text (check_results, -v)
         return mask(await _read_once(reading, target, commands, step))
 
-    first, first_at = None, 0.0  # the first count and its time (None: not read yet)
     try:
         while True:
             if session is None:
@@ -311,10 +323,8 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
                     reading.start_clock()  # a connection that failed is tried again within the device's own time
             raw = mask({UNREADABLE: failure}) if failure else None
             if raw is None and reading.counts_first():  # a fleet's devices hold their place while they wait
-                first_at = time.time()
-                counted = await read(reading.counter_commands, 'read counters')
-                raw = counted if UNREADABLE in counted else None  # a device that stopped answering: not read twice
-                first = counted.get(COUNTERS)
+                at = time.time()
+                raw = reading.keep_first_count(await read(reading.counter_commands, 'read counters'), at)
             if raw is None:
                 raw = await read(reading.state_commands, 'read state')
             if UNREADABLE in raw and session is not None:
@@ -323,12 +333,14 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
             wait = reading.after(raw)
             if wait is None:
                 break
-            first = None  # not settled at once: the window spans the settled state only
             await asyncio.sleep(wait)
         if reading.wants_counters():
-            if first is None:
+            counted = reading.counted_first()
+            if counted is None:
                 first_at = time.time()
                 first = (await read(reading.counter_commands, 'read counters')).get(COUNTERS)
+            else:
+                first, first_at = counted
             if reading.second_counters(first):
                 await asyncio.sleep(max(0.0, first_at + reading.settings.health_interval - time.time()))
                 second_at = time.time()

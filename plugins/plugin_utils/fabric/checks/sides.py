@@ -198,14 +198,14 @@ class DesignSidesAhead:
     the results are the same either way."""
 
     def __init__(self, intent_path, names):
-        self.names, self.process = list(names), None
+        self.names, self.process, self.intent = list(names), None, None
         try:
             self.intent = _file_version(intent_path)  # the child's design must be of the intent this step judges by
         except OSError:
             return
         root = _collections_root()
-        if root is None or len(self.names) < AHEAD_MIN_SWITCHES:
-            return
+        if root is None or not sys.executable or len(self.names) < AHEAD_MIN_SWITCHES:
+            return  # no interpreter of this one's to start (an embedded Python), or too few switches to gain
         try:
             self.process = subprocess.Popen(  # nosec B603  # pylint: disable=consider-using-with  # stop() ends it
                 [sys.executable, '-c', _CHILD, root, os.path.realpath(intent_path)], stdin=subprocess.PIPE,
