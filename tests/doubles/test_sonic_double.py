@@ -97,6 +97,16 @@ def reconnect(connect, deadline_s=30):
     raise AssertionError('the switch took no session within %d s: %s' % (deadline_s, last))
 
 
+def _whole_line(path):
+    """The file's text once it ends with a newline, else '' (missing, or still being written)."""
+    try:
+        with open(path, encoding='utf-8') as handle:
+            text = handle.read()
+    except FileNotFoundError:
+        return ''
+    return text if text.endswith('\n') else ''
+
+
 def load(conn, connect, tmp_path, source=CONFIG_DB, options='-y'):
     """The first deploy of a factory switch: the whole configuration loaded with `config reload -y FILE` (as ZTP
     does), detached from the session, which eth0's restart may end. Returns a session on the loaded switch."""
@@ -106,9 +116,9 @@ def load(conn, connect, tmp_path, source=CONFIG_DB, options='-y'):
         os.remove(os.path.join(state_tmp, 'reload.rc'))
     conn.write_channel("sudo setsid sh -c 'config reload %s %s >/tmp/reload.out 2>&1; echo $? >/tmp/reload.rc' "
                        "</dev/null >/dev/null 2>&1 &\n" % (options, path))
-    assert wait_for(lambda: os.path.exists(os.path.join(state_tmp, 'reload.rc')), time.time() + 120), 'the reload ended'
-    with open(os.path.join(state_tmp, 'reload.rc'), encoding='utf-8') as handle:
-        code = handle.read().strip()
+    # the shell creates reload.rc before it writes the code: wait for the whole line, not for the file
+    assert wait_for(lambda: _whole_line(os.path.join(state_tmp, 'reload.rc')), time.time() + 120), 'the reload ended'
+    code = _whole_line(os.path.join(state_tmp, 'reload.rc')).strip()
     with open(os.path.join(state_tmp, 'reload.out'), encoding='utf-8') as handle:
         assert code == '0', handle.read()
     with contextlib.suppress(Exception):
