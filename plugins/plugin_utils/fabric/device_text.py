@@ -251,10 +251,8 @@ def mask_data(data, hashes=None, secrets=()):
     _lines, fields, names, quick, _field = _forms()
     if isinstance(data, str):
         return mask(data, hashes, secrets)
-    if data and isinstance(data, (dict, list)) and not hashes and not secrets and not quick.search(_as_text(data)):
-        # nothing here can be a secret (no secret word, no '$' in any key or value): one search over the part
-        # written out at once instead of one per key and value (a switch's configuration tree has tens of thousands)
-        return data
+    if data and isinstance(data, (dict, list)) and not hashes and not secrets and not _may_hold_secret(quick, data):
+        return data  # nothing here can be a secret (no secret word, no '$' in any key or value)
     if isinstance(data, dict):
         if isinstance(data.get('path'), str) and data['path'].startswith('/'):  # a JSON Patch operation
             data = _patch_operation(data, fields, names)
@@ -290,6 +288,26 @@ def _patch_operation(operation, fields, names):
     if parts[-1].lower() in fields and isinstance(operation.get('value'), (str, int)):
         changed['value'] = MASKED
     return changed if changed != operation else operation
+
+
+# Parts of a mapping or list searched one by one; a larger one is written out and searched at once.
+_FEW_PARTS = 64
+
+
+def _may_hold_secret(quick, data) -> bool:
+    """Whether a key or value of `data` may be a secret (`quick`, the words of every secret form and '$'). Text is
+    searched as it is: a reading's outputs are megabytes of text that written out as JSON would be escaped again
+    first. A mapping or list of a few parts is searched part by part; a larger tree (a switch's configuration tree
+    has tens of thousands of keys and values) written out at once, one search instead of one per key and value.
+    Never misses what the search of the whole written out would find: no word of a form holds JSON's punctuation or
+    escapes, and text is not escaped first (a non-ASCII letter stays one the search knows)."""
+    if isinstance(data, str):
+        return quick.search(data)
+    if isinstance(data, dict) and len(data) <= _FEW_PARTS and all(isinstance(key, str) for key in data):
+        return any(quick.search(key) for key in data) or any(_may_hold_secret(quick, value) for value in data.values())
+    if isinstance(data, list) and len(data) <= _FEW_PARTS:
+        return any(_may_hold_secret(quick, value) for value in data)
+    return quick.search(_as_text(data))
 
 
 def _as_text(data) -> str:

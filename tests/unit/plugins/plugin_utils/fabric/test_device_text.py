@@ -271,3 +271,25 @@ def test_a_part_without_a_secret_word_is_skipped_whole_and_masked_the_same(data)
         assert result is data
     if result is data:  # skipped, or nothing masked: masking each key and value changes nothing either
         assert masked_one_by_one(data) == data
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.recursive(st.text(ALPHABET, max_size=8) | st.sampled_from(SECRET_WORDS + [SHA512]) | st.integers()
+                    | st.none() | st.booleans(),
+                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+                        st.text(ALPHABET, max_size=6) | st.sampled_from(SECRET_WORDS), inner, max_size=3)
+                    | st.lists(inner, min_size=65, max_size=70),  # a tree too large to search part by part
+                    max_leaves=80))
+def test_a_reading_is_searched_for_secrets_part_by_part_as_its_written_out_text_would_be(data):
+    """mask_data searches the text of a reading as it is, not written out as JSON first (its outputs are megabytes):
+    it finds a secret word wherever the written-out text has one, the same answer on ASCII text, and more where a
+    Unicode letter only the case-insensitive expression knows (the Kelvin sign) would have been escaped away."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import (  # pylint: disable=import-outside-toplevel
+        _as_text, _forms, _may_hold_secret)
+    quick = _forms()[3]
+    part_by_part, written_out = _may_hold_secret(quick, data), quick.search(_as_text(data))
+    assert part_by_part or not written_out
+    if json.dumps(data, ensure_ascii=False).isascii():
+        assert part_by_part == written_out
+    kelvin = {'output': 'pass\u212aey hidden'}  # 'passkey' with the Kelvin sign: escaped as \\u212a when written out
+    assert _may_hold_secret(quick, kelvin) and not quick.search(_as_text(kelvin))
