@@ -325,7 +325,8 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None, drif
         raise RuntimeError('validate.yml on the fleet failed: %s' % proc.stdout[-3000:])
     with open(os.path.join(report_dir, 'report.json'), encoding='utf-8') as handle:
         built = json.load(handle)
-    read = re.search(r'Read (\d+) of (\d+) devices from this controller in ([\d.]+) s \(([\d.]+) CPU-s\)', proc.stdout)
+    read = re.search(r'Read (\d+) of (\d+) devices from this controller in ([\d.]+) s \(([\d.]+) CPU-s'
+                     r'(?:,\s+(\d+)\s+process)?', proc.stdout)
     drift_check = re.search(r'Checked the drift of (\d+) switches from this controller in ([\d.]+) s '
                             r'\(([\d.]+) CPU-s\): (\d+) would change, (\d+)\s+not checked', proc.stdout)
     # config_drift per status: every result, or at scale the failures and errors in full and the passes aggregated
@@ -345,7 +346,7 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None, drif
               'fleet_up_s': up, 'wall': wall, 'cpu': cpu, 'peak_rss_children': peak, 'doubles_cpu': doubles_cpu,
               'load_before': load_before, 'load_after': load_after, 'judging_s': built['meta'].get('judging_seconds'),
               'fleet_read': {'read': int(read.group(1)), 'devices': int(read.group(2)), 'seconds': float(read.group(3)),
-                             'cpu': float(read.group(4))} if read else None,
+                             'cpu': float(read.group(4)), 'processes': int(read.group(5) or 1)} if read else None,
               'summary': {key: built['summary'].get(key)
                           for key in ('verdict', 'checks_run', 'passed', 'failed', 'errors', 'not_applicable', 'causes',
                                       'results')},
@@ -356,7 +357,8 @@ def run_fleet(servers, reader, concurrency, quiet, ping_peers=4, keep=None, drif
               '%.1f CPU-s doubles, peak RSS %d MiB; fleet reading %s; judging %.1f s; verdict %s, %d checks; load '
               '%.1f -> %.1f; fleet up in %.0f s' % (
                   devices, servers, reader, wall, cpu, 1000 * cpu / devices, doubles_cpu, peak // 2 ** 20,
-                  '%(seconds).1f s / %(cpu).1f CPU-s' % result['fleet_read'] if read else '-', result['judging_s'] or 0,
+                  '%(seconds).1f s / %(cpu).1f CPU-s in %(processes)d processes' % result['fleet_read'] if read else '-',
+                  result['judging_s'] or 0,
                   result['summary']['verdict'], result['summary']['checks_run'] or 0, load_before[0], load_after[0], up))
         if drift:
             print('  drift: %s; config_drift %s' % (

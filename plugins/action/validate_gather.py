@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import resource
 import time
 
 from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
@@ -58,6 +59,7 @@ ARGUMENT_SPEC = {
     'device': {'type': 'str'},
     'devices': {'type': 'list', 'elements': 'str'},
     'concurrency': {'type': 'int', 'default': 256},
+    'processes': {'type': 'int', 'default': 0},
     'spool': {'type': 'path'},
     'settle_timeout': {'type': 'int', 'default': 0},
     'settle_interval': {'type': 'int', 'default': 5},
@@ -93,6 +95,9 @@ class ActionModule(ActionBase):
                                     % args['health_interval'])
         if args['concurrency'] < 1:
             raise AnsibleActionFail('concurrency must be 1 or more devices in flight, got %d' % args['concurrency'])
+        if args['processes'] < 0:
+            raise AnsibleActionFail('processes must be 0 (one per CPU core, at most one per %d devices) or a number of '
+                                    'reader processes, got %d' % (live.FLEET_SHARE, args['processes']))
         if args['parallel'] < 1:
             raise AnsibleActionFail('parallel must be 1 or more commands at once, got %d' % args['parallel'])
         design = get_design(intent)
@@ -144,20 +149,24 @@ class ActionModule(ActionBase):
             found.setdefault('ansible_host_key_checking', checking)
             return found
 
-        started, cpu = time.monotonic(), time.process_time()
+        started, cpu, processes = time.monotonic(), _cpu_seconds(), 1
         if args['spool']:
             # the readings go to a file as they come, for the judging step (a fabric's raw state is hundreds of MB: it
             # is neither held whole here nor passed through Ansible's results); a sliced run's judging step joins them
-            with GatheredWriter(args['spool'], design.name) as spool:
-                fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
-                                                    args['concurrency'], sink=spool.add))
+            processes = live.reader_processes(args['processes'], len(args['devices']))
+            try:
+                with GatheredWriter(args['spool'], design.name) as spool:
+                    fleet = live.read_fleet_split(design, args['devices'], variables, settings, mask_data,
+                                                  args['concurrency'], spool, processes)
+            except live.FleetReadError as error:
+                raise AnsibleActionFail('The fleet reading failed: %s' % error) from None
         else:
             fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
                                                 args['concurrency']))
         fleet['fleet'] = {'devices': len(args['devices']), 'read': len(fleet['devices']),
                           'per_host': len(fleet['per_host']), 'concurrency': args['concurrency'],
-                          'seconds': round(time.monotonic() - started, 1),
-                          'cpu_seconds': round(time.process_time() - cpu, 1)}
+                          'processes': processes, 'seconds': round(time.monotonic() - started, 1),
+                          'cpu_seconds': round(_cpu_seconds() - cpu, 1)}
         fleet['read'] = sorted(fleet['devices'])
         fleet['probes'] = {name: item['probe'] for name, item in fleet['devices'].items() if item.get('probe')}
         fleet['changed'] = False
@@ -197,3 +206,9 @@ class ActionModule(ActionBase):
             return {UNREADABLE: '%s: %s failed: %s' % (error.device, error.step, mask(error.message))}
         except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
             return {UNREADABLE: mask('%s is unreachable: %s' % (target.device, error))}
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of the reader processes it has waited for."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime

@@ -66,6 +66,16 @@ options:
     description: With O(devices), the devices read at the same time.
     type: int
     default: 256
+  processes:
+    description:
+      - With O(devices) and O(spool), the processes the controller reads in, forked from the task's own, each its
+        share of the devices (every n-th, so each has the fabric's mix) and of O(concurrency) on an event loop of its
+        own, writing its readings to a part of O(spool) that is joined to it when the process ends. One event loop is
+        one core: at fabric scale the devices wait on it.
+      - V(0) picks one per CPU core of the controller, at most one per 256 devices. Without O(spool) the reading is
+        one process.
+    type: int
+    default: 0
   spool:
     description:
       - With O(devices), write what was read to this file (JSON, mode 0600) instead of returning it - the raw state of
@@ -189,7 +199,7 @@ per_host:
   type: dict
 fleet:
   description: With O(devices), the figures of the fleet reading - C(devices), C(read), C(per_host), C(concurrency),
-    C(seconds) (wall) and C(cpu_seconds) (the controller process).
+    C(processes), C(seconds) (wall) and C(cpu_seconds) (the task's process and its reader processes).
   returned: with O(devices)
   type: dict
 state:

@@ -180,7 +180,8 @@ def test_validate_playbook_with_the_fleet_reader_blames_the_faulted_devices(flee
         os.path.join(ROOT, 'playbooks', 'validate.yml'), '-e', json.dumps({
             'validate_report_dir': str(out), 'validate_settle_timeout': 0, 'validate_health_interval': 0,
             'validate_rnic': False, 'validate_skip_checks': rnic_checks, 'validate_marking_probe': False,
-            'validate_reader': 'fleet', 'validate_drift_fleet_timeout': 10})]
+            'validate_reader': 'fleet', 'validate_drift_fleet_timeout': 10,
+            'validate_fleet_processes': 3})]  # forked from Ansible's worker, each process its share of the devices
     try:
         result = subprocess.run(argv, cwd=str(fleet['base']), env=env, capture_output=True, text=True, timeout=600,
                                 check=False)
@@ -188,7 +189,8 @@ def test_validate_playbook_with_the_fleet_reader_blames_the_faulted_devices(flee
         _on_switch(fleet, 'leaf002', 'sudo config interface startup Ethernet8')
         set_faults(fleet)
     assert result.returncode != 0, result.stdout[-3000:]
-    assert 'Read 10 of 10 devices from this controller' in result.stdout, result.stdout[-3000:]
+    assert re.search(r'Read 10 of 10 devices from this controller in [\d.]+ s \([\d.]+ CPU-s, 3\s+processes\)',
+                     result.stdout), result.stdout[-3000:]
     report = json.loads((out / 'report.json').read_text())
     drift = {item['device']: item for item in report['results'] if item['check'] == 'config_drift'}
     switches = ('leaf001', 'leaf002', 'leaf003', 'leaf004', 'spine001', 'spine002')

@@ -17,6 +17,7 @@ from __future__ import annotations
 import glob
 import json
 import os
+import shutil
 
 FORMAT = 2
 FORMATS = (1, 2)
@@ -31,19 +32,31 @@ class GatheredError(ValueError):
 
 class GatheredWriter:
     """Writes the readings of a fleet one device at a time as they come (a fleet of thousands is never held whole in
-    memory), then makes the file appear at once: `with GatheredWriter(path, fabric) as out: out.add(name, result)`."""
+    memory), then makes the file appear at once: `with GatheredWriter(path, fabric) as out: out.add(name, result)`.
+    With `part`, the device lines alone, written where they are (another process's share of a fleet reading, which
+    the writer of the file takes in with join())."""
 
-    def __init__(self, path, fabric):
-        self.path, self.fabric = path, fabric
+    def __init__(self, path, fabric, part=False):
+        self.path, self.fabric, self.part = path, fabric, part
         self.handle, self.count = None, 0
-        self.temporary = '%s.%d.tmp' % (path, os.getpid())
+        self.temporary = path if part else '%s.%d.tmp' % (path, os.getpid())
 
     def __enter__(self):
         os.makedirs(os.path.dirname(os.path.abspath(self.path)), mode=0o700, exist_ok=True)
         descriptor = os.open(self.temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         self.handle = os.fdopen(descriptor, 'w', encoding='utf-8')
-        self.handle.write('{"format":%d,"fabric":%s}\n' % (FORMAT, json.dumps(self.fabric)))
+        if not self.part:
+            self.handle.write('{"format":%d,"fabric":%s}\n' % (FORMAT, json.dumps(self.fabric)))
         return self
+
+    def join(self, part, count):
+        """Take in the `count` device lines of a part (GatheredWriter(part=True), closed) and remove it."""
+        self.handle.flush()
+        with open(part, 'rb') as source:
+            shutil.copyfileobj(source, self.handle.buffer, 1 << 22)
+        self.handle.buffer.flush()
+        os.remove(part)
+        self.count += count
 
     def add(self, name, result):
         kept = {key: result[key] for key in KEPT if key in result}
@@ -52,10 +65,10 @@ class GatheredWriter:
 
     def __exit__(self, kind, _value, _trace):
         self.handle.close()
-        if kind is None:
-            os.replace(self.temporary, self.path)
-        else:
+        if kind is not None:
             os.remove(self.temporary)
+        elif not self.part:
+            os.replace(self.temporary, self.path)
 
 
 def write_gathered(path, fabric, devices) -> str:
