@@ -256,6 +256,18 @@ def test_gather_refuses_a_negative_health_interval(action_loader):
             task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'gpu0001'})
 
 
+@pytest.mark.parametrize('option, value, words', [
+    ('processes', -1, 'processes must be 0 (one per CPU core, at most one per 256 devices) or a number of reader '
+                      'processes, got -1'),
+    ('concurrency', 0, 'concurrency must be 1 or more devices in flight, got 0')])
+def test_gather_refuses_a_fleet_setting_out_of_range_naming_it(action_loader, option, value, words):
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail) as refused:
+        make_action(action_loader, 'aifabric.fabric.validate_gather', {option: value, 'devices': ['leaf001']}).run(
+            task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'leaf001'})
+    assert str(refused.value) == words
+
+
 def test_gather_settles_until_the_device_checks_pass(action_loader):
     action = make_action(action_loader, 'aifabric.fabric.validate_gather', {'settle_timeout': 60, 'settle_interval': 1})
     broken, healthy = scenario_states('link_down'), scenario_states('healthy')
