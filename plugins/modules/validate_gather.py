@@ -71,7 +71,7 @@ options:
       - With O(devices) and O(spool), the processes the controller reads in, forked from the task's own, each its
         share of the devices (every n-th, so each has the fabric's mix) and of O(concurrency) on an event loop of its
         own, writing its readings to a part of O(spool) that is joined to it when the process ends. One event loop is
-        one core: at fabric scale the devices wait on it.
+        one core, and at fabric scale the devices wait on it.
       - V(0) picks one per CPU core of the controller, at most one per 256 devices. Without O(spool) the reading is
         one process.
     type: int

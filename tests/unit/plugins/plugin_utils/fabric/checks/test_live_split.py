@@ -63,10 +63,10 @@ def _read(design, names, path, processes, read_settings):
 
 
 @hypothesis_settings(max_examples=6, deadline=None)
-@given(processes=st.integers(min_value=2, max_value=5), left=st.sets(st.integers(min_value=0, max_value=40),
-                                                                      max_size=3))
-def test_a_reading_split_between_processes_gathers_what_one_process_gathers(monkeypatch_module, processes, left,
-                                                                               tmp_path_factory):
+@given(processes=st.integers(min_value=2, max_value=5),
+       left=st.sets(st.integers(min_value=0, max_value=40), max_size=3))
+def test_a_reading_split_between_processes_gathers_what_one_process_gathers(
+        monkeypatch_module, processes, left, tmp_path_factory):
     """Every device once, with the same reading, whatever the number of processes; the devices left to the per-host
     path and the probe duties come back from every process; the parts are joined and gone."""
     design, names = monkeypatch_module
@@ -128,7 +128,7 @@ def test_a_reader_process_that_fails_fails_the_reading_and_leaves_no_file(monkey
 @pytest.mark.parametrize('requested, devices, cores, expected', [
     (0, 3328, 2, 2), (0, 3328, 64, 13), (0, 300, 8, 1), (0, 10, 8, 1), (0, 0, 8, 1),
     (4, 3328, 2, 4), (4, 3, 2, 3), (1, 3328, 8, 1)])
-def test_the_processes_are_the_cores_at_most_one_per_share_of_devices(monkeypatch, requested, devices, cores,
-                                                                       expected):
+def test_the_processes_are_the_cores_at_most_one_per_share_of_devices(
+        monkeypatch, requested, devices, cores, expected):
     monkeypatch.setattr(os, 'cpu_count', lambda: cores)
     assert live.reader_processes(requested, devices) == expected
