@@ -430,12 +430,12 @@ def read_fleet_split(design, devices, variables, settings: Settings, mask, concu
         return asyncio.run(read_fleet(design, devices, variables, settings, mask, concurrency, sink=spool.add))
     base = base_context(design, settings)  # made once, before the fork: each process has it as it is
     shares = [devices[index::processes] for index in range(processes)]
+    parts = ['%s.part%d' % (spool.temporary, index) for index in range(processes)]
     each = max(1, -(-concurrency // processes))
     children = []  # (pid, pipe to read its answer from, its part)
     found = {'devices': {}, 'per_host': {}}
     try:
-        for index, share in enumerate(shares):
-            part = '%s.part%d' % (spool.temporary, index)
+        for share, part in zip(shares, parts):
             readable, writable = os.pipe()
             pid = os.fork()
             if pid == 0:  # the child: reads its share, answers on the pipe, and never returns into the caller
@@ -451,16 +451,16 @@ def read_fleet_split(design, devices, variables, settings: Settings, mask, concu
             found['devices'].update(message['found']['devices'])
             found['per_host'].update(message['found']['per_host'])
     finally:
-        for pid, readable, part in children:  # the reading failed here: the other processes are not waited for
+        for pid, readable, _part in children:  # the reading failed here: the other processes are not waited for
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)  # it holds nothing to clean up: its part is removed below
             with contextlib.suppress(OSError):
                 os.close(readable)
             with contextlib.suppress(OSError):
                 os.waitpid(pid, 0)
-        for index in range(len(shares)):
+        for part in parts:  # a joined part is gone already
             with contextlib.suppress(FileNotFoundError):
-                os.remove('%s.part%d' % (spool.temporary, index))
+                os.remove(part)
     return found
 
 
