@@ -30,7 +30,7 @@ class ActionModule(ActionBase):
                              'fail', 'checks',
                              'skip_checks', 'ping_peers', 'max_loss_percent', 'failure_lines', 'health_thresholds',
                              'prometheus_file', 'anta_catalog', 'started_at', 'probe_var', 'capture_var', 'drift_var',
-                             'drift_fleet_var', 'allow_system_dir'))
+                             'drift_fleet_var', 'allow_system_dir', 'processes'))
 
     def run(self, tmp=None, task_vars=None):
         # millions of acyclic objects (parsed states, results) for a fabric of thousands of devices: no cycle
@@ -64,8 +64,12 @@ class ActionModule(ActionBase):
             'anta_catalog': {'type': 'bool', 'default': True},
             'started_at': {'type': 'float'},
             'allow_system_dir': {'type': 'bool', 'default': False},
+            'processes': {'type': 'int', 'default': 0},
         })[1]
         problems = health.threshold_problems(args['health_thresholds'])
+        if args['processes'] < 0:
+            problems.append('processes must be 0 (one per CPU core, at most one per %d devices) or a number of judging '
+                            'processes, got %d' % (checks.JUDGING_SHARE, args['processes']))
         if args['prometheus_file'] and not args['prometheus_file'].endswith('.prom'):
             problems.append('prometheus_file %s must end in .prom (the textfile collector reads only *.prom files)'
                             % args['prometheus_file'])
@@ -128,7 +132,11 @@ class ActionModule(ActionBase):
             'converging': {name: _still_changing(convergence) for name, convergence in changing.items()},
             'steady': {name: frozenset(convergence.get('steady') or ()) for name, convergence in changing.items()}})
         categories = GATHERED if args['gathered'] else ('lossless',)
-        results = checks.judge(ctx, devices=devices, check_ids=selected, categories=categories)
+        try:
+            results = checks.judge(ctx, devices=devices, check_ids=selected, categories=categories,
+                                   processes=checks.judge_processes(args['processes'], len(devices)))
+        except checks.JudgingError as error:
+            raise AnsibleActionFail(str(error)) from None
         found = causes.analyse(ctx, results)
         now = datetime.datetime.now(datetime.timezone.utc)
         # Rounded once: the meta, the timing sentence and the headline give the same figures.

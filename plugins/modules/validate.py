@@ -120,6 +120,15 @@ options:
       - The validate role sets it from the variable C(aifabric_allow_system_dir).
     type: bool
     default: false
+  processes:
+    description:
+      - The processes the checks run in, forked from the task's own after the devices' readings are taken. Each judges
+        a run of devices that follow each other and sends its results back, so the results and their order are those
+        of one process. One process is one core, and at fabric scale the checks wait on it.
+      - V(0) picks one per CPU core of the controller, at most one per 256 devices. V(1) judges in the task's own
+        process.
+    type: int
+    default: 0
   fail:
     description: Fail the task when any check failed or errored.
     type: bool

@@ -16,10 +16,13 @@ import collections
 import contextlib
 import gc
 import marshal
+import os
+import pickle  # nosec B403: answers of processes forked from this one (judge), never a file
 
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
                    Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
 from .judged import Judged, device_group_of
+from ..forked import forked, shares_of
 from ..state import StateError
 from ..state.counters import rates
 from ..state.gatherer import SECOND, TIMES, UNREADABLE
@@ -300,13 +303,61 @@ def run(ctx, devices=None, check_ids=None, categories=None, local_only=False) ->
     return results
 
 
-def judge(ctx, devices=None, check_ids=None, categories=None) -> Judged:
+def judge(ctx, devices=None, check_ids=None, categories=None, processes=1) -> Judged:
     """run() for a whole validation: the results into a Judged, which counts the passes as they come (a fabric's
-    millions of passes are never all held) and remembers the subjects the root-cause engine asks about."""
-    judged = Judged(device_group_of(ctx.design),
-                    remember=[item.id for item in REGISTRY.values() if item.remember_passes])
-    _run_into(judged, ctx, devices, check_ids, categories, False)
-    return judged
+    millions of passes are never all held) and remembers the subjects the root-cause engine asks about. With
+    `processes` > 1, the devices are judged in that many processes forked from this one, each a run of devices that
+    follow each other (judge_processes()): the same results in the same order, on as many cores."""
+    names = list(devices if devices is not None else ctx.design.device_names())
+    processes = max(1, min(processes, len(names)))
+    if processes == 1:
+        judged = _judged_of(ctx)
+        _run_into(judged, ctx, names, check_ids, categories, False)
+        return judged
+    shares = shares_of(names, processes)
+
+    def judge_share(index):
+        judged = _judged_of(ctx)
+        try:
+            _run_into(judged, ctx, shares[index], check_ids, categories, False)
+            return pickle.dumps(judged, protocol=pickle.HIGHEST_PROTOCOL)
+        except BaseException as error:  # pylint: disable=broad-exception-caught
+            return pickle.dumps(JudgingError('judging process %d (devices %s to %s): %s: %s' % (
+                index, shares[index][0], shares[index][-1], type(error).__name__, error)))
+
+    answers = [None] * processes
+    for index, answer in forked(range(processes), judge_share):
+        # nosec B301: from a process this one forked, on a pipe of its own; never a file
+        judged = pickle.loads(answer) if answer else JudgingError(  # nosec B301
+            'judging process %d ended without an answer (killed?)' % index)
+        if isinstance(judged, JudgingError):
+            raise judged  # the other processes are stopped: their results are not wanted
+        answers[index] = judged
+    joined = answers[0]
+    joined.group_of = device_group_of(ctx.design)
+    for later in answers[1:]:
+        joined.join(later)
+    return joined
+
+
+class JudgingError(RuntimeError):
+    """A process of a judging split between processes failed (said with why)."""
+
+
+# Devices a judging process takes at least when their number is chosen (0): below this, a fork and the results sent
+# back cost more than the core saves.
+JUDGING_SHARE = 256
+
+
+def judge_processes(requested: int, devices: int) -> int:
+    """How many processes judge `devices`: `requested`, or with 0 one per CPU core, at most one per JUDGING_SHARE."""
+    if requested > 0:
+        return max(1, min(requested, devices))
+    return max(1, min(os.cpu_count() or 1, devices // JUDGING_SHARE))
+
+
+def _judged_of(ctx) -> Judged:
+    return Judged(device_group_of(ctx.design), remember=[item.id for item in REGISTRY.values() if item.remember_passes])
 
 
 def _run_into(results, ctx, devices, check_ids, categories, local_only):
@@ -356,5 +407,5 @@ def _load_all():
 _load_all()
 
 __all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
-           'DeviceState', 'Context', 'run', 'judge', 'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
+           'DeviceState', 'Context', 'run', 'judge', 'judge_processes', 'JudgingError', 'JUDGING_SHARE', 'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
            'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

@@ -118,6 +118,42 @@ class Judged:
         if result.check in self.remember:
             self.passed_keys.add((device, result.check, result.subject))
 
+    def __getstate__(self):  # a share judged in another process comes back without the parent's grouping function
+        return {key: value for key, value in self.__dict__.items() if key not in ('group_of', '_groups')}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state, group_of=None, _groups={})
+
+    def join(self, later):
+        """Take in `later`, the same checks judged on the devices that come after this one's (another process's
+        share): the same results, counts and aggregates as if its results had been added here one by one."""
+        self.total += later.total
+        for status, count in later.counts.items():
+            self.counts[status] += count
+        for mine, theirs in ((self.by_check, later.by_check), (self.by_device, later.by_device)):
+            for key, counts in theirs.items():
+                entry = mine.setdefault(key, {state: 0 for state in STATUSES})
+                for status, count in counts.items():
+                    entry[status] += count
+        for link, status in later.links.items():
+            self.links[link] = worse(self.links.get(link), status)
+        for key, entry in later.passed_groups.items():
+            kept = self.passed_groups.get(key)
+            if kept is None:
+                self.passed_groups[key] = entry
+            else:  # the example stays the first one added
+                kept['results'] += entry['results']
+                kept['devices'] |= entry['devices']
+        self.passed_keys |= later.passed_keys
+        results = later.results
+        if self.passes_kept and (not later.passes_kept or (self.keep_passes is not None
+                                                           and self.total > self.keep_passes)):
+            self.passes_kept = False
+            self.results = [item for item in self.results if item.status != PASS]
+        if not self.passes_kept:
+            results = [item for item in results if item.status != PASS]
+        self.results.extend(results)
+
     def passed_aggregates(self) -> list:
         """The passes per check and device group: how many, on how many devices, one of them as an example."""
         return [dict(entry, devices=len(entry['devices'])) for _key, entry in sorted(self.passed_groups.items())]

@@ -28,8 +28,6 @@ import functools
 import json
 import os
 import re
-import select
-import signal
 import time
 
 from .. import checks
@@ -37,6 +35,7 @@ from ..state import StateError
 from ..state.gatherer import COUNTERS, SECOND, TIMES, UNREADABLE
 from ..state.reader import ReadFailed, Target
 from ..state.sources import gatherer_for
+from ..forked import forked
 from ..transport import TransportError
 from . import anta_catalog, catalog
 from .gathered import GatheredWriter
@@ -432,80 +431,45 @@ def read_fleet_split(design, devices, variables, settings: Settings, mask, concu
     shares = [devices[index::processes] for index in range(processes)]
     parts = ['%s.part%d' % (spool.temporary, index) for index in range(processes)]
     each = max(1, -(-concurrency // processes))
-    children = []  # (pid, pipe to read its answer from, its part)
     found = {'devices': {}, 'per_host': {}}
+
+    def read_share(index):
+        return _read_share(design, shares[index], variables, settings, mask, each, base, parts[index])
+
     try:
-        for share, part in zip(shares, parts):
-            readable, writable = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the child: reads its share, answers on the pipe, and never returns into the caller
-                os.close(readable)
-                _read_share(design, share, variables, settings, mask, each, base, part, writable)
-            os.close(writable)
-            children.append((pid, readable, part))
-        for (pid, _readable, part), message in _answers(children):  # as each process ends
-            children = [child for child in children if child[0] != pid]
+        for index, answer in forked(range(processes), read_share):  # as each process ends
+            try:
+                message = json.loads(answer) if answer else {
+                    'error': 'reader process %d ended without an answer (killed?)' % index}
+            except ValueError:
+                message = {'error': 'reader process %d answered what is not JSON' % index}
             if 'error' in message:
-                raise FleetReadError(message['error'])  # the others are stopped below: their reading is not wanted
-            spool.join(part, message['count'])
+                raise FleetReadError(message['error'])  # the others are stopped: their reading is not wanted
+            spool.join(parts[index], message['count'])
             found['devices'].update(message['found']['devices'])
             found['per_host'].update(message['found']['per_host'])
     finally:
-        for pid, readable, _part in children:  # the reading failed here: the other processes are not waited for
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)  # it holds nothing to clean up: its part is removed below
-            with contextlib.suppress(OSError):
-                os.close(readable)
-            with contextlib.suppress(OSError):
-                os.waitpid(pid, 0)
         for part in parts:  # a joined part is gone already
             with contextlib.suppress(FileNotFoundError):
                 os.remove(part)
     return found
 
 
-def _answers(children):
-    """((pid, pipe, part), its answer) of each reader process as it ends (its pipe closed, the process waited for)."""
-    received = {child[1]: b'' for child in children}
-    by_pipe = {child[1]: child for child in children}
-    while received:
-        for readable in select.select(list(received), [], [])[0]:
-            chunk = os.read(readable, 1 << 16)
-            if chunk:
-                received[readable] += chunk
-                continue
-            answer = received.pop(readable)
-            os.close(readable)
-            child = by_pipe[readable]
-            os.waitpid(child[0], 0)
-            try:
-                message = json.loads(answer) if answer else {
-                    'error': 'reader process %d ended without an answer (killed?)' % child[0]}
-            except ValueError:
-                message = {'error': 'reader process %d answered what is not JSON' % child[0]}
-            yield child, message
-
-
 class FleetReadError(RuntimeError):
     """A reader process of a split fleet reading failed (said with why)."""
 
 
-def _read_share(design, share, variables, settings, mask, concurrency, base, part, answer_fd):
-    """A reader process's whole life: its share read into its part of the spool, then {found, count} or {error} as
-    JSON on `answer_fd`. It exits here (os._exit: nothing of the parent's, neither buffers nor handlers, runs twice)."""
+def _read_share(design, share, variables, settings, mask, concurrency, base, part) -> bytes:
+    """A reader process's share read into its part of the spool; its answer, {found, count} or {error}, as JSON."""
     try:
-        try:
-            with GatheredWriter(part, design.name, part=True) as out:
-                read = asyncio.run(read_fleet(design, share, variables, settings, mask, concurrency, sink=out.add,
-                                              base=base))
-            message = {'found': read, 'count': out.count}
-        except BaseException as error:  # pylint: disable=broad-exception-caught
-            # masked: an error may quote device text
-            message = {'error': mask('reader process %d: %s: %s' % (os.getpid(), type(error).__name__, error))}
-        with os.fdopen(answer_fd, 'wb') as pipe:
-            pipe.write(json.dumps(message).encode('utf-8'))
-    finally:
-        os._exit(0)  # pylint: disable=protected-access
+        with GatheredWriter(part, design.name, part=True) as out:
+            read = asyncio.run(read_fleet(design, share, variables, settings, mask, concurrency, sink=out.add,
+                                          base=base))
+        message = {'found': read, 'count': out.count}
+    except BaseException as error:  # pylint: disable=broad-exception-caught
+        # masked: an error may quote device text
+        message = {'error': mask('reader process %d: %s: %s' % (os.getpid(), type(error).__name__, error))}
+    return json.dumps(message).encode('utf-8')
 
 
 __all__ = ['DeviceReading', 'Settings', 'base_context', 'read_device', 'read_fleet', 'read_fleet_split',

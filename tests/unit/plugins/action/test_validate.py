@@ -396,6 +396,30 @@ def test_health_thresholds_are_validated_before_anything_is_judged(action_loader
         assert fragment in message
 
 
+def test_judging_processes_out_of_range_are_refused_naming_the_option(action_loader):
+    from ansible.errors import AnsibleActionFail
+    with pytest.raises(AnsibleActionFail) as refused:
+        make_action(action_loader, 'aifabric.fabric.validate', {'processes': -2}).run(task_vars=gathered_vars('healthy'))
+    assert str(refused.value) == ('processes must be 0 (one per CPU core, at most one per 256 devices) or a number of '
+                                  'judging processes, got -2')
+
+
+def test_a_run_judged_in_processes_reports_what_one_process_reports(action_loader, tmp_path):
+    """The validate action with processes 2 and 1 on the same readings (a fault on one leaf): the same verdict,
+    causes, failures and report.json but for its time stamps."""
+    found = {}
+    for processes in (1, 2):
+        out = tmp_path / str(processes)
+        result = make_action(action_loader, 'aifabric.fabric.validate', {
+            'processes': processes, 'output_dir': str(out), 'fail': False}).run(task_vars=gathered_vars('link_down'))
+        with open(out / 'report.json', encoding='utf-8') as handle:
+            report = json.load(handle)
+        found[processes] = (result['summary'], result['causes'], result['failures'], report['results'],
+                            report['summary'])
+    assert found[1][0]['failed'] > 0 and found[1][1]
+    assert found[2] == found[1]
+
+
 def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_path):
     import yaml
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks

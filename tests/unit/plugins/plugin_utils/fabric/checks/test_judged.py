@@ -3,6 +3,10 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The results of a run counted as they come (checks.judge): every reader gets what the whole list would give it."""
 
+import os
+import pickle
+
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
@@ -92,3 +96,80 @@ def test_judge_remembers_the_passes_the_causes_ask_about():
     assert judged.passed_keys and {check for _device, check, _subject in judged.passed_keys} == {'bgp_session'}
     options = {'lossless_phases': ('design', 'deployed')}
     assert judged.total == len(checks.run(checks.Context(design, scenario_states('healthy'), options)))
+
+
+def _fields(judged):
+    """Everything a Judged gives its readers."""
+    return (judged.total, judged.counts, judged.by_check, list(judged.by_check), judged.by_device, list(judged.by_device),
+            judged.links, judged.passed_aggregates(), judged.passed_keys, judged.results, judged.aggregated)
+
+
+@settings(max_examples=300, deadline=None)
+@given(RESULTS, st.integers(min_value=0, max_value=30), st.lists(st.integers(min_value=0, max_value=40), max_size=4))
+def test_shares_judged_apart_and_joined_are_the_whole_list_judged_at_once(results, keep, cuts):
+    """What checks.judge joins from its processes (each Judged sent back pickled, without its grouping function):
+    the counts, links, aggregates, remembered passes and kept results of the whole list added one by one."""
+    bounds = [0] + sorted(min(cut, len(results)) for cut in cuts) + [len(results)]
+    parts = []
+    for start, end in zip(bounds, bounds[1:]):
+        part = Judged(GROUPS.get, keep_passes=keep, remember={'bgp_session'})
+        part.extend(results[start:end])
+        parts.append(pickle.loads(pickle.dumps(part)))
+    joined = parts[0]
+    joined.group_of = GROUPS.get
+    for later in parts[1:]:
+        joined.join(later)
+    whole = Judged(GROUPS.get, keep_passes=keep, remember={'bgp_session'})
+    whole.extend(results)
+    assert _fields(joined) == _fields(whole)
+
+
+def test_judging_in_processes_gives_the_results_of_one_process():
+    """checks.judge with 2 and 3 processes forked from this one: the same results in the same order, the same report
+    and causes, on a fabric with a fault whose cause needs both ends of a session."""
+    design = design_from_file(INTENT)
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Connect'))
+    options = {'lossless_phases': ('design', 'deployed'), 'read_at': {'leaf001': 1000.0, 'spine001': 1014.0}}
+    made = {}
+    for processes in (1, 2, 3):
+        ctx = checks.Context(design, states, options)
+        judged = checks.judge(ctx, processes=processes)
+        found = causes.analyse(ctx, judged)
+        made[processes] = (_fields(judged), report.build(design, judged, {'mode': 'test'}, causes=found),
+                           [cause.to_dict(1) for cause in found])
+    assert made[1][2] and made[1][2][0]['kind'] == 'session_changed'
+    assert made[2] == made[1] and made[3] == made[1]
+
+
+def test_a_judging_process_that_fails_fails_the_judging_naming_it(monkeypatch):
+    design = design_from_file(INTENT)
+    ctx = checks.Context(design, scenario_states('healthy'), {'lossless_phases': ('design', 'deployed')})
+    names = list(design.device_names())
+    run_into = checks._run_into  # pylint: disable=protected-access
+
+    def failing(results, ctx_, devices, *args):
+        if names[-1] in devices:
+            raise RuntimeError('no memory left')
+        return run_into(results, ctx_, devices, *args)
+
+    monkeypatch.setattr(checks, '_run_into', failing)
+    with pytest.raises(checks.JudgingError, match=r'judging process 1 \(devices \S+ to %s\): RuntimeError: no memory '
+                                                  r'left' % names[-1]):
+        checks.judge(ctx, processes=2)
+
+    def killed(results, ctx_, devices, *args):
+        if names[0] in devices:
+            os._exit(1)  # pylint: disable=protected-access
+        return run_into(results, ctx_, devices, *args)
+
+    monkeypatch.setattr(checks, '_run_into', killed)
+    with pytest.raises(checks.JudgingError, match='judging process 0 ended without an answer'):
+        checks.judge(ctx, processes=2)
+
+
+@pytest.mark.parametrize('requested, cores, devices, expected', [
+    (0, 2, 3328, 2), (0, 8, 700, 2), (0, 4, 100, 1), (0, None, 5000, 1), (3, 2, 10, 3), (5, 2, 2, 2), (1, 8, 5000, 1)])
+def test_the_judging_processes_are_the_cores_at_most_one_per_share_of_devices(monkeypatch, requested, cores, devices,
+                                                                              expected):
+    monkeypatch.setattr(os, 'cpu_count', lambda: cores)
+    assert checks.judge_processes(requested, devices) == expected
