@@ -69,7 +69,7 @@ SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metad
 # invalid-intent corpus, whose 202 cases test the intent's validation (this collection's code), not the release.
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
-  tests/unit/plugins/modules/
+  tests/unit/plugins/lookup/ tests/unit/plugins/modules/
 # ... but not the render killed with SIGKILL and the renders racing for one directory (the 1,024-GPU pod rendered six
 # times, 10 CPU-s a release): they test the staged output writer and its lock, this collection's code; the render
 # playbook's own test (test_render.py) runs the render action through each release's ansible-playbook, and Ctrl-C

@@ -74,7 +74,8 @@ _list:
           O(by_base), as given (not yet checked or made absolute).
       type: path
     by_base:
-      description: Whether RV(_list[].directory) is the base directory O(out), to which the render adds the fabric's name.
+      description:
+        - Whether RV(_list[].directory) is the base directory O(out), to which the render adds the fabric's name.
       type: bool
     group:
       description: The fabric's inventory group C(fabric_<name>); null with O(intent).
@@ -139,14 +140,15 @@ def render_targets(groups, play_hosts, host_var, limit='', intent='', out='', de
         raise AnsibleLookupError(
             "The limit '%s' names no device of fabric %s: name devices or groups of the fabric (--limit "
             "leaf001,spine001 or --limit rail_0), set aifabric_render_devices (a list, or one text of names), or run "
-            "without --limit to render every device." % (limit, ', '.join(name[len(FABRIC_GROUP):] for name in fabric_groups)))
+            "without --limit to render every device." % (
+                limit, ', '.join(name[len(FABRIC_GROUP):] for name in fabric_groups)))
     if not found:
         raise AnsibleLookupError(
-            'No fabric to render: the inventory has no fabric (no fabric_<name> group). Use an inventory configuration '
-            'of the aifabric.fabric.fabric inventory plugin (for example -i inventories/lab): a file whose name ends in '
-            'fabric.yml and whose first line is "plugin: aifabric.fabric.fabric" (with Ansible\'s default settings an '
-            'empty one, or one without that line, is read as an empty inventory), or set aifabric_render_intent to an '
-            'intent file.')
+            'No fabric to render: the inventory has no fabric (no fabric_<name> group). Use an inventory '
+            'configuration of the aifabric.fabric.fabric inventory plugin (for example -i inventories/lab): a file '
+            'whose name ends in fabric.yml and whose first line is "plugin: aifabric.fabric.fabric" (with Ansible\'s '
+            'default settings an empty one, or one without that line, is read as an empty inventory), or set '
+            'aifabric_render_intent to an intent file.')
     if dest and len(found) != 1:
         raise AnsibleLookupError(
             'aifabric_render_dest names one directory but the inventory has %d fabrics (%s); set aifabric_render_out '

@@ -28,7 +28,8 @@ def _groups(*fabrics):
 
 
 def _targets(groups, play_hosts=('localhost',), limit='', **options):
-    return render_targets(groups, list(play_hosts), lambda host, name: HOST_VARS[host].get(name), limit=limit, **options)
+    return render_targets(groups, list(play_hosts), lambda host, name: HOST_VARS[host].get(name), limit=limit,
+                          **options)
 
 
 def _problem(*args, **kwargs):
