@@ -89,7 +89,8 @@ class ActionModule(ActionBase):
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
         sources = inventory_sources(task_vars)
-        for what, path in (('out', args['out']), ('dest', dest)):
+        what = 'render directory of fabric %s' % design.name
+        for path in (args['out'], dest):
             problem = path and destination_problem(path, what, sources, args['allow_system_dir'])
             if problem:
                 raise AnsibleActionFail('%s Nothing was written.' % problem)

@@ -20,8 +20,8 @@ description:
     templated C(ansible_limit)) and without O(devices), only the fabrics with a host in the play, and of each only
     those hosts. Without a limit, every host of the fabric's group, which is the whole fabric, or the slice in an AWX
     job slice (whose inventory holds only its hosts).
-  - The directory is not checked here; the render task checks it with the P(aifabric.fabric.output_dir#filter)
-    filter, so that a refused directory fails only its own fabric.
+  - The directory is not checked here; M(aifabric.fabric.render) refuses a system or inventory directory itself, as
+    the P(aifabric.fabric.output_dir#filter) filter does, so that a refused directory fails only its own fabric.
   - An empty text or list, or null, is the same as leaving an option out (AWX survey answers).
 author:
   - aifabric contributors (@aifabric)
