@@ -71,7 +71,7 @@ _list:
     directory:
       description:
         - The output directory (O(dest) or the inventory's C(aifabric_output_dir)), or the base directory O(out) when
-          O(by_base), as given (not yet checked or made absolute).
+          RV(_list[].by_base), as given (not yet checked or made absolute).
       type: path
     by_base:
       description:
