@@ -63,13 +63,13 @@ PYTHONS_NEEDED := $(sort $(PYTHON_VERSION) $(foreach core,$(CORE_MATRIX),$(call 
 # (pylint, pep8, yamllint, shellcheck, compile, text rules) check the files alone and run once, on the newest.
 SANITY_CORE_TESTS := action-plugin-docs ansible-doc ignores import runtime-metadata validate-modules
 # On the older releases through ansible-test (its collection loader), the tests of the plugins that call ansible-core
-# APIs: inventory (with its error path on hostile intents through ansible-inventory), action and filter plugins,
+# APIs: inventory (with its error path on hostile intents through ansible-inventory), action, filter and lookup plugins,
 # modules (argument handling, check mode). The playbooks (tests/unit/playbooks) and everything else run once, on the
 # newest release, with pytest (`make unit integration`); sanity's import test runs each release's loader. So does the
 # invalid-intent corpus, whose 202 cases test the intent's validation (this collection's code), not the release.
 # (Directories end in '/': ansible-test takes a pattern without it for a file.)
 CORE_UNIT_TESTS := tests/unit/plugins/inventory/ tests/unit/plugins/action/ tests/unit/plugins/filter/ \
-  tests/unit/plugins/modules/
+  tests/unit/plugins/lookup/ tests/unit/plugins/modules/
 # ... but not the render killed with SIGKILL and the renders racing for one directory (the 1,024-GPU pod rendered six
 # times, 10 CPU-s a release): they test the staged output writer and its lock, this collection's code; the render
 # playbook's own test (test_render.py) runs the render action through each release's ansible-playbook, and Ctrl-C

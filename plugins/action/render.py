@@ -48,10 +48,14 @@ ARGUMENT_SPEC = {
     'workers': {'type': 'int', 'default': 0},
     'take_over': {'type': 'path'},
     'allow_system_dir': {'type': 'bool', 'default': False},
+    'stats': {'type': 'bool', 'default': False},
 }
 FABRIC_FILES = 'k8s'  # render_fabric() output: Kubernetes rail networks, once per fabric
 CHANGED_FILES_LISTED = 100
 ERRORS_LISTED = 10
+# What `stats` publishes of a successful result (and failed=false), per fabric; the render playbook publishes these
+# and render_errors of a failed one.
+STATS_KEYS = ('devices', 'files', 'written', 'unchanged', 'removed', 'dest', 'index', 'netbox', 'msg')
 
 
 class ActionModule(ActionBase):
@@ -85,7 +89,8 @@ class ActionModule(ActionBase):
         if os.path.exists(dest) and not os.path.isdir(dest):
             raise AnsibleActionFail('dest %s exists and is not a directory' % dest)
         sources = inventory_sources(task_vars)
-        for what, path in (('out', args['out']), ('dest', dest)):
+        what = 'render directory of fabric %s' % design.name
+        for path in (args['out'], dest):
             problem = path and destination_problem(path, what, sources, args['allow_system_dir'])
             if problem:
                 raise AnsibleActionFail('%s Nothing was written.' % problem)
@@ -186,6 +191,10 @@ class ActionModule(ActionBase):
             result.update(failed=True, render_errors=problems,
                           msg='Fabric %s: rendering failed; nothing was changed in %s (the previous output stays):'
                               '\n  - %s' % (design.name, dest, '\n  - '.join(problems)))
+        elif args['stats']:  # custom stats (AWX job artifacts), merged with those of the other fabrics of the loop
+            published = dict({key: result[key] for key in STATS_KEYS}, failed=False)
+            result['ansible_stats'] = {'data': {'aifabric_render': {design.name: published}}, 'per_host': False,
+                                       'aggregate': True}
         return result
 
     def _render(self, design, names, args, output, user_hashes, documents_key):

@@ -29,8 +29,8 @@ description:
   - The inventory sources are those of the running Ansible command, read from its command line as plain text. Do not
     pass the magic variable C(ansible_inventory_sources), since ansible-core 2.19 and later template its text, so an
     inventory directory named C(p{{ lookup('pipe', ...) }}q) would run its command.
-  - The render and validate playbooks, the performance gate and the lab use it on every directory they write to, and
-    their actions check the same again.
+  - The validate playbook, the performance gate and the lab use it on every directory they write to, and their actions
+    check the same again; the render action makes the same checks itself.
 author:
   - aifabric contributors (@aifabric)
 positional: inventory_sources

@@ -139,6 +139,17 @@ options:
         is shown for a render that ends sooner.
     type: float
     default: 2.0
+  stats:
+    description:
+      - When the render succeeds, also publish its counts as custom stats, as M(ansible.builtin.set_stats) does with
+        its defaults (aggregated, for the whole run); AWX keeps them as the job's artifacts. The data is
+        C(aifabric_render.<fabric>) with RV(devices), RV(files), RV(written), RV(unchanged), RV(removed), RV(dest),
+        RV(index), RV(netbox), RV(msg) and C(failed=false); the renders of several fabrics (a loop) add up to one
+        dictionary.
+      - Ansible takes custom stats from a task that did not fail only. The render playbook publishes the same of a
+        failed render, with C(failed=true) and RV(render_errors), from the registered result.
+    type: bool
+    default: false
   workers:
     description:
       - Processes that render devices in parallel and write their files into the new output generation; the result
@@ -256,6 +267,18 @@ timings:
   returned: always
   type: dict
   sample: {design: 0.0, devices: 1.52, fabric_docs: 0.31, total: 1.83}
+msg:
+  description: What was rendered and written, or why rendering failed.
+  returned: always
+  type: str
+  sample: "Fabric lab: rendered 10 device(s) into /srv/fabric/out/lab; wrote 2 file(s), 36 unchanged, 0 removed"
+ansible_stats:
+  description: The custom stats Ansible publishes (see O(stats)).
+  returned: when O(stats=true) and the render succeeded
+  type: dict
+  sample: {data: {aifabric_render: {lab: {devices: 10, files: 38, written: 2, unchanged: 36, removed: 0, failed: false,
+           dest: /srv/fabric/out/lab, index: /srv/fabric/out/lab/docs/index.md, netbox: /srv/fabric/out/lab/netbox,
+           msg: "Fabric lab: rendered 10 device(s) ..."}}}, per_host: false, aggregate: true}
 render_errors:
   description: Devices that could not be rendered, with the reason.
   returned: when rendering failed

@@ -62,6 +62,38 @@ def test_failed_render_still_publishes_its_failure(lab_project):
     assert not out.exists()
 
 
+def test_the_stats_of_two_fabrics_add_up_whether_they_render_or_one_fails(tmp_path):
+    """Two fabrics in one inventory: a render that succeeds publishes both (the render task's own stats, aggregated);
+    when one fabric fails (its directory is refused), the rescue publishes both, and the run fails with its message."""
+    inventory = tmp_path / 'inventory'
+    inventory.mkdir()
+    shutil.copy(os.path.join(ROOT, 'fabrics', 'lab.yml'), inventory / 'intent.yml')
+    (inventory / 'fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: intent.yml\noutput_dir: %s\n'
+                                          % (tmp_path / 'out'))
+    (inventory / 'other.yml').write_text(
+        'name: other\ntopology: {rail_optimized: {servers: 2, rails: 1, leaf_radix: 4}, naming: {host: "o{n}", '
+        'leaf: "oleaf{n}", spine: "ospine{n}"}}\n'
+        'overlay: {networks: [{name: r0, vlan: 100, subnet: 10.9.0.0/24, rails: [0]}]}\n')
+    (inventory / 'other.fabric.yml').write_text('plugin: aifabric.fabric.fabric\nintent: other.yml\noutput_dir: /etc\n')
+    base = tmp_path / 'base'
+    rendered = _playbook('render.yml', inventory, tmp_path, '-e', json.dumps({
+        'aifabric_render_out': str(base), 'aifabric_render_docs': False}))
+    assert rendered.returncode == 0, rendered.stdout + rendered.stderr
+    assert re.search(r'ok=1 +changed=1 +unreachable=0 +failed=0 +skipped=0 +rescued=0', rendered.stdout), \
+        rendered.stdout  # one task
+    published = _custom_stats(rendered.stdout)['aifabric_render']
+    assert {name: (stats['devices'], stats['dest'], stats['failed']) for name, stats in published.items()} == {
+        'lab': (10, str(base / 'lab'), False), 'other': (5, str(base / 'other'), False)}
+    failed = _playbook('render.yml', inventory, tmp_path, '-e', json.dumps({'aifabric_render_docs': False}))
+    assert failed.returncode != 0 and 'rescued=1' in failed.stdout
+    published = _custom_stats(failed.stdout)['aifabric_render']
+    assert (published['lab']['failed'], published['lab']['dest']) == (False, str(tmp_path / 'out' / 'lab'))
+    refused = 'The render directory of fabric other /etc/other is under /etc, a directory of the operating system'
+    assert published['other']['failed'] is True and refused in published['other']['msg']
+    assert ' '.join(failed.stdout.split()).count(refused) >= 2  # the render task's and the run's last failure
+    assert os.listdir(tmp_path / 'out' / 'lab' / 'configs') and not os.path.exists('/etc/other')
+
+
 def test_intent_without_inventory_needs_an_output_directory(lab_project):
     """aifabric_render_intent alone: no inventory names a directory, and the current directory is never the default."""
     _inventory, out, elsewhere = lab_project

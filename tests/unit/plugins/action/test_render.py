@@ -185,6 +185,20 @@ def test_devices_subset(run, fake_renderer, tmp_path):
     assert result['netbox'] is None  # the bundle is about the whole fabric: whole-fabric renders write it
 
 
+def test_stats_publishes_the_counts_of_a_successful_render_for_the_whole_run(run, fake_renderer, tmp_path):
+    """stats: the custom stats playbooks/render.yml publishes (AWX job artifacts), as set_stats would: aggregated, so
+    the fabrics of a loop add up to one dictionary; never without the option, never for a failed render (Ansible
+    ignores them then: the playbook's rescue publishes that one)."""
+    dest = tmp_path / 'out'
+    assert 'ansible_stats' not in run(intent=LAB_INTENT, dest=str(dest), devices=['spine002'], docs=False)
+    result = run(intent=LAB_INTENT, dest=str(dest), docs=True, stats=True)
+    assert result['ansible_stats'] == {'per_host': False, 'aggregate': True, 'data': {'aifabric_render': {'lab': {
+        'devices': len(LAB_DEVICES), 'files': result['files'], 'written': result['files'] - 1,
+        'unchanged': 1, 'removed': 0, 'failed': False, 'dest': str(dest),  # spine002's file was there already
+        'index': str(dest / 'docs' / 'index.md'), 'netbox': str(dest / 'netbox'), 'msg': result['msg']}}}}
+    assert result['files'] > len(LAB_DEVICES) and 'rendered 10 device(s)' in result['msg']
+
+
 def test_netbox_bundle_off_status_and_kept(run, fake_renderer, tmp_path):
     dest = tmp_path / 'out'
     result = run(intent=LAB_INTENT, dest=str(dest), docs=False, netbox=False)
@@ -251,8 +265,8 @@ def test_failed_render_changes_nothing(run, fake_renderer, action_loader, monkey
             raise ValueError('template exploded')
         return {'model.json': 'new ' + model['name'] + '\n'}
     monkeypatch.setattr(module, 'render_model', render)
-    result = run(intent=LAB_INTENT, dest=str(dest))
-    assert result['failed'] is True and result['changed'] is False
+    result = run(intent=LAB_INTENT, dest=str(dest), stats=True)
+    assert result['failed'] is True and result['changed'] is False and 'ansible_stats' not in result
     assert result['devices'] == 5
     assert result['render_errors'] == [
         'no renderer for GPU servers (hosts.py) yet: 4 device(s) not rendered (gpu0001, gpu0002, gpu0003, gpu0004)',

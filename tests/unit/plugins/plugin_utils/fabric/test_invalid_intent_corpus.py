@@ -153,13 +153,14 @@ RESULT_LINE = re.compile(r'^(failed|ok|changed): \[localhost\] \(item=(case\d+)\
 
 def test_playbook_refuses_every_case(tmp_path):
     """All cases through playbooks/render.yml in ONE run: its render task loops over the intents (the
-    aifabric_render_fabrics list the playbook builds, given as an extra variable), and every item must fail alone with
-    its own message. One ansible-playbook for the corpus keeps this under a minute on two cores."""
+    items of the aifabric.fabric.render_targets lookup, given whole as the extra variable aifabric_render_targets), and
+    every item must fail alone with its own message. One ansible-playbook for the corpus keeps this under a minute on two cores."""
     jobs = _jobs(tmp_path)
     out = tmp_path / 'out'
     extra = tmp_path / 'extra.json'
-    extra.write_text(json.dumps({'aifabric_render_fabrics': [[label, intent] for label, _name, intent, _unused in jobs],
-                                 'aifabric_render_out': str(out)}))
+    extra.write_text(json.dumps({'aifabric_render_targets': [
+        {'fabric': label, 'intent': intent, 'directory': str(out), 'by_base': True, 'group': None, 'devices': None}
+        for label, _name, intent, _unused in jobs]}))
     result = _playbook('localhost,', '-e', '@%s' % extra)
     output = result.stdout + result.stderr
     assert result.returncode != 0
