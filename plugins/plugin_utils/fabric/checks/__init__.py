@@ -407,5 +407,6 @@ def _load_all():
 _load_all()
 
 __all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
-           'DeviceState', 'Context', 'run', 'judge', 'judge_processes', 'JudgingError', 'JUDGING_SHARE', 'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
+           'DeviceState', 'Context', 'run', 'judge', 'judge_processes', 'JudgingError', 'JUDGING_SHARE',
+           'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
            'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']
