@@ -16,6 +16,14 @@ import select
 import signal
 
 
+def processes_for(requested: int, items: int, share: int) -> int:
+    """How many processes share `items`: `requested`, or with 0 one per CPU core of this machine, at most one per
+    `share` items (never more processes than items, never fewer than one)."""
+    if requested > 0:
+        return max(1, min(requested, items))
+    return max(1, min(os.cpu_count() or 1, items // share))
+
+
 def shares_of(items, count) -> list:
     """`items` cut into `count` runs that follow each other (a share's results come in the order one process gives)."""
     size, extra = divmod(len(items), count)
@@ -75,4 +83,4 @@ def _answer(work, job, writable):
         os._exit(0)  # pylint: disable=protected-access
 
 
-__all__ = ['forked', 'shares_of']
+__all__ = ['forked', 'processes_for', 'shares_of']

@@ -16,13 +16,12 @@ import collections
 import contextlib
 import gc
 import marshal
-import os
 import pickle  # nosec B403: answers of processes forked from this one (judge), never a file
 
 from .base import (ERROR, FAIL, NOT_APPLICABLE, PASS, STATUSES, Check, NotApplicable, Outcome, Result, Subject,
                    Unexpected, failed, not_applicable_text, passed, state_problem, verdict)
 from .judged import Judged, device_group_of
-from ..forked import forked, shares_of
+from ..forked import forked, processes_for, shares_of
 from ..state import StateError
 from ..state.counters import rates
 from ..state.gatherer import SECOND, TIMES, UNREADABLE
@@ -351,9 +350,7 @@ JUDGING_SHARE = 256
 
 def judge_processes(requested: int, devices: int) -> int:
     """How many processes judge `devices`: `requested`, or with 0 one per CPU core, at most one per JUDGING_SHARE."""
-    if requested > 0:
-        return max(1, min(requested, devices))
-    return max(1, min(os.cpu_count() or 1, devices // JUDGING_SHARE))
+    return processes_for(requested, devices, JUDGING_SHARE)
 
 
 def _judged_of(ctx) -> Judged:

@@ -35,7 +35,7 @@ from ..state import StateError
 from ..state.gatherer import COUNTERS, SECOND, TIMES, UNREADABLE
 from ..state.reader import ReadFailed, Target
 from ..state.sources import gatherer_for
-from ..forked import forked
+from ..forked import forked, processes_for
 from ..transport import TransportError
 from . import anta_catalog, catalog
 from .gathered import GatheredWriter
@@ -413,9 +413,7 @@ FLEET_SHARE = 256
 def reader_processes(requested: int, devices: int) -> int:
     """How many processes read a fleet of `devices`: `requested`, or with 0 one per CPU core of this controller, at
     most one per FLEET_SHARE devices (never more processes than devices)."""
-    if requested > 0:
-        return max(1, min(requested, devices))
-    return max(1, min(os.cpu_count() or 1, devices // FLEET_SHARE))
+    return processes_for(requested, devices, FLEET_SHARE)
 
 
 def read_fleet_split(design, devices, variables, settings: Settings, mask, concurrency, spool, processes):
