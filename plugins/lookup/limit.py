@@ -39,14 +39,13 @@ _raw:
   elements: str
 """
 
-from ansible import context  # noqa: E402  pylint: disable=wrong-import-position
 from ansible.plugins.lookup import LookupBase  # noqa: E402  pylint: disable=wrong-import-position
+
+from ansible_collections.aifabric.fabric.plugins.plugin_utils import command_line  # noqa: E402  pylint: disable=wrong-import-position
 
 
 class LookupModule(LookupBase):
 
     def run(self, terms, variables=None, **kwargs):
         self.set_options(var_options=variables, direct=kwargs)
-        subset = (context.CLIARGS or {}).get('subset')
-        # a new plain str: the command line's text may carry the template trust of ansible-core's data tags
-        return [''.join(subset) if isinstance(subset, str) and subset else self.get_option('default')]
+        return [command_line.limit() or self.get_option('default')]

@@ -92,18 +92,13 @@ _list:
 import os  # noqa: E402  pylint: disable=wrong-import-position
 import re  # noqa: E402  pylint: disable=wrong-import-position
 
-from ansible import context  # noqa: E402  pylint: disable=wrong-import-position
 from ansible.errors import AnsibleLookupError  # noqa: E402  pylint: disable=wrong-import-position
 from ansible.plugins.lookup import LookupBase  # noqa: E402  pylint: disable=wrong-import-position
 
+from ansible_collections.aifabric.fabric.plugins.plugin_utils import command_line  # noqa: E402  pylint: disable=wrong-import-position
+
 FABRIC_GROUP = 'fabric_'
 DEVICE_NAMES = re.compile(r'[^,\s]+')
-
-
-def cli_limit() -> str:
-    """The run's --limit as plain text ('' without one): the command line Ansible parsed, never a template."""
-    subset = (context.CLIARGS or {}).get('subset')
-    return ''.join(subset) if isinstance(subset, str) else ''
 
 
 def device_list(devices) -> list:
@@ -171,5 +166,5 @@ class LookupModule(LookupBase):
         variables = variables or {}
         hostvars = variables.get('hostvars') or {}
         return render_targets(variables.get('groups') or {}, variables.get('ansible_play_hosts_all') or [],
-                              lambda host, name: hostvars[host].get(name), limit=cli_limit(),
+                              lambda host, name: hostvars[host].get(name), limit=command_line.limit(),
                               **{option: self.get_option(option) for option in ('intent', 'out', 'dest', 'devices')})
