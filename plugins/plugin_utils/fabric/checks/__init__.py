@@ -324,18 +324,18 @@ def judge(ctx, devices=None, check_ids=None, categories=None, processes=1) -> Ju
             return pickle.dumps(JudgingError('judging process %d (devices %s to %s): %s: %s' % (
                 index, shares[index][0], shares[index][-1], type(error).__name__, error)))
 
-    answers = [None] * processes
+    answers: dict[int, Judged] = {}
     for index, answer in forked(range(processes), judge_share):
         # nosec B301: from a process this one forked, on a pipe of its own; never a file
-        judged = pickle.loads(answer) if answer else JudgingError(  # nosec B301
+        share = pickle.loads(answer) if answer else JudgingError(  # nosec B301
             'judging process %d ended without an answer (killed?)' % index)
-        if isinstance(judged, JudgingError):
-            raise judged  # the other processes are stopped: their results are not wanted
-        answers[index] = judged
+        if isinstance(share, JudgingError):
+            raise share  # the other processes are stopped: their results are not wanted
+        answers[index] = share
     joined = answers[0]
     joined.group_of = device_group_of(ctx.design)
-    for later in answers[1:]:
-        joined.join(later)
+    for index in range(1, processes):
+        joined.join(answers[index])
     return joined
 
 

@@ -429,13 +429,14 @@ def read_fleet_split(design, devices, variables, settings: Settings, mask, concu
     shares = [devices[index::processes] for index in range(processes)]
     parts = ['%s.part%d' % (spool.temporary, index) for index in range(processes)]
     each = max(1, -(-concurrency // processes))
-    found = {'devices': {}, 'per_host': {}}
+    found: dict = {'devices': {}, 'per_host': {}}
 
     def read_share(index):
         return _read_share(design, shares[index], variables, settings, mask, each, base, parts[index])
 
     try:
         for index, answer in forked(range(processes), read_share):  # as each process ends
+            message: dict
             try:
                 message = json.loads(answer) if answer else {
                     'error': 'reader process %d ended without an answer (killed?)' % index}
