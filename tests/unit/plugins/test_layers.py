@@ -26,7 +26,7 @@ P = F + 'platforms.'
 LAYERS = (
     ('foundation', 'helpers with no knowledge of fabrics or platforms',
      [F[:-1]] + [F + name for name in ('errors', 'typed', 'jsontext', 'compile_cache', 'intent_yaml', 'asic',
-                                       'progress', 'transport', 'terms', 'printable')]),
+                                       'progress', 'transport', 'terms', 'printable', 'forked')]),
     ('registry', 'the platform registry and what each platform is (the PLATFORM data in its folder)',
      [F + 'platforms', P + '*']),
     ('platform parts', 'what a platform folder builds on: the device model\'s types, the state seam and shared '
@@ -47,8 +47,8 @@ LAYERS = (
      [F + 'state.sources', F + 'deploy.reviewed', F + 'deploy.batches', F + 'deploy.fleet']),
     ('rendering', 'device files and fabric documents, and their diffs', [F + 'render', F + 'docs', F + 'config_diff', F + 'netbox']),
     ('checks', 'validation and its reports, the performance gate', [F + 'checks', F + 'checks.**', F + 'perf']),
-    ('controller', 'what only the Ansible controller has: the design cache, the run\'s inventory sources',
-     ['plugin_utils.design_cache', 'plugin_utils.destinations']),
+    ('controller', 'what only the Ansible controller has: the design cache, the run\'s inventory sources and limit',
+     ['plugin_utils.design_cache', 'plugin_utils.destinations', 'plugin_utils.command_line']),
     ('ansible', 'the Ansible plugins', ['action.*', 'inventory.*', 'filter.*', 'lookup.*']),
 )
 __doc__ += ''.join('\n%2d. %s: %s.' % (index, name, says) for index, (name, says, _patterns) in enumerate(LAYERS, 1))
