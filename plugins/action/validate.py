@@ -15,6 +15,7 @@ from ansible.plugins.action import ActionBase
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.destinations import destination_problem, inventory_sources
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.forked import shares_of
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredError, iter_gathered
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import (
     anta_catalog, causes, health, prometheus, report, sides)
@@ -99,21 +100,24 @@ class ActionModule(ActionBase):
             # The design phase of the lossless checks depends on the design alone: a child process makes it on
             # another core while the devices' readings are taken below (DesignSidesAhead; none for a small fabric).
             lossless = any(checks.REGISTRY[name].category == 'lossless' for name in selected)
-            ahead = sides.DesignSidesAhead(intent, sides.design_side_names(design, devices) if lossless else [])
+            side_names = sides.design_side_names(design, devices) if lossless else []
+            # A fleet reading (this host read every device it could from the controller) and the per-host readings of
+            # the devices it left to Ansible's own connection. The fleet reading computed the design sides on the CPU
+            # its reading left idle.
+            fleet_result = task_vars.get(args['fleet_var']) or {}
+            ahead = (sides.DesignSidesAhead.saved(fleet_result['design_sides'], intent, side_names)
+                     if fleet_result.get('design_sides') and side_names else sides.DesignSidesAhead(intent, side_names))
             try:
-                # A fleet reading (this host read every device it could from the controller) and the per-host
-                # readings of the devices it left to Ansible's own connection. Each device's state is parsed as it is
-                # taken and its raw outputs let go (DeviceState.parse_all), so a fleet's readings are never all held
-                # at once.
-                fleet_result = task_vars.get(args['fleet_var']) or {}
+                # Each device's state is parsed as it is taken and its raw outputs let go (DeviceState.parse_all), so a
+                # fleet's readings are never all held at once.
                 files = list(args['gathered_files'] or []) + (
                     [fleet_result['spool']] if fleet_result.get('spool') else [])
                 fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
                 args['drift_fleet'] = _fleet_drift(task_vars.get(args['drift_fleet_var']), fleet_result, design)
                 try:
-                    for name, item in iter_gathered(files, design.name) if files else ():
-                        if name in wanted:
-                            gathered[name] = self._take(ctx, name, item, hostvars, args)
+                    if files:
+                        gathered.update(self._take_files(ctx, files, [name for name in devices if name in wanted],
+                                                         hostvars, args))
                 except GatheredError as error:
                     raise AnsibleActionFail(str(error)) from None
                 for name in devices:
@@ -242,6 +246,18 @@ class ActionModule(ActionBase):
                 problems.append(str(exc))
         return paths, '; '.join(problems)
 
+    def _take_files(self, ctx, files, devices, hostvars, args) -> dict:
+        """_take() of the readings of `devices` in the gathered files, each process of the judging taking a share of
+        them (checks.take_in_processes: the parsing is most of a fleet's judging step)."""
+        processes = checks.judge_processes(args['processes'], len(devices))
+
+        def take(share):
+            return {name: self._take(ctx, name, item, hostvars, args)
+                    for name, item in iter_gathered(files, ctx.design.name, only=frozenset(share))}
+        if processes == 1:
+            return take(devices)
+        return checks.take_in_processes(ctx, shares_of(devices, processes), take)
+
     @staticmethod
     def _take(ctx, name, item, hostvars, args) -> dict:
         """A device's reading into the judging context, parsed at once (its raw outputs let go); returns the reading
@@ -273,7 +289,9 @@ class ActionModule(ActionBase):
                   '# Each test runs on its device (filters.tags). Run it yourself with an ANTA inventory of these '
                   'switches:\n#   anta nrfu --catalog %s --inventory anta-inventory.yml table\n'
                   % (ctx.design.name, ANTA_CATALOG))
-        return header + yaml.safe_dump(anta_catalog.fabric_catalog(ctx, sorted(names)), sort_keys=False)
+        # libyaml's emitter where PyYAML has it: the catalog of a fabric's thousand EOS switches is megabytes
+        return header + yaml.dump(anta_catalog.fabric_catalog(ctx, sorted(names)), sort_keys=False,
+                                  Dumper=getattr(yaml, 'CSafeDumper', yaml.SafeDumper))
 
     @staticmethod
     def _intent_of(play_hosts, hostvars, task_vars):

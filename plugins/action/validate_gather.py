@@ -13,7 +13,7 @@ from ansible.errors import AnsibleActionFail, AnsibleConnectionFailure
 from ansible.plugins.action import ActionBase
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.design_cache import get_design, intent_path, loaded_platforms
-from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live, sides
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import GatheredWriter
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import failed_step, mask, mask_data
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
@@ -61,6 +61,7 @@ ARGUMENT_SPEC = {
     'concurrency': {'type': 'int', 'default': 256},
     'processes': {'type': 'int', 'default': 0},
     'spool': {'type': 'path'},
+    'design_sides': {'type': 'bool', 'default': False},
     'settle_timeout': {'type': 'int', 'default': 0},
     'settle_interval': {'type': 'int', 'default': 5},
     'settle_stable': {'type': 'int', 'default': 0},
@@ -104,7 +105,7 @@ class ActionModule(ActionBase):
         settings = live.Settings(**{name: tuple(value) if isinstance(value, list) else value
                                     for name, value in args.items() if name in live.Settings.__dataclass_fields__})
         if args['devices'] is not None:
-            result.update(self._fleet(design, args, settings, task_vars))
+            result.update(self._fleet(design, args, settings, task_vars, intent))
             return result
         device = args['device'] or task_vars.get('inventory_hostname')
         if device not in design.nodes:
@@ -131,7 +132,7 @@ class ActionModule(ActionBase):
         result.update(reading.result(mask_data))
         return result
 
-    def _fleet(self, design, args, settings, task_vars):
+    def _fleet(self, design, args, settings, task_vars, intent):
         """Every device of `devices` read from this controller at once (checks/live.py read_fleet): {devices: {name:
         the per-device result}, per_host: {name: why its reading needs the per-host path}, fleet: {figures}}."""
         unknown = [name for name in args['devices'] if name not in design.nodes]
@@ -154,12 +155,19 @@ class ActionModule(ActionBase):
             # the readings go to a file as they come, for the judging step (a fabric's raw state is hundreds of MB: it
             # is neither held whole here nor passed through Ansible's results); a sliced run's judging step joins them
             processes = live.reader_processes(args['processes'], len(args['devices']))
+            # the judging step's design phase (sides.py), computed meanwhile on the CPU the reading leaves idle
+            ahead = sides.DesignSidesAhead(intent, sides.design_side_names(design, args['devices']) if
+                                           args['design_sides'] else [], nice=True)
             try:
                 with GatheredWriter(args['spool'], design.name) as spool:
                     fleet = live.read_fleet_split(design, args['devices'], variables, settings, mask_data,
                                                   args['concurrency'], spool, processes)
             except live.FleetReadError as error:
+                ahead.stop()
                 raise AnsibleActionFail('The fleet reading failed: %s' % error) from None
+            except BaseException:
+                ahead.stop()
+                raise
         else:
             fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,
                                                 args['concurrency']))
@@ -173,6 +181,9 @@ class ActionModule(ActionBase):
         if args['spool']:
             fleet['spool'] = args['spool']
             del fleet['devices']
+            saved = ahead.save(args['spool'] + '.sides')
+            if saved:
+                fleet['design_sides'] = saved
         return fleet
 
     def _counters(self, reading, target, args):

@@ -82,6 +82,14 @@ options:
         a large fabric is hundreds of MB - for M(aifabric.fabric.validate)'s
         O(aifabric.fabric.validate#module:gathered_files). RV(devices) is then left out and RV(spool) names the file.
     type: path
+  design_sides:
+    description:
+      - With O(spool), also compute the design phase of the lossless checks (every switch's rendered configuration
+        read back) in a child process while the devices are read, on the CPU the reading leaves idle (lowered
+        priority), and save it beside O(spool) for the judging step of the same run (RV(design_sides)). It depends
+        on the design alone; M(aifabric.fabric.validate) computes it itself when it is not there.
+    type: bool
+    default: false
   settle_timeout:
     description: Seconds to keep re-reading while this device's checks fail. C(0) reads once.
     type: int
@@ -191,6 +199,11 @@ probes:
 spool:
   description: With O(spool), the file the readings were written to.
   returned: with O(spool)
+  type: str
+design_sides:
+  description: With O(design_sides), the file (beside O(spool), mode 0600) the design phase of the lossless checks was
+    saved to, for M(aifabric.fabric.validate) in the same run; absent when it could not be computed.
+  returned: with O(spool) and O(design_sides), when computed
   type: str
 per_host:
   description: With O(devices), the devices not read because their reading needs Ansible's own connection, each with

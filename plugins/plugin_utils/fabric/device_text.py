@@ -91,15 +91,21 @@ class _Words:
     def __init__(self, words):
         words = sorted(words, key=len, reverse=True)
         self.pattern = re.compile('|'.join(re.escape(word) for word in words) + r'|\$', re.IGNORECASE)
-        self.words = tuple(word.lower() for word in words) if all(word.isascii() for word in words) else None
+        self.word_pattern = re.compile('|'.join(re.escape(word) for word in words) or r'(?!)', re.IGNORECASE)
+        lowered = {word.lower() for word in words}
+        # a word that holds another ('snmp_user_auth_password', 'password') is found by that one: one pass less
+        self.words = tuple(word for word in sorted(lowered) if not any(other != word and other in word for other in lowered)
+                           ) if all(word.isascii() for word in words) else None
 
     def search(self, text) -> bool:
-        if '$' in text:
-            return True
+        return '$' in text or self.has_word(text)
+
+    def has_word(self, text) -> bool:
+        """Whether `text` holds a word of a secret form ('$' aside)."""
         if self.words is not None and text.isascii():
             lowered = text.lower()
             return any(word in lowered for word in self.words)
-        return self.pattern.search(text) is not None
+        return self.word_pattern.search(text) is not None
 
 
 def mask(text, hashes=None, secrets=()):
@@ -142,13 +148,14 @@ def mask(text, hashes=None, secrets=()):
             out.append(line)
             continue
         line = CRYPT_HASH.sub(HASH_MASK, line) if '$' in line else line
-        for pattern in lines[1] if _CARRIED.search(line) else lines[0]:
-            line = pattern.sub(_masker, line)
-        line = field.sub(_field_masker, line)
-        if '"path"' in line:
-            line = _PATCH_PATH.sub(_patch_masker(fields, names), line)
-        if '|' in line:
-            line = _row_keys(names).sub(_masker, line)
+        if quick.has_word(line):  # no form matches a line without one of its words (a shell command's $n has none)
+            for pattern in lines[1] if _CARRIED.search(line) else lines[0]:
+                line = pattern.sub(_masker, line)
+            line = field.sub(_field_masker, line)
+            if '"path"' in line:
+                line = _PATCH_PATH.sub(_patch_masker(fields, names), line)
+            if '|' in line:
+                line = _row_keys(names).sub(_masker, line)
         out.append(_embedded_json(line) if block is None and ('{' in line or '[' in line) else line)
     return '\n'.join(out)
 
@@ -248,11 +255,29 @@ def mask_data(data, hashes=None, secrets=()):
     """`data` (gathered state: mappings, lists, text) with every secret masked: text as mask() does, the value of a
     secret field, the names of the entries of a community list (SNMP_COMMUNITY, readonly-community), and mapping keys
     that are configuration lines (EOS's running-config tree). The parts without a secret are the same objects."""
-    _lines, fields, names, quick, _field = _forms()
+    return _masked_part(data, hashes, secrets, _forms())
+
+
+# A mapping or list of more parts than this is first searched whole (one written-out text): most have no secret word.
+# One of fewer is searched part by part at once (a reading: a few outputs, one of which echoes a command with '$').
+_FEW_PARTS = 64
+
+
+def _masked_part(data, hashes, secrets, forms, searched=False):
+    """mask_data() of `data`; `searched`: its parent found a secret word in it (it is searched part by part)."""
     if isinstance(data, str):
         return mask(data, hashes, secrets)
-    if data and isinstance(data, (dict, list)) and not hashes and not secrets and not _may_hold_secret(quick, data):
+    if not data or not isinstance(data, (dict, list)):
+        return data
+    _lines, fields, names, quick, _field = forms
+    by_part = searched or hashes or secrets or len(data) <= _FEW_PARTS
+    if not by_part and not _may_hold_secret(quick, data):
         return data  # nothing here can be a secret (no secret word, no '$' in any key or value)
+
+    def part(value):  # each part searched once: kept whole without a secret word, else masked one level down
+        if isinstance(value, (dict, list)) and not hashes and not secrets and not _may_hold_secret(quick, value):
+            return value
+        return _masked_part(value, hashes, secrets, forms, searched=True)
     if isinstance(data, dict):
         if isinstance(data.get('path'), str) and data['path'].startswith('/'):  # a JSON Patch operation
             data = _patch_operation(data, fields, names)
@@ -263,19 +288,17 @@ def mask_data(data, hashes=None, secrets=()):
             if name in fields and isinstance(value, (str, int)) and value != '':
                 new_value = MASKED
             elif name in names and isinstance(value, dict):
-                new_value = {'%s %d' % (MASKED, index): mask_data(entry, hashes, secrets)
+                new_value = {'%s %d' % (MASKED, index): _masked_part(entry, hashes, secrets, forms)
                              for index, entry in enumerate(value.values(), 1)} if value else value
             else:
-                new_value = mask_data(value, hashes, secrets)
+                new_value = part(value)
             if new_key in masked:
                 new_key = '%s %d' % (new_key, number)  # two lines that differed only in their secret
             changed = changed or new_key is not key or new_value is not value
             masked[new_key] = new_value
         return masked if changed else data
-    if isinstance(data, list):
-        masked = [mask_data(value, hashes, secrets) for value in data]
-        return data if all(new is old for new, old in zip(masked, data)) else masked
-    return data
+    masked_list = [part(value) for value in data]
+    return data if all(new is old for new, old in zip(masked_list, data)) else masked_list
 
 
 def _patch_operation(operation, fields, names):
@@ -290,31 +313,22 @@ def _patch_operation(operation, fields, names):
     return changed if changed != operation else operation
 
 
-# Parts of a mapping or list searched one by one; a larger one is written out and searched at once.
-_FEW_PARTS = 64
-
-
 def _may_hold_secret(quick, data) -> bool:
-    """Whether a key or value of `data` may be a secret (`quick`, the words of every secret form and '$'). Text is
-    searched as it is: a reading's outputs are megabytes of text that written out as JSON would be escaped again
-    first. A mapping or list of a few parts is searched part by part; a larger tree (a switch's configuration tree
-    has tens of thousands of keys and values) written out at once, one search instead of one per key and value.
-    Never misses what the search of the whole written out would find: no word of a form holds JSON's punctuation or
-    escapes, and text is not escaped first (a non-ASCII letter stays one the search knows)."""
+    """Whether a key or value of `data` may be a secret (`quick`: the words of every secret form and '$'). Text is
+    searched as it is; a mapping or list written out at once (JSON, in C: a reading's tree of tens of thousands of
+    keys and values is one search, not one per key and value), its text not escaped (a non-ASCII letter stays one
+    the case-insensitive search knows: the Kelvin sign of 'pass\u212aey'). Never misses what a search of each key
+    and value would find: no word of a form holds JSON's punctuation or a character JSON escapes."""
     if isinstance(data, str):
         return quick.search(data)
-    if isinstance(data, dict) and len(data) <= _FEW_PARTS and all(isinstance(key, str) for key in data):
-        return any(quick.search(key) for key in data) or any(_may_hold_secret(quick, value) for value in data.values())
-    if isinstance(data, list) and len(data) <= _FEW_PARTS:
-        return any(_may_hold_secret(quick, value) for value in data)
     return quick.search(_as_text(data))
 
 
 def _as_text(data) -> str:
     """Every key and value of `data` in one text (a part JSON cannot write, such as a set, gives '$': look inside)."""
     try:
-        return json.dumps(data)
-    except (TypeError, ValueError):
+        return json.dumps(data, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
         return '$'
 
 

@@ -202,6 +202,19 @@ class DeviceState:
         IN_USE.forget(self)  # what a check read before the packing: let go until one reads it again
         return self
 
+    def handed(self) -> tuple:
+        """(raw, parsed) of this state after parse_all(): what a process that parsed it hands to the one that judges
+        (DeviceState.taken)."""
+        return self.raw, self._parsed
+
+    @classmethod
+    def taken(cls, name, handed) -> DeviceState:
+        """The state another process parsed (handed()), as parse_all() left it there."""
+        state = cls(name)
+        state.raw, state._parsed = handed  # pylint: disable=protected-access
+        state.packing = True
+        return state
+
     def parsed_with(self, key, parse):
         """State that does not come from the gatherer (what a role task registered), parsed by `parse` once;
         raises StateError (NotApplicable passes through)."""
@@ -339,6 +352,44 @@ def judge(ctx, devices=None, check_ids=None, categories=None, processes=1) -> Ju
     return joined
 
 
+def take_in_processes(ctx, shares, take) -> dict:
+    """{device: what take() returned for it} of take(share) run on each of `shares` (lists of devices) in a process
+    forked from this one, each taking its devices' readings into its copy of `ctx` and parsing them there
+    (DeviceState.parse_all): their parsed states come back into `ctx`. A fleet's readings are parsed on as many cores
+    as there are shares, as its judging is. An exception take() raised is raised here (the other processes are
+    stopped)."""
+    def take_share(index):
+        try:
+            taken = take(shares[index])
+            answer = (taken, {name: ctx.states[name].handed() for name in taken if name in ctx.states})
+        except BaseException as error:  # pylint: disable=broad-exception-caught
+            answer = error if _picklable(error) else JudgingError('reading process %d (devices %s to %s): %s: %s' % (
+                index, shares[index][0], shares[index][-1], type(error).__name__, error))
+        return pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+
+    answers: dict[int, dict] = {}
+    for index, answer in forked(range(len(shares)), take_share):
+        # nosec B301: from a process this one forked, on a pipe of its own; never a file
+        share = pickle.loads(answer) if answer else JudgingError(  # nosec B301
+            'the process parsing the readings of devices %s to %s ended without an answer (killed?)'
+            % (shares[index][0], shares[index][-1]))
+        if isinstance(share, BaseException):
+            raise share
+        taken, states = share
+        for name, handed in states.items():
+            ctx.states[name] = DeviceState.taken(name, handed)
+        answers[index] = taken
+    return {name: item for index in range(len(shares)) for name, item in answers[index].items()}
+
+
+def _picklable(error) -> bool:
+    try:
+        pickle.loads(pickle.dumps(error))  # nosec B301: what this process just made
+    except Exception:  # pylint: disable=broad-exception-caught
+        return False
+    return True
+
+
 class JudgingError(RuntimeError):
     """A process of a judging split between processes failed (said with why)."""
 
@@ -404,6 +455,6 @@ def _load_all():
 _load_all()
 
 __all__ = ['Result', 'Check', 'Subject', 'Outcome', 'Unexpected', 'NotApplicable', 'REGISTRY', 'register',
-           'DeviceState', 'Context', 'run', 'judge', 'judge_processes', 'JudgingError', 'JUDGING_SHARE',
+           'DeviceState', 'Context', 'run', 'judge', 'judge_processes', 'take_in_processes', 'JudgingError', 'JUDGING_SHARE',
            'Judged', 'paused_collector', 'summary', 'state_problem', 'passed', 'failed', 'verdict',
            'not_applicable_text', 'StateError', 'PASS', 'FAIL', 'ERROR', 'NOT_APPLICABLE', 'STATUSES']

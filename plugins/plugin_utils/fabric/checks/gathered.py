@@ -95,10 +95,15 @@ def _header(path, data, fabric):
         raise GatheredError('%s holds fabric %s, not %s' % (path, data.get('fabric'), fabric))
 
 
-def _devices_of(path, fabric):
-    """(device, result) of one file, one device at a time for format 2."""
+_DEVICE_LINE = b'{"device":'  # how GatheredWriter starts a device's line: its name is read without the rest
+_RESULT = b',"result":'  # after the name: no unescaped '"' is inside a JSON string, so the first one ends the name
+
+
+def _devices_of(path, fabric, only=None):
+    """(device, result) of one file, one device at a time for format 2; with `only` (a set of devices), the others'
+    lines are passed over undecoded (their names are still yielded, with None: a device found twice is still one)."""
     try:
-        with open(path, encoding='utf-8') as handle:
+        with open(path, 'rb') as handle:
             first = handle.readline()
             try:
                 header = json.loads(first)
@@ -109,11 +114,17 @@ def _devices_of(path, fabric):
                 for number, line in enumerate(handle, start=2):
                     if not line.strip():
                         continue
+                    if only is not None and line.startswith(_DEVICE_LINE):
+                        end = line.find(_RESULT, len(_DEVICE_LINE))
+                        name = json.loads(line[len(_DEVICE_LINE):end]) if end > 0 else None
+                        if isinstance(name, str) and name not in only:
+                            yield name, None
+                            continue
                     entry = json.loads(line)
                     if not isinstance(entry, dict) or not isinstance(entry.get('device'), str) \
                             or not isinstance(entry.get('result'), dict):
                         raise GatheredError('%s line %d is not a device\'s reading' % (path, number))
-                    yield entry['device'], entry['result']
+                    yield entry['device'], entry['result'] if only is None or entry['device'] in only else None
                 return
             data = json.loads(first + handle.read())
     except GatheredError:
@@ -123,19 +134,22 @@ def _devices_of(path, fabric):
     _header(path, data, fabric)
     if data.get('format') != 1 or not isinstance(data.get('devices'), dict):
         raise GatheredError('%s is not a gathered-state file of format 1 (no devices)' % path)
-    yield from data['devices'].items()
+    for name, result in data['devices'].items():
+        yield name, result if only is None or name in only else None
 
 
-def iter_gathered(paths, fabric):
+def iter_gathered(paths, fabric, only=None):
     """(device, result) of every file of `paths` (files, or directories whose *.json files are read), one at a time;
-    a device found twice is refused, naming both files."""
+    a device found twice is refused, naming both files. With `only` (a set of devices), those devices' alone: a
+    process that judges a share of a fleet reads the other devices' lines no further than their names."""
     source = {}
     for path in _files(paths):
-        for name, result in _devices_of(path, fabric):
+        for name, result in _devices_of(path, fabric, only):
             if name in source:
                 raise GatheredError('%s was read twice: in %s and %s' % (name, source[name], path))
             source[name] = path
-            yield name, result
+            if result is not None:
+                yield name, result
 
 
 def read_gathered(paths, fabric) -> dict:

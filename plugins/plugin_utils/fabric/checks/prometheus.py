@@ -81,6 +81,7 @@ class Exposition:
         self._texts = {}  # metric name -> its text so far (a spooled temporary file)
         self._escaped = {}  # label value -> its escaped text (device and port names repeat on every sample)
         self._label_names = set()  # label-name tuples found valid
+        self._kinds = {}  # kind_text()
 
     def _label_text(self, labels) -> str:
         names = tuple(labels)
@@ -103,6 +104,15 @@ class Exposition:
     def add(self, name, labels, value):
         if value is not None:
             self.add_labelled(name, self._label_text(labels), value)
+
+    def kind_text(self, labels) -> str:
+        """_label_text() of labels that repeat on every link end (direction and priority, queue, kind and index):
+        made once per exposition."""
+        key = tuple(labels.items())
+        text = self._kinds.get(key)
+        if text is None:
+            text = self._kinds[key] = self._label_text(labels)
+        return text
 
     def labels_text(self, labels, prefix=None) -> str:
         """The label text of `labels` after `prefix` (the text of labels every sample of a link end shares, made
@@ -163,7 +173,7 @@ def add_counters(exposition, fabric, device, port, peer, peer_port, totals, rate
     add = exposition.add_labelled
 
     def labels(**extra):
-        return exposition.labels_text(extra, base)
+        return '%s,%s' % (base, exposition.kind_text(extra))
 
     for metric, direction in PAUSE:
         for index, value in _indexed(totals.get(metric)):

@@ -15,7 +15,7 @@ Each side is computed once per device and phase (ctx.cache) and says why it cann
 from __future__ import annotations
 
 import os
-import pickle  # nosec B403: between this process and the child it starts itself (DesignSidesAhead), never a file
+import pickle  # nosec B403: from the child a process starts itself (DesignSidesAhead), or as a fleet reading saved it
 import subprocess  # nosec B404
 import sys
 
@@ -173,6 +173,7 @@ def host_side(ctx, model, phase):
 # start (imports, the design made again) costs more than it saves.
 AHEAD_MIN_SWITCHES = 64
 AHEAD_TIMEOUT = 600  # seconds the judging step waits for the child once it needs the sides, then makes them itself
+NICE = 10  # a fleet reading's child: the readers and the devices' answers come first
 
 
 def design_side_names(design, devices) -> list:
@@ -195,10 +196,11 @@ class DesignSidesAhead:
     """switch_side(ctx, model, 'design') of `names` computed by a child process from the intent file while the caller
     does other work; install() puts them in a context's cache. Whatever goes wrong with the child (it cannot start,
     import or finish in AHEAD_TIMEOUT s), install() puts nothing and each side is computed here when a check asks:
-    the results are the same either way."""
+    the results are the same either way. A fleet reading starts it (`nice`: on the CPU its reading leaves idle) and
+    save()s the sides for its run's judging step, which takes them with saved()."""
 
-    def __init__(self, intent_path, names):
-        self.names, self.process, self.intent = list(names), None, None
+    def __init__(self, intent_path, names, nice=False):
+        self.names, self.process, self.intent, self.output = list(names), None, None, None
         try:
             self.intent = _file_version(intent_path)  # the child's design must be of the intent this step judges by
         except OSError:
@@ -208,32 +210,66 @@ class DesignSidesAhead:
             return  # no interpreter of this one's to start (an embedded Python), or too few switches to gain
         try:
             self.process = subprocess.Popen(  # nosec B603  # pylint: disable=consider-using-with  # stop() ends it
-                [sys.executable, '-c', _CHILD, root, os.path.realpath(intent_path)], stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                [sys.executable, '-c', _CHILD, root, os.path.realpath(intent_path), str(NICE if nice else 0)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
             self.process.stdin.write('\n'.join(self.names).encode('utf-8'))
             self.process.stdin.close()
             self.process.stdin = None  # given whole: communicate() only reads
         except OSError:
             self.stop()
 
+    @classmethod
+    def saved(cls, path, intent_path, names) -> DesignSidesAhead:
+        """The sides a fleet reading of this run saved at `path` (save()), for install(); none when the file cannot
+        be read (install() then puts nothing)."""
+        ahead = cls(intent_path, [])
+        ahead.names = list(names)
+        try:
+            with open(path, 'rb') as handle:
+                ahead.output = handle.read()
+        except OSError:
+            ahead.output = None
+        return ahead
+
+    def save(self, path) -> str | None:
+        """Wait for the child and write what it gave to `path` (mode 0600, in the run's own directory); the path, or
+        None when the child gave nothing (the judging step then computes the sides itself)."""
+        output = self._output()
+        if output is None:
+            return None
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, 'wb') as handle:
+            handle.write(output)
+        return path
+
+    def _output(self):
+        if self.output is None and self.process is not None:
+            try:
+                output, _errors = self.process.communicate(timeout=AHEAD_TIMEOUT)
+                self.output = output if self.process.returncode == 0 else None
+            except subprocess.TimeoutExpired:
+                pass
+            finally:
+                self.stop()
+        return self.output
+
     def install(self, ctx) -> int:
         """How many sides the child gave (0: none, computed here on demand)."""
-        if self.process is None:
-            return 0
+        output = self._output()
         try:
-            output, _errors = self.process.communicate(timeout=AHEAD_TIMEOUT)
-            version, found = pickle.loads(output) if self.process.returncode == 0 else (None, {})  # nosec B301
-        except (subprocess.TimeoutExpired, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+            # nosec B301: the output of a child of this process, or the file this run's fleet reading wrote in the
+            # run's own directory (mode 0700) and named in its result
+            version, found = pickle.loads(output) if output else (None, {})  # nosec B301
+        except (pickle.UnpicklingError, EOFError, ValueError, TypeError):
             version, found = None, {}
-        finally:
-            self.stop()
-        if version != self.intent or not isinstance(found, dict) or sorted(found) != sorted(self.names):
+        if version != self.intent or not isinstance(found, dict) or not set(self.names) <= set(found):
             return 0
-        for name, (views, issues, source, na, error) in found.items():
+        for name in self.names:
+            views, issues, source, na, error = found[name]
             ctx.cache.setdefault(('switch_side', name, 'design'), {
                 'views': views, 'issues': issues, 'source': source, 'na': na,
                 'error': StateError(*error) if error else None})
-        return len(found)
+        return len(self.names)
 
     def stop(self):
         if self.process is not None and self.process.poll() is None:
@@ -257,11 +293,13 @@ def _collections_root():
 
 _CHILD = ('import sys; sys.path.insert(0, sys.argv[1]); '
           'from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import sides; '
-          'sides.design_sides_child(sys.argv[2])')
+          'sides.design_sides_child(sys.argv[2], int(sys.argv[3]))')
 
 
-def design_sides_child(intent_path):
-    """In the child: the design sides of the switches named on stdin, pickled to stdout."""
+def design_sides_child(intent_path, nice=0):
+    """In the child: the design sides of the switches named on stdin, pickled to stdout (`nice`: its niceness)."""
+    if nice:
+        os.nice(nice)
     from .. import checks  # pylint: disable=import-outside-toplevel
     from ..design import design_from_file  # pylint: disable=import-outside-toplevel
     names = sys.stdin.read().split()

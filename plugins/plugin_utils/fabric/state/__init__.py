@@ -29,10 +29,19 @@ class StateError(ValueError):
     def again(self) -> StateError:
         """This error as a new exception, to raise a kept error once more: raising the kept one would add each raise's
         frames (and the state their locals hold) to its traceback, for as long as it is kept."""
-        copy = self.__class__.__new__(self.__class__)
-        copy.__dict__.update(self.__dict__)
-        copy.args = self.args
-        return copy
+        return _restored(self.__class__, self.args, self.__dict__)
+
+    def __reduce__(self):
+        # pickled as again() copies it (a process that parsed a share of a fleet hands its errors back): its args
+        # hold the one text __init__ made of (source, message)
+        return _restored, (self.__class__, self.args, self.__dict__)
+
+
+def _restored(kind, args, attributes) -> StateError:
+    error = kind.__new__(kind)
+    error.__dict__.update(attributes)
+    error.args = args
+    return error
 
 
 class DaemonDown(StateError):

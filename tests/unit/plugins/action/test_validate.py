@@ -420,6 +420,44 @@ def test_a_run_judged_in_processes_reports_what_one_process_reports(action_loade
     assert found[2] == found[1]
 
 
+def test_a_fleet_reading_is_judged_from_its_file_in_processes_with_its_saved_design_sides(
+        action_loader, tmp_path, monkeypatch):
+    """After a fleet reading (validate_fleet: its spool file, the design sides it saved beside it), the validate
+    action takes the readings in 1 or 2 processes and uses the saved sides instead of starting a child of its own:
+    the same verdict, causes, failures and report.json as from the per-host readings."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import sides
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import write_gathered
+    monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', 1)
+    design = design_from_file(INTENT)
+    per_host = gathered_vars('link_down')
+    spool = write_gathered(str(tmp_path / 'gathered' / 'leaf001.json'), design.name,
+                           {name: per_host['hostvars'][name]['validate_gathered'] for name in DEVICES})
+    names = sides.design_side_names(design, list(DEVICES))
+    saved = sides.DesignSidesAhead(INTENT, names, nice=True).save(spool + '.sides')
+    monkeypatch.setattr(sides, '_CHILD', 'import sys; sys.exit(3)')  # a child the judging step started gives nothing
+    installed = []
+    install = sides.DesignSidesAhead.install
+    monkeypatch.setattr(sides.DesignSidesAhead, 'install', lambda self, ctx: installed.append(install(self, ctx)))
+    found = {}
+    for run, processes in (('per host', 1), ('fleet', 1), ('fleet', 2)):
+        out = tmp_path / ('%s-%d' % (run, processes))
+        task_vars = copy.deepcopy(per_host)
+        if run == 'fleet':
+            for name in DEVICES:
+                del task_vars['hostvars'][name]['validate_gathered']
+            task_vars['validate_fleet'] = {'spool': spool, 'design_sides': saved}
+        result = make_action(action_loader, 'aifabric.fabric.validate', {
+            'processes': processes, 'output_dir': str(out), 'fail': False, 'devices': list(DEVICES)}).run(
+                task_vars=task_vars)
+        with open(out / 'report.json', encoding='utf-8') as handle:
+            report = json.load(handle)
+        found[(run, processes)] = (result['summary'], result['causes'], result['failures'], report['results'],
+                                   report['summary'])
+    assert found[('per host', 1)][0]['failed'] > 0 and found[('per host', 1)][1]
+    assert found[('fleet', 1)] == found[('per host', 1)] and found[('fleet', 2)] == found[('per host', 1)]
+    assert installed == [0, len(names), len(names)]  # the per-host run's own child gave nothing; the fleet's were saved
+
+
 def test_eos_fabric_gets_anta_results_and_the_catalog_file(action_loader, tmp_path):
     import yaml
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks

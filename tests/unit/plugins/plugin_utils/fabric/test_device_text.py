@@ -280,16 +280,25 @@ def test_a_part_without_a_secret_word_is_skipped_whole_and_masked_the_same(data)
                         st.text(ALPHABET, max_size=6) | st.sampled_from(SECRET_WORDS), inner, max_size=3)
                     | st.lists(inner, min_size=65, max_size=70),  # a tree too large to search part by part
                     max_leaves=80))
-def test_a_reading_is_searched_for_secrets_part_by_part_as_its_written_out_text_would_be(data):
-    """mask_data searches the text of a reading as it is, not written out as JSON first (its outputs are megabytes):
-    it finds a secret word wherever the written-out text has one, the same answer on ASCII text, and more where a
-    Unicode letter only the case-insensitive expression knows (the Kelvin sign) would have been escaped away."""
+def test_a_tree_written_out_at_once_is_searched_as_each_key_and_value_would_be(data):
+    """mask_data searches a mapping or list written out as one text: it says what a search of each key and value
+    says, on ASCII text and on Unicode letters only the case-insensitive expression knows (the Kelvin sign), at any
+    size (a large tree's text is not escaped first: 'pass\u212aey' is no passkey to a search of escaped text)."""
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.device_text import (  # pylint: disable=import-outside-toplevel
-        _as_text, _forms, _may_hold_secret)
+        _forms, _may_hold_secret)
     quick = _forms()[3]
-    part_by_part, written_out = _may_hold_secret(quick, data), quick.search(_as_text(data))
-    assert part_by_part or not written_out
-    if json.dumps(data, ensure_ascii=False).isascii():
-        assert part_by_part == written_out
-    kelvin = {'output': 'pass\u212aey hidden'}  # 'passkey' with the Kelvin sign: escaped as \\u212a when written out
-    assert _may_hold_secret(quick, kelvin) and not quick.search(_as_text(kelvin))
+
+    def parts(value):
+        if isinstance(value, str):
+            yield value
+        elif isinstance(value, list):
+            for item in value:
+                yield from parts(item)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                yield key
+                yield from parts(item)
+    assert _may_hold_secret(quick, data) == any(quick.search(part) for part in parts(data))
+    kelvin = [{'n': number} for number in range(70)] + [{'pass\u212aey': 'hunter2'}]
+    assert _may_hold_secret(quick, kelvin)
+    assert mask_data({'TACPLUS_SERVER': kelvin})['TACPLUS_SERVER'][-1] == {'pass\u212aey': MASKED}

@@ -11,6 +11,8 @@ import os
 import stat
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import (
     GatheredError, iter_gathered, read_gathered, write_gathered)
@@ -84,3 +86,35 @@ def test_a_file_is_read_one_device_at_a_time(tmp_path):
     per_host = tmp_path / 'per-host.json'
     per_host.write_text(json.dumps({'format': 1, 'fabric': 'pod1', 'devices': {'gpu0001': {'state': {'b': 2}}}}))
     assert read_gathered([str(per_host)], 'pod1') == {'gpu0001': {'state': {'b': 2}}}
+
+
+def test_a_share_of_the_devices_is_read_alone_and_a_device_found_twice_is_still_refused(tmp_path):
+    """iter_gathered(only=...): a process judging a share of a fleet reads its devices' lines, the others' no further
+    than their names; which devices it gets does not change what is refused."""
+    readings = {'leaf%03d' % number: {'state': {'n': number}} for number in range(1, 7)}
+    first = write_gathered(str(tmp_path / 'a.json'), 'pod1', dict(list(readings.items())[:4]))
+    write_gathered(str(tmp_path / 'b.json'), 'pod1', dict(list(readings.items())[4:]))
+    per_host = tmp_path / 'c-per-host.json'
+    per_host.write_text(json.dumps({'format': 1, 'fabric': 'pod1', 'devices': {'gpu0001': {'state': {'b': 2}}}}))
+    share = {'leaf002', 'leaf005', 'gpu0001', 'leaf999'}
+    assert dict(iter_gathered([str(tmp_path)], 'pod1', only=share)) == {
+        'leaf002': readings['leaf002'], 'leaf005': readings['leaf005'], 'gpu0001': {'state': {'b': 2}}}
+    write_gathered(str(tmp_path / 'd.json'), 'pod1', {'leaf001': {}})
+    with pytest.raises(GatheredError, match='leaf001 was read twice: in .*a.json and .*d.json'):
+        list(iter_gathered([str(tmp_path)], 'pod1', only={'leaf002'}))
+    assert first.endswith('a.json')
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from('ab",:\\{}') | st.characters(), min_size=1, max_size=12),
+                min_size=1, max_size=8, unique=True), st.data())
+def test_a_share_is_found_by_name_whatever_the_names_hold(names, data):
+    """A device's name is read from its line without the rest: quotes, backslashes, ',"result":' and any character
+    in a name give the same devices as decoding every line."""
+    import tempfile  # pylint: disable=import-outside-toplevel
+    share = set(data.draw(st.lists(st.sampled_from(names), unique=True)))
+    with tempfile.TemporaryDirectory() as directory:
+        path = write_gathered(os.path.join(directory, 'fleet.json'), 'pod1',
+                              {name: {'state': {'name': name}} for name in names})
+        wanted = {name: {'state': {'name': name}} for name in names if name in share}
+        assert dict(iter_gathered([path], 'pod1', only=share)) == wanted

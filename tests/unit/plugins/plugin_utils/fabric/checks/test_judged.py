@@ -12,7 +12,10 @@ from hypothesis import given, settings, strategies as st
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric import checks
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import causes, prometheus, report
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.judged import FULL_RESULTS, Judged
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks.gathered import (
+    GatheredError, iter_gathered, write_gathered)
 from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.design import design_from_file
+from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.forked import shares_of
 
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
 from tests.unit.plugins.plugin_utils.fabric.checks.test_causes import edit, set_sessions
@@ -139,6 +142,48 @@ def test_judging_in_processes_gives_the_results_of_one_process():
                            [cause.to_dict(1) for cause in found])
     assert made[1][2] and made[1][2][0]['kind'] == 'session_changed'
     assert made[2] == made[1] and made[3] == made[1]
+
+
+def test_readings_parsed_in_processes_judge_as_parsed_in_one(tmp_path):
+    """checks.take_in_processes: each process reads its share of a gathered file (the others' lines no further than
+    their names) and parses it; the parsed states, errors kept for the checks included, judge as those of one process."""
+    design = design_from_file(INTENT)
+    states = edit(scenario_states('healthy'), 'leaf001', 'bgp_summary', lambda data: set_sessions(data, 'Connect'))
+    states['spine001']['lldp'] = dict(states['spine001']['lldp'], stdout='{"lldp": garbled')  # a StateError kept
+    path = write_gathered(str(tmp_path / 'fleet.json'), design.name,
+                          {name: {'state': raw, 'read_at': 1000.0 + index} for index, (name, raw) in enumerate(states.items())})
+    names = sorted(states)
+    made = {}
+    for processes in (1, 2, 3):
+        ctx = checks.Context(design, {}, {'lossless_phases': ('design', 'deployed')})
+
+        def take(share, ctx=ctx):
+            taken = {}
+            for name, item in iter_gathered([path], design.name, only=frozenset(share)):
+                ctx.states[name] = checks.DeviceState(name, item['state'])
+                ctx.state(name).parse_all()
+                taken[name] = item['read_at']
+            return taken
+        taken = take(names) if processes == 1 else checks.take_in_processes(ctx, shares_of(names, processes), take)
+        assert all(ctx.states[name].raw and ctx.states[name].packing for name in names)
+        judged = checks.judge(ctx)
+        made[processes] = (taken, _fields(judged), [cause.to_dict(1) for cause in causes.analyse(ctx, judged)])
+    assert any(item.status == checks.ERROR and item.device == 'spine001' for item in made[1][1][9])
+    assert made[1][2] and made[2] == made[1] and made[3] == made[1]
+
+
+def test_a_share_that_cannot_be_taken_fails_the_taking_with_its_error(tmp_path):
+    design = design_from_file(INTENT)
+    path = tmp_path / 'fleet.json'
+    path.write_text('{"format":2,"fabric":"%s"}\n{"device":"leaf001","result":{}}\n{"device":"spine001","result":[]}\n'
+                    % design.name)
+    ctx = checks.Context(design, {})
+
+    def take(share):
+        return dict(iter_gathered([str(path)], design.name, only=frozenset(share)))
+    with pytest.raises(GatheredError, match='line 3 is not a device'):
+        checks.take_in_processes(ctx, [['leaf001'], ['spine001']], take)
+    assert checks.take_in_processes(ctx, [['leaf001'], ['gpu0001']], take) == {'leaf001': {}}
 
 
 def test_a_judging_process_that_fails_fails_the_judging_naming_it(monkeypatch):

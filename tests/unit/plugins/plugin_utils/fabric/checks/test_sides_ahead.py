@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import time
 
 import pytest
@@ -104,3 +105,48 @@ def test_sides_of_an_intent_changed_since_are_not_used(monkeypatch):
     ctx = checks.Context(design, {})
     assert ahead.process is not None and ahead.install(ctx) == 0
     assert not [key for key in ctx.cache if key[0] == 'switch_side']
+
+
+def test_sides_a_fleet_reading_saved_are_the_judging_steps(tmp_path, monkeypatch):
+    """A fleet reading starts the child (lowered priority) and saves its sides beside its spool; the judging step of
+    the run takes them from the file (a subset of the switches is enough), as made in process."""
+    monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', 1)
+    design = design_from_file(MIXED)
+    names = sides.design_side_names(design, sorted(design.nodes))
+    path = sides.DesignSidesAhead(MIXED, names, nice=True).save(str(tmp_path / 'leaf001.json.sides'))
+    assert path and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    wanted = names[:3]
+    ctx = checks.Context(design, {})
+    assert sides.DesignSidesAhead.saved(path, MIXED, wanted).install(ctx) == len(wanted)
+    assert sorted(key[1] for key in ctx.cache if key[0] == 'switch_side') == wanted
+    here = checks.Context(design, {})
+    for name in wanted:
+        assert _comparable(ctx.cache[('switch_side', name, 'design')]) == _comparable(
+            sides.switch_side(here, here.model(name), 'design'))
+
+
+@pytest.mark.parametrize('case', ['missing', 'garbled', 'other-intent', 'other-switches'])
+def test_saved_sides_that_cannot_be_used_give_nothing(case, tmp_path, monkeypatch):
+    monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', 1)
+    design = design_from_file(MIXED)
+    names = sides.design_side_names(design, sorted(design.nodes))
+    path = str(tmp_path / 'leaf001.json.sides')
+    if case != 'missing':
+        assert sides.DesignSidesAhead(MIXED, names[:2] if case == 'other-switches' else names).save(path) == path
+    if case == 'garbled':
+        with open(path, 'wb') as handle:
+            handle.write(b'not a pickle')
+    if case == 'other-intent':
+        monkeypatch.setattr(sides, '_file_version', lambda _path: (1, 1))  # the intent changed since they were made
+    ctx = checks.Context(design, {})
+    assert sides.DesignSidesAhead.saved(path, MIXED, names).install(ctx) == 0
+    assert not [key for key in ctx.cache if key[0] == 'switch_side']
+
+
+def test_a_child_that_gives_nothing_saves_nothing(tmp_path, monkeypatch):
+    monkeypatch.setattr(sides, 'AHEAD_MIN_SWITCHES', 1)
+    monkeypatch.setattr(sides, '_CHILD', 'import sys; sys.exit(3)')
+    design = design_from_file(MIXED)
+    path = tmp_path / 'leaf001.json.sides'
+    assert sides.DesignSidesAhead(MIXED, sides.design_side_names(design, sorted(design.nodes))).save(str(path)) is None
+    assert not path.exists()
