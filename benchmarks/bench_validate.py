@@ -258,7 +258,7 @@ def fleet_up(servers, keep, prefix):
     sys.path.insert(0, _common.ROOT)
     _common.import_path()
     from tests.doubles import faults  # pylint: disable=import-outside-toplevel
-    from tests.doubles.fleetd.launch import FleetD  # pylint: disable=import-outside-toplevel
+    from tests.doubles.fleetd.launch import FleetD, down  # pylint: disable=import-outside-toplevel
     work = os.path.abspath(keep) if keep else _common.scratch(prefix)
     inventory = os.path.join(work, 'inventory')
     os.makedirs(inventory, exist_ok=True)
@@ -268,10 +268,12 @@ def fleet_up(servers, keep, prefix):
         handle.write('plugin: aifabric.fabric.fabric\nintent: intent.yml\n')
     started = time.perf_counter()
     fleet = FleetD(os.path.join(inventory, 'intent.yml'), os.path.join(work, 'fleet'), ttl=7200)
-    if keep and fleet.running():  # a fleet this script left running in --keep-fleet DIR (its devices booted already)
+    if keep and fleet.serving():  # a fleet this script left running in --keep-fleet DIR (its devices booted already)
         with open(os.path.join(work, 'fleet', 'fleetd.json'), encoding='utf-8') as handle:
             fleet.endpoints = json.load(handle)['devices']
     else:
+        if keep:
+            down(fleet.state_dir, quiet=True)  # what is left of a kept fleet whose servers stopped in part
         fleet.start(timeout=3600)
     try:
         for name in fleet.endpoints:

@@ -232,6 +232,11 @@ class FleetD:
     def running(self):
         return bool(_live_pids(self.state_dir))
 
+    def serving(self):
+        """Every server of the fleet this directory started runs (one stopping is not a fleet to measure against)."""
+        live = _live_pids(self.state_dir)
+        return bool(live) and len(live) == len(_started_pids(self.state_dir))
+
     def stop(self):
         for process in self.processes.values():
             if process.poll() is None:
@@ -252,14 +257,17 @@ class FleetD:
         self.stop()
 
 
-def _live_pids(state_dir):
+def _started_pids(state_dir):
     try:
         with open(os.path.join(state_dir, STATE), encoding='utf-8') as handle:
-            pids = json.load(handle).get('pids') or {}
+            return json.load(handle).get('pids') or {}
     except (FileNotFoundError, ValueError):
         return {}
+
+
+def _live_pids(state_dir):
     live = {}
-    for kind, pid in pids.items():
+    for kind, pid in _started_pids(state_dir).items():
         try:
             with open('/proc/%d/cmdline' % pid, 'rb') as handle:
                 if b'tests.doubles.fleetd' in handle.read():
