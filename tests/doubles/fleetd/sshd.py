@@ -36,6 +36,7 @@ from tests.doubles.fleetd import serving
 from tests.doubles.fleetd.devices import Directory, LinuxDevice, VendorDevice, install_request_cache
 
 MAX_SESSIONS = 10
+LOGIN_GRACE_TIME = 120  # sshd_config(5) LoginGraceTime: "The default is 120 seconds."
 STDIN_TIMEOUT = 60  # seconds a request that reads its standard input waits for its end
 
 
@@ -178,7 +179,7 @@ async def serve(spec, spec_path):
             item['address'], item['port'], server_factory=lambda device=device: DeviceServer(device, spec['user'], authorized),
             server_host_keys=[key], process_factory=session_handler(device), encoding='utf-8', allow_pty=False,
             sftp_factory=None if item.get('linux') is not None else sftp_handler(device),
-            allow_scp=False, agent_forwarding=False, x11_forwarding=False, login_timeout=30, reuse_address=True,
+            allow_scp=False, agent_forwarding=False, x11_forwarding=False, login_timeout=LOGIN_GRACE_TIME, reuse_address=True,
             backlog=128))
     await serving.announce_then_serve(spec, spec_path, host_keys=public)
     for listener in listeners:
