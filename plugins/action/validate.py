@@ -112,12 +112,11 @@ class ActionModule(ActionBase):
                 # fleet's readings are never all held at once.
                 files = list(args['gathered_files'] or []) + (
                     [fleet_result['spool']] if fleet_result.get('spool') else [])
-                fleet, wanted = dict(fleet_result.get('devices') or {}), set(devices)
+                fleet = dict(fleet_result.get('devices') or {})
                 args['drift_fleet'] = _fleet_drift(task_vars.get(args['drift_fleet_var']), fleet_result, design)
                 try:
                     if files:
-                        gathered.update(self._take_files(ctx, files, [name for name in devices if name in wanted],
-                                                         hostvars, args))
+                        gathered.update(self._take_files(ctx, files, devices, hostvars, args))
                 except GatheredError as error:
                     raise AnsibleActionFail(str(error)) from None
                 for name in devices:

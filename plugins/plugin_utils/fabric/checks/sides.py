@@ -206,8 +206,8 @@ class DesignSidesAhead:
         except OSError:
             return
         root = _collections_root()
-        if root is None or not sys.executable or len(self.names) < AHEAD_MIN_SWITCHES:
-            return  # no interpreter of this one's to start (an embedded Python), or too few switches to gain
+        if root is None or not sys.executable or not self.names or len(self.names) < AHEAD_MIN_SWITCHES:
+            return  # no interpreter of this one's to start (an embedded Python), none asked for, or too few to gain
         try:
             self.process = subprocess.Popen(  # nosec B603  # pylint: disable=consider-using-with  # stop() ends it
                 [sys.executable, '-c', _CHILD, root, os.path.realpath(intent_path), str(NICE if nice else 0)],
