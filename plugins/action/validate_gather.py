@@ -105,7 +105,8 @@ class ActionModule(ActionBase):
         settings = live.Settings(**{name: tuple(value) if isinstance(value, list) else value
                                     for name, value in args.items() if name in live.Settings.__dataclass_fields__})
         if args['devices'] is not None:
-            result.update(self._fleet(design, args, settings, task_vars, intent))
+            result.update(self._fleet(design, dict(args, devices=_in_design_order(design, args['devices'])), settings,
+                                      task_vars, intent))
             return result
         device = args['device'] or task_vars.get('inventory_hostname')
         if device not in design.nodes:
@@ -217,6 +218,15 @@ class ActionModule(ActionBase):
             return {UNREADABLE: '%s: %s failed: %s' % (error.device, error.step, mask(error.message))}
         except AnsibleConnectionFailure as error:  # unreachable: reported as unreadable, not dropped from the play
             return {UNREADABLE: mask('%s is unreachable: %s' % (target.device, error))}
+
+
+def _in_design_order(design, devices) -> list:
+    """`devices` once each, in the design's order (top tier first) and then any the design lacks: the role's list comes
+    from set operations (Ansible's intersect), whose order changes from run to run."""
+    wanted = set(devices)
+    ordered = [name for name in design.nodes if name in wanted]
+    known = set(ordered)
+    return ordered + [name for name in dict.fromkeys(devices) if name not in known]
 
 
 def _cpu_seconds() -> float:

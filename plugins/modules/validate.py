@@ -220,7 +220,8 @@ summary:
   description:
     - Counts - causes, checks_run, passed, failed, errors, not_applicable, health_findings, results, devices - the
       C(verdict) (PASSED, FAILED, NOT CONVERGED or NOTHING CHECKED), C(ok) (true only when checks ran and none
-      failed), C(blamed) (the devices the causes are on) and C(passes_aggregated).
+      failed), C(blamed) (the devices the causes are on), C(passes_aggregated) and C(unread_aggregated) (the devices
+      that could not be read at all whose errors the report counts, not lists, past the size it lists every result).
   returned: always
   type: dict
 causes:

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from . import ERROR, FAIL, REGISTRY
 from .base import exception_text
-from .judged import Judged
+from .judged import Judged, unread_device
 from ..printable import LIMIT, visible
 from .graph import ALL, LOCAL, Graph
 
@@ -50,10 +50,15 @@ class Cause:
         self.node = node
         self.drift = []  # lines of configuration that differ from what the deploy pushes (config_drift)
         self.sessions_down = 0  # designed BGP sessions among its results, each counted once (not once per end)
+        self.counted = 0  # evidence counted, not kept (the errors of a device that could not be read: Judged.unread)
 
     @property
     def results(self) -> list:
         return self.evidence + self.consequences
+
+    def more_evidence(self, shown) -> int:
+        """How much of its evidence is not among the first `shown` lines (those counted included)."""
+        return max(0, len(self.evidence) - shown) + self.counted
 
     def headline(self) -> str:
         """'spine001: bgpd is not running -> 8 consequences (8 BGP sessions down)'."""
@@ -81,7 +86,7 @@ class Cause:
         return {'id': index, 'kind': self.kind, 'devices': self.devices, 'suspects': self.suspects,
                 'title': self.title, 'headline': self.headline(), 'hint': self.hint, 'notes': self.visible_notes(),
                 'node': list(self.node) if self.node else None, 'drift': list(self.drift),
-                'evidence': [result.line() for result in self.evidence],
+                'evidence': [result.line() for result in self.evidence], 'evidence_counted': self.counted,
                 'consequences': [result.line() for result in self.consequences]}
 
 
@@ -228,12 +233,14 @@ def _analyse(ctx, judged) -> list:
         root = engine.cause_of(node)
         causes[root].consequences.extend(evidence)
     found = _join_drift(list(causes.values()))
+    counted = {device: entry['errors'] - 1 for device, entry in judged.unread.items()}  # besides the one kept
     for cause in found:
         cause.sessions_down = _sessions(engine.graph, cause)
+        cause.counted = sum(counted.pop(unread_device(result), 0) for result in cause.evidence)
         _bfd_notes(cause)
     # those that blame a device first (what to fix), then those that cannot be placed; each group by how much
     # it explains (a stable sort: the order the results came in breaks ties)
-    found.sort(key=lambda cause: (not cause.devices, -len(cause.results)))
+    found.sort(key=lambda cause: (not cause.devices, -len(cause.results) - cause.counted))
     return found
 
 

@@ -7,7 +7,10 @@ A fabric of thousands of devices gives millions of results, nearly all passes. E
 verdict, report.json, report.md, the HTML report, the Prometheus textfile, the root-cause engine) needs every failure,
 error and not-applicable result whole, but of the passes only counts per check, device and link, their aggregate
 per check and device group, and of a few checks which subjects passed. So the passes are counted as they come and
-kept whole only while the run is small enough for report.json to list every result (`keep_passes`).
+kept whole only while the run is small enough for report.json to list every result (`keep_passes`). So are the errors
+of a device that could not be read at all (each check of it says so): past that size, the first is kept whole (the
+root cause names the device from it) and the others are counted per device and check, so a fabric whose devices are
+unreachable is a report of its devices, not of every check of each.
 """
 
 from __future__ import annotations
@@ -32,6 +35,14 @@ def device_group_of(design):
     return group
 
 
+def unread_device(result):
+    """The device of an error that says its device could not be read at all (None for any other result)."""
+    if result.status != ERROR or not result.facts:
+        return None
+    facts = result.facts
+    return result.device if facts.get('whole_device') and facts.get('unreadable') == result.device else None
+
+
 class Judged:
     """Results added one by one: `results` holds every result that is not a pass, in the order added, and the passes
     too while there are at most `keep_passes` results in all; the counts cover every result."""
@@ -51,7 +62,8 @@ class Judged:
         self.links = {}  # 'device port' of a link's lower end -> the worst status of a result about it
         self.passed_groups = {}  # (check, device group) -> {check, group, results, devices (a set), example}
         self.passed_keys = set()  # (device, check, subject) of the passes of the remembered checks
-        self.passes_kept = True
+        self.unread = {}  # device -> {'errors', 'checks': {check: errors}, 'seen'}: its errors counted, not kept (aggregated)
+        self.passes_kept = True  # every result kept whole (False: passes and the unread devices' errors aggregated)
         self._groups = {}  # device -> its group
 
     @classmethod
@@ -71,8 +83,26 @@ class Judged:
         return self.total - self.counts[NOT_APPLICABLE]
 
     def problems(self):
-        """The failed and errored results, in the order added."""
+        """The failed and errored results kept whole, in the order added."""
         return [result for result in self.results if result.status in (FAIL, ERROR)]
+
+    def problem_counts(self) -> dict:
+        """(device, check) -> how many of its results failed or errored, those counted only (`unread`) included."""
+        counts = {}
+        for result in self.problems():
+            key = (result.device, result.check)
+            counts[key] = counts.get(key, 0) + 1
+        for device, entry in self.unread.items():
+            for check, errors in entry['checks'].items():
+                key = (device, check)
+                # the kept first error is in both
+                counts[key] = counts.get(key, 0) + errors - (1 if check == entry['first'] else 0)
+        return counts
+
+    def unread_devices(self) -> list:
+        """The devices whose errors are counted, not kept: {device, errors, checks, seen} each, by device."""
+        return [{'device': device, 'errors': entry['errors'], 'checks': len(entry['checks']), 'seen': entry['seen']}
+                for device, entry in sorted(self.unread.items())]
 
     def extend(self, results):
         for result in results:
@@ -93,13 +123,31 @@ class Judged:
         if result.link and status != NOT_APPLICABLE:
             self.links[result.link] = worse(self.links.get(result.link), status)
         if self.passes_kept and self.keep_passes is not None and self.total > self.keep_passes:
-            self.passes_kept = False
-            self.results = [item for item in self.results if item.status != PASS]
+            self._aggregate()
         if status == PASS:
             self._count_pass(result)
-            if not self.passes_kept:
-                return
-        self.results.append(result)
+        if self.passes_kept or self._kept_aggregated(result):
+            self.results.append(result)
+
+    def _aggregate(self):
+        """From now on, the passes and the errors of devices that could not be read at all are counted, not kept."""
+        self.passes_kept = False
+        self.results = [item for item in self.results if self._kept_aggregated(item)]
+
+    def _kept_aggregated(self, result) -> bool:
+        """Whether a result stays whole in an aggregated run (counting those of an unread device that do not)."""
+        if result.status == PASS:
+            return False
+        if unread_device(result) is None:
+            return True
+        entry = self.unread.get(result.device)
+        if entry is None:
+            self.unread[result.device] = {'errors': 1, 'checks': {result.check: 1}, 'seen': result.seen,
+                                          'first': result.check}
+            return True
+        entry['errors'] += 1
+        entry['checks'][result.check] = entry['checks'].get(result.check, 0) + 1
+        return False
 
     def _count_pass(self, result):
         device = result.device
@@ -148,15 +196,30 @@ class Judged:
         results = later.results
         if self.passes_kept and (not later.passes_kept or (self.keep_passes is not None
                                                            and self.total > self.keep_passes)):
-            self.passes_kept = False
-            self.results = [item for item in self.results if item.status != PASS]
+            self._aggregate()
         if not self.passes_kept:
-            results = [item for item in results if item.status != PASS]
+            results = [item for item in results if self._kept_aggregated(item)] if later.passes_kept else \
+                self._join_unread(later)
         self.results.extend(results)
+
+    def _join_unread(self, later) -> list:
+        """Take in the unread devices of `later` (aggregated too); its results without the first error of a device
+        this one has already kept."""
+        known = set()
+        for device, entry in later.unread.items():
+            mine = self.unread.get(device)
+            if mine is None:
+                self.unread[device] = dict(entry, checks=dict(entry['checks']))
+                continue
+            known.add(device)
+            mine['errors'] += entry['errors']
+            for check, errors in entry['checks'].items():
+                mine['checks'][check] = mine['checks'].get(check, 0) + errors
+        return [item for item in later.results if unread_device(item) not in known] if known else later.results
 
     def passed_aggregates(self) -> list:
         """The passes per check and device group: how many, on how many devices, one of them as an example."""
         return [dict(entry, devices=len(entry['devices'])) for _key, entry in sorted(self.passed_groups.items())]
 
 
-__all__ = ['Judged', 'FULL_RESULTS', 'worse', 'device_group_of']
+__all__ = ['Judged', 'FULL_RESULTS', 'worse', 'device_group_of', 'unread_device']

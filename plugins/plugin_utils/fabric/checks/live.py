@@ -308,11 +308,12 @@ async def _connect(reading, target, handshakes=None):
     return session, connection, None
 
 
-async def read_device(reading: DeviceReading, variables, mask, handshakes=None, judged=True):
+async def read_device(reading: DeviceReading, variables, mask, handshakes=None, judged=True, place=None):
     """Read one device until it settles, and its counters twice `health_interval` s apart around that (the first
     with its first reading, or once it settled when it needed more), through one connection of the controller's own
     (made again for the next reading when it could not be made or was lost; `handshakes`: a semaphore bounding the
-    connections being made at once)."""
+    connections being made at once; `place`: the fleet's semaphore of devices in flight, held by the caller, which an
+    unreadable device gives up while it waits to try again)."""
     target = reading.target(variables)
     session = None
 
@@ -339,7 +340,10 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
             wait = reading.after(raw)
             if wait is None:
                 break
-            await asyncio.sleep(wait)
+            if session is None and place is not None:
+                await _wait_away(place, wait)
+            else:
+                await asyncio.sleep(wait)
         if reading.wants_counters():
             counted = reading.counted_first()
             if counted is None:
@@ -358,6 +362,17 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
         if session is not None:
             await _close(session)
     return reading.result(_as_read, judged)
+
+
+async def _wait_away(place, seconds):
+    """Wait with the device's place in the fleet given up: it holds no connection and nothing it read (it could not
+    be read), so a device waiting for its first turn takes it meanwhile (a fabric of unreachable devices would
+    otherwise be read `concurrency` at a time, each for its whole settling time)."""
+    place.release()
+    try:
+        await asyncio.sleep(seconds)
+    finally:
+        await place.acquire()
 
 
 def _as_read(raw):
@@ -390,7 +405,7 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
             reading = DeviceReading(design, device, settings, base)
             try:
                 result = await read_device(reading, variables(device, reading.gatherer.reader), mask, handshakes,
-                                           judged=sink is None)
+                                           judged=sink is None, place=gate)
             except ReadFailed as error:
                 per_host[device] = error.message
                 return

@@ -221,9 +221,7 @@ def exposition_of(fabric, results, summary, timestamp, links=()) -> Exposition:
     exposition.add('aifabric_validation_ok', {'fabric': fabric}, bool(summary['ok'] and summary['checks_run'] > 0))
     exposition.add('aifabric_validation_timestamp_seconds', {'fabric': fabric}, float(timestamp))
     judged = results if isinstance(results, Judged) else Judged.of(results, lambda _device: '')
-    per_check, failures = judged.by_check, {}
-    for result in judged.problems():
-        failures[(result.device, result.check)] = failures.get((result.device, result.check), 0) + 1
+    per_check, failures = judged.by_check, judged.problem_counts()
     for check_id in sorted(per_check):
         for status in STATUSES:
             exposition.add('aifabric_validation_results', {'fabric': fabric, 'check': check_id, 'status': status},

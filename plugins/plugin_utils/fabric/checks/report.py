@@ -8,8 +8,9 @@ NOTHING CHECKED, and one whose failures all sit on devices still converging at t
 neither is green. Every report leads with the causes (checks/causes.py: each with its consequences folded under it)
 and the counts, then the lossless health findings, the flat list of failures (device, check, expected, seen), the
 errors, the per-check table, the not-applicable reasons and finally the passed results. Every failure is kept in
-full; at fabric scale (more than judged.FULL_RESULTS results) the passes are aggregated per check and device group, so
-report.json stays small. The HTML has no external reference (styles and the fabric picture are inline), so it
+full; at fabric scale (more than judged.FULL_RESULTS results) the passes are aggregated per check and device group, and
+the errors of a device that could not be read at all are counted per device (`unread`: its first error stays, and the
+cause that names the device), so report.json stays small. The HTML has no external reference (styles and the fabric picture are inline), so it
 opens from the output directory offline.
 """
 
@@ -92,6 +93,7 @@ def build(design, results, meta=None, extra=None, causes=None) -> dict:
             'devices': len(judged.by_device),
             'blamed': list(dict.fromkeys(device for cause in causes for device in cause.devices)),
             'passes_aggregated': aggregated,
+            'unread_aggregated': len(judged.unread),
         },
         'causes': [cause.to_dict(index) for index, cause in enumerate(causes, 1)],
         'checks': {check_id: dict(entry, title=REGISTRY[check_id].title if check_id in REGISTRY else check_id,
@@ -104,6 +106,7 @@ def build(design, results, meta=None, extra=None, causes=None) -> dict:
     }
     if aggregated:
         built['passed'] = judged.passed_aggregates()
+        built['unread'] = judged.unread_devices()
     built.update(extra or {})
     return built
 
@@ -124,8 +127,8 @@ def cause_lines(causes, limit=20) -> list:
     for index, cause in enumerate(causes[:limit], 1):
         lines.append('%d. %s' % (index, cause.headline()))
         lines.extend('   shown by: %s' % result.line() for result in cause.evidence[:2])
-        if len(cause.evidence) > 2:
-            lines.append('   ... and %d more like it' % (len(cause.evidence) - 2))
+        if cause.more_evidence(2):
+            lines.append('   ... and %d more like it' % cause.more_evidence(2))
         if cause.consequences:
             lines.append('   consequences: %s' % cause.summary_of_consequences())
         lines.extend('   note: %s' % note for note in cause.visible_notes(3))
@@ -170,6 +173,10 @@ def _sections(report):
     failures = [item for item in report['results'] if item['category'] != HEALTH and item['status'] == FAIL]
     errors = [item for item in report['results'] if item['category'] != HEALTH and item['status'] == ERROR]
     return [('Lossless health findings', health), ('Failures', failures), ('Errors (state could not be read)', errors)]
+
+
+def _unread_rows(unread):
+    return [[item['device'], item['errors'], item['checks'], item['seen']] for item in unread[:FAILURE_ROWS]]
 
 
 def _gate_rows(report):
@@ -232,8 +239,9 @@ def markdown(report) -> str:
         for cause in report['causes']:
             lines.append('%d. **%s**%s' % (cause['id'], _cell(cause['title']), cause['headline'][len(cause['title']):]))
             lines.extend('   - shown by: <code>%s</code>' % _cell(line) for line in cause['evidence'][:5])
-            if len(cause['evidence']) > 5:
-                lines.append('   - ... and %d more like it' % (len(cause['evidence']) - 5))
+            more = max(0, len(cause['evidence']) - 5) + cause.get('evidence_counted', 0)
+            if more:
+                lines.append('   - ... and %d more like it' % more)
             if cause['consequences']:
                 lines.append('   - <details><summary>%d consequences</summary>' % len(cause['consequences']))
                 lines.append('')
@@ -254,6 +262,13 @@ def markdown(report) -> str:
                               item['message'], item.get('cause')] for item in rows[:FAILURE_ROWS]]) + ['']
             if len(rows) > FAILURE_ROWS:
                 lines += ['... and %d more (report.json has every one)' % (len(rows) - FAILURE_ROWS), '']
+    unread = report.get('unread') or []
+    if unread:
+        lines += ['## Devices that could not be read (%d)' % len(unread), '',
+                  'Each check of these devices is an error; the first is listed above, the others counted here.', '']
+        lines += _table(['device', 'errors', 'checks', 'why'], _unread_rows(unread)) + ['']
+        if len(unread) > FAILURE_ROWS:
+            lines += ['... and %d more (report.json has every one)' % (len(unread) - FAILURE_ROWS), '']
     gate = _gate_rows(report)
     if gate:
         lines += ['## Performance gate (%s)' % report['performance']['verdict'], '']
@@ -476,6 +491,12 @@ def to_html(design, report) -> str:
                                     [css_class[item['status']] for item in shown]))
             if len(rows) > FAILURE_ROWS:
                 body.append('<p>... and %d more (report.json has every one)</p>' % (len(rows) - FAILURE_ROWS))
+    unread = report.get('unread') or []
+    if unread:
+        body.append('<h2>Devices that could not be read (%d)</h2><p>Each check of these devices is an error; the first '
+                    'is listed above, the others counted here.</p>' % len(unread))
+        body.append(_html_table(['device', 'errors', 'checks', 'why'], _unread_rows(unread),
+                                ['error'] * min(len(unread), FAILURE_ROWS)))
     gate = _gate_rows(report)
     if gate:
         body.append('<h2>Performance gate (%s)</h2>' % html.escape(report['performance']['verdict']))

@@ -729,3 +729,25 @@ def test_the_design_phase_made_ahead_judges_the_same(action_loader, tmp_path, mo
         reports.append({key: value for key, value in report.items() if key != 'meta'})
     assert installed == [0, 3]  # the capture fabric's 3 switches, given by the child the second time
     assert reports[0] == reports[1]
+
+
+@pytest.mark.parametrize('seed', range(5))
+def test_a_fleet_reading_takes_its_devices_in_the_design_order_whatever_order_they_come_in(action_loader, seed):
+    """The role's list of devices comes from Ansible's intersect (a set: its order changes from run to run): the
+    fleet reads them once each, in the design's order."""
+    import random
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
+    design = design_from_file(INTENT)
+    chosen = random.Random(seed).sample(list(design.nodes), k=len(design.nodes) - 2)
+    given = chosen + chosen[:3]  # and some twice
+    random.Random(seed + 100).shuffle(given)
+    seen = []
+
+    async def read_fleet(_design, devices, *_args, **_kwargs):
+        seen.append(list(devices))
+        return {'devices': {}, 'per_host': {}}
+
+    with patch.object(live, 'read_fleet', read_fleet):
+        make_action(action_loader, 'aifabric.fabric.validate_gather', {'devices': given}).run(
+            task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'localhost', 'hostvars': {}})
+    assert seen == [[name for name in design.nodes if name in chosen]]

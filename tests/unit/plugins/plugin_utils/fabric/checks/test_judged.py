@@ -3,6 +3,7 @@
 # GNU General Public License v3.0+ (see LICENSES/GPL-3.0-or-later.txt or https://www.gnu.org/licenses/gpl-3.0.txt)
 """The results of a run counted as they come (checks.judge): every reader gets what the whole list would give it."""
 
+import dataclasses
 import os
 import pickle
 
@@ -20,11 +21,48 @@ from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.forked impo
 from tests.unit.plugins.plugin_utils.fabric.state.captures import INTENT, scenario_states
 from tests.unit.plugins.plugin_utils.fabric.checks.test_causes import edit, set_sessions
 
-RESULTS = st.lists(st.builds(
-    checks.Result, device=st.sampled_from(['leaf001', 'leaf002', 'spine001', 'gpu0001']),
-    check=st.sampled_from(['bgp_session', 'link_mtu', 'lossless_pfc']), subject=st.sampled_from(['a', 'b', 'c']),
-    status=st.sampled_from(checks.STATUSES), seen=st.sampled_from(['x', 'y']),
-    link=st.sampled_from([None, 'leaf001 eth3', 'leaf002 eth3'])), max_size=40)
+DEVICES = ['leaf001', 'leaf002', 'spine001', 'gpu0001']
+
+
+def _unreadable(result, whose):
+    """The result as the error of a check whose device (`whose` None) or far end (`whose`) could not be read at all,
+    or of one state of it (`whose` ''): as checks.state_problem writes them."""
+    if whose == '':
+        return dataclasses.replace(result, status=checks.ERROR, facts={'unreadable': result.device, 'state': 'bgp'})
+    return dataclasses.replace(result, status=checks.ERROR, facts={
+        'unreadable': whose or result.device, 'state': 'bgp', 'whole_device': True})
+
+
+RESULTS = st.lists(st.one_of(
+    st.builds(checks.Result, device=st.sampled_from(DEVICES),
+              check=st.sampled_from(['bgp_session', 'link_mtu', 'lossless_pfc']), subject=st.sampled_from(['a', 'b', 'c']),
+              status=st.sampled_from(checks.STATUSES), seen=st.sampled_from(['x', 'y']),
+              link=st.sampled_from([None, 'leaf001 eth3', 'leaf002 eth3'])),
+    st.builds(_unreadable, st.builds(checks.Result, device=st.sampled_from(DEVICES),
+                                     check=st.sampled_from(['bgp_session', 'link_mtu']), subject=st.sampled_from(['a', 'b']),
+                                     status=st.just(checks.ERROR), seen=st.sampled_from(['down', 'refused'])),
+              st.sampled_from([None, None, '', 'spine001']))), max_size=40)
+
+
+def _unread_device(result):
+    facts = result.facts or {}
+    return result.device if result.status == checks.ERROR and facts.get('whole_device') and \
+        facts.get('unreadable') == result.device else None
+
+
+def _kept_aggregated(results) -> list:
+    """What an aggregated run keeps whole: no pass, and of the errors of a device that could not be read at all only
+    its first."""
+    kept, seen = [], set()
+    for item in results:
+        device = _unread_device(item)
+        if item.status == checks.PASS or (device is not None and device in seen):
+            continue
+        seen.add(device)
+        kept.append(item)
+    return kept
+
+
 GROUPS = {'leaf001': 'leaf frr', 'leaf002': 'leaf frr', 'spine001': 'spine frr', 'gpu0001': 'host'}
 
 
@@ -34,9 +72,24 @@ def test_counts_links_and_kept_results_are_those_of_the_whole_list(results, keep
     judged = Judged(GROUPS.get, keep_passes=keep, remember={'bgp_session'})
     judged.extend(results)
     assert judged.total == len(results) and judged.aggregated == (len(results) > keep)
-    # the passes go once the run is larger than `keep`; every other result stays, in the order added
-    assert judged.results == ([item for item in results if item.status != checks.PASS] if len(results) > keep else results)
-    assert judged.problems() == [item for item in results if item.status in (checks.FAIL, checks.ERROR)]
+    # the passes go once the run is larger than `keep`, and the errors of an unread device but its first; every
+    # other result stays, in the order added
+    aggregated = len(results) > keep
+    assert judged.results == (_kept_aggregated(results) if aggregated else results)
+    assert judged.problems() == [item for item in judged.results if item.status in (checks.FAIL, checks.ERROR)]
+    problems = {}
+    for item in results:
+        if item.status in (checks.FAIL, checks.ERROR):
+            problems[(item.device, item.check)] = problems.get((item.device, item.check), 0) + 1
+    assert judged.problem_counts() == problems
+    unread = {}
+    for item in results if aggregated else ():
+        if _unread_device(item):
+            entry = unread.setdefault(item.device, {'device': item.device, 'errors': 0, 'checks': set(),
+                                                    'seen': item.seen})
+            entry['errors'] += 1
+            entry['checks'].add(item.check)
+    assert judged.unread_devices() == [dict(entry, checks=len(entry['checks'])) for _device, entry in sorted(unread.items())]
     for status in checks.STATUSES:
         assert judged.counts[status] == sum(item.status == status for item in results)
         for check in {item.check for item in results}:
@@ -91,6 +144,48 @@ def test_a_judged_run_reports_and_explains_as_its_whole_list():
         assert exposition == prometheus.exposition_of(design.name, listed, whole['summary'], 0.0).text()
 
 
+@pytest.mark.parametrize('down', [['spine001'], ['leaf001', 'gpu0001'], 'all'])
+def test_devices_that_could_not_be_read_are_counted_at_scale_and_explained_as_when_listed(down):
+    """A fabric of unreachable devices: once aggregated, each such device keeps its first error whole (its cause names
+    it from that) and counts the others per check; the causes, counts, Prometheus failures and every other result
+    are those of the whole list (an all-unreachable 16k fabric wrote a 1.16 GB report.json of 935,944 errors)."""
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.state.gatherer import UNREADABLE
+    design = design_from_file(INTENT)
+    states = scenario_states('healthy')
+    down = sorted(states) if down == 'all' else down
+    for name in down:
+        states[name] = {UNREADABLE: '%s is unreachable: connection refused' % name}
+    options = {'lossless_phases': ('design', 'deployed')}
+    listed = checks.run(checks.Context(design, states, options))
+    ctx = checks.Context(design, states, options)
+    judged = Judged(report.device_group_of(design), keep_passes=10, remember={'bgp_session'})
+    judged.extend(checks.run(ctx))
+    found_list, found_judged = causes.analyse(ctx, listed), causes.analyse(ctx, judged)
+    assert [(cause.kind, cause.title, cause.devices, len(cause.consequences)) for cause in found_judged] == \
+        [(cause.kind, cause.title, cause.devices, len(cause.consequences)) for cause in found_list]
+    assert {device for cause in found_judged if cause.kind == 'unreadable' for device in cause.devices} == set(down)
+    assert [len(cause.evidence) + cause.counted for cause in found_judged] == [len(cause.evidence) for cause in found_list]
+    errors = {name: [item for item in listed if _unread_device(item) == name] for name in down}
+    assert all(len(errors[name]) > 1 for name in down)  # each check of the device says so
+    built = report.build(design, judged, {'mode': 'test'}, causes=found_judged)
+    whole = report.build(design, listed, {'mode': 'test'}, causes=found_list)
+    assert built['summary']['errors'] == whole['summary']['errors'] and built['summary']['unread_aggregated'] == len(down)
+    assert built['unread'] == [{'device': name, 'errors': len(errors[name]), 'checks': len({item.check for item in errors[name]}),
+                                'seen': errors[name][0].seen} for name in sorted(down)]
+    kept = [row for row in built['results'] if row['status'] == checks.ERROR and row['device'] in down
+            and (row.get('facts') or {}).get('whole_device') and row['facts']['unreadable'] == row['device']]
+    assert sorted(row['device'] for row in kept) == sorted(down)
+    others = [row for row in whole['results'] if row['status'] != checks.PASS and not (
+        row['device'] in down and (row.get('facts') or {}).get('whole_device') and row['facts']['unreadable'] == row['device'])]
+    assert [row for row in built['results'] if row not in kept] == others
+    assert prometheus.exposition_of(design.name, judged, built['summary'], 0.0).text() == \
+        prometheus.exposition_of(design.name, listed, whole['summary'], 0.0).text()
+    text = report.markdown(built)
+    assert '## Devices that could not be read (%d)' % len(down) in text
+    assert all('| %s | %d |' % (name, len(errors[name])) in text for name in down)
+    assert 'Devices that could not be read (%d)' % len(down) in report.to_html(design, built)
+
+
 def test_judge_remembers_the_passes_the_causes_ask_about():
     design = design_from_file(INTENT)
     ctx = checks.Context(design, scenario_states('healthy'), {'lossless_phases': ('design', 'deployed')})
@@ -104,7 +199,8 @@ def test_judge_remembers_the_passes_the_causes_ask_about():
 def _fields(judged):
     """Everything a Judged gives its readers."""
     return (judged.total, judged.counts, judged.by_check, list(judged.by_check), judged.by_device, list(judged.by_device),
-            judged.links, judged.passed_aggregates(), judged.passed_keys, judged.results, judged.aggregated)
+            judged.links, judged.passed_aggregates(), judged.passed_keys, judged.results, judged.aggregated,
+            judged.unread_devices(), judged.problem_counts())
 
 
 @settings(max_examples=300, deadline=None)
