@@ -163,11 +163,10 @@ class ActionModule(ActionBase):
                 with GatheredWriter(args['spool'], design.name) as spool:
                     fleet = live.read_fleet_split(design, args['devices'], variables, settings, mask_data,
                                                   args['concurrency'], spool, processes)
-            except live.FleetReadError as error:
-                ahead.stop()
-                raise AnsibleActionFail('The fleet reading failed: %s' % error) from None
-            except BaseException:
-                ahead.stop()
+            except BaseException as error:
+                ahead.stop()  # its work is not wanted
+                if isinstance(error, live.FleetReadError):
+                    raise AnsibleActionFail('The fleet reading failed: %s' % error) from None
                 raise
         else:
             fleet = asyncio.run(live.read_fleet(design, args['devices'], variables, settings, mask_data,

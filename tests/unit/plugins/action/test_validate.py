@@ -751,3 +751,35 @@ def test_a_fleet_reading_takes_its_devices_in_the_design_order_whatever_order_th
         make_action(action_loader, 'aifabric.fabric.validate_gather', {'devices': given}).run(
             task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'localhost', 'hostvars': {}})
     assert seen == [[name for name in design.nodes if name in chosen]]
+
+
+@pytest.mark.parametrize('error, words', [
+    ('FleetReadError', 'The fleet reading failed: reader process 1: OSError: disk full'),
+    ('KeyboardInterrupt', None)])
+def test_a_fleet_reading_that_fails_stops_the_design_sides_and_says_why(action_loader, tmp_path, error, words):
+    """The design sides computed while the fleet is read are not wanted when the reading fails: the child is stopped,
+    and a reader process's failure is the task's, named; anything else (an interrupt) goes on as it is."""
+    from ansible.errors import AnsibleActionFail
+    from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live, sides
+    stopped = []
+
+    class Ahead:
+        def __init__(self, *_args, **_kwargs):
+            pass
+
+        def stop(self):
+            stopped.append(True)
+
+    def read_fleet_split(*_args, **_kwargs):
+        raise live.FleetReadError('reader process 1: OSError: disk full') if error == 'FleetReadError' \
+            else KeyboardInterrupt()
+
+    action = make_action(action_loader, 'aifabric.fabric.validate_gather', {
+        'devices': ['leaf001', 'spine001'], 'spool': str(tmp_path / 'gathered.json'), 'design_sides': True})
+    with patch.object(live, 'read_fleet_split', read_fleet_split), patch.object(sides, 'DesignSidesAhead', Ahead):
+        with pytest.raises(AnsibleActionFail if words else KeyboardInterrupt) as raised:
+            action.run(task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'localhost', 'hostvars': {}})
+    assert stopped == [True]
+    if words:
+        assert str(raised.value) == words
+    assert not os.path.exists(tmp_path / 'gathered.json')
