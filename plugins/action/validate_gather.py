@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import resource
 import time
 
@@ -105,7 +106,7 @@ class ActionModule(ActionBase):
         settings = live.Settings(**{name: tuple(value) if isinstance(value, list) else value
                                     for name, value in args.items() if name in live.Settings.__dataclass_fields__})
         if args['devices'] is not None:
-            result.update(self._fleet(design, dict(args, devices=_in_design_order(design, args['devices'])), settings,
+            result.update(self._fleet(design, dict(args, devices=_in_reading_order(args['devices'])), settings,
                                       task_vars, intent))
             return result
         device = args['device'] or task_vars.get('inventory_hostname')
@@ -219,13 +220,13 @@ class ActionModule(ActionBase):
             return {UNREADABLE: mask('%s is unreachable: %s' % (target.device, error))}
 
 
-def _in_design_order(design, devices) -> list:
-    """`devices` once each, in the design's order (top tier first) and then any the design lacks: the role's list comes
-    from set operations (Ansible's intersect), whose order changes from run to run."""
-    wanted = set(devices)
-    ordered = [name for name in design.nodes if name in wanted]
-    known = set(ordered)
-    return ordered + [name for name in dict.fromkeys(devices) if name not in known]
+def _in_reading_order(devices) -> list:
+    """`devices` once each, in an order fixed by their names alone (a digest of each): the same from run to run (the
+    role's list comes from Ansible's intersect, a set), and the tiers and platforms mixed all along the reading. In the
+    design's order the reading would begin with every super-spine at once, then every spine: what devices of one
+    kind share (an AAA server, the lab's one server process per platform) would take them all together; on the 16k
+    fleet, 107 SONiC leaves were not answered within 20 s."""
+    return sorted(dict.fromkeys(devices), key=lambda name: hashlib.blake2b(name.encode('utf-8'), digest_size=8).digest())
 
 
 def _cpu_seconds() -> float:

@@ -21,6 +21,7 @@ rates) and the result. It holds no connection: the caller reads.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import dataclasses
 import datetime
@@ -364,15 +365,51 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
     return reading.result(_as_read, judged)
 
 
+class Places:
+    """The places of a fleet reading: at most `count` devices in flight. A device back from waiting to try again
+    (_wait_away) takes the next place that frees before any device not begun yet: its settling time runs (behind the
+    fleet's queue it would try again long after its deadline)."""
+
+    def __init__(self, count):
+        self.free = count
+        self.back, self.new = collections.deque(), collections.deque()  # futures of the devices waiting for a place
+
+    async def take(self, back=False):
+        if self.free > 0 and not self.back and not self.new:
+            self.free -= 1
+            return
+        waiter = asyncio.get_running_loop().create_future()
+        (self.back if back else self.new).append(waiter)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            if waiter.done() and not waiter.cancelled():
+                self.give()  # given to this device as it was cancelled: the next one has it
+            else:
+                with contextlib.suppress(ValueError):  # give() may have passed over it already
+                    (self.back if back else self.new).remove(waiter)
+            raise
+
+    def give(self):
+        for queue in (self.back, self.new):
+            while queue:
+                waiter = queue.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self.free += 1
+
+
 async def _wait_away(place, seconds):
     """Wait with the device's place in the fleet given up: it holds no connection and nothing it read (it could not
     be read), so a device waiting for its first turn takes it meanwhile (a fabric of unreachable devices would
-    otherwise be read `concurrency` at a time, each for its whole settling time)."""
-    place.release()
+    otherwise be read `concurrency` at a time, each for its whole settling time). It has the next place that frees
+    when it is back (Places)."""
+    place.give()
     try:
         await asyncio.sleep(seconds)
     finally:
-        await place.acquire()
+        await place.take(back=True)
 
 
 def _as_read(raw):
@@ -393,15 +430,17 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
     connection the reader cannot make as Ansible would) is left out, under `per_host` with the reason. With `sink`,
     each device's result goes to sink(device, result) as it comes and `devices` keeps only its probe duties. `base`:
     the design's context (base_context()) when the caller made it already."""
-    gate = asyncio.Semaphore(max(1, concurrency))
+    gate = Places(max(1, concurrency))
     handshakes = asyncio.Semaphore(HANDSHAKES)
     found, per_host = {}, {}
     base = base if base is not None else base_context(design, settings)
 
     async def one(device):
         # a device holds its place while it waits to read again (settling, the health interval): what it read waits
-        # with it, so `concurrency` bounds the memory as well as the connections
-        async with gate:
+        # with it, so `concurrency` bounds the memory as well as the connections (one that could not be read holds
+        # neither: it gives its place up while it waits, _wait_away)
+        await gate.take()
+        try:
             reading = DeviceReading(design, device, settings, base)
             try:
                 result = await read_device(reading, variables(device, reading.gatherer.reader), mask, handshakes,
@@ -409,6 +448,8 @@ async def read_fleet(design, devices, variables, settings: Settings, mask, concu
             except ReadFailed as error:
                 per_host[device] = error.message
                 return
+        finally:
+            gate.give()
         if sink is None:
             found[device] = result
         else:  # handed on as it comes, then only what the caller needs of it is kept

@@ -732,9 +732,10 @@ def test_the_design_phase_made_ahead_judges_the_same(action_loader, tmp_path, mo
 
 
 @pytest.mark.parametrize('seed', range(5))
-def test_a_fleet_reading_takes_its_devices_in_the_design_order_whatever_order_they_come_in(action_loader, seed):
+def test_a_fleet_reading_takes_its_devices_in_one_order_whatever_order_they_come_in(action_loader, seed):
     """The role's list of devices comes from Ansible's intersect (a set: its order changes from run to run): the
-    fleet reads them once each, in the design's order."""
+    fleet reads them once each, in an order of their names alone, the tiers mixed (not every switch of the top tier
+    first)."""
     import random
     from ansible_collections.aifabric.fabric.plugins.plugin_utils.fabric.checks import live
     design = design_from_file(INTENT)
@@ -750,7 +751,27 @@ def test_a_fleet_reading_takes_its_devices_in_the_design_order_whatever_order_th
     with patch.object(live, 'read_fleet', read_fleet):
         make_action(action_loader, 'aifabric.fabric.validate_gather', {'devices': given}).run(
             task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'localhost', 'hostvars': {}})
-    assert seen == [[name for name in design.nodes if name in chosen]]
+    again = list(dict.fromkeys(given))
+    random.Random(seed + 200).shuffle(again)
+    with patch.object(live, 'read_fleet', read_fleet):
+        make_action(action_loader, 'aifabric.fabric.validate_gather', {'devices': again}).run(
+            task_vars={'aifabric_intent': INTENT, 'inventory_hostname': 'localhost', 'hostvars': {}})
+    assert seen[0] == seen[1] and sorted(seen[0]) == sorted(chosen)
+
+
+@pytest.mark.parametrize('tiers', [(16, 32, 64, 256), (4, 64, 128, 1024), (256, 512, 512, 2048)])
+def test_the_fleets_reading_order_mixes_the_tiers_all_along(tiers):
+    """Every tenth of the reading holds devices of every tier of 100 devices or more (and so of every platform such a
+    tier has), whatever the names' order: not every super-spine first, then every spine."""
+    from ansible_collections.aifabric.fabric.plugins.action.validate_gather import _in_reading_order
+    prefixes = ('superspine', 'spine', 'leaf', 'gpu')
+    names = ['%s%04d' % (prefix, index) for prefix, count in zip(prefixes, tiers) for index in range(1, count + 1)]
+    ordered = _in_reading_order(names)
+    assert sorted(ordered) == sorted(names) and _in_reading_order(list(reversed(names))) == ordered
+    tenth = len(ordered) // 10
+    for start in range(0, 10 * tenth, tenth):
+        found = {name.rstrip('0123456789') for name in ordered[start:start + tenth]}
+        assert found >= {prefix for prefix, count in zip(prefixes, tiers) if count >= 100}, (start, found)
 
 
 @pytest.mark.parametrize('error, words', [

@@ -159,6 +159,83 @@ def test_unreachable_devices_wait_to_try_again_without_holding_their_place(monke
     assert len(Refused.tried) == sum(result['attempts'] for result in outcomes.values())
 
 
+class SlowAfterRefusal:
+    """Every reading takes `took` seconds; the first connection of `refused` is refused."""
+
+    tried: dict = {}
+
+    def __init__(self, device, refused):
+        self.device, self.refused = device, refused
+
+    async def __aenter__(self):
+        tries = SlowAfterRefusal.tried[self.device] = SlowAfterRefusal.tried.get(self.device, 0) + 1
+        if self.device == self.refused and tries == 1:
+            raise TransportError(self.device, 'connect', 'connection refused')
+        return self
+
+    async def __aexit__(self, *_exc):
+        return None
+
+
+def test_a_device_back_from_waiting_to_try_again_goes_before_the_devices_not_begun(monkeypatch):
+    """Its settling time runs while it waits: it takes the next place that frees, not the end of the fleet's queue (the
+    16k fleet read a leaf whose first connection failed 158 s after its first try, past its 60 s deadline)."""
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states
+    design = design_from_file(INTENT)
+    devices = sorted(design.nodes)
+    healthy = scenario_states('healthy')  # every other device settles at its first reading
+    refused = devices[0]
+    took = 0.1
+    queue = [refused] + [name for name in devices[1:] for _copy in range(int(10 / took / len(devices)) + 1)]
+
+    async def read_slowly(self, target, commands):  # pylint: disable=unused-argument
+        await asyncio.sleep(took)
+        return dict(healthy[target.device])
+
+    gatherers = [live.DeviceReading(design, name, live.Settings()).gatherer for name in devices]
+    for reader in {type(gatherer.reader) for gatherer in gatherers}:
+        monkeypatch.setattr(reader, 'session', lambda self, target: SlowAfterRefusal(target.device, refused))
+    for gatherer in {type(gatherer) for gatherer in gatherers}:
+        monkeypatch.setattr(gatherer, 'read_async', read_slowly)
+    settings = live.Settings(timeout=5, counters=False, rnic=False, settle_timeout=2, settle_interval=1)
+    SlowAfterRefusal.tried = {}
+    outcomes = {}
+    started = time.monotonic()
+    asyncio.run(live.read_fleet(design, queue, lambda name, reader: {}, settings, lambda raw: raw, concurrency=2,
+                                sink=lambda device, result: outcomes.setdefault(device, result)))
+    whole = time.monotonic() - started
+    assert whole > 2 * settings.settle_timeout  # the queue outlasts the device's deadline
+    result = outcomes[refused]
+    assert result['attempts'] == 2 and result['convergence']['outcome'] != 'unreadable'
+    assert result['seconds'] < settings.settle_timeout, (result['seconds'], whole)
+
+
+def test_places_go_to_the_devices_back_from_waiting_first():
+    async def scenario():
+        places = live.Places(1)
+        await places.take()
+        order = []
+
+        async def wait(name, back):
+            await places.take(back=back)
+            order.append(name)
+            places.give()
+
+        tasks = [asyncio.create_task(wait('new1', False)), asyncio.create_task(wait('new2', False))]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(wait('back', True)))
+        cancelled = asyncio.create_task(wait('cancelled', True))
+        await asyncio.sleep(0)
+        cancelled.cancel()
+        await asyncio.sleep(0)
+        places.give()
+        await asyncio.gather(*tasks)
+        assert places.free == 1 and not places.back and not places.new
+        return order
+
+    assert asyncio.run(scenario()) == ['back', 'new1', 'new2']
+
+
 class InFlight:
     """A device read at once on its second try (its first connection refused), counting the devices connected."""
 
@@ -185,13 +262,19 @@ class InFlight:
 def test_devices_back_from_waiting_still_keep_to_the_fleets_concurrency(monkeypatch):
     """The place given up while waiting is taken again before the next try: no more than `concurrency` devices are
     ever connected at once."""
+    from tests.unit.plugins.plugin_utils.fabric.state.captures import scenario_states
     design = design_from_file(INTENT)
     devices = sorted(design.nodes)
+    healthy = scenario_states('healthy')  # each device settles at the reading after its refused connection
+
+    async def read_healthy(self, target, commands):  # pylint: disable=unused-argument
+        return dict(healthy[target.device])
+
     gatherers = [live.DeviceReading(design, name, live.Settings()).gatherer for name in devices]
     for reader in {type(gatherer.reader) for gatherer in gatherers}:
         monkeypatch.setattr(reader, 'session', lambda self, target: InFlight(target.device))
     for gatherer in {type(gatherer) for gatherer in gatherers}:
-        monkeypatch.setattr(gatherer, 'read_async', _read_nothing)
+        monkeypatch.setattr(gatherer, 'read_async', read_healthy)
     settings = live.Settings(timeout=5, counters=False, rnic=False, settle_timeout=3, settle_interval=1)
     InFlight.connected, InFlight.most, InFlight.tries = 0, 0, {}
     outcomes = {}
