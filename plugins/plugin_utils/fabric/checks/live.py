@@ -180,17 +180,19 @@ class DeviceReading:
         self.attempt += 1
         self.raw = raw
         self.read_at, self.now = wall_clock(), time.monotonic()
+        wait = max(settings.settle_interval, 1)
+        if raw.get(UNREADABLE) and self.now + settings.settle_interval <= self.deadline:
+            # read again until the time is up (a switch busy applying a push, a dropped session); nothing to judge
+            # meanwhile (each check would say the device could not be read), and nothing kept while it waits
+            self.results, self.open = [], []
+            return wait
         ctx = checks.Context(self.design, {self.device: raw}, self.options, shared=self.base)
         self.results = checks.run(ctx, devices=[self.device], categories=('fabric',), local_only=True)
         self.open = open_results(self.results, settings.must_pass, settings.deployed, node_names(self.design),
                                  self.peers)
-        wait = max(settings.settle_interval, 1)
         if raw.get(UNREADABLE):
-            # read again until the time is up (a switch busy applying a push, a dropped session)
-            if self.now + settings.settle_interval > self.deadline:
-                self.outcome = 'unreadable'
-                return None
-            return wait
+            self.outcome = 'unreadable'
+            return None
         if not self.open:
             self.outcome = 'settled'
             return None

@@ -352,3 +352,25 @@ def test_a_device_without_health_interval_reads_its_counters_once_after_settling
     result, _took = _read_counted(monkeypatch, device, settings)
     assert [kind for kind, _at in device.log] == ['state', 'counters']
     assert 'counters.2' not in result['state']
+
+
+def test_an_unreadable_reading_is_judged_only_when_the_device_is_out_of_time(monkeypatch):
+    """While a device that could not be read waits to try again, its checks are not run (each would only say it could
+    not be read) and nothing is kept: a fabric of unreachable devices is not judged every settling interval. At its
+    deadline they run once, as the reading's result."""
+    design = design_from_file(INTENT)
+    reading = live.DeviceReading(design, 'leaf001', live.Settings(settle_timeout=10, settle_interval=5))
+    ran = []
+    run = live.checks.run
+    monkeypatch.setattr(live.checks, 'run', lambda *args, **kwargs: ran.append(1) or run(*args, **kwargs))
+    clock = [1000.0]
+    monkeypatch.setattr(live.time, 'monotonic', lambda: clock[0])
+    reading.start_clock()
+    unreadable = {UNREADABLE: 'leaf001: SSH connection to 127.0.0.1:22 failed: connection refused'}
+    assert reading.after(dict(unreadable)) == 5 and reading.results == [] and reading.open == [] and not ran
+    clock[0] += 5
+    assert reading.after(dict(unreadable)) == 5 and not ran
+    clock[0] += 5.5  # the next try would be past the deadline
+    assert reading.after(dict(unreadable)) is None and reading.outcome == 'unreadable' and ran == [1]
+    assert reading.results and {item.status for item in reading.results} == {'error'}
+    assert reading.result(lambda raw: raw)['summary']['error'] == len(reading.results)
