@@ -25,6 +25,7 @@ import posixpath
 import secrets
 import shutil
 import subprocess
+import threading
 
 from tests.doubles.faults import Faults
 from tests.doubles.fleetd.shell import Shell
@@ -49,10 +50,19 @@ class RequestCache:
     device's files and derives its state on every call; a reading calls several (SONiC's `sonic-db-dump` per table,
     NVUE's `nv show` per port: redis and a daemon on a real switch). Within one request the fleet reads each file and
     derives each view once (the request takes milliseconds: what it shows is the state of one moment either way); a
-    file written during the request is read again."""
+    file written during the request is read again. The values are the thread's that runs the request (fleetd/sshd.py
+    runs the requests in a thread of their own; what its event loop reads meanwhile is read as it is)."""
 
     def __init__(self):
-        self.values = None
+        self._local = threading.local()
+
+    @property
+    def values(self):
+        return getattr(self._local, 'values', None)
+
+    @values.setter
+    def values(self, values):
+        self._local.values = values
 
     def wrap(self, function, key):
         """`function` memoised within a request on key(*args, **kwargs)."""

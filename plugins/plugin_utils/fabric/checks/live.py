@@ -315,8 +315,8 @@ async def read_device(reading: DeviceReading, variables, mask, handshakes=None, 
     """Read one device until it settles, and its counters twice `health_interval` s apart around that (the first
     with its first reading, or once it settled when it needed more), through one connection of the controller's own
     (made again for the next reading when it could not be made or was lost; `handshakes`: a semaphore bounding the
-    connections being made at once; `place`: the fleet's semaphore of devices in flight, held by the caller, which an
-    unreadable device gives up while it waits to try again)."""
+    connections being made at once; `place`: the fleet's Places, one of which the caller holds for this device, given
+    up while the device waits to try again after it could not be read)."""
     target = reading.target(variables)
     session = None
 
