@@ -202,7 +202,7 @@ def test_a_device_back_from_waiting_to_try_again_goes_before_the_devices_not_beg
     outcomes = {}
     started = time.monotonic()
     asyncio.run(live.read_fleet(design, queue, lambda name, reader: {}, settings, lambda raw: raw, concurrency=2,
-                                sink=lambda device, result: outcomes.setdefault(device, result)))
+                                sink=outcomes.setdefault))
     whole = time.monotonic() - started
     assert whole > 2 * settings.settle_timeout  # the queue outlasts the device's deadline
     result = outcomes[refused]
