@@ -90,13 +90,12 @@ class Judged:
         """(device, check) -> how many of its results failed or errored, those counted only (`unread`) included."""
         counts = {}
         for result in self.problems():
-            key = (result.device, result.check)
-            counts[key] = counts.get(key, 0) + 1
+            if unread_device(result) not in self.unread:  # an unread device's kept first error is in its counts
+                key = (result.device, result.check)
+                counts[key] = counts.get(key, 0) + 1
         for device, entry in self.unread.items():
             for check, errors in entry['checks'].items():
-                key = (device, check)
-                # the kept first error is in both
-                counts[key] = counts.get(key, 0) + errors - (1 if check == entry['first'] else 0)
+                counts[(device, check)] = counts.get((device, check), 0) + errors
         return counts
 
     def unread_devices(self) -> list:
@@ -142,8 +141,7 @@ class Judged:
             return True
         entry = self.unread.get(result.device)
         if entry is None:
-            self.unread[result.device] = {'errors': 1, 'checks': {result.check: 1}, 'seen': result.seen,
-                                          'first': result.check}
+            self.unread[result.device] = {'errors': 1, 'checks': {result.check: 1}, 'seen': result.seen}
             return True
         entry['errors'] += 1
         entry['checks'][result.check] = entry['checks'].get(result.check, 0) + 1

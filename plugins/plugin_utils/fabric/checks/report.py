@@ -10,8 +10,8 @@ and the counts, then the lossless health findings, the flat list of failures (de
 errors, the per-check table, the not-applicable reasons and finally the passed results. Every failure is kept in
 full; at fabric scale (more than judged.FULL_RESULTS results) the passes are aggregated per check and device group, and
 the errors of a device that could not be read at all are counted per device (`unread`: its first error stays, and the
-cause that names the device), so report.json stays small. The HTML has no external reference (styles and the fabric picture are inline), so it
-opens from the output directory offline.
+cause that names the device), so report.json stays small. The HTML has no external reference (styles and the fabric
+picture are inline), so it opens from the output directory offline.
 """
 
 from __future__ import annotations
